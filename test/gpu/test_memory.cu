@@ -1,0 +1,164 @@
+// GPU tests of every memory kind: write on host, read and write in a kernel, read back; adoption
+// of caller memory; failure paths leave no leak and a usable context.
+#include <doctest/doctest.h>
+
+#include <gnndirect/device.hpp>
+#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/memory/placement.hpp>
+#include <gnndirect/memory/registration.hpp>
+#include <gnndirect/memory/table.hpp>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+using gnndirect::memory_kind;
+
+namespace {
+
+__global__ void affine_in_place(std::int32_t* data, std::int64_t n)
+{
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    data[i] = data[i] * 3 + 1;
+  }
+}
+
+void run_affine(std::int32_t* device_data, std::int64_t n)
+{
+  affine_in_place<<<64, 256>>>(device_data, n);
+  GNNDIRECT_CUDA_TRY(cudaGetLastError());
+  GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());
+}
+
+std::vector<std::int32_t> random_values(std::size_t n)
+{
+  std::mt19937 rng(std::random_device{}());
+  std::vector<std::int32_t> values(n);
+  for (auto& v : values) { v = static_cast<std::int32_t>(rng() % 100000) - 50000; }
+  return values;
+}
+
+/// Fills a table from host data, runs the kernel, reads it back, compares.
+void check_kernel_round_trip(gnndirect::table<std::int32_t>& t)
+{
+  auto const n = static_cast<std::size_t>(t.rows() * t.cols());
+  std::vector<std::int32_t> const values = random_values(n);
+  if (t.kind() == memory_kind::device) {
+    GNNDIRECT_CUDA_TRY(cudaMemcpy(t.view().data, values.data(), n * 4, cudaMemcpyHostToDevice));
+  } else {
+    std::copy(values.begin(), values.end(), t.host_view().data);
+  }
+  run_affine(t.view().data, static_cast<std::int64_t>(n));
+  std::vector<std::int32_t> back(n, -7);
+  GNNDIRECT_CUDA_TRY(cudaMemcpy(back.data(), t.view().data, n * 4, cudaMemcpyDefault));
+  std::size_t mismatches = 0;
+  for (std::size_t i = 0; i < n; ++i) { mismatches += back[i] != values[i] * 3 + 1; }
+  CHECK(mismatches == 0);
+}
+
+std::size_t free_device_bytes() { return gnndirect::device_memory().free_bytes; }
+
+}  // namespace
+
+TEST_CASE("every allocated kind is readable and writable from a kernel")
+{
+  for (memory_kind kind : {memory_kind::device, memory_kind::pinned, memory_kind::managed_host}) {
+    CAPTURE(gnndirect::to_string(kind));
+    gnndirect::table<std::int32_t> t(1031, 37, kind);
+    CHECK(t.kind() == kind);
+    CHECK(t.view().data != nullptr);
+    check_kernel_round_trip(t);
+  }
+}
+
+TEST_CASE("adopt_by_copy into each kind, and adopt_by_registration of a std::vector")
+{
+  std::vector<std::int32_t> source = random_values(513 * 19);
+  for (memory_kind kind : {memory_kind::device, memory_kind::pinned, memory_kind::managed_host}) {
+    CAPTURE(gnndirect::to_string(kind));
+    auto t = gnndirect::table<std::int32_t>::adopt_by_copy(source.data(), 513, 19, kind);
+    std::vector<std::int32_t> back(source.size());
+    GNNDIRECT_CUDA_TRY(cudaMemcpy(back.data(), t.view().data, back.size() * 4, cudaMemcpyDefault));
+    CHECK(back == source);
+  }
+  std::vector<std::int32_t> const expected = [&] {
+    auto e = source;
+    for (auto& v : e) { v = v * 3 + 1; }
+    return e;
+  }();
+  {
+    auto t = gnndirect::table<std::int32_t>::adopt_by_registration(source.data(), 513, 19);
+    CHECK(t.kind() == memory_kind::registered);
+    CHECK(t.host_view().data == source.data());
+    run_affine(t.view().data, 513 * 19);  // the kernel writes the caller's vector in place
+  }
+  CHECK(source == expected);
+}
+
+TEST_CASE("registration: chunked ranges, device address from the driver, overlap refused")
+{
+  std::vector<std::int32_t> values = random_values((std::size_t{1} << 20) + 3);
+  std::vector<std::int32_t> const original = values;
+  {
+    // 64 KiB chunks force many cudaHostRegister calls over one logical range.
+    gnndirect::host_registration reg(values.data(), values.size() * 4, std::size_t{1} << 16);
+    CHECK(reg.chunk_count() > 16);
+    void* expected_device = nullptr;
+    GNNDIRECT_CUDA_TRY(cudaHostGetDevicePointer(&expected_device, values.data(), 0));
+    CHECK(reg.device_data() == expected_device);
+    CHECK_THROWS_WITH_AS(gnndirect::host_registration(values.data() + 100, 4096),
+                         doctest::Contains("overlaps"), gnndirect::invalid_argument);
+    run_affine(static_cast<std::int32_t*>(reg.device_data()),
+               static_cast<std::int64_t>(values.size()));
+  }
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < values.size(); ++i) { wrong += values[i] != original[i] * 3 + 1; }
+  CHECK(wrong == 0);
+  // After release the same range registers again.
+  CHECK_NOTHROW(gnndirect::host_registration(values.data(), values.size() * 4));
+}
+
+TEST_CASE("absurd sizes give allocation_error, leak nothing, and leave the context usable")
+{
+  std::size_t const before = free_device_bytes();
+  std::size_t const absurd = std::size_t{1} << 50;  // 1 PiB
+  for (memory_kind kind : {memory_kind::device, memory_kind::pinned, memory_kind::managed_host}) {
+    CAPTURE(gnndirect::to_string(kind));
+    try {
+      gnndirect::buffer<char> b(absurd, kind);
+      FAIL("a 1 PiB allocation must be refused");
+    } catch (const gnndirect::allocation_error& e) {
+      CHECK(e.bytes() == absurd);
+      CHECK(e.kind() == kind);
+    }
+  }
+  CHECK(cudaGetLastError() == cudaSuccess);
+  std::size_t const after = free_device_bytes();
+  CHECK(after + (std::size_t{4} << 20) >= before);  // no leak (4 MiB slack for the driver)
+  gnndirect::table<std::int32_t> still_works(64, 64, memory_kind::device);
+  check_kernel_round_trip(still_works);
+}
+
+TEST_CASE("auto placement on this device is inspectable and allocatable")
+{
+  gnndirect::placement_decision const decision = gnndirect::choose_host_placement();
+  MESSAGE("auto placement: " << gnndirect::to_string(decision.kind) << " (" << decision.reason << ")");
+  auto const caps = gnndirect::query_capabilities(gnndirect::require_device());
+  CHECK(decision.kind == gnndirect::choose_host_placement(caps).kind);
+  gnndirect::table<std::int32_t> t(100, 10, decision.kind);
+  check_kernel_round_trip(t);
+}
+
+TEST_CASE("owners release their memory")
+{
+  std::size_t const before = free_device_bytes();
+  {
+    gnndirect::buffer<float> big(std::size_t{256} << 20, memory_kind::device);  // 1 GiB
+    CHECK(free_device_bytes() + (std::size_t{512} << 20) < before);
+    gnndirect::buffer<float> moved = std::move(big);
+    CHECK(big.data() == nullptr);
+    CHECK(moved.size() == (std::size_t{256} << 20));
+  }
+  CHECK(free_device_bytes() + (std::size_t{4} << 20) >= before);
+}

@@ -1,0 +1,4 @@
+# The list of test executables (one line each; keep sorted by area).
+gnndirect_host_test(test_host_foundation host/test_error.cpp host/test_views.cpp
+                    host/test_memory_host.cpp)
+gnndirect_gpu_test(test_gpu_memory gpu/test_memory.cu)
