@@ -1,0 +1,253 @@
+// bench_gather: random row gather, 1M indices per batch (capped at 512 MB of rows), fresh indices
+// every iteration, CUDA-event manual time, medians. Paths, measured side by side in one run:
+//   device          device-resident table (upper bound)
+//   cpu_centric     host reference gather on all cores into pinned staging + cudaMemcpy
+//   pinned          PyTorch-Direct style: zero-copy from pinned memory, caller order
+//   pinned_sorted   DGL style: indices sorted on the GPU first, pinned memory
+//   registered      caller memory pinned in place (gnndirect adopt_by_registration)
+//   managed         gnndirect default (`auto` placement = managed_host, selector policy)
+//   managed_b32     the same with a budget of 32 thread blocks of 256 threads
+// Counters: GBps (decimal, gathered row bytes / median time), pct_link (vs the pinned H2D memcpy
+// peak measured at start), vs_<path> (ratio to that path for the same table and row size).
+#include "bench_common.cuh"
+
+#include <gnndirect/gather/gather.cuh>
+#include <gnndirect/host/gather_reference.hpp>
+#include <gnndirect/host/parallel.hpp>
+#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/memory/registration.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gb = gnndirect::bench;
+using gnndirect::memory_kind;
+
+namespace {
+
+enum class path { device, cpu_centric, pinned, pinned_sorted, registered, managed, managed_b32 };
+
+const char* name_of(path p)
+{
+  switch (p) {
+    case path::device: return "device";
+    case path::cpu_centric: return "cpu_centric";
+    case path::pinned: return "pinned";
+    case path::pinned_sorted: return "pinned_sorted";
+    case path::registered: return "registered";
+    case path::managed: return "managed";
+    case path::managed_b32: return "managed_b32";
+  }
+  return "?";
+}
+
+/// The same bytes in every placement, allocated once per table size (freed when it changes).
+struct table_set {
+  std::size_t bytes{0};
+  gnndirect::buffer<std::byte> device, pinned, managed;
+  std::unique_ptr<unsigned char[]> plain;  // pageable memory: CPU baseline and registration
+  gnndirect::host_registration registered;
+
+  explicit table_set(std::size_t size)
+    : bytes(size), device(size, memory_kind::device), pinned(size, memory_kind::pinned),
+      managed(size, memory_kind::managed_host), plain(new unsigned char[size])
+  {
+    // Never time on zeros; fill every host copy in parallel (one thread is far too slow).
+    auto fill = [size](void* dst) {
+      gnndirect::host::parallel_for_ranges(static_cast<std::int64_t>(size / 8), [dst](std::int64_t b, std::int64_t e, int) {
+        auto* words = static_cast<std::uint64_t*>(dst);
+        for (std::int64_t i = b; i < e; ++i) { words[i] = 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(i + 1); }
+      });
+    };
+    fill(pinned.host_data());
+    fill(managed.host_data());
+    fill(plain.get());
+    GNNDIRECT_CUDA_TRY(cudaMemcpy(device.data(), pinned.host_data(), size, cudaMemcpyHostToDevice));
+    registered = gnndirect::host_registration(plain.get(), size);
+  }
+};
+
+table_set& tables(std::size_t bytes)
+{
+  static std::unique_ptr<table_set> current;
+  if (!current || current->bytes != bytes) {
+    current.reset();  // free the previous size first
+    current = std::make_unique<table_set>(bytes);
+  }
+  return *current;
+}
+
+gnndirect::table_view<const float> source_view(table_set& t, path p, std::int64_t rows, std::int64_t cols)
+{
+  switch (p) {
+    case path::device: return {reinterpret_cast<const float*>(t.device.data()), rows, cols, cols, memory_kind::device};
+    case path::pinned:
+    case path::pinned_sorted: return {reinterpret_cast<const float*>(t.pinned.data()), rows, cols, cols, memory_kind::pinned};
+    case path::registered:
+      return {static_cast<const float*>(t.registered.device_data()), rows, cols, cols, memory_kind::registered};
+    case path::cpu_centric: return {reinterpret_cast<const float*>(t.plain.get()), rows, cols, cols, memory_kind::pinned};
+    default: return {reinterpret_cast<const float*>(t.managed.data()), rows, cols, cols, memory_kind::managed_host};
+  }
+}
+
+gnndirect::gather_policy policy_for(path p)
+{
+  gnndirect::gather_policy policy;  // selector defaults
+  if (p == path::pinned) { policy.order = gnndirect::locality_order::none; }
+  if (p == path::pinned_sorted) { policy.order = gnndirect::locality_order::sorted; }
+  if (p == path::managed_b32) { policy.max_blocks = 32; }
+  return policy;
+}
+
+std::int64_t batch_rows(std::size_t row_bytes)
+{
+  return std::min<std::int64_t>(1 << 20, (std::int64_t{512} << 20) / static_cast<std::int64_t>(row_bytes));
+}
+
+/// One timed CPU-centric batch: gather on all cores into pinned staging, then copy to the GPU.
+double cpu_centric_batch(gnndirect::table_view<const float> src, const std::vector<std::int64_t>& indices,
+                         gnndirect::buffer<float>& staging, float* device_out)
+{
+  auto const count = static_cast<std::int64_t>(indices.size());
+  auto const start = std::chrono::steady_clock::now();
+  gnndirect::host::gather_reference(src, indices.data(), count,
+                                    gnndirect::table_view<float>(staging.host_data(), count, src.cols, src.cols, memory_kind::pinned));
+  GNNDIRECT_CUDA_TRY(cudaMemcpy(device_out, staging.host_data(), staging.bytes(), cudaMemcpyHostToDevice));
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void bm_gather(benchmark::State& state, path p, std::size_t table_bytes, std::size_t row_bytes)
+{
+  table_set& t = tables(table_bytes);
+  std::int64_t const cols = static_cast<std::int64_t>(row_bytes / sizeof(float));
+  std::int64_t const rows = static_cast<std::int64_t>(table_bytes / row_bytes);
+  std::int64_t const count = batch_rows(row_bytes);
+  auto const src = source_view(t, p, rows, cols);
+  gnndirect::buffer<float> out(static_cast<std::size_t>(count * cols), memory_kind::device);
+  gnndirect::buffer<std::int64_t> indices(static_cast<std::size_t>(count), memory_kind::device);
+  gnndirect::table_view<float> const dst(out.data(), count, cols, cols, memory_kind::device);
+  gnndirect::gather_policy const policy = policy_for(p);
+  gnndirect::buffer<std::byte> ws(gnndirect::gather_workspace_bytes<std::int64_t>(count, rows, src.kind, row_bytes, policy),
+                                  memory_kind::device);
+  gnndirect::buffer<float> staging(p == path::cpu_centric ? out.size() : 0, memory_kind::pinned);
+  std::vector<std::int64_t> host_indices(p == path::cpu_centric ? count : 0);
+  gb::event_timer timer;
+  std::vector<double> times;
+  std::uint64_t seed = 12345;
+  for (auto _ : state) {
+    gb::fill_random_indices(nullptr, indices.data(), count, rows, ++seed);
+    double seconds = 0;
+    if (p == path::cpu_centric) {
+      GNNDIRECT_CUDA_TRY(cudaMemcpy(host_indices.data(), indices.data(), count * 8, cudaMemcpyDeviceToHost));
+      seconds = cpu_centric_batch(src, host_indices, staging, out.data());
+    } else {
+      timer.start(nullptr);
+      gnndirect::gather_async(cudaStream_t{}, src, indices.data(), count, dst, {ws.data(), ws.bytes()}, policy);
+      timer.stop(nullptr);
+      seconds = timer.seconds();
+    }
+    state.SetIterationTime(seconds);
+    times.push_back(seconds);
+  }
+  if (p != path::cpu_centric) { gnndirect::gather_check(nullptr, {ws.data(), ws.bytes()}, rows); }
+  double const gbps = static_cast<double>(count) * row_bytes / gb::median(times) * 1e-9;
+  std::string const key = std::to_string(table_bytes) + "/" + std::to_string(row_bytes) + "/";
+  std::vector<std::string> baselines;
+  if (p == path::managed || p == path::managed_b32 || p == path::registered) {
+    for (const char* base : {"cpu_centric", "pinned", "pinned_sorted", "device"}) { baselines.push_back(key + base); }
+  }
+  gb::record_rate(state, key + name_of(p), gbps, baselines);
+  // Short counter names: strip the key prefix.
+  for (const char* base : {"cpu_centric", "pinned", "pinned_sorted", "device"}) {
+    auto it = state.counters.find("vs_" + key + base);
+    if (it != state.counters.end()) {
+      state.counters[std::string("vs_") + base] = it->second;
+      state.counters.erase(it);
+    }
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * count * static_cast<std::int64_t>(row_bytes));
+  state.counters["rows"] = static_cast<double>(count);
+}
+
+void bm_link_peak(benchmark::State& state)
+{
+  double peak = 0;
+  for (auto _ : state) {
+    peak = gb::measure_link_peak();
+    state.SetIterationTime((std::size_t{256} << 20) / (peak * 1e9));
+  }
+  gb::results()["link_peak"] = peak;
+  state.counters["GBps"] = peak;
+}
+
+void bm_device_copy(benchmark::State& state)
+{
+  std::size_t const bytes = std::size_t{4} << 30;
+  gnndirect::buffer<std::byte> a(bytes, memory_kind::device), b(bytes, memory_kind::device);
+  GNNDIRECT_CUDA_TRY(cudaMemset(a.data(), 0x3C, bytes));
+  gb::event_timer timer;
+  std::vector<double> times;
+  for (auto _ : state) {
+    timer.start(nullptr);
+    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice, nullptr));
+    timer.stop(nullptr);
+    times.push_back(timer.seconds());
+    state.SetIterationTime(times.back());
+  }
+  double const gbps = 2.0 * bytes / gb::median(times) * 1e-9;  // read + write
+  gb::results()["device_copy"] = gbps;
+  state.counters["GBps_read_write"] = gbps;
+}
+
+std::vector<std::size_t> table_sizes()
+{
+  // GNNDIRECT_BENCH_TABLES="0.25,4,16" (GiB) selects the sweep; default all three.
+  std::vector<std::size_t> sizes;
+  std::string spec = std::getenv("GNNDIRECT_BENCH_TABLES") ? std::getenv("GNNDIRECT_BENCH_TABLES") : "0.25,4,16";
+  std::size_t start = 0;
+  while (start < spec.size()) {
+    std::size_t end = spec.find(',', start);
+    if (end == std::string::npos) { end = spec.size(); }
+    sizes.push_back(static_cast<std::size_t>(std::atof(spec.substr(start, end - start).c_str()) * (1ull << 30)));
+    start = end + 1;
+  }
+  return sizes;
+}
+
+void register_all()
+{
+  benchmark::RegisterBenchmark("link_peak", bm_link_peak)->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("device_copy", bm_device_copy)->UseManualTime()->Iterations(9)->Unit(benchmark::kMillisecond);
+  for (std::size_t table_bytes : table_sizes()) {
+    for (std::size_t row_bytes : {64, 128, 256, 400, 512, 1024, 2408, 4096}) {
+      for (path p : {path::device, path::cpu_centric, path::pinned, path::pinned_sorted, path::registered, path::managed,
+                     path::managed_b32}) {
+        std::string const name = std::string("gather/") + name_of(p) + "/table_MiB:" +
+                                 std::to_string(table_bytes >> 20) + "/row_bytes:" + std::to_string(row_bytes);
+        benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { bm_gather(s, p, table_bytes, row_bytes); })
+          ->UseManualTime()
+          ->Iterations(p == path::cpu_centric ? 5 : 11)
+          ->Unit(benchmark::kMillisecond);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+  if (gnndirect::device_count() == 0) {
+    std::fprintf(stderr, "bench_gather: no CUDA device; benchmarks need an NVIDIA GPU\n");
+    return 1;
+  }
+  benchmark::Initialize(&argc, argv);
+  register_all();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
