@@ -1,0 +1,233 @@
+#pragma once
+/// @file csr_graph.hpp
+/// @brief csr_graph<Offset, Index>: owning CSR graph whose arrays each live in a chosen placement,
+/// handing out csr_view (host-compilable).
+
+#include <gnndirect/error.hpp>
+#include <gnndirect/graph/coo.hpp>
+#include <gnndirect/graph/coo_to_csr.hpp>
+#include <gnndirect/host/parallel.hpp>
+#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/memory/memory_kind.hpp>
+#include <gnndirect/views/csr_view.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace gnndirect {
+
+/// Where the arrays of a csr_graph live. Placing them independently pays: e.g. indptr (small,
+/// read once per node) in HBM and the edge arrays (large) in managed_host memory (DESIGN.md §3).
+struct csr_placement {
+  memory_kind indptr{memory_kind::device};  ///< placement of indptr
+  memory_kind edges{memory_kind::device};   ///< placement of indices, weights and edge ids
+
+  /// Every array in `kind`.
+  static constexpr csr_placement all(memory_kind kind) noexcept { return {kind, kind}; }
+};
+
+namespace detail {
+
+/// Host-writable window onto a buffer: the buffer's own host memory when it has one, otherwise
+/// (device buffers) a staging vector that commit() copies to the device. Lets host algorithms
+/// fill any placement without a copy where none is needed.
+template <class T>
+class host_writer {
+ public:
+  explicit host_writer(const buffer<T>& target) : target_(target)
+  {
+    if (target.kind() == memory_kind::device) { staging_.resize(target.size()); }
+  }
+  /// Host address to write (null when the buffer is empty).
+  T* data() noexcept
+  {
+    return target_.kind() == memory_kind::device ? staging_.data() : target_.host_data();
+  }
+  /// Makes the written bytes visible in the buffer. Synchronous. @throws cuda_error.
+  void commit()
+  {
+    if (target_.kind() != memory_kind::device || target_.empty()) { return; }
+    GNNDIRECT_CUDA_TRY(
+      cudaMemcpy(target_.data(), staging_.data(), target_.bytes(), cudaMemcpyHostToDevice));
+  }
+
+ private:
+  const buffer<T>& target_;
+  std::vector<T> staging_;
+};
+
+/// Copies `target.size()` elements from host memory into a buffer of any placement (all cores
+/// for host-resident buffers, one cudaMemcpy for device). Synchronous. @throws cuda_error.
+template <class T>
+void copy_from_host(const buffer<T>& target, const T* source)
+{
+  if (target.empty()) { return; }
+  GNNDIRECT_EXPECTS(source != nullptr, "csr_graph: null source array");
+  if (target.kind() == memory_kind::device) {
+    GNNDIRECT_CUDA_TRY(cudaMemcpy(target.data(), source, target.bytes(), cudaMemcpyHostToDevice));
+  } else {
+    host::parallel_memcpy(target.host_data(), source, target.bytes());
+  }
+}
+
+}  // namespace detail
+
+/// Owning CSR graph: indptr, indices, optional weights and optional edge ids in buffers, indptr in
+/// `placement.indptr` and the edge arrays in `placement.edges` (not `registered`: map caller
+/// memory with views instead). Move-only; views stay valid while the graph lives.
+///
+/// Ways to get one: allocate and fill (constructor), convert a host COO on the host (from_coo),
+/// copy existing host CSR arrays (adopt), convert on the GPU (coo_to_csr in coo_to_csr.cuh),
+/// generate (generate.hpp / generate.cuh), load .npy files (io/npy.hpp). None validates the
+/// arrays it is given: call validate() (validate.hpp / validate.cuh) on untrusted input.
+template <class Offset, class Index>
+class csr_graph {
+ public:
+  using view_type = csr_view<Offset, Index>;
+
+  /// Empty graph (no storage).
+  csr_graph() noexcept = default;
+
+  /// Allocates uninitialised arrays for num_nodes nodes and num_edges edges (indptr always has
+  /// num_nodes + 1 entries). Synchronous.
+  /// @throws invalid_argument for negative sizes or sizes the types cannot hold;
+  ///         allocation_error; no_device_error without a GPU.
+  csr_graph(std::int64_t num_nodes, std::int64_t num_edges, csr_placement placement,
+            bool with_weights = false, bool with_edge_ids = false)
+    : num_nodes_(checked_nodes(num_nodes)), num_edges_(checked_edges(num_edges)),
+      placement_(placement),
+      indptr_(static_cast<std::size_t>(num_nodes) + 1, placement.indptr),
+      indices_(static_cast<std::size_t>(num_edges), placement.edges),
+      weights_(with_weights ? static_cast<std::size_t>(num_edges) : 0, placement.edges),
+      edge_ids_(with_edge_ids ? static_cast<std::size_t>(num_edges) : 0, placement.edges),
+      has_weights_(with_weights), has_edge_ids_(with_edge_ids)
+  {
+  }
+
+  /// Builds the graph from a host-readable COO on the host (all cores; stable: a node's edges
+  /// keep input order; see host::coo_to_csr), writing host-resident arrays in place and staging
+  /// device arrays once. Weights are kept when the COO has them; options.edge_ids stores input
+  /// positions. Synchronous.
+  /// @throws invalid_argument / index_out_of_range for bad input (first bad position);
+  ///         allocation_error; cuda_error.
+  static csr_graph from_coo(const coo_view<Index>& coo, csr_placement placement,
+                            csr_build_options options = {})
+  {
+    detail::check_coo_shape<Offset>(coo);
+    csr_graph graph(coo.num_nodes, coo.num_edges, placement, coo.weights != nullptr,
+                    options.edge_ids);
+    detail::host_writer<Offset> indptr(graph.indptr_);
+    detail::host_writer<Index> indices(graph.indices_);
+    detail::host_writer<float> weights(graph.weights_);
+    detail::host_writer<Offset> edge_ids(graph.edge_ids_);
+    host::coo_to_csr<Offset, Index>(coo, indptr.data(), indices.data(),
+                                    graph.has_weights_ ? weights.data() : nullptr,
+                                    graph.has_edge_ids_ ? edge_ids.data() : nullptr);
+    indptr.commit();
+    indices.commit();
+    weights.commit();
+    edge_ids.commit();
+    return graph;
+  }
+
+  /// Copies existing CSR arrays from host memory (e.g. a framework's CPU tensors or a loaded
+  /// file) into `placement`; optional arrays are copied when non-null. Does not validate.
+  /// Synchronous. @param host_arrays a view with host-readable pointers.
+  /// @throws invalid_argument for negative sizes or null required arrays; allocation_error;
+  ///         cuda_error.
+  static csr_graph adopt(const view_type& host_arrays, csr_placement placement)
+  {
+    GNNDIRECT_EXPECTS(host_arrays.indptr != nullptr, "csr_graph::adopt: null indptr");
+    csr_graph graph(host_arrays.num_nodes, host_arrays.num_edges, placement,
+                    host_arrays.weights != nullptr, host_arrays.edge_ids != nullptr);
+    detail::copy_from_host(graph.indptr_, host_arrays.indptr);
+    detail::copy_from_host(graph.indices_, host_arrays.indices);
+    detail::copy_from_host(graph.weights_, host_arrays.weights);
+    detail::copy_from_host(graph.edge_ids_, host_arrays.edge_ids);
+    return graph;
+  }
+
+  /// View with device-visible addresses, for kernels and the bulk API.
+  view_type view() const noexcept
+  {
+    return make_view(indptr_.data(), indices_.data(), weights_.data(), edge_ids_.data());
+  }
+
+  /// View with host addresses, for the host reference and host validate().
+  /// @throws invalid_argument when an array lives in device memory.
+  view_type host_view() const
+  {
+    GNNDIRECT_EXPECTS(placement_.indptr != memory_kind::device &&
+                        (placement_.edges != memory_kind::device || num_edges_ == 0),
+                      "csr_graph::host_view: an array in device memory has no host address");
+    return make_view(indptr_.host_data(), indices_.host_data(), weights_.host_data(),
+                     edge_ids_.host_data());
+  }
+
+  /// Number of nodes.
+  std::int64_t num_nodes() const noexcept { return num_nodes_; }
+  /// Number of edges.
+  std::int64_t num_edges() const noexcept { return num_edges_; }
+  /// Placement of the arrays.
+  csr_placement placement() const noexcept { return placement_; }
+  /// True when the graph stores one weight per edge.
+  bool has_weights() const noexcept { return has_weights_; }
+  /// True when the graph stores one edge id per edge.
+  bool has_edge_ids() const noexcept { return has_edge_ids_; }
+
+  /// The owning arrays, for code that fills them (e.g. GPU construction). data() of a buffer is
+  /// writable; the graph's views see what is written.
+  const buffer<Offset>& indptr() const noexcept { return indptr_; }
+  /// Neighbour ids (see indptr()).
+  const buffer<Index>& indices() const noexcept { return indices_; }
+  /// Weights; empty unless has_weights().
+  const buffer<float>& weights() const noexcept { return weights_; }
+  /// Edge ids; empty unless has_edge_ids().
+  const buffer<Offset>& edge_ids() const noexcept { return edge_ids_; }
+
+ private:
+  static std::int64_t checked_nodes(std::int64_t n)
+  {
+    GNNDIRECT_EXPECTS(n >= 0, "csr_graph: num_nodes = " + std::to_string(n) + " < 0");
+    GNNDIRECT_EXPECTS(n == 0 || n - 1 <= static_cast<std::int64_t>(std::numeric_limits<Index>::max()),
+                      "csr_graph: num_nodes exceeds the index type");
+    return n;
+  }
+  static std::int64_t checked_edges(std::int64_t m)
+  {
+    GNNDIRECT_EXPECTS(m >= 0, "csr_graph: num_edges = " + std::to_string(m) + " < 0");
+    GNNDIRECT_EXPECTS(m <= static_cast<std::int64_t>(std::numeric_limits<Offset>::max()),
+                      "csr_graph: num_edges exceeds the offset type; use int64_t offsets");
+    return m;
+  }
+  view_type make_view(const Offset* indptr, const Index* indices, const float* weights,
+                      const Offset* edge_ids) const noexcept
+  {
+    view_type v;
+    v.indptr = indptr;
+    v.indices = indices;
+    v.weights = has_weights_ ? weights : nullptr;
+    v.edge_ids = has_edge_ids_ ? edge_ids : nullptr;
+    v.num_nodes = num_nodes_;
+    v.num_edges = num_edges_;
+    v.indptr_kind = placement_.indptr;
+    v.indices_kind = placement_.edges;
+    return v;
+  }
+
+  std::int64_t num_nodes_{0};
+  std::int64_t num_edges_{0};
+  csr_placement placement_{};
+  buffer<Offset> indptr_;
+  buffer<Index> indices_;
+  buffer<float> weights_;
+  buffer<Offset> edge_ids_;
+  bool has_weights_{false};
+  bool has_edge_ids_{false};
+};
+
+}  // namespace gnndirect

@@ -1,0 +1,141 @@
+#pragma once
+/// @file edge_list.hpp
+/// @brief Text edge lists ("src dst [weight]" per line) into a host COO (host-compilable).
+///
+/// Format: one edge per line, fields separated by spaces or tabs; node ids are non-negative
+/// decimal integers; the optional weight is a finite non-negative decimal number, present on
+/// every edge line or on none. '#' starts a comment that runs to the end of the line; blank lines
+/// are skipped; "\r\n" line ends are accepted.
+
+#include <gnndirect/error.hpp>
+#include <gnndirect/graph/coo.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+namespace gnndirect {
+namespace detail {
+
+/// Throws invalid_argument "edge list 'name', line N: problem".
+[[noreturn]] inline void throw_edge_list_error(std::string_view name, std::int64_t line,
+                                               const std::string& problem)
+{
+  throw invalid_argument(__FILE__, __LINE__,
+                         "edge list '" + std::string(name) + "', line " + std::to_string(line) +
+                           ": " + problem);
+}
+
+/// Splits a line (comment removed) into at most `max_fields` + 1 whitespace-separated fields;
+/// returns how many it found (max_fields + 1 means "too many").
+inline int split_fields(std::string_view line, std::string_view* fields, int max_fields) noexcept
+{
+  int count = 0;
+  std::size_t pos = 0;
+  while (count <= max_fields) {
+    pos = line.find_first_not_of(" \t\r", pos);
+    if (pos == std::string_view::npos) { break; }
+    std::size_t const end = std::min(line.find_first_of(" \t\r", pos), line.size());
+    if (count < max_fields) { fields[count] = line.substr(pos, end - pos); }
+    ++count;
+    pos = end;
+  }
+  return count;
+}
+
+/// Parses a node id field: a whole non-negative decimal integer of at most `largest`.
+inline std::int64_t parse_node_id(std::string_view field, std::int64_t largest,
+                                  std::string_view name, std::int64_t line)
+{
+  std::int64_t value = 0;
+  auto const [end, status] = std::from_chars(field.data(), field.data() + field.size(), value);
+  if (status != std::errc() || end != field.data() + field.size() || value < 0 || value > largest) {
+    throw_edge_list_error(name, line, "'" + std::string(field) +
+                                        "' is not a node id (a non-negative integer <= " +
+                                        std::to_string(largest) + ")");
+  }
+  return value;
+}
+
+/// Parses a weight field: a whole finite non-negative decimal number.
+inline float parse_weight(std::string_view field, std::string_view name, std::int64_t line)
+{
+  float value = 0;
+  auto const [end, status] = std::from_chars(field.data(), field.data() + field.size(), value);
+  if (status != std::errc() || end != field.data() + field.size() || !std::isfinite(value) ||
+      !(value >= 0)) {
+    throw_edge_list_error(name, line, "'" + std::string(field) +
+                                        "' is not a weight (a finite non-negative number)");
+  }
+  return value;
+}
+
+}  // namespace detail
+
+/// Parses edge-list text (format in the file comment) into a host COO.
+/// @param text the whole text  @param name names the source in messages (e.g. the path)
+/// @param num_nodes node count, or -1 for 1 + the largest id (0 when there is no edge)
+/// @throws invalid_argument naming the source and the 1-based line: wrong field count, a field
+///         that is not an id or weight, an id >= num_nodes or beyond Index, weights on some lines
+///         only. Synchronous; no CUDA call.
+template <class Index>
+host_coo<Index> parse_edge_list(std::string_view text, std::string_view name = "<text>",
+                                std::int64_t num_nodes = -1)
+{
+  std::int64_t const largest = num_nodes >= 0
+                                 ? std::min<std::int64_t>(num_nodes - 1, std::numeric_limits<Index>::max())
+                                 : std::numeric_limits<Index>::max();
+  host_coo<Index> coo;
+  std::int64_t line_number = 0;
+  std::int64_t max_id = -1;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t const end = std::min(text.find('\n', pos), text.size());
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_number;
+    line = line.substr(0, std::min(line.find('#'), line.size()));
+    std::string_view fields[3];
+    int const count = detail::split_fields(line, fields, 3);
+    if (count == 0) { continue; }
+    if (count < 2 || count > 3) {
+      detail::throw_edge_list_error(name, line_number, "expected 'src dst [weight]', found " +
+                                                         std::string(count > 3 ? "more than 3" : "1") +
+                                                         " field(s)");
+    }
+    bool const weighted = count == 3;
+    if (!coo.src.empty() && weighted != !coo.weights.empty()) {
+      detail::throw_edge_list_error(name, line_number, weighted ? "has a weight but earlier edges do not"
+                                                                : "lacks the weight earlier edges have");
+    }
+    std::int64_t const src = detail::parse_node_id(fields[0], largest, name, line_number);
+    std::int64_t const dst = detail::parse_node_id(fields[1], largest, name, line_number);
+    coo.src.push_back(static_cast<Index>(src));
+    coo.dst.push_back(static_cast<Index>(dst));
+    if (weighted) { coo.weights.push_back(detail::parse_weight(fields[2], name, line_number)); }
+    max_id = std::max({max_id, src, dst});
+  }
+  coo.num_nodes = num_nodes >= 0 ? num_nodes : max_id + 1;
+  return coo;
+}
+
+/// Reads and parses an edge-list file. @throws invalid_argument when the file cannot be read, or
+/// as parse_edge_list (naming the path).
+template <class Index>
+host_coo<Index> read_edge_list(const std::string& path, std::int64_t num_nodes = -1)
+{
+  std::ifstream in(path, std::ios::binary);
+  if (!in) { throw invalid_argument(__FILE__, __LINE__, "edge list '" + path + "': cannot open"); }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_edge_list<Index>(text.str(), path, num_nodes);
+}
+
+}  // namespace gnndirect
