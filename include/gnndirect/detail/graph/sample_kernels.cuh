@@ -1,0 +1,149 @@
+#pragma once
+/// @file sample_kernels.cuh
+/// @brief Kernels and launch shapes of bulk neighbour sampling (internal).
+
+#include <gnndirect/config.hpp>
+#include <gnndirect/detail/error_flag.cuh>
+#include <gnndirect/device.hpp>
+#include <gnndirect/error.hpp>
+#include <gnndirect/graph/sample_device.cuh>
+#include <gnndirect/graph/sampling_policy.hpp>
+#include <gnndirect/views/csr_view.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace gnndirect::detail {
+
+/// One tile per seed (grid-stride over seeds, tile-uniform so the tile stays converged): samples
+/// into the fixed-stride slots [i * fanout, i * fanout + count) and writes counts[i]. A seed
+/// outside [0, num_nodes) (when checked) is reported to `flag`, gets count 0 and no slot write.
+template <class Offset, class Index>
+GNNDIRECT_KERNEL void sample_neighbors_kernel(csr_view<Offset, Index> csr, const Index* seeds,
+                                              std::int64_t num_seeds, int fanout, int layer,
+                                              sampling_policy policy, std::size_t scratch_bytes,
+                                              Index* slot_neighbors, Offset* slot_edge_ids,
+                                              std::int64_t* counts, error_flag_ref flag)
+{
+  // Uniquely named: other headers' kernels may declare dynamic shared memory of another type.
+  extern __shared__ __align__(16) unsigned char gnndirect_sample_scratch[];
+  sampling_tile const tile = make_sampling_tile(policy.tile_size);
+  std::int64_t const tiles_per_block = blockDim.x / tile.size;
+  std::int64_t const tile_in_block = threadIdx.x / tile.size;
+  void* const scratch = gnndirect_sample_scratch + tile_in_block * scratch_bytes;
+  std::int64_t const stride = std::int64_t{gridDim.x} * tiles_per_block;
+  for (std::int64_t i = blockIdx.x * tiles_per_block + tile_in_block; i < num_seeds; i += stride) {
+    auto const node = static_cast<std::int64_t>(seeds[i]);
+    std::int64_t count = 0;
+    if (!policy.check_seeds || (node >= 0 && node < csr.num_nodes)) {
+      std::int64_t const slot = i * fanout;
+      count = sample_neighbors_tile(tile, csr, node, fanout, layer, policy, scratch,
+                                    slot_neighbors + slot,
+                                    slot_edge_ids == nullptr ? nullptr : slot_edge_ids + slot);
+    } else if (tile.lane == 0) {
+      flag.report(i);
+    }
+    if (tile.lane == 0) { counts[i] = count; }
+  }
+}
+
+/// Moves slot j < count of seed i to neighbors[offsets[i] + j] (one thread per slot, so reads
+/// and writes are both coalesced); offsets are the scanned counts.
+template <class Offset, class Index>
+GNNDIRECT_KERNEL void compact_slots_kernel(const Index* slot_neighbors, const Offset* slot_edge_ids,
+                                           const std::int64_t* offsets, std::int64_t num_seeds,
+                                           int fanout, Index* neighbors, Offset* edge_ids)
+{
+  std::int64_t const slots = num_seeds * fanout;
+  std::int64_t const stride = std::int64_t{gridDim.x} * blockDim.x;
+  for (std::int64_t s = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; s < slots; s += stride) {
+    std::int64_t const i = s / fanout;
+    std::int64_t const j = s - i * fanout;
+    std::int64_t const begin = offsets[i];
+    if (j < offsets[i + 1] - begin) {
+      neighbors[begin + j] = slot_neighbors[s];
+      if (edge_ids != nullptr) { edge_ids[begin + j] = slot_edge_ids[s]; }
+    }
+  }
+}
+
+/// Grid and block of the sampling kernel.
+struct sample_launch_shape {
+  int blocks;                 ///< thread blocks (grid-stride beyond)
+  int threads;                ///< threads per block (multiple of 32)
+  std::size_t tile_scratch;   ///< scratch bytes per tile
+  std::size_t shared_bytes;   ///< dynamic shared memory per block
+};
+
+/// Enough blocks to fill the device (or the policy's budget), 256 threads unless the per-tile
+/// scratch forces fewer tiles per block. @throws invalid_argument when even one tile's scratch
+/// exceeds the device's shared memory (a huge fanout); cuda_error.
+inline sample_launch_shape sample_launch(std::int64_t num_seeds, int fanout,
+                                         const sampling_policy& policy)
+{
+  int const device = require_device();
+  auto const max_shared = static_cast<std::size_t>(
+    device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  sample_launch_shape shape{};
+  shape.tile_scratch = sample_scratch_bytes(policy.kind, fanout, policy.tile_size);
+  shape.threads = 256;
+  auto shared_for = [&](int threads) {
+    return static_cast<std::size_t>(threads / policy.tile_size) * shape.tile_scratch;
+  };
+  while (shape.threads > 32 && shared_for(shape.threads) > max_shared) { shape.threads /= 2; }
+  shape.shared_bytes = shared_for(shape.threads);
+  GNNDIRECT_EXPECTS(shape.shared_bytes <= max_shared,
+                    "sampling: fanout " + std::to_string(fanout) + " needs " +
+                      std::to_string(shape.shared_bytes) + " bytes of shared memory per warp, more "
+                      "than the device's " + std::to_string(max_shared));
+  std::int64_t const tiles_per_block = shape.threads / policy.tile_size;
+  std::int64_t const wanted = (num_seeds + tiles_per_block - 1) / tiles_per_block;
+  std::int64_t const resident =
+    std::int64_t{device_attribute(cudaDevAttrMultiProcessorCount, device)} * (2048 / shape.threads);
+  std::int64_t blocks = std::min(wanted, resident);
+  if (policy.block_budget > 0) { blocks = std::min<std::int64_t>(blocks, policy.block_budget); }
+  shape.blocks = static_cast<int>(std::max<std::int64_t>(blocks, 1));
+  return shape;
+}
+
+/// Enqueues the sampling kernel (opting into large shared memory when the shape needs it).
+/// @throws cuda_error when the launch fails.
+template <class Offset, class Index>
+void launch_sample_neighbors(cudaStream_t stream, const csr_view<Offset, Index>& csr,
+                             const Index* seeds, std::int64_t num_seeds, int fanout, int layer,
+                             const sampling_policy& policy, Index* slot_neighbors,
+                             Offset* slot_edge_ids, std::int64_t* counts, error_flag_ref flag)
+{
+  sample_launch_shape const shape = sample_launch(num_seeds, fanout, policy);
+  auto* const kernel = &sample_neighbors_kernel<Offset, Index>;
+  if (shape.shared_bytes > 48 * 1024) {
+    GNNDIRECT_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(shape.shared_bytes)));
+  }
+  kernel<<<shape.blocks, shape.threads, shape.shared_bytes, stream>>>(
+    csr, seeds, num_seeds, fanout, layer, policy, shape.tile_scratch, slot_neighbors,
+    slot_edge_ids, counts, flag);
+  GNNDIRECT_CUDA_TRY(cudaGetLastError());
+}
+
+/// Enqueues the compaction of fixed-stride slots into CSR arrays.
+/// @throws cuda_error when the launch fails.
+template <class Offset, class Index>
+void launch_compact_slots(cudaStream_t stream, const Index* slot_neighbors,
+                          const Offset* slot_edge_ids, const std::int64_t* offsets,
+                          std::int64_t num_seeds, int fanout, Index* neighbors, Offset* edge_ids)
+{
+  std::int64_t const slots = num_seeds * fanout;
+  if (slots == 0) { return; }
+  constexpr int threads = 256;
+  auto const blocks = static_cast<int>(std::min<std::int64_t>((slots + threads - 1) / threads, 65536));
+  compact_slots_kernel<Offset, Index><<<blocks, threads, 0, stream>>>(
+    slot_neighbors, slot_edge_ids, offsets, num_seeds, fanout, neighbors, edge_ids);
+  GNNDIRECT_CUDA_TRY(cudaGetLastError());
+}
+
+}  // namespace gnndirect::detail
