@@ -80,6 +80,7 @@ GNNDIRECT_DEVICE std::int64_t sample_neighbors_tile(const sampling_tile& tile,
                                                     const sampling_policy& policy, void* scratch,
                                                     Index* out_neighbors, Offset* out_edge_ids)
 {
+  if (fanout <= 0) { return 0; }  // every kind samples nothing; the weighted stream needs k >= 1
   Offset const first = csr.indptr[node];
   std::int64_t const degree = static_cast<std::int64_t>(csr.indptr[node + 1] - first);
   detail::node_output<Offset, Index> const out{&csr, first, out_neighbors, out_edge_ids};
