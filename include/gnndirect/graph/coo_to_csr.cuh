@@ -1,0 +1,157 @@
+#pragma once
+/// @file coo_to_csr.cuh
+/// @brief COO -> CSR conversion on the GPU (nvcc); output identical to host::coo_to_csr.
+///
+/// Method: a stable radix sort of (src, input position) pairs restricted to the bits node ids
+/// use, a binary search per node for indptr, and one gather of dst (and weights) in sorted
+/// order, written straight into the csr_graph's arrays in their placement. Stability makes a
+/// node's edges keep input order, exactly as on the host.
+
+#include <gnndirect/detail/error_flag.cuh>
+#include <gnndirect/detail/graph/coo_to_csr_kernels.cuh>
+#include <gnndirect/detail/graph/csr_rules.hpp>
+#include <gnndirect/detail/graph/validate_kernels.cuh>
+#include <gnndirect/device.hpp>
+#include <gnndirect/error.hpp>
+#include <gnndirect/graph/coo.hpp>
+#include <gnndirect/graph/coo_to_csr.hpp>
+#include <gnndirect/graph/csr_graph.hpp>
+#include <gnndirect/memory/buffer.hpp>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace gnndirect {
+namespace detail {
+
+/// Checks every src then dst id of a device-visible COO on the GPU. Synchronises `stream`.
+/// @throws index_out_of_range with the host conversion's message (first bad position); cuda_error.
+template <class Index>
+void check_coo_ids_device(cudaStream_t stream, const coo_view<Index>& coo)
+{
+  const Index* const arrays[2] = {coo.src, coo.dst};
+  const char* const names[2] = {"src", "dst"};
+  error_flag const flag;
+  for (int a = 0; a < 2; ++a) {
+    flag.ref().reset_async(stream);
+    launch_first_violation(stream, id_range_rule<Index>{arrays[a], coo.num_nodes}, coo.num_edges,
+                           flag.ref());
+    flag.ref().capture_value_async(stream, arrays[a]);
+    error_record const record = flag.ref().read(stream);
+    if (record.position != no_bad_position) {
+      throw_coo_id_error(names[a], static_cast<std::int64_t>(record.position), record.value,
+                         coo.num_nodes);
+    }
+  }
+}
+
+/// Number of low bits that hold every id in [0, num_nodes) (at least 1, as the sort needs a
+/// non-empty bit range).
+inline int id_bits(std::int64_t num_nodes) noexcept
+{
+  int bits = 1;
+  while (bits < 63 && (std::int64_t{1} << bits) < num_nodes) { ++bits; }
+  return bits;
+}
+
+/// Device copy of a device-visible array (any placement), stream-ordered. @throws cuda_error,
+/// allocation_error.
+template <class T>
+buffer<T> device_copy(cudaStream_t stream, const T* source, std::int64_t n)
+{
+  buffer<T> copy(static_cast<std::size_t>(n), memory_kind::device);
+  if (n > 0) {
+    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(copy.data(), source, copy.bytes(), cudaMemcpyDefault, stream));
+  }
+  return copy;
+}
+
+/// Fills `graph` (allocated for coo's sizes) from an id-checked COO on `stream`, synchronising
+/// before it returns. `disposable_keys`, when not null, is a device array holding coo.src that
+/// the sort may overwrite (saves a copy of src, e.g. for generated edges).
+/// @throws cuda_error, allocation_error.
+template <class Offset, class Index>
+void build_csr_device(cudaStream_t stream, const coo_view<Index>& coo,
+                      const csr_graph<Offset, Index>& graph, Index* disposable_keys)
+{
+  using key_type = std::make_unsigned_t<Index>;  // ids are checked non-negative
+  std::int64_t const m = coo.num_edges;
+  std::int64_t const n = coo.num_nodes;
+  // Random reads of dst (and weights) must come from HBM: stage host-resident inputs once.
+  bool const stage = coo.kind != memory_kind::device;
+  buffer<Index> const staged_dst = device_copy(stream, stage ? coo.dst : nullptr, stage ? m : 0);
+  buffer<float> const staged_weights =
+    device_copy(stream, coo.weights, stage && coo.weights != nullptr ? m : 0);
+  buffer<key_type> keys(static_cast<std::size_t>(disposable_keys != nullptr ? m : 2 * m),
+                        memory_kind::device);
+  buffer<Offset> positions(static_cast<std::size_t>(2 * m), memory_kind::device);
+  key_type* const keys_in =
+    disposable_keys != nullptr ? reinterpret_cast<key_type*>(disposable_keys) : keys.data() + m;
+  ::cub::DoubleBuffer<key_type> key_buffers(keys_in, keys.data());
+  ::cub::DoubleBuffer<Offset> position_buffers(positions.data(), positions.data() + m);
+  int const end_bit = id_bits(n);
+  std::size_t temp_bytes = 0;
+  if (m > 0) {
+    GNNDIRECT_CUDA_TRY(::cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, key_buffers,
+                                                         position_buffers, m, 0, end_bit, stream));
+  }
+  buffer<std::byte> temp(temp_bytes, memory_kind::device);
+  stream_sync_guard const guard(stream);  // after every temporary: they outlive queued work
+  if (m > 0) {
+    if (disposable_keys == nullptr) {
+      GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(keys_in, coo.src, static_cast<std::size_t>(m) * sizeof(Index),
+                                         cudaMemcpyDefault, stream));
+    }
+    iota_kernel<<<grid_stride_blocks(m), graph_block_threads, 0, stream>>>(positions.data(), m);
+    GNNDIRECT_CUDA_TRY(cudaGetLastError());
+    GNNDIRECT_CUDA_TRY(::cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, key_buffers,
+                                                         position_buffers, m, 0, end_bit, stream));
+  }
+  indptr_from_sorted_kernel<<<grid_stride_blocks(n + 1), graph_block_threads, 0, stream>>>(
+    key_buffers.Current(), m, n, graph.indptr().data());
+  GNNDIRECT_CUDA_TRY(cudaGetLastError());
+  if (m > 0) {
+    const Index* const dst = stage ? staged_dst.data() : coo.dst;
+    const float* const weights = stage ? staged_weights.data() : coo.weights;
+    gather_sorted_edges_kernel<<<grid_stride_blocks(m), graph_block_threads, 0, stream>>>(
+      position_buffers.Current(), m, dst, weights, graph.indices().data(),
+      graph.has_weights() ? graph.weights().data() : nullptr,
+      graph.has_edge_ids() ? graph.edge_ids().data() : nullptr);
+    GNNDIRECT_CUDA_TRY(cudaGetLastError());
+  }
+  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+}
+
+}  // namespace detail
+
+/// Converts a COO into a csr_graph on the GPU, writing the result straight into `placement`.
+/// Output (indptr, indices, weights, edge ids) is identical to host::coo_to_csr / from_coo:
+/// stable, a node's edges in input order; weights kept when the COO has them.
+///
+/// @param stream  stream for all the work (ordered after the caller's prior work on it)
+/// @param coo     device-visible edge list in any placement (host-resident inputs are staged to
+///                the device once)
+/// @param placement where the CSR arrays go
+/// @param options options.edge_ids stores input positions as edge ids
+/// @throws invalid_argument for bad sizes or null arrays; index_out_of_range naming the first bad
+///         src (then dst) position and value, as the host conversion; allocation_error (device
+///         temporaries of about 2 x (key + offset) bytes per edge); cuda_error. Synchronises
+///         `stream`; allocates, so it is for graph construction, not for a hot path.
+template <class Offset, class Index>
+csr_graph<Offset, Index> coo_to_csr(cudaStream_t stream, const coo_view<Index>& coo,
+                                    csr_placement placement, csr_build_options options = {})
+{
+  detail::check_coo_shape<Offset>(coo);
+  require_device();
+  detail::check_coo_ids_device(stream, coo);
+  csr_graph<Offset, Index> graph(coo.num_nodes, coo.num_edges, placement, coo.weights != nullptr,
+                                 options.edge_ids);
+  detail::build_csr_device(stream, coo, graph, static_cast<Index*>(nullptr));
+  return graph;
+}
+
+}  // namespace gnndirect
