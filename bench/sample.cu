@@ -1,0 +1,344 @@
+// Neighbour sampling benchmark: one layer (1M random seeds, fanout 15) and [15, 10, 5] blocks,
+// for each placement of indptr/indices, against the host reference on all cores and the pinned
+// H2D link peak, all measured in the same run.
+//
+// Graph: synthetic power-law-ish CSR generated on the host (Pareto(2) degrees scaled to the edge
+// target, uniform random neighbours, parallel fill). Defaults are products-shaped (2.45M nodes,
+// 61.9M edges); GNNDIRECT_BENCH_PAPERS=1 selects papers100M-shaped (111M nodes, 1.6B edges, about
+// 13 GB of host RAM with int64 ids). GNNDIRECT_BENCH_NODES / _EDGES / _SEEDS override the sizes.
+//
+// Byte model (bytes_per_seed): what one seed must fetch from the graph arrays: its indptr pair
+// (2 offsets) plus one 32-byte sector per sampled neighbour id (random positions within a list
+// rarely share a sector). pct_link = bytes_per_seed * seeds/s against the link peak; meaningful
+// for host-resident indices (for device placement it shows how far HBM lifts the ceiling).
+#include "bench_common.cuh"
+
+#include <gnndirect/graph/sample_blocks.cuh>
+#include <gnndirect/graph/sample_neighbors.cuh>
+#include <gnndirect/host/parallel.hpp>
+#include <gnndirect/host/sample_reference.hpp>
+#include <gnndirect/memory/buffer.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Offset = std::int64_t;
+using Index = std::int64_t;
+using gnndirect::buffer;
+using gnndirect::memory_kind;
+namespace bench = gnndirect::bench;
+
+std::int64_t env_int(const char* name, std::int64_t fallback)
+{
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? std::atoll(value) : fallback;
+}
+
+std::uint64_t mix64(std::uint64_t z)
+{
+  z += 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/// Host CSR arrays of the synthetic graph.
+struct host_csr {
+  std::vector<Offset> indptr;
+  std::vector<Index> indices;
+  gnndirect::csr_view<Offset, Index> view() const
+  {
+    gnndirect::csr_view<Offset, Index> v;
+    v.indptr = indptr.data();
+    v.indices = indices.data();
+    v.num_nodes = static_cast<std::int64_t>(indptr.size()) - 1;
+    v.num_edges = static_cast<std::int64_t>(indices.size());
+    return v;
+  }
+};
+
+/// Pareto(alpha = 2) degree weight of node v, capped so one hub stays below ~1% of the edges.
+double degree_weight(std::int64_t v)
+{
+  double const u = (static_cast<double>(mix64(static_cast<std::uint64_t>(v)) >> 11) + 1.0) * 0x1.0p-53;
+  return std::fmin(1.0 / std::sqrt(u), 1e4);
+}
+
+host_csr make_graph(std::int64_t nodes, std::int64_t target_edges)
+{
+  host_csr g;
+  g.indptr.assign(static_cast<std::size_t>(nodes) + 1, 0);
+  int const threads = gnndirect::host::default_thread_count();
+  std::vector<double> partial(static_cast<std::size_t>(threads), 0.0);
+  gnndirect::host::parallel_for_ranges(nodes, [&](std::int64_t b, std::int64_t e, int w) {
+    for (std::int64_t v = b; v < e; ++v) { partial[static_cast<std::size_t>(w)] += degree_weight(v); }
+  }, threads);
+  double total = 0;
+  for (double p : partial) { total += p; }
+  double const scale = static_cast<double>(target_edges) / total;
+  gnndirect::host::parallel_for_ranges(nodes, [&](std::int64_t b, std::int64_t e, int) {
+    for (std::int64_t v = b; v < e; ++v) {
+      g.indptr[static_cast<std::size_t>(v) + 1] = static_cast<Offset>(degree_weight(v) * scale);
+    }
+  }, threads);
+  for (std::size_t v = 1; v < g.indptr.size(); ++v) { g.indptr[v] += g.indptr[v - 1]; }
+  g.indices.resize(static_cast<std::size_t>(g.indptr.back()));
+  gnndirect::host::parallel_for_ranges(static_cast<std::int64_t>(g.indices.size()),
+                                       [&](std::int64_t b, std::int64_t e, int) {
+    for (std::int64_t i = b; i < e; ++i) {
+      g.indices[static_cast<std::size_t>(i)] = static_cast<Index>(
+        gnndirect::uniform_below(mix64(static_cast<std::uint64_t>(i) ^ 0xABCDEFull),
+                                 static_cast<std::uint64_t>(nodes)));
+    }
+  }, threads);
+  return g;
+}
+
+/// Copies a host array into a buffer of `kind` (parallel for host-resident kinds).
+template <class T>
+buffer<T> place(const std::vector<T>& host, memory_kind kind)
+{
+  buffer<T> b(host.size(), kind);
+  if (kind == memory_kind::device) {
+    GNNDIRECT_CUDA_TRY(cudaMemcpy(b.data(), host.data(), b.bytes(), cudaMemcpyHostToDevice));
+  } else {
+    gnndirect::host::parallel_memcpy(b.host_data(), host.data(), b.bytes());
+  }
+  return b;
+}
+
+struct placement {
+  memory_kind indptr;
+  memory_kind indices;
+  std::string name() const
+  {
+    return std::string(gnndirect::to_string(indptr)) + "/" + std::string(gnndirect::to_string(indices));
+  }
+};
+const std::vector<placement> placements{{memory_kind::device, memory_kind::device},
+                                        {memory_kind::device, memory_kind::managed_host},
+                                        {memory_kind::device, memory_kind::pinned},
+                                        {memory_kind::managed_host, memory_kind::managed_host},
+                                        {memory_kind::pinned, memory_kind::pinned}};
+
+/// The benchmark's shared state: graph, seeds, results for same-run ratios.
+struct context {
+  host_csr graph;
+  std::int64_t num_seeds{0};
+  double link_peak{0};
+  std::map<std::string, double> edges_per_s;  ///< host baselines by benchmark family
+};
+context& ctx()
+{
+  static context c;
+  return c;
+}
+
+gnndirect::sampling_policy layer_policy(std::uint64_t seed)
+{
+  return gnndirect::select_sampling_policy(gnndirect::sampling_kind::uniform_without_replacement, seed,
+                                           15, static_cast<double>(ctx().graph.indices.size()) /
+                                                 static_cast<double>(ctx().graph.indptr.size() - 1));
+}
+
+std::vector<Index> host_seeds(std::int64_t count, std::uint64_t seed)
+{
+  std::vector<Index> seeds(static_cast<std::size_t>(count));
+  auto const nodes = static_cast<std::uint64_t>(ctx().graph.indptr.size() - 1);
+  for (std::size_t i = 0; i < seeds.size(); ++i) {
+    seeds[i] = static_cast<Index>(gnndirect::uniform_below(mix64(seed * 1000003 + i), nodes));
+  }
+  return seeds;
+}
+
+void report(benchmark::State& state, const std::string& family, double edges, double seconds,
+            double seeds, bool is_host)
+{
+  double const rate = edges / seconds;
+  state.counters["edges_per_s"] = rate;
+  double const bytes_per_seed = 2.0 * sizeof(Offset) + 32.0 * edges / seeds;
+  state.counters["bytes_per_seed"] = bytes_per_seed;
+  if (ctx().link_peak > 0) {
+    state.counters["pct_link"] = 100.0 * bytes_per_seed * seeds / seconds * 1e-9 / ctx().link_peak;
+  }
+  if (is_host) {
+    ctx().edges_per_s[family] = rate;
+  } else if (ctx().edges_per_s.count(family) != 0) {
+    state.counters["ratio_vs_host"] = rate / ctx().edges_per_s[family];
+  }
+}
+
+void bm_link_peak(benchmark::State& state)
+{
+  for (auto _ : state) {
+    ctx().link_peak = bench::measure_link_peak();
+    state.SetIterationTime(1.0);
+  }
+  state.counters["GBps"] = ctx().link_peak;
+}
+
+void bm_layer_host(benchmark::State& state)
+{
+  auto const view = ctx().graph.view();
+  std::vector<double> times;
+  double edges = 0;
+  std::uint64_t round = 0;
+  for (auto _ : state) {
+    auto const seeds = host_seeds(ctx().num_seeds, ++round);
+    auto const t0 = std::chrono::steady_clock::now();
+    auto const out = gnndirect::host::sample_neighbors_reference(view, seeds.data(), ctx().num_seeds,
+                                                                 15, 0, layer_policy(round));
+    double const t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    state.SetIterationTime(t);
+    times.push_back(t);
+    edges = static_cast<double>(out.num_edges());
+  }
+  report(state, "layer", edges, bench::median(times), static_cast<double>(ctx().num_seeds), true);
+}
+
+void bm_layer_gpu(benchmark::State& state, placement where)
+{
+  auto const& g = ctx().graph;
+  buffer<Offset> const indptr = place(g.indptr, where.indptr);
+  buffer<Index> const indices = place(g.indices, where.indices);
+  auto view = g.view();
+  view.indptr = indptr.data();
+  view.indices = indices.data();
+  view.indptr_kind = where.indptr;
+  view.indices_kind = where.indices;
+  std::int64_t const n = ctx().num_seeds;
+  auto const slots = static_cast<std::size_t>(n * 15);
+  buffer<Index> seeds(static_cast<std::size_t>(n), memory_kind::device);
+  buffer<Index> ids(slots, memory_kind::device);
+  buffer<Offset> eids(slots, memory_kind::device);
+  buffer<std::int64_t> counts(static_cast<std::size_t>(n), memory_kind::device);
+  buffer<std::int64_t> offsets(static_cast<std::size_t>(n) + 1, memory_kind::device);
+  buffer<unsigned char> ws(gnndirect::sample_neighbors_workspace_bytes(n), memory_kind::device);
+  gnndirect::sampled_slots_ref<Offset, Index> const out{ids.data(), eids.data(), counts.data(), offsets.data()};
+  cudaStream_t stream{};
+  GNNDIRECT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  bench::event_timer timer;
+  std::vector<double> times;
+  std::int64_t edges = 0;
+  std::uint64_t round = 0;
+  for (auto _ : state) {
+    ++round;
+    bench::fill_random_indices(stream, seeds.data(), n, view.num_nodes, round);  // fresh seeds
+    timer.start(stream);
+    gnndirect::sample_neighbors_async(stream, view, static_cast<const Index*>(seeds.data()), n, 15, 0,
+                                      layer_policy(round), out, {ws.data(), ws.bytes()});
+    timer.stop(stream);
+    double const t = timer.seconds();
+    state.SetIterationTime(t);
+    times.push_back(t);
+    GNNDIRECT_CUDA_TRY(cudaMemcpy(&edges, offsets.data() + n, sizeof(edges), cudaMemcpyDefault));
+  }
+  gnndirect::sample_neighbors_check(stream, {ws.data(), ws.bytes()}, view.num_nodes);
+  GNNDIRECT_CUDA_TRY(cudaStreamDestroy(stream));
+  report(state, "layer", static_cast<double>(edges), bench::median(times), static_cast<double>(n), false);
+}
+
+std::int64_t total_edges(const gnndirect::host::sampled_blocks<Offset, Index>& b)
+{
+  std::int64_t e = 0;
+  for (auto const& layer : b.layers) { e += static_cast<std::int64_t>(layer.indices.size()); }
+  return e;
+}
+
+void bm_blocks_host(benchmark::State& state)
+{
+  std::int64_t const n = state.range(0);
+  std::vector<double> times;
+  double edges = 0;
+  std::uint64_t round = 0;
+  for (auto _ : state) {
+    auto const seeds = host_seeds(n, ++round + 77);
+    auto const t0 = std::chrono::steady_clock::now();
+    auto const b = gnndirect::host::sample_blocks_reference(ctx().graph.view(), seeds.data(), n,
+                                                            {15, 10, 5}, layer_policy(round));
+    double const t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    state.SetIterationTime(t);
+    times.push_back(t);
+    edges = static_cast<double>(total_edges(b));
+  }
+  report(state, "blocks" + std::to_string(n), edges, bench::median(times), static_cast<double>(n), true);
+}
+
+void bm_blocks_gpu(benchmark::State& state, placement where)
+{
+  std::int64_t const n = state.range(0);
+  auto const& g = ctx().graph;
+  buffer<Offset> const indptr = place(g.indptr, where.indptr);
+  buffer<Index> const indices = place(g.indices, where.indices);
+  auto view = g.view();
+  view.indptr = indptr.data();
+  view.indices = indices.data();
+  view.indptr_kind = where.indptr;
+  view.indices_kind = where.indices;
+  buffer<Index> seeds(static_cast<std::size_t>(n), memory_kind::device);
+  std::vector<double> times;
+  double edges = 0;
+  std::uint64_t round = 0;
+  for (auto _ : state) {
+    ++round;
+    bench::fill_random_indices(nullptr, seeds.data(), n, view.num_nodes, round + 77);
+    GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());
+    auto const t0 = std::chrono::steady_clock::now();  // synchronous API: host wall time
+    auto const b = gnndirect::sample_blocks(nullptr, view, static_cast<const Index*>(seeds.data()), n,
+                                            {15, 10, 5}, layer_policy(round));
+    double const t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    state.SetIterationTime(t);
+    times.push_back(t);
+    edges = 0;
+    for (auto const& layer : b.layers) { edges += static_cast<double>(layer.num_edges()); }
+  }
+  report(state, "blocks" + std::to_string(n), edges, bench::median(times), static_cast<double>(n), false);
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+  benchmark::Initialize(&argc, argv);
+  if (gnndirect::device_count() == 0) {
+    std::printf("SKIPPED: bench_sample needs a CUDA device\n");
+    return 0;
+  }
+  bool const papers = env_int("GNNDIRECT_BENCH_PAPERS", 0) != 0;
+  std::int64_t const nodes = env_int("GNNDIRECT_BENCH_NODES", papers ? 111059956 : 2449029);
+  std::int64_t const edges = env_int("GNNDIRECT_BENCH_EDGES", papers ? 1615685872 : 61859140);
+  ctx().num_seeds = env_int("GNNDIRECT_BENCH_SEEDS", 1000000);
+  auto const t0 = std::chrono::steady_clock::now();
+  ctx().graph = make_graph(nodes, edges);
+  std::printf("graph: %lld nodes, %zu edges, generated in %.1f s\n", static_cast<long long>(nodes),
+              ctx().graph.indices.size(),
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+
+  benchmark::RegisterBenchmark("link_peak/pinned_h2d", bm_link_peak)->UseManualTime()->Iterations(1);
+  benchmark::RegisterBenchmark("sample_layer/host_reference", bm_layer_host)
+    ->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
+  for (auto const& where : placements) {
+    benchmark::RegisterBenchmark(("sample_layer/" + where.name()).c_str(), bm_layer_gpu, where)
+      ->UseManualTime()->Iterations(20)->Unit(benchmark::kMillisecond);
+  }
+  for (std::int64_t n : {1024, 8192}) {
+    benchmark::RegisterBenchmark("sample_blocks_15_10_5/host_reference", bm_blocks_host)
+      ->Arg(n)->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
+    for (auto const& where : placements) {
+      benchmark::RegisterBenchmark(("sample_blocks_15_10_5/" + where.name()).c_str(), bm_blocks_gpu, where)
+        ->Arg(n)->UseManualTime()->Iterations(20)->Unit(benchmark::kMillisecond);
+    }
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
