@@ -5,8 +5,9 @@
 //   pinned          PyTorch-Direct style: zero-copy from pinned memory, caller order
 //   pinned_sorted   DGL style: indices sorted on the GPU first, pinned memory
 //   registered      caller memory pinned in place (gnndirect adopt_by_registration)
-//   managed         gnndirect default (`auto` placement = managed_host, selector policy)
-//   managed_b32     the same with a budget of 32 thread blocks of 256 threads
+//   managed         gnndirect default (`auto` placement = managed_host, selector policy: sorted)
+//   managed_b32     the same with a budget of 32 thread blocks of 256 threads (b132: 132)
+//   managed_unsorted / managed_noalign / pinned_noalign: the policy knobs switched off
 // Counters: GBps (decimal, gathered row bytes / median time), pct_link (vs the pinned H2D memcpy
 // peak measured at start), vs_<path> (ratio to that path for the same table and row size).
 #include "bench_common.cuh"
@@ -29,20 +30,38 @@ using gnndirect::memory_kind;
 
 namespace {
 
-enum class path { device, cpu_centric, pinned, pinned_sorted, registered, managed, managed_b32 };
+/// A data path of the sweep: where the table lives and the policy overrides.
+struct path {
+  const char* name;
+  memory_kind source;          ///< kind of the source view (cpu_centric: plain host memory)
+  bool cpu_centric;            ///< host gather + copy instead of a GPU gather
+  gnndirect::gather_policy policy;
+};
 
-const char* name_of(path p)
+gnndirect::gather_policy with(void (*edit)(gnndirect::gather_policy&))
 {
-  switch (p) {
-    case path::device: return "device";
-    case path::cpu_centric: return "cpu_centric";
-    case path::pinned: return "pinned";
-    case path::pinned_sorted: return "pinned_sorted";
-    case path::registered: return "registered";
-    case path::managed: return "managed";
-    case path::managed_b32: return "managed_b32";
-  }
-  return "?";
+  gnndirect::gather_policy p;
+  edit(p);
+  return p;
+}
+
+/// Baselines first (ratios are taken against them), then gnndirect's defaults, then variants.
+std::vector<path> paths()
+{
+  using gnndirect::locality_order;
+  return {
+    {"device", memory_kind::device, false, {}},
+    {"cpu_centric", memory_kind::pinned, true, {}},
+    {"pinned", memory_kind::pinned, false, with([](auto& p) { p.order = locality_order::none; })},
+    {"pinned_sorted", memory_kind::pinned, false, with([](auto& p) { p.order = locality_order::sorted; })},
+    {"pinned_noalign", memory_kind::pinned, false, with([](auto& p) { p.order = locality_order::none; p.align_128 = false; })},
+    {"registered", memory_kind::registered, false, {}},
+    {"managed", memory_kind::managed_host, false, {}},
+    {"managed_b32", memory_kind::managed_host, false, with([](auto& p) { p.max_blocks = 32; })},
+    {"managed_b132", memory_kind::managed_host, false, with([](auto& p) { p.max_blocks = 132; })},
+    {"managed_unsorted", memory_kind::managed_host, false, with([](auto& p) { p.order = locality_order::none; })},
+    {"managed_noalign", memory_kind::managed_host, false, with([](auto& p) { p.align_128 = false; })},
+  };
 }
 
 /// The same bytes in every placement, allocated once per table size (freed when it changes).
@@ -71,9 +90,18 @@ struct table_set {
   }
 };
 
-table_set& tables(std::size_t bytes)
+std::unique_ptr<table_set>& current_tables()
 {
   static std::unique_ptr<table_set> current;
+  return current;
+}
+
+/// Frees the tables before main returns (CUDA must still be alive).
+void release_tables() { current_tables().reset(); }
+
+table_set& tables(std::size_t bytes)
+{
+  std::unique_ptr<table_set>& current = current_tables();
   if (!current || current->bytes != bytes) {
     current.reset();  // free the previous size first
     current = std::make_unique<table_set>(bytes);
@@ -81,27 +109,21 @@ table_set& tables(std::size_t bytes)
   return *current;
 }
 
-gnndirect::table_view<const float> source_view(table_set& t, path p, std::int64_t rows, std::int64_t cols)
+gnndirect::table_view<const float> source_view(table_set& t, const path& p, std::int64_t rows, std::int64_t cols)
 {
-  switch (p) {
-    case path::device: return {reinterpret_cast<const float*>(t.device.data()), rows, cols, cols, memory_kind::device};
-    case path::pinned:
-    case path::pinned_sorted: return {reinterpret_cast<const float*>(t.pinned.data()), rows, cols, cols, memory_kind::pinned};
-    case path::registered:
-      return {static_cast<const float*>(t.registered.device_data()), rows, cols, cols, memory_kind::registered};
-    case path::cpu_centric: return {reinterpret_cast<const float*>(t.plain.get()), rows, cols, cols, memory_kind::pinned};
-    default: return {reinterpret_cast<const float*>(t.managed.data()), rows, cols, cols, memory_kind::managed_host};
+  auto view = [&](const void* data) {
+    return gnndirect::table_view<const float>(static_cast<const float*>(data), rows, cols, cols, p.source);
+  };
+  if (p.cpu_centric) { return view(t.plain.get()); }
+  switch (p.source) {
+    case memory_kind::device: return view(t.device.data());
+    case memory_kind::pinned: return view(t.pinned.data());
+    case memory_kind::registered: return view(t.registered.device_data());
+    default: return view(t.managed.data());
   }
 }
 
-gnndirect::gather_policy policy_for(path p)
-{
-  gnndirect::gather_policy policy;  // selector defaults
-  if (p == path::pinned) { policy.order = gnndirect::locality_order::none; }
-  if (p == path::pinned_sorted) { policy.order = gnndirect::locality_order::sorted; }
-  if (p == path::managed_b32) { policy.max_blocks = 32; }
-  return policy;
-}
+constexpr const char* baseline_names[] = {"cpu_centric", "pinned", "pinned_sorted", "device"};
 
 std::int64_t batch_rows(std::size_t row_bytes)
 {
@@ -120,7 +142,7 @@ double cpu_centric_batch(gnndirect::table_view<const float> src, const std::vect
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-void bm_gather(benchmark::State& state, path p, std::size_t table_bytes, std::size_t row_bytes)
+void bm_gather(benchmark::State& state, const path& p, std::size_t table_bytes, std::size_t row_bytes)
 {
   table_set& t = tables(table_bytes);
   std::int64_t const cols = static_cast<std::int64_t>(row_bytes / sizeof(float));
@@ -130,18 +152,18 @@ void bm_gather(benchmark::State& state, path p, std::size_t table_bytes, std::si
   gnndirect::buffer<float> out(static_cast<std::size_t>(count * cols), memory_kind::device);
   gnndirect::buffer<std::int64_t> indices(static_cast<std::size_t>(count), memory_kind::device);
   gnndirect::table_view<float> const dst(out.data(), count, cols, cols, memory_kind::device);
-  gnndirect::gather_policy const policy = policy_for(p);
+  gnndirect::gather_policy const& policy = p.policy;
   gnndirect::buffer<std::byte> ws(gnndirect::gather_workspace_bytes<std::int64_t>(count, rows, src.kind, row_bytes, policy),
                                   memory_kind::device);
-  gnndirect::buffer<float> staging(p == path::cpu_centric ? out.size() : 0, memory_kind::pinned);
-  std::vector<std::int64_t> host_indices(p == path::cpu_centric ? count : 0);
+  gnndirect::buffer<float> staging(p.cpu_centric ? out.size() : 0, memory_kind::pinned);
+  std::vector<std::int64_t> host_indices(p.cpu_centric ? count : 0);
   gb::event_timer timer;
   std::vector<double> times;
   std::uint64_t seed = 12345;
   for (auto _ : state) {
     gb::fill_random_indices(nullptr, indices.data(), count, rows, ++seed);
     double seconds = 0;
-    if (p == path::cpu_centric) {
+    if (p.cpu_centric) {
       GNNDIRECT_CUDA_TRY(cudaMemcpy(host_indices.data(), indices.data(), count * 8, cudaMemcpyDeviceToHost));
       seconds = cpu_centric_batch(src, host_indices, staging, out.data());
     } else {
@@ -153,16 +175,17 @@ void bm_gather(benchmark::State& state, path p, std::size_t table_bytes, std::si
     state.SetIterationTime(seconds);
     times.push_back(seconds);
   }
-  if (p != path::cpu_centric) { gnndirect::gather_check(nullptr, {ws.data(), ws.bytes()}, rows); }
+  if (!p.cpu_centric) { gnndirect::gather_check(nullptr, {ws.data(), ws.bytes()}, rows); }
   double const gbps = static_cast<double>(count) * row_bytes / gb::median(times) * 1e-9;
   std::string const key = std::to_string(table_bytes) + "/" + std::to_string(row_bytes) + "/";
   std::vector<std::string> baselines;
-  if (p == path::managed || p == path::managed_b32 || p == path::registered) {
-    for (const char* base : {"cpu_centric", "pinned", "pinned_sorted", "device"}) { baselines.push_back(key + base); }
+  bool const is_baseline = p.cpu_centric || std::string(p.name) == "device" || std::string(p.name).rfind("pinned", 0) == 0;
+  if (!is_baseline) {
+    for (const char* base : baseline_names) { baselines.push_back(key + base); }
   }
-  gb::record_rate(state, key + name_of(p), gbps, baselines);
+  gb::record_rate(state, key + p.name, gbps, baselines);
   // Short counter names: strip the key prefix.
-  for (const char* base : {"cpu_centric", "pinned", "pinned_sorted", "device"}) {
+  for (const char* base : baseline_names) {
     auto it = state.counters.find("vs_" + key + base);
     if (it != state.counters.end()) {
       state.counters[std::string("vs_") + base] = it->second;
@@ -207,7 +230,7 @@ std::vector<std::size_t> table_sizes()
 {
   // GNNDIRECT_BENCH_TABLES="0.25,4,16" (GiB) selects the sweep; default all three.
   std::vector<std::size_t> sizes;
-  std::string spec = std::getenv("GNNDIRECT_BENCH_TABLES") ? std::getenv("GNNDIRECT_BENCH_TABLES") : "0.25,4,16";
+  std::string spec = std::getenv("GNNDIRECT_BENCH_TABLES") ? std::getenv("GNNDIRECT_BENCH_TABLES") : "0.25,1,4,16";
   std::size_t start = 0;
   while (start < spec.size()) {
     std::size_t end = spec.find(',', start);
@@ -224,13 +247,12 @@ void register_all()
   benchmark::RegisterBenchmark("device_copy", bm_device_copy)->UseManualTime()->Iterations(9)->Unit(benchmark::kMillisecond);
   for (std::size_t table_bytes : table_sizes()) {
     for (std::size_t row_bytes : {64, 128, 256, 400, 512, 1024, 2408, 4096}) {
-      for (path p : {path::device, path::cpu_centric, path::pinned, path::pinned_sorted, path::registered, path::managed,
-                     path::managed_b32}) {
-        std::string const name = std::string("gather/") + name_of(p) + "/table_MiB:" +
+      for (const path& p : paths()) {
+        std::string const name = std::string("gather/") + p.name + "/table_MiB:" +
                                  std::to_string(table_bytes >> 20) + "/row_bytes:" + std::to_string(row_bytes);
         benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { bm_gather(s, p, table_bytes, row_bytes); })
           ->UseManualTime()
-          ->Iterations(p == path::cpu_centric ? 5 : 11)
+          ->Iterations(p.cpu_centric ? 5 : 11)
           ->Unit(benchmark::kMillisecond);
       }
     }
@@ -248,6 +270,7 @@ int main(int argc, char** argv)
   benchmark::Initialize(&argc, argv);
   register_all();
   benchmark::RunSpecifiedBenchmarks();
+  release_tables();
   benchmark::Shutdown();
   return 0;
 }

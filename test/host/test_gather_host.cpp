@@ -33,12 +33,13 @@ TEST_CASE("selector: tile size grows with the row, rows in flight shrink")
   CHECK(select_gather_policy(no_align, memory_kind::pinned, 256, 10).tile_size == 16);
 }
 
-TEST_CASE("selector: sort only translation-bound sources with large batches")
+TEST_CASE("selector: sort large batches from host-resident sources only")
 {
   CHECK(select_gather_policy({}, memory_kind::pinned, 128, 1 << 20).order == locality_order::sorted);
   CHECK(select_gather_policy({}, memory_kind::registered, 128, 1 << 20).order == locality_order::sorted);
   CHECK(select_gather_policy({}, memory_kind::pinned, 128, 100).order == locality_order::none);
-  CHECK(select_gather_policy({}, memory_kind::managed_host, 128, 1 << 20).order == locality_order::none);
+  CHECK(select_gather_policy({}, memory_kind::managed_host, 128, 1 << 20).order == locality_order::sorted);
+  CHECK(select_gather_policy({}, memory_kind::managed_host, 128, 4095).order == locality_order::none);
   CHECK(select_gather_policy({}, memory_kind::device, 128, 1 << 20).order == locality_order::none);
   gather_policy forced;
   forced.order = locality_order::sorted;

@@ -27,8 +27,10 @@ class registration_registry {
  public:
   static registration_registry& instance()
   {
-    static registration_registry registry;
-    return registry;
+    // Never destroyed: registrations held by other static objects may be released after this
+    // translation unit's statics are gone.
+    static registration_registry* const registry = new registration_registry;
+    return *registry;
   }
   /// Records [begin, end) or throws invalid_argument naming the overlapped range.
   void add(std::uintptr_t begin, std::uintptr_t end)
