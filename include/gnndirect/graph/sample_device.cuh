@@ -83,7 +83,8 @@ GNNDIRECT_DEVICE std::int64_t sample_neighbors_tile(const sampling_tile& tile,
   if (fanout <= 0) { return 0; }  // every kind samples nothing; the weighted stream needs k >= 1
   Offset const first = csr.indptr[node];
   std::int64_t const degree = static_cast<std::int64_t>(csr.indptr[node + 1] - first);
-  detail::node_output<Offset, Index> const out{&csr, first, out_neighbors, out_edge_ids};
+  detail::node_output<Offset, Index> const out{csr.indices, csr.edge_ids, first, out_neighbors,
+                                                 out_edge_ids};
   auto const counter_layer = static_cast<std::uint32_t>(layer);
   auto const counter_node = static_cast<std::uint64_t>(node);
   switch (policy.kind) {

@@ -10,27 +10,30 @@
 #include <gnndirect/config.hpp>
 #include <gnndirect/detail/graph/sampling_math.hpp>
 #include <gnndirect/detail/graph/tile.cuh>
-#include <gnndirect/views/csr_view.hpp>
 
 #include <cstdint>
 
 namespace gnndirect::detail {
 
-/// Where one node's sampled edges go: slot s gets a neighbour id and, if edge_ids is not null,
-/// the edge id. `first` is the node's first edge position in the CSR arrays.
+/// Where one node's sampled edges go: slot s gets a neighbour id and, if out_edge_ids is not
+/// null, the edge id. Holds the two CSR pointers by value (not the view by address, which would
+/// force a kernel parameter copy into local memory).
 template <class Offset, class Index>
 struct node_output {
-  const csr_view<Offset, Index>* csr;
-  Offset first;
-  Index* neighbors;
-  Offset* edge_ids;
+  const Index* indices;        ///< csr.indices
+  const Offset* csr_edge_ids;  ///< csr.edge_ids (null: an edge's id is its position)
+  Offset first;                ///< the node's first edge position
+  Index* out_neighbors;
+  Offset* out_edge_ids;
 
   /// Writes the edge at `position` (relative to first) to `slot`.
   GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE void emit(std::int64_t position, std::int64_t slot) const
   {
     auto const e = static_cast<Offset>(first + position);
-    neighbors[slot] = csr->indices[e];
-    if (edge_ids != nullptr) { edge_ids[slot] = csr->edge_id(e); }
+    out_neighbors[slot] = indices[e];
+    if (out_edge_ids != nullptr) {
+      out_edge_ids[slot] = csr_edge_ids != nullptr ? csr_edge_ids[e] : e;  // csr_view::edge_id
+    }
   }
 };
 
