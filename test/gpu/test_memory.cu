@@ -162,3 +162,33 @@ TEST_CASE("owners release their memory")
   }
   CHECK(free_device_bytes() + (std::size_t{4} << 20) >= before);
 }
+
+TEST_CASE("stream-ordered device buffers: default pool and a caller pool")
+{
+  cudaStream_t stream;
+  GNNDIRECT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaMemPoolProps props{};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = gnndirect::require_device();
+  cudaMemPool_t pool;
+  GNNDIRECT_CUDA_TRY(cudaMemPoolCreate(&pool, &props));
+  for (cudaMemPool_t which : {cudaMemPool_t{nullptr}, pool}) {
+    std::vector<std::int32_t> const values = random_values(100003);
+    std::vector<std::int32_t> back(values.size(), 0);
+    {
+      gnndirect::buffer<std::int32_t> b(values.size(), stream, which);
+      CHECK(b.kind() == memory_kind::device);
+      GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(b.data(), values.data(), b.bytes(), cudaMemcpyHostToDevice, stream));
+      affine_in_place<<<64, 256, 0, stream>>>(b.data(), static_cast<std::int64_t>(b.size()));
+      GNNDIRECT_CUDA_TRY(cudaGetLastError());
+      GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(back.data(), b.data(), b.bytes(), cudaMemcpyDeviceToHost, stream));
+    }  // freed on the stream, after the copy
+    GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < values.size(); ++i) { wrong += back[i] != values[i] * 3 + 1; }
+    CHECK(wrong == 0);
+  }
+  GNNDIRECT_CUDA_TRY(cudaMemPoolDestroy(pool));
+  GNNDIRECT_CUDA_TRY(cudaStreamDestroy(stream));
+}

@@ -84,6 +84,26 @@ class allocation {
     }
   }
 
+  /// Stream-ordered device allocation (cudaMallocAsync / cudaMallocFromPoolAsync): usable by
+  /// work enqueued on `stream` after this call, freed on `stream` by the destructor, so `stream`
+  /// must outlive the allocation. With a pool whose release threshold keeps memory reserved,
+  /// steady-state per-batch allocations never reach cudaMalloc. `pool` null = the device's
+  /// default pool. @throws allocation_error, no_device_error.
+  allocation(std::size_t bytes, cudaStream_t stream, cudaMemPool_t pool = nullptr)
+    : kind_(memory_kind::device), bytes_(bytes), stream_(stream), stream_ordered_(true)
+  {
+    if (bytes == 0) { return; }
+    require_device();
+    cudaError_t const status = pool != nullptr
+                                 ? cudaMallocFromPoolAsync(&device_ptr_, bytes, pool, stream)
+                                 : cudaMallocAsync(&device_ptr_, bytes, stream);
+    if (status != cudaSuccess) {
+      device_ptr_ = nullptr;
+      detail::throw_allocation_failure(__FILE__, __LINE__, bytes_, kind_, "cudaMallocAsync", status,
+                                       "device memory is exhausted");
+    }
+  }
+
   allocation(allocation&& other) noexcept { swap(other); }
   allocation& operator=(allocation&& other) noexcept
   {
@@ -110,6 +130,8 @@ class allocation {
     std::swap(bytes_, other.bytes_);
     std::swap(host_ptr_, other.host_ptr_);
     std::swap(device_ptr_, other.device_ptr_);
+    std::swap(stream_, other.stream_);
+    std::swap(stream_ordered_, other.stream_ordered_);
   }
 
  private:
@@ -176,7 +198,13 @@ class allocation {
   {
     if (bytes_ == 0 || (host_ptr_ == nullptr && device_ptr_ == nullptr)) { return; }
     switch (kind_) {
-      case memory_kind::device: GNNDIRECT_CUDA_TRY_NOTHROW(cudaFree(device_ptr_)); break;
+      case memory_kind::device:
+        if (stream_ordered_) {
+          GNNDIRECT_CUDA_TRY_NOTHROW(cudaFreeAsync(device_ptr_, stream_));
+        } else {
+          GNNDIRECT_CUDA_TRY_NOTHROW(cudaFree(device_ptr_));
+        }
+        break;
       case memory_kind::pinned: GNNDIRECT_CUDA_TRY_NOTHROW(cudaFreeHost(host_ptr_)); break;
       case memory_kind::managed_host: GNNDIRECT_CUDA_TRY_NOTHROW(cudaFree(device_ptr_)); break;
       case memory_kind::registered: break;
@@ -189,6 +217,8 @@ class allocation {
   std::size_t bytes_{0};
   void* host_ptr_{nullptr};
   void* device_ptr_{nullptr};
+  cudaStream_t stream_{nullptr};  // stream-ordered allocations only
+  bool stream_ordered_{false};
 };
 
 }  // namespace gnndirect

@@ -20,6 +20,13 @@ class buffer {
   buffer() noexcept = default;
   /// Allocates `size` elements synchronously. @throws as allocation::allocation.
   buffer(std::size_t size, memory_kind kind) : storage_(kind, size * sizeof(T)), size_(size) {}
+  /// Allocates `size` elements of device memory stream-ordered on `stream` (from `pool`, or the
+  /// device's default pool); freed on `stream`, which must outlive the buffer. Enqueued, not
+  /// synchronous. @throws as allocation::allocation.
+  buffer(std::size_t size, cudaStream_t stream, cudaMemPool_t pool = nullptr)
+    : storage_(size * sizeof(T), stream, pool), size_(size)
+  {
+  }
 
   /// Device-visible address of element 0 (nullptr when empty).
   T* data() const noexcept { return static_cast<T*>(storage_.device_data()); }
