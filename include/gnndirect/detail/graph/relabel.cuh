@@ -12,7 +12,6 @@
 #include <gnndirect/config.hpp>
 #include <gnndirect/error.hpp>
 #include <gnndirect/memory/buffer.hpp>
-#include <gnndirect/memory/memory_kind.hpp>
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -90,23 +89,25 @@ inline int id_bits(std::int64_t num_nodes) noexcept
   return bits;
 }
 
-/// Device temporaries of one relabelling of n = num_dst + num_edges occurrences.
+/// Device temporaries of one relabelling of n = num_dst + num_edges occurrences, allocated
+/// stream-ordered on `stream` from `pool` (null: the default pool) and freed there in order.
 template <class Index>
 struct relabel_storage {
   buffer<Index> ids_in, ids_sorted;
   buffer<std::int64_t> positions_in, positions_sorted, head_source, head_of, first_seen, new_rank;
   buffer<unsigned char> cub_storage;
 
-  relabel_storage(std::int64_t num_dst, std::int64_t num_edges, int key_bits)
-    : ids_in(size(num_dst + num_edges), memory_kind::device),
-      ids_sorted(size(num_dst + num_edges), memory_kind::device),
-      positions_in(size(num_dst + num_edges), memory_kind::device),
-      positions_sorted(size(num_dst + num_edges), memory_kind::device),
-      head_source(size(num_dst + num_edges), memory_kind::device),
-      head_of(size(num_dst + num_edges), memory_kind::device),
-      first_seen(size(num_edges), memory_kind::device),
-      new_rank(size(num_edges), memory_kind::device),
-      cub_storage(cub_bytes(num_dst + num_edges, num_edges, key_bits), memory_kind::device)
+  relabel_storage(std::int64_t num_dst, std::int64_t num_edges, int key_bits, cudaStream_t stream,
+                  cudaMemPool_t pool)
+    : ids_in(size(num_dst + num_edges), stream, pool),
+      ids_sorted(size(num_dst + num_edges), stream, pool),
+      positions_in(size(num_dst + num_edges), stream, pool),
+      positions_sorted(size(num_dst + num_edges), stream, pool),
+      head_source(size(num_dst + num_edges), stream, pool),
+      head_of(size(num_dst + num_edges), stream, pool),
+      first_seen(size(num_edges), stream, pool),
+      new_rank(size(num_edges), stream, pool),
+      cub_storage(cub_bytes(num_dst + num_edges, num_edges, key_bits), stream, pool)
   {
   }
 
@@ -130,10 +131,6 @@ struct relabel_storage {
   }
 };
 
-/// Relabels one layer: fills src_nodes (allocated here: num_dst + new nodes) and local_ids
-/// (num_edges, caller-allocated) from dst ids and the compacted sampled neighbour ids (device).
-/// Neighbour ids must lie in [0, num_nodes) (the radix sort only looks at the bits that range
-/// needs). Synchronises `stream` once, to size src_nodes. @throws allocation_error, cuda_error.
 /// Sorts the (id, position) occurrences, finds run heads and ranks first appearances; returns
 /// the number of new src nodes (synchronises `stream` to read it).
 template <class Index>
@@ -168,18 +165,19 @@ std::int64_t rank_first_appearances(cudaStream_t stream, relabel_storage<Index>&
   return num_new;
 }
 
-/// Relabels one layer: returns src_nodes (num_dst + new nodes, device memory) and fills
-/// local_ids (num_edges, caller-allocated) from the dst ids and the compacted sampled neighbour
-/// ids (device-visible). Neighbour ids must lie in [0, num_nodes): the radix sort only looks at
-/// the bits that range needs. Synchronises `stream` (to size src_nodes, and before freeing its
-/// temporaries). @throws allocation_error, cuda_error.
+/// Relabels one layer: returns src_nodes (num_dst + new nodes, device memory allocated
+/// stream-ordered on `stream` from `pool`) and fills local_ids (num_edges, caller-allocated) from
+/// the dst ids and the compacted sampled neighbour ids (device-visible). Neighbour ids must lie in
+/// [0, num_nodes): the radix sort only looks at the bits that range needs. Synchronises `stream`
+/// once, to size src_nodes; the last kernel is still enqueued on return (the temporaries are freed
+/// in stream order after it). @throws allocation_error, cuda_error.
 template <class Index>
 buffer<Index> relabel_layer(cudaStream_t stream, const Index* dst, std::int64_t num_dst,
                             const Index* neighbors, std::int64_t num_edges, std::int64_t num_nodes,
-                            Index* local_ids)
+                            Index* local_ids, cudaMemPool_t pool)
 {
   int const key_bits = id_bits(num_nodes);
-  relabel_storage<Index> tmp(num_dst, num_edges, key_bits);
+  relabel_storage<Index> tmp(num_dst, num_edges, key_bits, stream, pool);
   std::int64_t num_new = 0;
   if (num_edges > 0) {
     if (num_dst > 0) {
@@ -190,7 +188,7 @@ buffer<Index> relabel_layer(cudaStream_t stream, const Index* dst, std::int64_t 
                                        sizeof(Index) * num_edges, cudaMemcpyDefault, stream));
     num_new = rank_first_appearances(stream, tmp, num_dst, num_edges, key_bits);
   }
-  buffer<Index> src_nodes(static_cast<std::size_t>(num_dst + num_new), memory_kind::device);
+  buffer<Index> src_nodes(static_cast<std::size_t>(num_dst + num_new), stream, pool);
   if (num_dst > 0) {
     GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(src_nodes.data(), dst, sizeof(Index) * num_dst,
                                        cudaMemcpyDefault, stream));
@@ -202,7 +200,6 @@ buffer<Index> relabel_layer(cudaStream_t stream, const Index* dst, std::int64_t 
       n, num_dst, local_ids, src_nodes.data());
     GNNDIRECT_CUDA_TRY(cudaGetLastError());
   }
-  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));  // the temporaries are freed on return
   return src_nodes;
 }
 
