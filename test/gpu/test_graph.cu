@@ -129,7 +129,11 @@ void corrupt(gnndirect::host_csr<std::int64_t, std::int32_t>& csr, int rule, std
   auto const n = static_cast<std::uint64_t>(csr.num_nodes);
   for (int k = 0; k < 3; ++k) {
     switch (rule) {
-      case 0: csr.indptr[rng() % (n + 1)] += 1 + static_cast<std::int64_t>(rng() % 5); break;
+      case 0: {  // a guaranteed decrease (a random bump could leave indptr non-decreasing)
+        std::uint64_t const p = 1 + rng() % (n - 1);
+        csr.indptr[p] = csr.indptr[p + 1] + 1 + static_cast<std::int64_t>(rng() % 5);
+        break;
+      }
       case 1: csr.indptr[1 + rng() % n] = -1; break;
       case 2: csr.indices[rng() % m] = static_cast<std::int32_t>(n + rng() % 3); break;
       case 3: csr.indices[rng() % m] = -static_cast<std::int32_t>(1 + rng() % 3); break;
