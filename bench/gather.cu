@@ -6,7 +6,7 @@
 //   pinned_sorted   DGL style: indices sorted on the GPU first, pinned memory
 //   registered      caller memory pinned in place (gnndirect adopt_by_registration)
 //   managed         gnndirect default (`auto` placement = managed_host, selector policy: sorted)
-//   managed_b32     the same with a budget of 32 thread blocks of 256 threads (b132: 132)
+//   managed_b32     the same with an explicit budget of 32 blocks; managed_full: a full grid
 //   managed_unsorted / managed_noalign / pinned_noalign: the policy knobs switched off
 // Counters: GBps (decimal, gathered row bytes / median time), pct_link (vs the pinned H2D memcpy
 // peak measured at start), vs_<path> (ratio to that path for the same table and row size).
@@ -58,7 +58,7 @@ std::vector<path> paths()
     {"registered", memory_kind::registered, false, {}},
     {"managed", memory_kind::managed_host, false, {}},
     {"managed_b32", memory_kind::managed_host, false, with([](auto& p) { p.max_blocks = 32; })},
-    {"managed_b132", memory_kind::managed_host, false, with([](auto& p) { p.max_blocks = 132; })},
+    {"managed_full", memory_kind::managed_host, false, with([](auto& p) { p.max_blocks = 132 * 8; })},
     {"managed_unsorted", memory_kind::managed_host, false, with([](auto& p) { p.order = locality_order::none; })},
     {"managed_noalign", memory_kind::managed_host, false, with([](auto& p) { p.align_128 = false; })},
   };

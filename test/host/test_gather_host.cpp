@@ -51,6 +51,17 @@ TEST_CASE("selector: sort large batches from host-resident sources only")
   CHECK(kept.rows_in_flight == 2);
 }
 
+TEST_CASE("selector: host-resident gathers get a 32-block budget unless the caller sets one")
+{
+  CHECK(select_gather_policy({}, memory_kind::managed_host, 64, 1 << 20).max_blocks == 32);
+  CHECK(select_gather_policy({}, memory_kind::device, 64, 1 << 20).max_blocks == 0);
+  gather_policy wide;
+  wide.block_threads = 512;
+  CHECK(select_gather_policy(wide, memory_kind::pinned, 64, 10).max_blocks == 16);
+  wide.max_blocks = 100;
+  CHECK(select_gather_policy(wide, memory_kind::pinned, 64, 10).max_blocks == 100);
+}
+
 TEST_CASE("selector rejects invalid explicit values")
 {
   for (int bad : {3, 64, -1}) {
