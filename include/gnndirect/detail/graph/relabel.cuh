@@ -10,6 +10,7 @@
 /// is exactly "order of first appearance"), then write local ids and the new src nodes.
 
 #include <gnndirect/config.hpp>
+#include <gnndirect/detail/gather/move_rows.cuh>  // iota_kernel (one definition for both users)
 #include <gnndirect/error.hpp>
 #include <gnndirect/memory/buffer.hpp>
 
@@ -22,15 +23,6 @@
 #include <cstdint>
 
 namespace gnndirect::detail {
-
-/// values[i] = i.
-GNNDIRECT_KERNEL void iota_kernel(std::int64_t* values, std::int64_t n)
-{
-  std::int64_t const stride = std::int64_t{gridDim.x} * blockDim.x;
-  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n; i += stride) {
-    values[i] = i;
-  }
-}
 
 /// For sorted (id, position) pairs: head_source[t] = t at the first element of an id's run (0
 /// elsewhere, so a max-scan yields each element's run head); first_seen[q] = 1 when the run head

@@ -1,0 +1,575 @@
+#pragma once
+/// @file minibatch_pipeline.cuh
+/// @brief Mini-batch pipeline: shuffled seeds -> sampled blocks -> gathered features and labels,
+/// prepared on a side stream by a worker thread while the consumer trains on earlier batches.
+///
+/// Per batch, on the pipeline's non-blocking side stream: the seeds go from a pinned staging
+/// buffer to the device, sample_blocks relabels them into message-flow blocks, gather_async copies
+/// the input nodes' feature rows and the seeds' labels into device buffers, and a `ready` event is
+/// recorded. Every buffer is allocated stream-ordered from the pipeline's own memory pool, whose
+/// release threshold keeps the memory reserved, so after the first batches no cudaMalloc happens.
+/// Up to `depth` batches exist at once (prepared, ready, or held by the consumer).
+///
+/// Consumer protocol (one consumer thread):
+/// @code
+///   pipeline.start_epoch(epoch);
+///   while (auto* batch = pipeline.next(train_stream)) {  // train_stream waits for the batch
+///     train_step(train_stream, batch->blocks, batch->features, batch->labels);
+///     pipeline.release(batch, train_stream);            // freed once train_stream is past here
+///   }
+/// @endcode
+///
+/// Synchronisation: next() blocks the calling thread only until the batch has been prepared, then
+/// orders `consumer` after it with cudaStreamWaitEvent; release() records an event on `consumer`
+/// and the side stream waits on it before the batch's memory is freed or reused, so release()
+/// never waits for the GPU. Graph capture: gather_async and sample_neighbors_async can be
+/// captured in a CUDA graph, sample_blocks cannot (it reads sizes back to the host to allocate
+/// each layer), so batch preparation is not capturable; next() and release() enqueue an event wait
+/// and an event record on `consumer` and must not be called while `consumer` is being captured.
+
+#include <gnndirect/detail/pipeline/cuda_handles.hpp>
+#include <gnndirect/device.hpp>
+#include <gnndirect/error.hpp>
+#include <gnndirect/gather/gather.cuh>
+#include <gnndirect/gather/gather_policy.hpp>
+#include <gnndirect/graph/sample_blocks.cuh>
+#include <gnndirect/graph/sampling_policy.hpp>
+#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/memory/memory_kind.hpp>
+#include <gnndirect/memory/workspace.hpp>
+#include <gnndirect/pipeline/epoch_order.hpp>
+#include <gnndirect/views/csr_view.hpp>
+#include <gnndirect/views/table_view.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace gnndirect {
+
+/// What a minibatch_pipeline prepares and how.
+struct pipeline_options {
+  std::vector<int> fanouts{15, 10, 5};  ///< one fanout per layer, seeds side first (at least one)
+  std::int64_t batch_size{1024};        ///< seeds per batch (> 0)
+  bool drop_last{false};                ///< drop the last batch when it is smaller than batch_size
+  /// Sampling kind, tile and checks. Its seed is the base of every batch's sampling seed
+  /// (batch_sampling_seed(seed, epoch, batch)), so each batch draws fresh neighbours.
+  sampling_policy sampling{};
+  gather_policy gather{};               ///< how feature and label rows are gathered
+  std::uint64_t shuffle_seed{0};        ///< key of the per-epoch shuffle (shuffle_epoch)
+  int depth{2};                         ///< batches in flight (prepared or held); 2 = double buffering
+  /// When > 0, caps the thread blocks of sampling (sampling.block_budget) and of gathering
+  /// (gather.max_blocks), so that preparation leaves most SMs to training kernels.
+  int block_budget{0};
+  /// Bytes to reserve in the pipeline's pool at construction (allocated and freed once). Batch
+  /// sizes vary, so without a reserve the pool may still grow when a later batch is the largest
+  /// yet; about depth x a large batch's footprint makes every batch come from reserved memory.
+  std::size_t reserve_bytes{0};
+};
+
+/// One prepared mini-batch; every device array lives in the pipeline's pool and stays valid until
+/// the batch is released (and the consumer stream is past the release).
+template <class Offset, class Index, class Feature, class Label>
+struct minibatch {
+  std::int64_t epoch{0};              ///< epoch it belongs to
+  std::int64_t index{0};              ///< position of the batch in its epoch
+  std::int64_t first{0};              ///< position of its first seed in the epoch order
+  std::int64_t num_seeds{0};          ///< seeds (training nodes) in this batch
+  std::int64_t num_input_nodes{0};    ///< rows of `features` (the last layer's src nodes)
+  std::int64_t num_sampled_edges{0};  ///< sampled edges over all layers
+  std::size_t feature_bytes{0};       ///< bytes of feature rows gathered for this batch
+  std::uint64_t sampling_seed{0};     ///< sampling_policy::seed used for this batch's blocks
+  const Index* host_seeds{nullptr};   ///< the seeds in host memory (valid until the next epoch)
+  const Index* seeds{nullptr};        ///< the seeds in device memory (blocks.layers[0].dst_nodes)
+  sampled_blocks<Offset, Index> blocks;  ///< message-flow blocks, seeds side first
+  table_view<Feature> features;       ///< num_input_nodes x feature cols, device memory
+  const Label* labels{nullptr};       ///< num_seeds labels of the seeds, device memory
+  buffer<Feature> feature_storage;    ///< owner of `features`
+  buffer<Label> label_storage;        ///< owner of `labels`
+};
+
+/// Host timestamps of one batch's preparation (std::chrono::steady_clock).
+struct batch_timing {
+  std::int64_t index{0};                          ///< batch index in the epoch
+  std::chrono::steady_clock::time_point started;  ///< the worker began preparing it
+  std::chrono::steady_clock::time_point ready;    ///< its GPU work had completed (when is_ready)
+  bool is_ready{false};                           ///< ready is valid
+};
+
+/// Counters of a pipeline (a snapshot).
+struct pipeline_stats {
+  std::int64_t batches_prepared{0};   ///< since construction, all epochs
+  std::uint64_t feature_bytes{0};     ///< feature bytes gathered since construction
+  std::int64_t epoch{-1};             ///< the current epoch (-1 before the first start_epoch)
+  std::vector<batch_timing> batches;  ///< current epoch, in batch order
+};
+
+namespace detail {
+
+/// Placement of a device-visible pointer as the gather policy needs it (pinned and registered
+/// memory behave alike). @throws invalid_argument for memory the GPU cannot read; cuda_error.
+inline memory_kind device_visible_kind(const void* pointer, const char* what)
+{
+  cudaPointerAttributes attributes{};
+  GNNDIRECT_CUDA_TRY(cudaPointerGetAttributes(&attributes, pointer));
+  switch (attributes.type) {
+    case cudaMemoryTypeDevice: return memory_kind::device;
+    case cudaMemoryTypeManaged: return memory_kind::managed_host;
+    case cudaMemoryTypeHost: return memory_kind::pinned;
+    default: break;
+  }
+  throw invalid_argument(__FILE__, __LINE__,
+                         std::string(what) + " is not device-visible (pageable host memory?): " +
+                           "use device, pinned, registered or managed memory");
+}
+
+/// First position of an id outside [0, num_nodes), or -1.
+template <class Index>
+std::int64_t first_bad_id(const std::vector<Index>& ids, std::int64_t num_nodes) noexcept
+{
+  auto const bad = std::find_if(ids.begin(), ids.end(), [num_nodes](Index id) {
+    return id < 0 || static_cast<std::int64_t>(id) >= num_nodes;
+  });
+  return bad == ids.end() ? -1 : static_cast<std::int64_t>(bad - ids.begin());
+}
+
+}  // namespace detail
+
+/// Prepares shuffled mini-batches (blocks, features, labels) ahead of a training loop.
+///
+/// @tparam Offset, Index the graph's offset and node id types (int32_t or int64_t)
+/// @tparam Feature feature element type  @tparam Label label type (trivially copyable)
+/// The graph, features and labels are borrowed (views): they must outlive the pipeline. Not
+/// copyable or movable (a worker thread refers to it). next() and release() are for one consumer
+/// thread; stats() may be called from any thread.
+template <class Offset, class Index, class Feature, class Label>
+class minibatch_pipeline {
+ public:
+  /// The batch type next() hands out.
+  using batch_type = minibatch<Offset, Index, Feature, Label>;
+
+  /// Sets up the pool (reserving options.reserve_bytes), the side stream and `depth` slots (pinned
+  /// seed staging, events) on the current device; starts no batch (call start_epoch). Synchronous.
+  /// @param graph device-visible CSR graph in any placement
+  /// @param features device-visible table with a row per node (rows >= graph.num_nodes)
+  /// @param labels device-visible array of graph.num_nodes labels
+  /// @param training_ids the training node ids (host); ids out of range make next() throw
+  /// @param options see pipeline_options
+  /// @throws invalid_argument (options, shapes, sampling policy, pageable labels), cuda_error,
+  /// allocation_error, no_device_error.
+  minibatch_pipeline(const csr_view<Offset, Index>& graph, table_view<const Feature> features,
+                     const Label* labels, std::vector<Index> training_ids, pipeline_options options)
+    : graph_(graph),
+      features_(features),
+      labels_(labels),
+      training_ids_(std::move(training_ids)),
+      options_(checked_options(std::move(options), graph, features, labels)),
+      device_(require_device()),
+      labels_kind_(graph.num_nodes > 0 ? detail::device_visible_kind(labels, "labels")
+                                       : memory_kind::device),
+      bad_id_position_(detail::first_bad_id(training_ids_, graph.num_nodes)),
+      pool_(detail::make_retaining_pool(device_)),
+      stream_(detail::make_non_blocking_stream())
+  {
+    slots_.reserve(static_cast<std::size_t>(options_.depth));
+    for (int s = 0; s < options_.depth; ++s) {
+      slots_.push_back(std::make_unique<slot>(options_.batch_size));
+    }
+    reserve_pool();
+  }
+
+  minibatch_pipeline(const minibatch_pipeline&) = delete;
+  minibatch_pipeline& operator=(const minibatch_pipeline&) = delete;
+
+  /// Stops the worker (after the batch it is preparing, if any), treats batches still held as
+  /// released on the stream they were handed to (that stream must still exist), frees every
+  /// buffer on the side stream after the consumers, synchronises it and destroys the pool.
+  /// Never throws; CUDA failures are reported on stderr.
+  ~minibatch_pipeline()
+  {
+    stop_worker();
+    reclaim_slots();
+    for (auto& s : slots_) {
+      if (s->consumed_pending) {
+        GNNDIRECT_CUDA_TRY_NOTHROW(cudaStreamWaitEvent(stream_.get(), s->consumed.get(), 0));
+      }
+      s->batch = batch_type{};  // frees on the side stream, after the consumer's last use
+    }
+    GNNDIRECT_CUDA_TRY_NOTHROW(cudaStreamSynchronize(stream_.get()));
+  }
+
+  /// Starts epoch `epoch`: stops the previous epoch's worker (batches still held are treated as
+  /// released on the stream they were handed to), shuffles the training ids with
+  /// shuffle_epoch(ids, options.shuffle_seed, epoch) and starts preparing batches. Returns once
+  /// the worker is started (the shuffle runs on the calling thread, O(training ids)).
+  /// @throws std::system_error when the thread cannot be started.
+  void start_epoch(std::int64_t epoch)
+  {
+    stop_worker();
+    reclaim_slots();
+    order_ = training_ids_;
+    shuffle_epoch(order_, options_.shuffle_seed, epoch);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = false;
+      worker_done_ = false;
+      error_ = nullptr;
+      epoch_ = epoch;
+      timings_.clear();
+    }
+    worker_ = std::thread(&minibatch_pipeline::run, this, epoch);
+  }
+
+  /// Waits (host) until the next batch of the epoch is prepared, makes `consumer` wait for it on
+  /// the GPU (cudaStreamWaitEvent: no host synchronisation with GPU work), and returns it; nullptr
+  /// once the epoch's batches have all been handed out. Batches come in epoch order.
+  /// @param consumer the stream that will use the batch (also where release() is expected)
+  /// @throws what preparing the batch threw (e.g. index_out_of_range naming "training_ids" and
+  /// the first bad position in the caller's vector), again on every call until the next
+  /// start_epoch; invalid_argument before start_epoch, or when all `depth` batches are held
+  /// (release one first: waiting would deadlock); cuda_error.
+  batch_type* next(cudaStream_t consumer)
+  {
+    slot* chosen = nullptr;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      GNNDIRECT_EXPECTS(epoch_ >= 0, "minibatch_pipeline::next: call start_epoch first");
+      cv_.wait(lock, [this] { return !ready_.empty() || worker_done_ || all_slots_held(); });
+      if (ready_.empty()) {
+        if (error_) { std::rethrow_exception(error_); }
+        if (worker_done_) { return nullptr; }
+        throw invalid_argument(__FILE__, __LINE__,
+                               "minibatch_pipeline::next: all " + std::to_string(options_.depth) +
+                                 " batches are held; release one before asking for the next");
+      }
+      chosen = ready_.front();
+      ready_.pop_front();
+      chosen->state = slot_state::handed_out;
+      chosen->consumer = consumer;
+    }
+    GNNDIRECT_CUDA_TRY(cudaStreamWaitEvent(consumer, chosen->ready.get(), 0));
+    return &chosen->batch;
+  }
+
+  /// Gives a batch back: records an event on `consumer` after the work enqueued so far; the side
+  /// stream waits on it before freeing or reusing the batch's memory, so the consumer may still
+  /// be using the batch on the GPU when this returns. The batch must not be touched afterwards.
+  /// @throws invalid_argument for a pointer next() did not hand out (or released twice);
+  /// cuda_error.
+  void release(const batch_type* batch, cudaStream_t consumer)
+  {
+    slot* const owner = slot_of(batch);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      GNNDIRECT_EXPECTS(owner != nullptr && owner->state == slot_state::handed_out,
+                        "minibatch_pipeline::release: not a batch handed out by next()");
+    }
+    GNNDIRECT_CUDA_TRY(cudaEventRecord(owner->consumed.get(), consumer));
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      owner->state = slot_state::free;
+      owner->consumed_pending = true;
+      owner->consumer = nullptr;
+    }
+    cv_.notify_all();
+  }
+
+  /// Batches per epoch: ceil(training ids / batch_size), or floor with drop_last.
+  std::int64_t num_batches() const noexcept
+  {
+    auto const n = static_cast<std::int64_t>(training_ids_.size());
+    return options_.drop_last ? n / options_.batch_size
+                              : (n + options_.batch_size - 1) / options_.batch_size;
+  }
+
+  /// The current epoch's shuffled training ids (batch b holds positions [b * batch_size, ...)).
+  /// Stable until the next start_epoch.
+  const std::vector<Index>& epoch_order() const noexcept { return order_; }
+
+  /// A snapshot of the counters and of the current epoch's per-batch timestamps. Thread-safe.
+  pipeline_stats stats() const
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return pipeline_stats{prepared_, feature_bytes_, epoch_, timings_};
+  }
+
+  /// The pipeline's memory pool (e.g. to read cudaMemPoolAttrReservedMemCurrent).
+  cudaMemPool_t memory_pool() const noexcept { return pool_.get(); }
+  /// The side stream batches are prepared on.
+  cudaStream_t side_stream() const noexcept { return stream_.get(); }
+  /// The options in effect (block_budget applied).
+  const pipeline_options& options() const noexcept { return options_; }
+
+ private:
+  enum class slot_state { free, preparing, ready, handed_out };
+
+  /// Room for one batch. A slot is owned by the worker while free or preparing, by the consumer
+  /// while handed out; `state` changes under the mutex.
+  struct slot {
+    batch_type batch;
+    slot_state state{slot_state::free};
+    bool consumed_pending{false};  // `consumed` was recorded since the side stream last waited
+    cudaStream_t consumer{nullptr};
+    detail::event_handle ready{detail::make_sync_event()};
+    detail::event_handle consumed{detail::make_sync_event()};
+    buffer<Index> staging;  // pinned: the seeds' path to the device
+
+    explicit slot(std::int64_t batch_size)
+      : staging(static_cast<std::size_t>(batch_size), memory_kind::pinned)
+    {
+    }
+  };
+
+  static pipeline_options checked_options(pipeline_options options,
+                                          const csr_view<Offset, Index>& graph,
+                                          const table_view<const Feature>& features,
+                                          const Label* labels)
+  {
+    GNNDIRECT_EXPECTS(!options.fanouts.empty(), "minibatch_pipeline: at least one fanout is needed");
+    GNNDIRECT_EXPECTS(options.batch_size > 0, "minibatch_pipeline: batch_size must be > 0");
+    GNNDIRECT_EXPECTS(options.depth >= 1, "minibatch_pipeline: depth must be >= 1");
+    GNNDIRECT_EXPECTS(options.block_budget >= 0, "minibatch_pipeline: block_budget must be >= 0");
+    if (options.block_budget > 0) {
+      options.sampling.block_budget = options.block_budget;
+      options.gather.max_blocks = options.block_budget;
+    }
+    for (int fanout : options.fanouts) { validate(options.sampling, graph, fanout); }
+    (void)select_gather_policy(options.gather, features.kind, features.row_bytes(), 0);
+    validate(features, "features");
+    GNNDIRECT_EXPECTS(features.rows >= graph.num_nodes,
+                      "minibatch_pipeline: features has " + std::to_string(features.rows) +
+                        " rows for " + std::to_string(graph.num_nodes) + " nodes");
+    GNNDIRECT_EXPECTS(graph.num_nodes == 0 || labels != nullptr, "minibatch_pipeline: null labels");
+    return options;
+  }
+
+  /// Grows the pool to options_.reserve_bytes once: freed memory stays reserved (release
+  /// threshold UINT64_MAX) and later allocations are carved from it. Synchronises the side stream.
+  void reserve_pool()
+  {
+    if (options_.reserve_bytes == 0) { return; }
+    { buffer<std::byte> const reserve(options_.reserve_bytes, stream_.get(), pool_.get()); }
+    GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream_.get()));
+  }
+
+  bool all_slots_held() const noexcept
+  {
+    return std::all_of(slots_.begin(), slots_.end(),
+                       [](const auto& s) { return s->state == slot_state::handed_out; });
+  }
+
+  slot* slot_of(const batch_type* batch) const noexcept
+  {
+    for (auto const& s : slots_) {
+      if (&s->batch == batch) { return s.get(); }
+    }
+    return nullptr;
+  }
+
+  void stop_worker() noexcept
+  {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    if (worker_.joinable()) { worker_.join(); }
+  }
+
+  /// With the worker stopped: every slot becomes free; held batches count as released on their
+  /// consumer stream (recorded now), ready ones were never seen by a consumer.
+  void reclaim_slots() noexcept
+  {
+    for (auto& s : slots_) {
+      if (s->state == slot_state::handed_out) {
+        GNNDIRECT_CUDA_TRY_NOTHROW(cudaEventRecord(s->consumed.get(), s->consumer));
+        s->consumed_pending = true;
+      }
+      s->state = slot_state::free;
+      s->consumer = nullptr;
+    }
+    ready_.clear();
+  }
+
+  /// Worker thread body: prepares the epoch's batches in order; records how it ended.
+  void run(std::int64_t epoch) noexcept
+  {
+    std::exception_ptr failure;
+    try {
+      produce(epoch);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      error_ = failure;
+      worker_done_ = true;
+    }
+    cv_.notify_all();
+  }
+
+  void produce(std::int64_t epoch)
+  {
+    GNNDIRECT_CUDA_TRY(cudaSetDevice(device_));  // the current device is per host thread
+    if (bad_id_position_ >= 0) {
+      auto const position = static_cast<std::size_t>(bad_id_position_);
+      throw index_out_of_range(__FILE__, __LINE__, "training_ids", bad_id_position_,
+                               static_cast<std::int64_t>(training_ids_[position]), graph_.num_nodes);
+    }
+    for (std::int64_t b = 0; b < num_batches(); ++b) {
+      slot* const target = acquire_slot(b);
+      if (target == nullptr) { return; }  // stopping
+      try {
+        prepare(*target, epoch, b);
+      } catch (...) {
+        abandon(*target);
+        throw;
+      }
+      publish(*target, b);
+    }
+  }
+
+  /// Waits for a free slot (nullptr when stopping), then frees its previous batch on the side
+  /// stream once the consumer's release event has passed.
+  slot* acquire_slot(std::int64_t b)
+  {
+    slot* chosen = nullptr;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      cv_.wait(lock, [this] { return stop_ || free_slot() != nullptr; });
+      if (stop_) { return nullptr; }
+      chosen = free_slot();
+      chosen->state = slot_state::preparing;
+      timings_.push_back(batch_timing{b, std::chrono::steady_clock::now(), {}, false});
+    }
+    // The slot is the worker's now; nobody else reads consumed_pending until it is handed out.
+    if (chosen->consumed_pending) {
+      GNNDIRECT_CUDA_TRY(cudaStreamWaitEvent(stream_.get(), chosen->consumed.get(), 0));
+      chosen->consumed_pending = false;
+    }
+    chosen->batch = batch_type{};
+    return chosen;
+  }
+
+  slot* free_slot() const noexcept
+  {
+    for (auto const& s : slots_) {
+      if (s->state == slot_state::free) { return s.get(); }
+    }
+    return nullptr;
+  }
+
+  /// Enqueues and completes batch b of `epoch` in `target` (the worker syncs on the ready event,
+  /// so the timestamps mean GPU completion; sampling synchronises the side stream anyway).
+  void prepare(slot& target, std::int64_t epoch, std::int64_t b)
+  {
+    batch_type& batch = target.batch;
+    batch.epoch = epoch;
+    batch.index = b;
+    batch.first = b * options_.batch_size;
+    batch.num_seeds =
+      std::min(options_.batch_size, static_cast<std::int64_t>(order_.size()) - batch.first);
+    batch.host_seeds = order_.data() + batch.first;
+    std::copy_n(batch.host_seeds, batch.num_seeds, target.staging.host_data());
+
+    sampling_policy policy = options_.sampling;
+    policy.seed = batch_sampling_seed(options_.sampling.seed, epoch, b);
+    batch.sampling_seed = policy.seed;
+    batch.blocks = sample_blocks(stream_.get(), graph_, static_cast<const Index*>(target.staging.data()),
+                                 batch.num_seeds, options_.fanouts, policy, pool_.get());
+    batch.seeds = batch.blocks.layers.front().dst_nodes.data();
+    batch.num_sampled_edges = 0;
+    for (auto const& layer : batch.blocks.layers) { batch.num_sampled_edges += layer.num_edges(); }
+
+    buffer<Index> const& inputs = batch.blocks.input_nodes();
+    batch.num_input_nodes = static_cast<std::int64_t>(inputs.size());
+    batch.features = gather_rows(features_, inputs.data(), batch.num_input_nodes, batch.feature_storage);
+    batch.feature_bytes = static_cast<std::size_t>(batch.num_input_nodes) * features_.row_bytes();
+    table_view<const Label> const label_table(labels_, graph_.num_nodes, 1, 1, labels_kind_);
+    batch.labels = gather_rows(label_table, batch.seeds, batch.num_seeds, batch.label_storage).data;
+
+    GNNDIRECT_CUDA_TRY(cudaEventRecord(target.ready.get(), stream_.get()));
+    GNNDIRECT_CUDA_TRY(cudaEventSynchronize(target.ready.get()));
+  }
+
+  /// Gathers `count` rows of `source` into new device storage (stream-ordered from the pool,
+  /// like the workspace, so no call reaches cudaMalloc in steady state); raises index errors
+  /// when the gather policy checks them.
+  template <class T>
+  table_view<T> gather_rows(table_view<const T> source, const Index* rows, std::int64_t count,
+                            buffer<T>& storage)
+  {
+    storage = buffer<T>(static_cast<std::size_t>(count * source.cols), stream_.get(), pool_.get());
+    table_view<T> const out(storage.data(), count, source.cols, source.cols, memory_kind::device);
+    buffer<std::byte> const ws(gather_workspace_bytes<Index>(count, source.rows, source.kind,
+                                                             source.row_bytes(), options_.gather),
+                               stream_.get(), pool_.get());
+    workspace_view const scratch{ws.data(), ws.bytes()};
+    gather_async(stream_.get(), source, rows, count, out, scratch, options_.gather);
+    if (options_.gather.check_indices) { gather_check(stream_.get(), scratch, source.rows); }
+    return out;
+  }
+
+  void publish(slot& target, std::int64_t b)
+  {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      target.state = slot_state::ready;
+      ready_.push_back(&target);
+      batch_timing& timing = timings_[static_cast<std::size_t>(b)];
+      timing.ready = std::chrono::steady_clock::now();
+      timing.is_ready = true;
+      ++prepared_;
+      feature_bytes_ += target.batch.feature_bytes;
+    }
+    cv_.notify_all();
+  }
+
+  /// After a failed preparation: frees what was built (on the side stream) and frees the slot.
+  void abandon(slot& target) noexcept
+  {
+    target.batch = batch_type{};
+    std::lock_guard<std::mutex> lock(mutex_);
+    target.state = slot_state::free;
+  }
+
+  csr_view<Offset, Index> graph_;
+  table_view<const Feature> features_;
+  const Label* labels_;
+  std::vector<Index> training_ids_;
+  pipeline_options options_;
+  int device_;
+  memory_kind labels_kind_;
+  std::int64_t bad_id_position_;  // first training id out of range, -1 if none
+  // Destroyed last (declaration order): every buffer is freed into the pool, on the stream.
+  detail::pool_handle pool_;
+  detail::stream_handle stream_;
+  std::vector<std::unique_ptr<slot>> slots_;
+  std::vector<Index> order_;  // the epoch's shuffled ids; read by the worker
+
+  mutable std::mutex mutex_;
+  std::condition_variable cv_;
+  std::deque<slot*> ready_;  // prepared batches, in batch order
+  bool stop_{false};
+  bool worker_done_{false};
+  std::exception_ptr error_;
+  std::int64_t epoch_{-1};
+  std::int64_t prepared_{0};
+  std::uint64_t feature_bytes_{0};
+  std::vector<batch_timing> timings_;
+  std::thread worker_;
+};
+
+}  // namespace gnndirect
