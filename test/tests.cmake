@@ -8,3 +8,4 @@ gnndirect_host_test(test_host_sampling host/test_philox.cpp host/test_sampling_r
 gnndirect_host_test(test_graph_host host/test_graph_host.cpp)
 gnndirect_gpu_test(test_gpu_sampling gpu/test_sampling.cu)
 gnndirect_gpu_test(test_gpu_graph gpu/test_graph.cu)
+gnndirect_gpu_test(test_gpu_pipeline gpu/test_pipeline.cu)

@@ -1,0 +1,442 @@
+// GPU tests of the mini-batch pipeline: every batch equals host sampling + host gather for the
+// seeds it used, epochs cover the training ids once and are deterministic per (seed, epoch);
+// batch i+1 is prepared while batch i is held; no pool growth after the first epoch; bad
+// training ids raise index_out_of_range from next() and leave the context usable.
+#include <doctest/doctest.h>
+
+#include <gnndirect/detail/pipeline/cuda_handles.hpp>
+#include <gnndirect/graph/csr_graph.hpp>
+#include <gnndirect/graph/generate.hpp>
+#include <gnndirect/host/gather_reference.hpp>
+#include <gnndirect/host/sample_reference.hpp>
+#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/memory/table.hpp>
+#include <gnndirect/pipeline/minibatch_pipeline.cuh>
+
+#include "support/random.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <thread>
+#include <vector>
+
+using gnndirect::csr_placement;
+using gnndirect::memory_kind;
+using gnndirect::pipeline_options;
+
+namespace {
+
+using label_type = std::int64_t;
+template <class Index>
+using pipeline_of = gnndirect::minibatch_pipeline<std::int64_t, Index, float, label_type>;
+template <class Index>
+using batch_of = typename pipeline_of<Index>::batch_type;
+
+/// A random R-MAT graph (the small preset scaled down), features and labels, placed for the GPU,
+/// with host copies for the reference; a random subset of the nodes as training ids.
+template <class Index>
+struct fixture {
+  gnndirect::host_csr<std::int64_t, Index> host_graph;
+  gnndirect::csr_graph<std::int64_t, Index> graph;
+  std::vector<float> host_features;
+  gnndirect::table<float> features;
+  std::vector<label_type> host_labels;
+  gnndirect::buffer<label_type> labels;
+  std::vector<Index> training_ids;
+  std::int64_t dim;
+
+  fixture(std::uint64_t seed, double scale, std::int64_t dim_, std::int64_t num_training,
+          csr_placement graph_kind, memory_kind features_kind, memory_kind labels_kind)
+    : host_graph(gnndirect::host::generate_csr<std::int64_t, Index>(
+        gnndirect::preset_options(gnndirect::graph_preset::small, scale, seed))),
+      graph(gnndirect::csr_graph<std::int64_t, Index>::adopt(host_graph.view(), graph_kind)),
+      dim(dim_)
+  {
+    std::mt19937_64 rng(seed ^ 0xFEA7u);
+    std::int64_t const n = host_graph.num_nodes;
+    host_features.resize(static_cast<std::size_t>(n * dim));
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    for (auto& value : host_features) { value = uniform(rng); }
+    features = gnndirect::table<float>::adopt_by_copy(host_features.data(), n, dim, features_kind);
+    host_labels.resize(static_cast<std::size_t>(n));
+    for (auto& label : host_labels) { label = static_cast<label_type>(rng() % 1000); }
+    labels = gnndirect::buffer<label_type>(static_cast<std::size_t>(n), labels_kind);
+    GNNDIRECT_CUDA_TRY(cudaMemcpy(labels.data(), host_labels.data(), labels.bytes(), cudaMemcpyDefault));
+    training_ids.resize(static_cast<std::size_t>(n));
+    std::iota(training_ids.begin(), training_ids.end(), Index{0});
+    std::shuffle(training_ids.begin(), training_ids.end(), rng);
+    training_ids.resize(static_cast<std::size_t>(std::min(num_training, n)));
+  }
+
+  pipeline_of<Index> make_pipeline(const pipeline_options& options,
+                                   std::vector<Index> ids = {}) const
+  {
+    if (ids.empty()) { ids = training_ids; }
+    return pipeline_of<Index>(graph.view(), features.view(), labels.data(), std::move(ids), options);
+  }
+};
+
+pipeline_options test_options(std::uint64_t seed, int depth)
+{
+  pipeline_options options;
+  options.fanouts = {10, 5};
+  options.batch_size = 256;
+  options.sampling = gnndirect::sampling_policy{gnndirect::sampling_kind::uniform_without_replacement,
+                                                seed, 32, 0, true};
+  options.shuffle_seed = seed ^ 0x5EEDu;
+  options.depth = depth;
+  return options;
+}
+
+/// Copies n elements of device-visible memory to the host in `stream` order.
+template <class T>
+std::vector<T> to_host(cudaStream_t stream, const T* device, std::int64_t n)
+{
+  std::vector<T> host(static_cast<std::size_t>(n));
+  if (n > 0) {
+    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(host.data(), device, host.size() * sizeof(T),
+                                       cudaMemcpyDefault, stream));
+  }
+  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+  return host;
+}
+
+/// One batch, read on the consumer stream, against host::sample_blocks_reference +
+/// host::gather_reference for the batch's own seeds and sampling seed.
+template <class Index>
+void check_batch(const fixture<Index>& f, const batch_of<Index>& batch,
+                 const pipeline_options& options, cudaStream_t consumer)
+{
+  CAPTURE(batch.epoch);
+  CAPTURE(batch.index);
+  CHECK(batch.sampling_seed ==
+        gnndirect::batch_sampling_seed(options.sampling.seed, batch.epoch, batch.index));
+  gnndirect::sampling_policy policy = options.sampling;
+  policy.seed = batch.sampling_seed;
+  auto const expected = gnndirect::host::sample_blocks_reference(
+    f.host_graph.view(), batch.host_seeds, batch.num_seeds, options.fanouts, policy);
+  std::vector<Index> const seeds(batch.host_seeds, batch.host_seeds + batch.num_seeds);
+  CHECK(to_host(consumer, batch.seeds, batch.num_seeds) == seeds);
+  REQUIRE(batch.blocks.layers.size() == expected.layers.size());
+  std::int64_t edges = 0;
+  for (std::size_t l = 0; l < expected.layers.size(); ++l) {
+    CAPTURE(l);
+    auto const& a = batch.blocks.layers[l];
+    auto const& e = expected.layers[l];
+    REQUIRE(to_host(consumer, a.dst_nodes.data(), a.num_dst()) == e.dst_nodes);
+    REQUIRE(to_host(consumer, a.src_nodes.data(), a.num_src()) == e.src_nodes);
+    REQUIRE(to_host(consumer, a.offsets.data(), a.num_dst() + 1) == e.offsets);
+    REQUIRE(to_host(consumer, a.indices.data(), a.num_edges()) == e.indices);
+    REQUIRE(to_host(consumer, a.edge_ids.data(), a.num_edges()) == e.edge_ids);
+    edges += a.num_edges();
+  }
+  CHECK(batch.num_sampled_edges == edges);
+
+  auto const& inputs = expected.input_nodes();
+  auto const n_in = static_cast<std::int64_t>(inputs.size());
+  REQUIRE(batch.num_input_nodes == n_in);
+  REQUIRE(batch.features.rows == n_in);
+  REQUIRE(batch.features.cols == f.dim);
+  CHECK(batch.features.kind == memory_kind::device);
+  CHECK(batch.feature_bytes == static_cast<std::size_t>(n_in * f.dim) * sizeof(float));
+  std::vector<float> want(static_cast<std::size_t>(n_in * f.dim));
+  gnndirect::host::gather_reference(
+    gnndirect::table_view<const float>(f.host_features.data(), f.host_graph.num_nodes, f.dim, f.dim,
+                                       memory_kind::registered),
+    inputs.data(), n_in,
+    gnndirect::table_view<float>(want.data(), n_in, f.dim, f.dim, memory_kind::registered));
+  std::vector<float> const got = to_host(consumer, batch.features.data, n_in * f.dim);
+  CHECK(std::equal(got.begin(), got.end(), want.begin(), want.end()));  // bitwise copies
+
+  std::vector<label_type> want_labels;
+  for (Index s : seeds) { want_labels.push_back(f.host_labels[static_cast<std::size_t>(s)]); }
+  CHECK(to_host(consumer, batch.labels, batch.num_seeds) == want_labels);
+}
+
+/// Runs one epoch, checking every batch; returns the epoch order.
+template <class Index>
+std::vector<Index> checked_epoch(const fixture<Index>& f, pipeline_of<Index>& pipeline,
+                                 const pipeline_options& options, std::int64_t epoch,
+                                 cudaStream_t consumer)
+{
+  CAPTURE(epoch);
+  pipeline.start_epoch(epoch);
+  std::vector<Index> seen;
+  std::int64_t count = 0;
+  while (auto* batch = pipeline.next(consumer)) {
+    CHECK(batch->epoch == epoch);
+    CHECK(batch->index == count);
+    CHECK(batch->first == count * options.batch_size);
+    auto const& order = pipeline.epoch_order();
+    CHECK(std::equal(batch->host_seeds, batch->host_seeds + batch->num_seeds,
+                     order.begin() + batch->first));
+    check_batch(f, *batch, options, consumer);
+    seen.insert(seen.end(), batch->host_seeds, batch->host_seeds + batch->num_seeds);
+    pipeline.release(batch, consumer);
+    ++count;
+  }
+  CHECK(count == pipeline.num_batches());
+  CHECK(pipeline.next(consumer) == nullptr);  // stays at the end
+  std::vector<Index> expected = f.training_ids;
+  std::sort(expected.begin(), expected.end());
+  std::sort(seen.begin(), seen.end());
+  CHECK(seen == expected);  // each training id exactly once
+  return pipeline.epoch_order();
+}
+
+template <class Index>
+void check_against_reference(std::uint64_t seed, csr_placement graph_kind, memory_kind features_kind,
+                             memory_kind labels_kind, int depth, int block_budget)
+{
+  fixture<Index> const f(seed, 0.05, 50, 1500, graph_kind, features_kind, labels_kind);
+  pipeline_options options = test_options(seed, depth);
+  options.block_budget = block_budget;
+  auto const consumer = gnndirect::detail::make_non_blocking_stream();
+  auto pipeline = f.make_pipeline(options);
+  if (block_budget > 0) {
+    CHECK(pipeline.options().sampling.block_budget == block_budget);
+    CHECK(pipeline.options().gather.max_blocks == block_budget);
+  }
+  auto const order0 = checked_epoch(f, pipeline, options, 0, consumer.get());
+  auto const order1 = checked_epoch(f, pipeline, options, 1, consumer.get());
+  CHECK(order0 != order1);
+  // Re-running an epoch reproduces its order and its batches.
+  pipeline.start_epoch(0);
+  CHECK(pipeline.epoch_order() == order0);
+  auto* batch = pipeline.next(consumer.get());
+  REQUIRE(batch != nullptr);
+  check_batch(f, *batch, options, consumer.get());
+  pipeline.release(batch, consumer.get());
+  auto const stats = pipeline.stats();
+  CHECK(stats.epoch == 0);
+  CHECK(stats.batches_prepared >= 2 * pipeline.num_batches() + 1);
+  CHECK(stats.feature_bytes > 0);
+}
+
+}  // namespace
+
+TEST_CASE("pipeline batches equal host sampling + gather; epochs are shuffles, deterministic")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  SUBCASE("indptr device, indices managed_host, features managed_host, labels device")
+  {
+    check_against_reference<std::int32_t>(seed, csr_placement{memory_kind::device, memory_kind::managed_host},
+                                          memory_kind::managed_host, memory_kind::device, 2, 0);
+  }
+  SUBCASE("everything pinned, int64 ids, depth 3, block budget 8")
+  {
+    check_against_reference<std::int64_t>(seed, csr_placement::all(memory_kind::pinned),
+                                          memory_kind::pinned, memory_kind::pinned, 3, 8);
+  }
+}
+
+namespace {
+
+/// Polls the pipeline's stats until batch `index` is ready or `timeout` passes.
+template <class Index>
+bool wait_until_ready(const pipeline_of<Index>& pipeline, std::int64_t index,
+                      std::chrono::seconds timeout = std::chrono::seconds(10))
+{
+  auto const deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    auto const stats = pipeline.stats();
+    if (static_cast<std::int64_t>(stats.batches.size()) > index &&
+        stats.batches[static_cast<std::size_t>(index)].is_ready) {
+      return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("pipeline prepares batch i+1 while batch i is held, and at most depth batches")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  fixture<std::int32_t> const f(seed, 0.05, 64, 2000,
+                                csr_placement{memory_kind::device, memory_kind::managed_host},
+                                memory_kind::managed_host, memory_kind::device);
+  pipeline_options const options = test_options(seed, 2);
+  auto const consumer = gnndirect::detail::make_non_blocking_stream();
+  auto pipeline = f.make_pipeline(options);
+  REQUIRE(pipeline.num_batches() >= 4);
+  CHECK_THROWS_AS((void)pipeline.next(consumer.get()), gnndirect::invalid_argument);  // no epoch
+
+  pipeline.start_epoch(0);
+  auto* first = pipeline.next(consumer.get());
+  REQUIRE(first != nullptr);
+  // Batch 1 becomes ready while batch 0 is held (not released).
+  bool const overlapped = wait_until_ready(pipeline, 1);
+  auto const released_at = std::chrono::steady_clock::now();
+  CHECK(overlapped);
+  auto stats = pipeline.stats();
+  REQUIRE(stats.batches.size() >= 2);
+  CHECK(stats.batches[1].is_ready);
+  CHECK(stats.batches[1].ready < released_at);
+  // Depth 2: batch 0 held + batch 1 ready fill both slots; batch 2 must not start.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  CHECK(pipeline.stats().batches_prepared == 2);
+  CHECK(pipeline.stats().batches.size() == 2);
+  auto* second = pipeline.next(consumer.get());
+  REQUIRE(second != nullptr);
+  CHECK(second->index == 1);
+  CHECK_THROWS_AS((void)pipeline.next(consumer.get()), gnndirect::invalid_argument);  // all held
+  pipeline.release(first, consumer.get());
+  CHECK_THROWS_AS(pipeline.release(first, consumer.get()), gnndirect::invalid_argument);  // twice
+  // The rest of the epoch: each held batch sees the next one become ready.
+  auto* held = second;
+  while (held != nullptr) {
+    check_batch(f, *held, options, consumer.get());
+    if (held->index + 1 < pipeline.num_batches()) {
+      CAPTURE(held->index);
+      CHECK(wait_until_ready(pipeline, held->index + 1));
+    }
+    pipeline.release(held, consumer.get());
+    held = pipeline.next(consumer.get());
+  }
+  stats = pipeline.stats();
+  CHECK(stats.batches_prepared == pipeline.num_batches());
+  for (auto const& timing : stats.batches) {
+    CHECK(timing.is_ready);
+    CHECK(timing.started <= timing.ready);
+  }
+
+}
+
+TEST_CASE("pipeline destroyed mid-epoch with a batch held and the worker busy")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  fixture<std::int32_t> const f(seed, 0.05, 64, 2000,
+                                csr_placement{memory_kind::device, memory_kind::managed_host},
+                                memory_kind::managed_host, memory_kind::device);
+  auto const consumer = gnndirect::detail::make_non_blocking_stream();  // outlives the pipeline
+  {
+    auto pipeline = f.make_pipeline(test_options(seed, 3));
+    pipeline.start_epoch(1);
+    auto* kept = pipeline.next(consumer.get());
+    REQUIRE(kept != nullptr);
+  }
+  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(consumer.get()));
+  CHECK(cudaGetLastError() == cudaSuccess);
+}
+
+namespace {
+
+std::uint64_t reserved_bytes(cudaMemPool_t pool)
+{
+  std::uint64_t value = 0;
+  GNNDIRECT_CUDA_TRY(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &value));
+  return value;
+}
+
+/// Consumes one epoch (release right after next); returns the number of batches.
+template <class Index>
+std::int64_t drain_epoch(pipeline_of<Index>& pipeline, std::int64_t epoch, cudaStream_t consumer)
+{
+  pipeline.start_epoch(epoch);
+  std::int64_t count = 0;
+  while (auto* batch = pipeline.next(consumer)) {
+    pipeline.release(batch, consumer);
+    ++count;
+  }
+  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(consumer));
+  return count;
+}
+
+}  // namespace
+
+TEST_CASE("pipeline allocates no device memory per batch after the first epoch")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  fixture<std::int32_t> const f(seed, 0.1, 128, 4000,
+                                csr_placement{memory_kind::device, memory_kind::managed_host},
+                                memory_kind::managed_host, memory_kind::device);
+  pipeline_options options = test_options(seed, 2);
+  options.batch_size = 512;
+  options.fanouts = {10, 10};
+  options.drop_last = true;
+  // Batch sizes vary: reserve well above two batches' footprint (a few MB here), so that a
+  // later epoch's largest batch cannot be what grows the pool.
+  options.reserve_bytes = std::size_t{256} << 20;
+  int device = 0;
+  GNNDIRECT_CUDA_TRY(cudaGetDevice(&device));
+  cudaMemPool_t default_pool{};
+  GNNDIRECT_CUDA_TRY(cudaDeviceGetDefaultMemPool(&default_pool, device));
+  auto const consumer = gnndirect::detail::make_non_blocking_stream();
+  auto pipeline = f.make_pipeline(options);
+  CHECK(reserved_bytes(pipeline.memory_pool()) >= options.reserve_bytes);
+
+  CHECK(drain_epoch(pipeline, 0, consumer.get()) == 4000 / 512);  // drop_last
+  std::uint64_t const pool_after_first = reserved_bytes(pipeline.memory_pool());
+  std::uint64_t const default_after_first = reserved_bytes(default_pool);
+  std::size_t const free_after_first = gnndirect::device_memory().free_bytes;
+  CAPTURE(pool_after_first);
+  CAPTURE(default_after_first);
+  CAPTURE(free_after_first);
+  for (std::int64_t epoch : {1, 2}) {
+    CAPTURE(epoch);
+    CHECK(drain_epoch(pipeline, epoch, consumer.get()) == 4000 / 512);
+    CHECK(reserved_bytes(pipeline.memory_pool()) <= pool_after_first);
+    CHECK(reserved_bytes(default_pool) <= default_after_first);  // nothing bypasses the pool
+    std::size_t const free_now = gnndirect::device_memory().free_bytes;
+    CAPTURE(free_now);
+    CHECK(free_now + (std::size_t{4} << 20) >= free_after_first);  // flat within 4 MiB
+  }
+}
+
+TEST_CASE("pipeline errors: bad training id raises from next(), context stays usable")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  fixture<std::int32_t> const f(seed, 0.05, 16, 1000, csr_placement::all(memory_kind::device),
+                                memory_kind::device, memory_kind::device);
+  pipeline_options const options = test_options(seed, 2);
+  auto const consumer = gnndirect::detail::make_non_blocking_stream();
+  auto const num_nodes = f.host_graph.num_nodes;
+  for (std::int32_t bad : {static_cast<std::int32_t>(num_nodes), std::int32_t{-1}}) {
+    CAPTURE(bad);
+    std::vector<std::int32_t> ids = f.training_ids;
+    ids[37] = bad;
+    {
+      auto pipeline = f.make_pipeline(options, ids);
+      pipeline.start_epoch(0);
+      try {
+        (void)pipeline.next(consumer.get());
+        FAIL("next() did not throw");
+      } catch (const gnndirect::index_out_of_range& e) {
+        CHECK(e.position() == 37);
+        CHECK(e.value() == bad);
+      }
+      CHECK_THROWS_AS((void)pipeline.next(consumer.get()), gnndirect::index_out_of_range);
+    }
+    GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());
+    CHECK(cudaGetLastError() == cudaSuccess);
+  }
+  // The context is usable: a new pipeline delivers correct batches.
+  auto pipeline = f.make_pipeline(options);
+  pipeline.start_epoch(3);
+  auto* batch = pipeline.next(consumer.get());
+  REQUIRE(batch != nullptr);
+  check_batch(f, *batch, options, consumer.get());
+  pipeline.release(batch, consumer.get());
+
+  // Bad arguments fail at construction, before any work.
+  std::vector<label_type> pageable(static_cast<std::size_t>(num_nodes));
+  CHECK_THROWS_AS(pipeline_of<std::int32_t>(f.graph.view(), f.features.view(), pageable.data(),
+                                            f.training_ids, options),
+                  gnndirect::invalid_argument);
+  pipeline_options no_fanouts = options;
+  no_fanouts.fanouts.clear();
+  CHECK_THROWS_AS((void)f.make_pipeline(no_fanouts), gnndirect::invalid_argument);
+  pipeline_options zero_batch = options;
+  zero_batch.batch_size = 0;
+  CHECK_THROWS_AS((void)f.make_pipeline(zero_batch), gnndirect::invalid_argument);
+}
