@@ -62,14 +62,6 @@ inline error_flag_ref gather_flag(workspace_view ws) noexcept
   return error_flag_ref{static_cast<error_record*>(ws.data)};
 }
 
-/// Significant bits of indices into a table of `rows` rows (radix sort skips the rest).
-inline int index_bits(std::int64_t rows) noexcept
-{
-  int bits = 1;
-  while (bits < 63 && (std::int64_t{1} << bits) < rows) { ++bits; }
-  return bits;
-}
-
 template <class Index>
 gather_scratch<Index> carve_gather_scratch(workspace_view ws, std::int64_t count, std::int64_t rows,
                                            bool sorted)
@@ -85,7 +77,7 @@ gather_scratch<Index> carve_gather_scratch(workspace_view ws, std::int64_t count
     GNNDIRECT_CUDA_TRY(::cub::DeviceRadixSort::SortPairs(
       nullptr, s.sort_temp_bytes, static_cast<const Index*>(nullptr), static_cast<Index*>(nullptr),
       static_cast<const std::int64_t*>(nullptr), static_cast<std::int64_t*>(nullptr), count, 0,
-      index_bits(rows)));
+      significant_bits(rows)));
     s.sort_temp = carver.take<void>(s.sort_temp_bytes);
   }
   s.total = carver.used();
@@ -113,7 +105,7 @@ void check_move_shapes(const table_view<S>& src, const table_view<D>& dst, const
 template <class Index, class S, class D>
 void move_rows_async(cudaStream_t stream, table_view<S> src, const Index* indices,
                      std::int64_t count, table_view<D> dst, workspace_view ws, gather_policy policy,
-                     move_direction direction)
+                     move_direction direction, cache_tier tier = {})
 {
   bool const gather = direction == move_direction::gather;
   check_move_shapes(src, dst, indices, count, gather);
@@ -139,14 +131,13 @@ void move_rows_async(cudaStream_t stream, table_view<S> src, const Index* indice
   args.row_bytes = dst.row_bytes();
   args.direction = direction;
   args.flag = flag;
+  args.tier = tier;
   if (sorted) {
-    iota_kernel<<<static_cast<unsigned>(std::min<std::int64_t>((count + 255) / 256, 4096)), 256, 0,
-                  stream>>>(scratch.positions_in, count);
-    GNNDIRECT_CUDA_TRY(cudaGetLastError());
+    iota_async(stream, scratch.positions_in, count);
     std::size_t temp_bytes = scratch.sort_temp_bytes;
     GNNDIRECT_CUDA_TRY(::cub::DeviceRadixSort::SortPairs(
       scratch.sort_temp, temp_bytes, indices, scratch.sorted_indices, scratch.positions_in,
-      scratch.positions_out, count, 0, index_bits(bound), stream));
+      scratch.positions_out, count, 0, significant_bits(bound), stream));
     args.indices = scratch.sorted_indices;
     args.positions = scratch.positions_out;
   }
@@ -184,14 +175,15 @@ class stream_scratch {
 
 template <class Index, class S, class D>
 void move_rows_sync(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
-                    table_view<D> dst, const gather_policy& policy, move_direction direction)
+                    table_view<D> dst, const gather_policy& policy, move_direction direction,
+                    cache_tier tier = {})
 {
   bool const gather = direction == move_direction::gather;
   check_move_shapes(src, dst, indices, count, gather);
   std::int64_t const bound = gather ? src.rows : dst.rows;
   stream_scratch const scratch(
     stream, scratch_bytes<Index>(count, bound, gather ? src.kind : dst.kind, dst.row_bytes(), policy));
-  move_rows_async(stream, src, indices, count, dst, scratch.view(), policy, direction);
+  move_rows_async(stream, src, indices, count, dst, scratch.view(), policy, direction, tier);
   if (policy.check_indices) {
     gather_flag(scratch.view()).throw_if_set(stream, "indices", bound);
   } else {

@@ -12,6 +12,7 @@
 #include <gnndirect/detail/graph/csr_rules.hpp>
 #include <gnndirect/detail/graph/validate_kernels.cuh>
 #include <gnndirect/device.hpp>
+#include <gnndirect/detail/launch.cuh>
 #include <gnndirect/error.hpp>
 #include <gnndirect/graph/coo.hpp>
 #include <gnndirect/graph/coo_to_csr.hpp>
@@ -49,15 +50,6 @@ void check_coo_ids_device(cudaStream_t stream, const coo_view<Index>& coo)
   }
 }
 
-/// Number of low bits that hold every id in [0, num_nodes) (at least 1, as the sort needs a
-/// non-empty bit range).
-inline int id_bits(std::int64_t num_nodes) noexcept
-{
-  int bits = 1;
-  while (bits < 63 && (std::int64_t{1} << bits) < num_nodes) { ++bits; }
-  return bits;
-}
-
 /// Device copy of a device-visible array (any placement), stream-ordered. @throws cuda_error,
 /// allocation_error.
 template <class T>
@@ -93,7 +85,7 @@ void build_csr_device(cudaStream_t stream, const coo_view<Index>& coo,
     disposable_keys != nullptr ? reinterpret_cast<key_type*>(disposable_keys) : keys.data() + m;
   ::cub::DoubleBuffer<key_type> key_buffers(keys_in, keys.data());
   ::cub::DoubleBuffer<Offset> position_buffers(positions.data(), positions.data() + m);
-  int const end_bit = id_bits(n);
+  int const end_bit = significant_bits(n);
   std::size_t temp_bytes = 0;
   if (m > 0) {
     GNNDIRECT_CUDA_TRY(::cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, key_buffers,
@@ -106,18 +98,18 @@ void build_csr_device(cudaStream_t stream, const coo_view<Index>& coo,
       GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(keys_in, coo.src, static_cast<std::size_t>(m) * sizeof(Index),
                                          cudaMemcpyDefault, stream));
     }
-    iota_kernel<<<grid_stride_blocks(m), graph_block_threads, 0, stream>>>(positions.data(), m);
+    iota_kernel<<<grid_stride_blocks(m), elementwise_block_threads, 0, stream>>>(positions.data(), m);
     GNNDIRECT_CUDA_TRY(cudaGetLastError());
     GNNDIRECT_CUDA_TRY(::cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, key_buffers,
                                                          position_buffers, m, 0, end_bit, stream));
   }
-  indptr_from_sorted_kernel<<<grid_stride_blocks(n + 1), graph_block_threads, 0, stream>>>(
+  indptr_from_sorted_kernel<<<grid_stride_blocks(n + 1), elementwise_block_threads, 0, stream>>>(
     key_buffers.Current(), m, n, graph.indptr().data());
   GNNDIRECT_CUDA_TRY(cudaGetLastError());
   if (m > 0) {
     const Index* const dst = stage ? staged_dst.data() : coo.dst;
     const float* const weights = stage ? staged_weights.data() : coo.weights;
-    gather_sorted_edges_kernel<<<grid_stride_blocks(m), graph_block_threads, 0, stream>>>(
+    gather_sorted_edges_kernel<<<grid_stride_blocks(m), elementwise_block_threads, 0, stream>>>(
       position_buffers.Current(), m, dst, weights, graph.indices().data(),
       graph.has_weights() ? graph.weights().data() : nullptr,
       graph.has_edge_ids() ? graph.edge_ids().data() : nullptr);

@@ -36,7 +36,7 @@ coo_graph<Index> generate_coo(cudaStream_t stream, const generator_options& opti
                        buffer<float>(options.weights ? count : 0, kind), options.num_nodes};
   if (count > 0) {
     auto const n = static_cast<std::int64_t>(count);
-    detail::generate_edges_kernel<<<detail::grid_stride_blocks(n), detail::graph_block_threads, 0,
+    detail::generate_edges_kernel<<<detail::grid_stride_blocks(n), detail::elementwise_block_threads, 0,
                                     stream>>>(plan, n, coo.src.data(), coo.dst.data(),
                                               options.weights ? coo.weights.data() : nullptr);
     GNNDIRECT_CUDA_TRY(cudaGetLastError());

@@ -5,6 +5,7 @@
 
 #include <gnndirect/config.hpp>
 #include <gnndirect/detail/error_flag.cuh>
+#include <gnndirect/detail/launch.cuh>
 #include <gnndirect/error.hpp>
 #include <gnndirect/gather/copy_row.cuh>
 #include <gnndirect/gather/gather_policy.hpp>
@@ -20,6 +21,14 @@ namespace gnndirect::detail {
 enum class move_direction : std::uint8_t {
   gather,   ///< dst row pos  <- src row indices[i]   (remote side: src)
   scatter,  ///< dst row indices[i] <- src row pos    (remote side: dst)
+};
+
+/// A device-memory copy of some rows of the source table (the hot tier of a tiered table):
+/// slot_of[row] is the row's slot in `rows`, or negative when the row is only in the source.
+struct cache_tier {
+  const std::int32_t* slot_of{nullptr};  ///< one slot per source row (device); null = no tier
+  const std::byte* rows{nullptr};        ///< cached rows (device memory)
+  std::int64_t stride{0};                ///< bytes between cached rows
 };
 
 /// Kernel arguments (passed by value; trivially copyable).
@@ -39,6 +48,7 @@ struct move_rows_args {
   bool align_128;                      ///< aligned reads of the remote side
   move_direction direction;            ///< gather or scatter
   error_flag_ref flag;                 ///< where checked kernels report bad indices
+  cache_tier tier;                     ///< gather only: rows served from device memory
 };
 
 /// Resolves the source/destination row of batch entry `i`; a rejected index yields a null
@@ -53,10 +63,16 @@ GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE void resolve_row(const move_rows_args<Ind
   bool const ok = !Checked || static_cast<std::uint64_t>(index) < static_cast<std::uint64_t>(a.bound);
   if (!ok) { a.flag.report(position); }
   if (a.direction == move_direction::gather) {
-    src = ok ? a.src + index * a.src_stride : nullptr;
+    std::int32_t const slot = (ok && a.tier.slot_of != nullptr) ? a.tier.slot_of[index] : -1;
     dst = a.dst + position * a.dst_stride;
     active = true;
-    head = ok ? line_head(src, a.row_bytes, a.align_128) : 0;
+    if (slot >= 0) {  // hot row: read the device copy; alignment only matters on the link
+      src = a.tier.rows + slot * a.tier.stride;
+      head = 0;
+    } else {
+      src = ok ? a.src + index * a.src_stride : nullptr;
+      head = ok ? line_head(src, a.row_bytes, a.align_128) : 0;
+    }
   } else {
     src = a.src + position * a.src_stride;
     dst = ok ? a.dst + index * a.dst_stride : nullptr;
@@ -87,15 +103,6 @@ GNNDIRECT_KERNEL void move_rows_kernel(move_rows_args<Index> a)
       if (first + r < a.count) { resolve_row<Index, Checked>(a, first + r, src[r], dst[r], active[r], head[r]); }
     }
     tile_copy_rows<V, Rows>(lane, a.tile_size, src, dst, active, a.row_bytes, head);
-  }
-}
-
-/// Writes positions[i] = i (the values sorted alongside the indices).
-GNNDIRECT_KERNEL inline void iota_kernel(std::int64_t* positions, std::int64_t count)
-{
-  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < count;
-       i += std::int64_t{gridDim.x} * blockDim.x) {
-    positions[i] = i;
   }
 }
 
@@ -148,10 +155,11 @@ void enqueue_move_rows(cudaStream_t stream, move_rows_args<Index> args, const ga
   args.log2_tile = 0;
   while ((1 << args.log2_tile) < policy.tile_size) { ++args.log2_tile; }
   args.align_128 = policy.align_128;
-  int const width = vector_width_for(reinterpret_cast<std::uintptr_t>(args.src),
-                                     static_cast<std::uintptr_t>(args.src_stride),
-                                     reinterpret_cast<std::uintptr_t>(args.dst),
-                                     static_cast<std::uintptr_t>(args.dst_stride), args.row_bytes);
+  int const width = vector_width_for(
+    reinterpret_cast<std::uintptr_t>(args.src) | reinterpret_cast<std::uintptr_t>(args.tier.rows),
+    static_cast<std::uintptr_t>(args.src_stride) | static_cast<std::uintptr_t>(args.tier.stride),
+    reinterpret_cast<std::uintptr_t>(args.dst), static_cast<std::uintptr_t>(args.dst_stride),
+    args.row_bytes);
   unsigned const grid = move_rows_grid(args.count, policy);
   switch (width) {
     case 16: launch_move_rows<Index, 16>(stream, args, policy, grid); break;

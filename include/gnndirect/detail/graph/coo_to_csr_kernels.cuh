@@ -4,20 +4,11 @@
 /// gather of the edge arrays in sorted order.
 
 #include <gnndirect/config.hpp>
+#include <gnndirect/detail/launch.cuh>
 
 #include <cstdint>
 
 namespace gnndirect::detail {
-
-/// out[i] = i for i in [0, n): the input positions that the stable sort carries along.
-template <class Offset>
-GNNDIRECT_KERNEL void iota_kernel(Offset* out, std::int64_t n)
-{
-  std::int64_t const stride = std::int64_t{gridDim.x} * blockDim.x;
-  for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += stride) {
-    out[i] = static_cast<Offset>(i);
-  }
-}
 
 /// indptr[v] = number of sorted sources < v, for v in [0, num_nodes]: a binary search per node.
 /// Neighbouring nodes search the same path, so the reads hit cache; the cost per node is bounded

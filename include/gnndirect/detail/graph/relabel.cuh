@@ -10,7 +10,7 @@
 /// is exactly "order of first appearance"), then write local ids and the new src nodes.
 
 #include <gnndirect/config.hpp>
-#include <gnndirect/detail/gather/move_rows.cuh>  // iota_kernel (one definition for both users)
+#include <gnndirect/detail/launch.cuh>  // iota_kernel
 #include <gnndirect/error.hpp>
 #include <gnndirect/memory/buffer.hpp>
 
@@ -71,14 +71,6 @@ struct max_op {
 inline int elementwise_blocks(std::int64_t n) noexcept
 {
   return static_cast<int>(std::clamp<std::int64_t>((n + 255) / 256, 1, 65536));
-}
-
-/// Number of low bits that hold every id in [0, num_nodes) (radix sort range).
-inline int id_bits(std::int64_t num_nodes) noexcept
-{
-  int bits = 1;
-  while (bits < 63 && (std::int64_t{1} << bits) < num_nodes) { ++bits; }
-  return bits;
 }
 
 /// Device temporaries of one relabelling of n = num_dst + num_edges occurrences, allocated
@@ -168,7 +160,7 @@ buffer<Index> relabel_layer(cudaStream_t stream, const Index* dst, std::int64_t 
                             const Index* neighbors, std::int64_t num_edges, std::int64_t num_nodes,
                             Index* local_ids, cudaMemPool_t pool)
 {
-  int const key_bits = id_bits(num_nodes);
+  int const key_bits = significant_bits(num_nodes);
   relabel_storage<Index> tmp(num_dst, num_edges, key_bits, stream, pool);
   std::int64_t num_new = 0;
   if (num_edges > 0) {

@@ -5,6 +5,7 @@
 
 #include <gnndirect/config.hpp>
 #include <gnndirect/detail/error_flag.cuh>
+#include <gnndirect/detail/launch.cuh>
 #include <gnndirect/device.hpp>
 #include <gnndirect/error.hpp>
 
@@ -30,20 +31,6 @@ GNNDIRECT_KERNEL void first_violation_kernel(Rule rule, std::int64_t n, error_fl
   }
 }
 
-/// Threads per block of the grid-stride helper kernels in detail/graph.
-inline constexpr int graph_block_threads = 256;
-
-/// Blocks for a grid-stride kernel over n items: enough to fill the device, never more than n
-/// needs. @throws cuda_error.
-inline unsigned int grid_stride_blocks(std::int64_t n)
-{
-  int device = 0;
-  GNNDIRECT_CUDA_TRY(cudaGetDevice(&device));
-  std::int64_t const resident = std::int64_t{device_attribute(cudaDevAttrMultiProcessorCount, device)} * 8;
-  std::int64_t const needed = (n + graph_block_threads - 1) / graph_block_threads;
-  return static_cast<unsigned int>(std::max<std::int64_t>(1, std::min(resident, needed)));
-}
-
 /// Enqueues first_violation_kernel on `stream` (nothing for n <= 0); `flag` must have been reset
 /// before. Asynchronous. @throws cuda_error on a launch failure.
 template <class Rule>
@@ -51,7 +38,7 @@ void launch_first_violation(cudaStream_t stream, const Rule& rule, std::int64_t 
                             error_flag_ref flag)
 {
   if (n <= 0) { return; }
-  first_violation_kernel<<<grid_stride_blocks(n), graph_block_threads, 0, stream>>>(rule, n, flag);
+  first_violation_kernel<<<grid_stride_blocks(n), elementwise_block_threads, 0, stream>>>(rule, n, flag);
   GNNDIRECT_CUDA_TRY(cudaGetLastError());
 }
 

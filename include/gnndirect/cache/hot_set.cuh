@@ -1,0 +1,122 @@
+#pragma once
+/// @file hot_set.cuh
+/// @brief Choosing the rows worth caching in device memory: by degree, or by access counts from
+/// pre-sampling (a few epochs' worth of batches counted on the GPU).
+
+#include <gnndirect/config.hpp>
+#include <gnndirect/detail/launch.cuh>
+#include <gnndirect/error.hpp>
+#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/views/csr_view.hpp>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace gnndirect {
+namespace detail {
+
+/// keys[v] = min(degree(v), 2^32 - 1); ids[v] = v.
+template <class Offset, class Index>
+GNNDIRECT_KERNEL void degree_keys_kernel(csr_view<Offset, Index> csr, std::uint32_t* keys, std::int64_t* ids)
+{
+  for (std::int64_t v = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; v < csr.num_nodes;
+       v += std::int64_t{gridDim.x} * blockDim.x) {
+    auto const degree = static_cast<std::uint64_t>(csr.degree(v));
+    keys[v] = degree > 0xFFFFFFFFull ? 0xFFFFFFFFu : static_cast<std::uint32_t>(degree);
+    ids[v] = v;
+  }
+}
+
+/// keys[v] = counts[v]; ids[v] = v.
+GNNDIRECT_KERNEL inline void count_keys_kernel(const std::uint32_t* counts, std::int64_t n,
+                                               std::uint32_t* keys, std::int64_t* ids)
+{
+  for (std::int64_t v = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; v < n;
+       v += std::int64_t{gridDim.x} * blockDim.x) {
+    keys[v] = counts[v];
+    ids[v] = v;
+  }
+}
+
+/// counts[ids[i]] += 1 for every valid id (ids outside [0, num_rows) are ignored).
+template <class Index>
+GNNDIRECT_KERNEL void count_accesses_kernel(const Index* ids, std::int64_t n, std::int64_t num_rows,
+                                            std::uint32_t* counts)
+{
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    auto const id = static_cast<std::int64_t>(ids[i]);
+    if (id >= 0 && id < num_rows) { atomicAdd(counts + id, 1u); }
+  }
+}
+
+/// The k ids with the largest keys (ties: smaller id first), most valuable first, in a new
+/// device buffer. Sorts all `n` (key, id) pairs descending on the GPU. Synchronous.
+inline buffer<std::int64_t> top_k_ids(cudaStream_t stream, buffer<std::uint32_t>& keys,
+                                      buffer<std::int64_t>& ids, std::int64_t n, std::int64_t k)
+{
+  k = std::clamp<std::int64_t>(k, 0, n);
+  buffer<std::uint32_t> keys_out(static_cast<std::size_t>(n), memory_kind::device);
+  buffer<std::int64_t> ids_out(static_cast<std::size_t>(n), memory_kind::device);
+  std::size_t temp_bytes = 0;
+  GNNDIRECT_CUDA_TRY(::cub::DeviceRadixSort::SortPairsDescending(
+    nullptr, temp_bytes, keys.data(), keys_out.data(), ids.data(), ids_out.data(), n, 0, 32, stream));
+  buffer<std::byte> temp(temp_bytes, memory_kind::device);
+  GNNDIRECT_CUDA_TRY(::cub::DeviceRadixSort::SortPairsDescending(
+    temp.data(), temp_bytes, keys.data(), keys_out.data(), ids.data(), ids_out.data(), n, 0, 32, stream));
+  buffer<std::int64_t> top(static_cast<std::size_t>(k), memory_kind::device);
+  if (k > 0) {
+    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(top.data(), ids_out.data(), top.bytes(), cudaMemcpyDeviceToDevice, stream));
+  }
+  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+  return top;
+}
+
+}  // namespace detail
+
+/// The `k` highest-degree nodes of `csr` (device-visible, any placement), highest first, as
+/// device ids. Degree is the usual proxy for how often a node's features are gathered in
+/// neighbour sampling. Synchronous. @throws cuda_error, allocation_error.
+template <class Offset, class Index>
+buffer<std::int64_t> hot_rows_by_degree(cudaStream_t stream, const csr_view<Offset, Index>& csr, std::int64_t k)
+{
+  std::int64_t const n = csr.num_nodes;
+  buffer<std::uint32_t> keys(static_cast<std::size_t>(n), memory_kind::device);
+  buffer<std::int64_t> ids(static_cast<std::size_t>(n), memory_kind::device);
+  if (n > 0) {
+    detail::degree_keys_kernel<<<detail::grid_stride_blocks(n), detail::elementwise_block_threads, 0, stream>>>(csr, keys.data(), ids.data());
+    GNNDIRECT_CUDA_TRY(cudaGetLastError());
+  }
+  return detail::top_k_ids(stream, keys, ids, n, k);
+}
+
+/// Adds one to counts[id] for each of the `n` device-visible ids (pre-sampling: call on the input
+/// nodes of a few epochs' worth of sampled batches). Ids outside [0, num_rows) are ignored.
+/// Enqueued on `stream`. @throws cuda_error.
+template <class Index>
+void count_accesses_async(cudaStream_t stream, const Index* ids, std::int64_t n, std::int64_t num_rows,
+                          std::uint32_t* counts)
+{
+  if (n <= 0) { return; }
+  detail::count_accesses_kernel<<<detail::grid_stride_blocks(n), detail::elementwise_block_threads, 0, stream>>>(ids, n, num_rows, counts);
+  GNNDIRECT_CUDA_TRY(cudaGetLastError());
+}
+
+/// The `k` most accessed rows according to `counts` (num_rows device counters), most first.
+/// Synchronous. @throws cuda_error, allocation_error.
+inline buffer<std::int64_t> hot_rows_by_count(cudaStream_t stream, const std::uint32_t* counts,
+                                              std::int64_t num_rows, std::int64_t k)
+{
+  buffer<std::uint32_t> keys(static_cast<std::size_t>(num_rows), memory_kind::device);
+  buffer<std::int64_t> ids(static_cast<std::size_t>(num_rows), memory_kind::device);
+  if (num_rows > 0) {
+    detail::count_keys_kernel<<<detail::grid_stride_blocks(num_rows), detail::elementwise_block_threads, 0, stream>>>(counts, num_rows, keys.data(), ids.data());
+    GNNDIRECT_CUDA_TRY(cudaGetLastError());
+  }
+  return detail::top_k_ids(stream, keys, ids, num_rows, k);
+}
+
+}  // namespace gnndirect

@@ -1,0 +1,140 @@
+#pragma once
+/// @file tiered_table.cuh
+/// @brief tiered_table<T>: keep the hottest rows of a host-resident table in device memory, up to
+/// a byte budget, behind the same gather call; rebuildable between epochs.
+///
+/// Power-law graphs concentrate feature reads on few nodes, so a small device tier serves a large
+/// share of a batch from HBM while the rest still streams over the host link, in one launch and in
+/// caller order (see cache/hot_set.cuh for choosing the rows).
+
+#include <gnndirect/cache/tiered_view.hpp>
+#include <gnndirect/config.hpp>
+#include <gnndirect/detail/launch.cuh>
+#include <gnndirect/error.hpp>
+#include <gnndirect/gather/gather.cuh>
+#include <gnndirect/memory/buffer.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace gnndirect {
+namespace detail {
+
+/// slot_of[hot[i]] = i for i < n (ids already checked by the gather that filled the cache).
+template <class Index>
+GNNDIRECT_KERNEL void assign_slots_kernel(const Index* hot, std::int64_t n, std::int64_t num_rows,
+                                          std::int32_t* slot_of)
+{
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    auto const id = static_cast<std::int64_t>(hot[i]);
+    if (id >= 0 && id < num_rows) { slot_of[id] = static_cast<std::int32_t>(i); }
+  }
+}
+
+template <class T>
+cache_tier tier_of(const tiered_view<T>& src) noexcept
+{
+  return cache_tier{src.slot_of, reinterpret_cast<const std::byte*>(src.cache),
+                    static_cast<std::int64_t>(src.host.row_bytes())};
+}
+
+}  // namespace detail
+
+/// Owner of the device tier of a host-resident table (the table itself is not owned).
+///
+/// Holds a slot map (4 bytes per row, device memory) and up to capacity() cached rows. Move-only.
+template <class T>
+class tiered_table {
+ public:
+  /// @param rows every row, in a host-resident placement (device-visible view); must outlive this
+  /// @param budget_bytes device bytes for cached rows (the slot map comes on top)
+  /// Allocates synchronously; the tier starts empty. @throws invalid_argument (device-resident
+  /// source, more than 2^31 - 1 cached rows), allocation_error.
+  tiered_table(table_view<const T> rows, std::size_t budget_bytes)
+    : host_(rows),
+      capacity_(rows.row_bytes() == 0 ? 0
+                                      : std::min<std::int64_t>(rows.rows,
+                                                               static_cast<std::int64_t>(budget_bytes / rows.row_bytes()))),
+      cache_(static_cast<std::size_t>(capacity_ * rows.cols), memory_kind::device),
+      slot_of_(static_cast<std::size_t>(rows.rows), memory_kind::device)
+  {
+    validate(rows, "rows");
+    GNNDIRECT_EXPECTS(capacity_ <= std::numeric_limits<std::int32_t>::max(),
+                      "tiered_table: at most 2^31 - 1 cached rows");
+    clear();
+  }
+
+  /// Rows that fit in the budget.
+  std::int64_t capacity() const noexcept { return capacity_; }
+  /// Rows cached now.
+  std::int64_t cached_rows() const noexcept { return cached_; }
+  /// Device bytes held (cached rows plus the slot map).
+  std::size_t device_bytes() const noexcept { return cache_.bytes() + slot_of_.bytes(); }
+
+  /// Empties the tier (every row served from host memory). Synchronous. @throws cuda_error.
+  void clear()
+  {
+    if (!slot_of_.empty()) { GNNDIRECT_CUDA_TRY(cudaMemset(slot_of_.data(), 0xFF, slot_of_.bytes())); }
+    cached_ = 0;
+  }
+
+  /// Caches the first min(count, capacity()) rows of `hot` (device-visible ids, most valuable
+  /// first; e.g. from hot_rows_by_degree or hot_rows_by_count), replacing the previous tier.
+  /// Copies the rows with one gather over the link. Synchronous (call between epochs).
+  /// @throws index_out_of_range for a bad id (the tier is then empty), cuda_error.
+  template <class Index>
+  void rebuild(cudaStream_t stream, const Index* hot, std::int64_t count)
+  {
+    clear();
+    std::int64_t const n = std::clamp<std::int64_t>(count, 0, capacity_);
+    if (n == 0) { return; }
+    table_view<T> const cache_rows(cache_.data(), n, host_.cols, host_.cols, memory_kind::device);
+    gather(stream, host_, hot, n, cache_rows);  // checks every id before any slot is assigned
+    detail::assign_slots_kernel<<<detail::grid_stride_blocks(n), detail::elementwise_block_threads, 0, stream>>>(hot, n, host_.rows, slot_of_.data());
+    GNNDIRECT_CUDA_TRY(cudaGetLastError());
+    GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+    cached_ = n;
+  }
+
+  /// View for gathers (valid until the next rebuild/clear or destruction).
+  tiered_view<T> view() const noexcept { return {host_, cache_.data(), slot_of_.data(), cached_}; }
+
+ private:
+  table_view<const T> host_;
+  std::int64_t capacity_;
+  buffer<T> cache_;
+  buffer<std::int32_t> slot_of_;
+  std::int64_t cached_{0};
+};
+
+/// Enqueues dst.row(i) = row indices[i] of the tiered table: cached rows from device memory, the
+/// others from the host tier, one launch, caller order. Same contract as gather_async (size the
+/// workspace with gather_workspace_bytes for src.host; call gather_check afterwards when checked).
+template <class T, class D, class Index>
+void gather_async(cudaStream_t stream, const tiered_view<T>& src, const Index* indices, std::int64_t count,
+                  table_view<D> dst, workspace_view ws, const gather_policy& policy = {})
+{
+  detail::check_index_type<Index>();
+  detail::check_element_types<const T, D>();
+  detail::move_rows_async(stream, src.host, indices, count, dst, ws, policy, detail::move_direction::gather,
+                          detail::tier_of(src));
+}
+
+/// Synchronous tiered gather (as gather() for a plain table). @throws as gather().
+template <class T, class D, class Index>
+void gather(cudaStream_t stream, const tiered_view<T>& src, const Index* indices, std::int64_t count,
+            table_view<D> dst, const gather_policy& policy = {})
+{
+  detail::check_index_type<Index>();
+  detail::check_element_types<const T, D>();
+  detail::move_rows_sync(stream, src.host, indices, count, dst, policy, detail::move_direction::gather,
+                         detail::tier_of(src));
+}
+
+}  // namespace gnndirect

@@ -1,0 +1,165 @@
+// GPU tests of the device-memory cache tier: tiered gathers equal the host reference for budgets
+// 0, partial and full, with duplicates and both index types; hot-set selection equals a host
+// computation; rebuilds replace the tier; bad ids leave an empty, usable tier.
+#include <doctest/doctest.h>
+
+#include <gnndirect/cache/hot_set.cuh>
+#include <gnndirect/cache/tiered_table.cuh>
+#include <gnndirect/host/gather_reference.hpp>
+
+#include "support/placed_table.hpp"
+#include "support/random.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <vector>
+
+using gnndirect::memory_kind;
+using gnndirect::table_view;
+
+namespace {
+
+template <class T>
+gnndirect::buffer<T> to_device(const std::vector<T>& values)
+{
+  gnndirect::buffer<T> out(values.size(), memory_kind::device);
+  if (!values.empty()) {
+    GNNDIRECT_CUDA_TRY(cudaMemcpy(out.data(), values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  return out;
+}
+
+template <class T>
+std::vector<T> to_host(const T* device, std::size_t n)
+{
+  std::vector<T> out(n);
+  if (n > 0) { GNNDIRECT_CUDA_TRY(cudaMemcpy(out.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost)); }
+  return out;
+}
+
+/// Gathers `indices` through the tier and compares every byte with the host reference.
+template <class Index>
+bool tiered_gather_matches(const gnndirect::tiered_view<float>& view, const std::vector<float>& host_rows,
+                           const std::vector<Index>& indices)
+{
+  auto const count = static_cast<std::int64_t>(indices.size());
+  std::int64_t const cols = view.host.cols;
+  gnndirect::buffer<float> out(static_cast<std::size_t>(count * cols), memory_kind::device);
+  GNNDIRECT_CUDA_TRY(cudaMemset(out.data(), 0xCD, out.bytes()));
+  auto const device_indices = to_device(indices);
+  gnndirect::gather(cudaStream_t{}, view, device_indices.data(), count,
+                    table_view<float>(out.data(), count, cols, cols, memory_kind::device));
+  std::vector<float> expected(static_cast<std::size_t>(count * cols));
+  gnndirect::host::gather_reference(table_view<const float>(host_rows.data(), view.host.rows, cols, cols, memory_kind::pinned),
+                                    indices.data(), count,
+                                    table_view<float>(expected.data(), count, cols, cols, memory_kind::device));
+  std::vector<float> const got = to_host(out.data(), out.size());
+  return std::memcmp(got.data(), expected.data(), got.size() * sizeof(float)) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("tiered gather equals the host reference for budgets 0, partial and full")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  for (memory_kind kind : {memory_kind::managed_host, memory_kind::pinned}) {
+    CAPTURE(gnndirect::to_string(kind));
+    std::int64_t const rows = 20011, cols = 100;  // 400-byte rows
+    gnndirect::test::placed_table<float> table(kind, rows, cols);
+    std::vector<unsigned char> const bytes = gnndirect::test::random_bytes(rng, table.owner.bytes());
+    table.fill(bytes.data());
+    std::vector<float> host_rows(static_cast<std::size_t>(rows * cols));
+    std::memcpy(host_rows.data(), bytes.data(), bytes.size());
+    std::size_t const row_bytes = cols * sizeof(float);
+    for (double fraction : {0.0, 0.3, 1.0}) {
+      CAPTURE(fraction);
+      gnndirect::tiered_table<float> tier(table.view(), static_cast<std::size_t>(fraction * rows) * row_bytes);
+      std::vector<std::int64_t> hot(static_cast<std::size_t>(rows));
+      std::iota(hot.begin(), hot.end(), 0);
+      std::shuffle(hot.begin(), hot.end(), rng);
+      auto const device_hot = to_device(hot);
+      tier.rebuild(cudaStream_t{}, device_hot.data(), rows);
+      CHECK(tier.cached_rows() == tier.capacity());
+      CHECK(tier.capacity() == static_cast<std::int64_t>(fraction * rows));
+      // Duplicates are likely with 3x as many draws as rows.
+      CHECK(tiered_gather_matches(tier.view(), host_rows, gnndirect::test::random_indices<std::int32_t>(rng, 3 * rows, rows)));
+      CHECK(tiered_gather_matches(tier.view(), host_rows, gnndirect::test::random_indices<std::int64_t>(rng, 777, rows)));
+      // Rebuild with another hot set, smaller than the capacity.
+      std::shuffle(hot.begin(), hot.end(), rng);
+      auto const other = to_device(hot);
+      tier.rebuild(cudaStream_t{}, other.data(), rows / 10);
+      CHECK(tier.cached_rows() == std::min<std::int64_t>(rows / 10, tier.capacity()));
+      CHECK(tiered_gather_matches(tier.view(), host_rows, gnndirect::test::random_indices<std::int64_t>(rng, 50000, rows)));
+    }
+  }
+}
+
+TEST_CASE("tiered gather checks indices and a bad hot id leaves an empty tier")
+{
+  std::mt19937_64 rng(gnndirect::test::fresh_seed());
+  std::int64_t const rows = 1000, cols = 16;
+  gnndirect::test::placed_table<float> table(memory_kind::managed_host, rows, cols);
+  std::vector<unsigned char> const bytes = gnndirect::test::random_bytes(rng, table.owner.bytes());
+  table.fill(bytes.data());
+  gnndirect::tiered_table<float> tier(table.view(), 500 * cols * sizeof(float));
+  std::vector<std::int64_t> hot{1, 2, 3, rows + 5, 7};
+  auto const device_hot = to_device(hot);
+  CHECK_THROWS_AS(tier.rebuild(cudaStream_t{}, device_hot.data(), 5), gnndirect::index_out_of_range);
+  CHECK(tier.cached_rows() == 0);
+  std::vector<std::int32_t> indices{5, -1, 7};
+  auto const device_indices = to_device(indices);
+  gnndirect::buffer<float> out(3 * cols, memory_kind::device);
+  try {
+    gnndirect::gather(cudaStream_t{}, tier.view(), device_indices.data(), 3,
+                      table_view<float>(out.data(), 3, cols, cols, memory_kind::device));
+    FAIL("expected index_out_of_range");
+  } catch (const gnndirect::index_out_of_range& e) {
+    CHECK(e.position() == 1);
+    CHECK(e.value() == -1);
+  }
+  std::vector<float> host_rows(static_cast<std::size_t>(rows * cols));
+  std::memcpy(host_rows.data(), bytes.data(), bytes.size());
+  CHECK(tiered_gather_matches(tier.view(), host_rows, std::vector<std::int32_t>{0, 999, 5}));
+}
+
+TEST_CASE("hot rows by degree and by access count equal a host top-k (ties by id)")
+{
+  std::mt19937_64 rng(gnndirect::test::fresh_seed());
+  std::int64_t const nodes = 5000;
+  std::vector<std::int64_t> indptr(nodes + 1, 0);
+  for (std::int64_t v = 0; v < nodes; ++v) { indptr[v + 1] = indptr[v] + static_cast<std::int64_t>(rng() % 40); }
+  std::vector<std::int32_t> indices(static_cast<std::size_t>(indptr.back()), 0);
+  auto const d_indptr = to_device(indptr);
+  auto const d_indices = to_device(indices);
+  gnndirect::csr_view<std::int64_t, std::int32_t> csr;
+  csr.indptr = d_indptr.data();
+  csr.indices = d_indices.data();
+  csr.num_nodes = nodes;
+  csr.num_edges = indptr.back();
+  auto host_top = [](const std::vector<std::uint32_t>& keys, std::int64_t k) {
+    std::vector<std::int64_t> ids(keys.size());
+    std::iota(ids.begin(), ids.end(), 0);
+    std::stable_sort(ids.begin(), ids.end(), [&](std::int64_t a, std::int64_t b) { return keys[a] > keys[b]; });
+    ids.resize(static_cast<std::size_t>(k));
+    return ids;
+  };
+  std::vector<std::uint32_t> degrees(nodes);
+  for (std::int64_t v = 0; v < nodes; ++v) { degrees[v] = static_cast<std::uint32_t>(indptr[v + 1] - indptr[v]); }
+  auto const by_degree = gnndirect::hot_rows_by_degree(cudaStream_t{}, csr, 321);
+  CHECK(to_host(by_degree.data(), by_degree.size()) == host_top(degrees, 321));
+
+  auto const accesses = gnndirect::test::random_indices<std::int32_t>(rng, 100000, nodes);
+  auto const d_accesses = to_device(accesses);
+  gnndirect::buffer<std::uint32_t> counts(nodes, memory_kind::device);
+  GNNDIRECT_CUDA_TRY(cudaMemset(counts.data(), 0, counts.bytes()));
+  gnndirect::count_accesses_async(cudaStream_t{}, d_accesses.data(), 100000, nodes, counts.data());
+  std::vector<std::uint32_t> host_counts(nodes, 0);
+  for (auto id : accesses) { ++host_counts[id]; }
+  CHECK(to_host(counts.data(), nodes) == host_counts);
+  auto const by_count = gnndirect::hot_rows_by_count(cudaStream_t{}, counts.data(), nodes, 1000);
+  CHECK(to_host(by_count.data(), by_count.size()) == host_top(host_counts, 1000));
+  CHECK(gnndirect::hot_rows_by_count(cudaStream_t{}, counts.data(), nodes, nodes + 10).size() == static_cast<std::size_t>(nodes));
+}
