@@ -1,0 +1,904 @@
+// End-to-end demo: one training epoch's data loading for a GNN on a large graph, three ways side
+// by side on one GPU:
+//   gnndirect    graph and features stay in host memory; the mini-batch pipeline samples and
+//                gathers on the GPU straight from there (no CPU gather, no staging copy);
+//   cpu-centric  the usual loader: host sampling and feature gather on all cores into pinned
+//                memory, then cudaMemcpy of features, blocks and labels to the GPU;
+//   all-in-gpu   graph and features copied into GPU memory first (when they fit), same pipeline.
+// Every path prepares exactly the same batches (same shuffle, same per-batch sampling seeds).
+// Reports epoch time, batches/s, feature GB/s, CPU core-seconds, ratios to the CPU-centric path,
+// and how close gnndirect comes to the host link's floor (bytes that must cross it / link peak
+// measured in the same run).
+//
+//   demo [--preset small|products|reddit|papers100m] [--scale X] [--batch-size N]
+//        [--fanouts 15,10,5] [--epochs N] [--max-batches N] [--paths gnndirect,cpu,gpu]
+//        [--feature-dim D] [--train-nodes N] [--seed S] [--json FILE]
+#include <gnndirect/device.hpp>
+#include <gnndirect/error.hpp>
+#include <gnndirect/graph/csr_graph.hpp>
+#include <gnndirect/graph/generate.cuh>
+#include <gnndirect/host/gather_reference.hpp>
+#include <gnndirect/host/parallel.hpp>
+#include <gnndirect/host/sample_reference.hpp>
+#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/memory/placement.hpp>
+#include <gnndirect/memory/table.hpp>
+#include <gnndirect/pipeline/epoch_order.hpp>
+#include <gnndirect/pipeline/minibatch_pipeline.cuh>
+
+#include <cuda_runtime_api.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+using gnndirect::memory_kind;
+using clock_type = std::chrono::steady_clock;
+using label_type = std::int32_t;
+
+// ---------------------------------------------------------------------------------------------
+// Command line
+
+struct demo_args {
+  gnndirect::graph_preset preset{gnndirect::graph_preset::small};
+  std::string preset_name{"small"};
+  double scale{1.0};
+  std::int64_t batch_size{1024};
+  std::vector<int> fanouts{15, 10, 5};
+  int epochs{1};
+  std::int64_t max_batches{0};
+  std::vector<std::string> paths{"gnndirect", "cpu", "gpu"};
+  std::int64_t feature_dim{-1};  // -1: the preset's
+  std::int64_t train_nodes{-1};  // -1: the preset's, scaled
+  std::uint64_t seed{1};
+  std::string json;
+};
+
+void print_usage(std::FILE* out)
+{
+  std::fprintf(out,
+    "usage: demo [options]\n"
+    "  --preset NAME        small | products | reddit | papers100m (default small)\n"
+    "  --scale X            multiply the preset's nodes and edges by X (default 1)\n"
+    "  --batch-size N       seeds per mini-batch (default 1024)\n"
+    "  --fanouts A,B,C      neighbours sampled per layer, seeds side first (default 15,10,5)\n"
+    "  --epochs N           epochs per data path (default 1)\n"
+    "  --max-batches N      stop each epoch after N batches (default 0 = all)\n"
+    "  --paths LIST         any of gnndirect,cpu,gpu (default all three)\n"
+    "  --feature-dim D      fp32 features per node (default: products 100, reddit 602,\n"
+    "                       papers100m 128, small 128)\n"
+    "  --train-nodes N      training nodes (default: products 196615, reddit 153431,\n"
+    "                       papers100m 1200000, small 10%% of nodes; times --scale)\n"
+    "  --seed S             seed of the graph, features, shuffle and sampling (default 1)\n"
+    "  --json FILE          also write the results as JSON\n"
+    "  --help               this text\n");
+}
+
+std::vector<std::string> split(const std::string& text, char separator)
+{
+  std::vector<std::string> parts;
+  std::stringstream in(text);
+  std::string part;
+  while (std::getline(in, part, separator)) {
+    if (!part.empty()) { parts.push_back(part); }
+  }
+  return parts;
+}
+
+/// Parses a number or exits with a message naming the flag.
+template <class T>
+T parse_number(const std::string& flag, const std::string& text)
+{
+  char* end = nullptr;
+  errno = 0;
+  T value{};
+  if constexpr (std::is_floating_point_v<T>) {
+    value = static_cast<T>(std::strtod(text.c_str(), &end));
+  } else {
+    value = static_cast<T>(std::strtoll(text.c_str(), &end, 10));
+  }
+  if (text.empty() || end == nullptr || *end != '\0' || errno != 0) {
+    std::fprintf(stderr, "demo: %s expects a number, got '%s'\n", flag.c_str(), text.c_str());
+    std::exit(2);
+  }
+  return value;
+}
+
+gnndirect::graph_preset parse_preset(const std::string& name)
+{
+  if (name == "small") { return gnndirect::graph_preset::small; }
+  if (name == "products") { return gnndirect::graph_preset::products; }
+  if (name == "reddit") { return gnndirect::graph_preset::reddit; }
+  if (name == "papers100m") { return gnndirect::graph_preset::papers100m; }
+  std::fprintf(stderr, "demo: unknown preset '%s' (small, products, reddit, papers100m)\n", name.c_str());
+  std::exit(2);
+}
+
+void check_args(const demo_args& a)
+{
+  bool ok = a.scale > 0 && a.batch_size > 0 && a.epochs >= 1 && a.max_batches >= 0 &&
+            !a.fanouts.empty() && (a.feature_dim == -1 || a.feature_dim > 0) &&
+            (a.train_nodes == -1 || a.train_nodes > 0);
+  for (int f : a.fanouts) { ok = ok && f >= 0; }
+  for (auto const& p : a.paths) { ok = ok && (p == "gnndirect" || p == "cpu" || p == "gpu"); }
+  if (!ok) {
+    std::fprintf(stderr, "demo: invalid arguments (see --help)\n");
+    std::exit(2);
+  }
+}
+
+demo_args parse_args(int argc, char** argv)
+{
+  demo_args a;
+  for (int i = 1; i < argc; ++i) {
+    std::string const flag = argv[i];
+    if (flag == "--help" || flag == "-h") {
+      print_usage(stdout);
+      std::exit(0);
+    }
+    if (i + 1 >= argc) {
+      std::fprintf(stderr, "demo: %s needs a value (see --help)\n", flag.c_str());
+      std::exit(2);
+    }
+    std::string const value = argv[++i];
+    if (flag == "--preset") {
+      a.preset = parse_preset(value);
+      a.preset_name = value;
+    } else if (flag == "--scale") {
+      a.scale = parse_number<double>(flag, value);
+    } else if (flag == "--batch-size") {
+      a.batch_size = parse_number<std::int64_t>(flag, value);
+    } else if (flag == "--fanouts") {
+      a.fanouts.clear();
+      for (auto const& f : split(value, ',')) { a.fanouts.push_back(parse_number<int>(flag, f)); }
+    } else if (flag == "--epochs") {
+      a.epochs = parse_number<int>(flag, value);
+    } else if (flag == "--max-batches") {
+      a.max_batches = parse_number<std::int64_t>(flag, value);
+    } else if (flag == "--paths") {
+      a.paths = split(value, ',');
+    } else if (flag == "--feature-dim") {
+      a.feature_dim = parse_number<std::int64_t>(flag, value);
+    } else if (flag == "--train-nodes") {
+      a.train_nodes = parse_number<std::int64_t>(flag, value);
+    } else if (flag == "--seed") {
+      a.seed = parse_number<std::uint64_t>(flag, value);
+    } else if (flag == "--json") {
+      a.json = value;
+    } else {
+      std::fprintf(stderr, "demo: unknown option %s (see --help)\n", flag.c_str());
+      std::exit(2);
+    }
+  }
+  check_args(a);
+  return a;
+}
+
+std::int64_t default_feature_dim(gnndirect::graph_preset preset)
+{
+  switch (preset) {
+    case gnndirect::graph_preset::products: return 100;
+    case gnndirect::graph_preset::reddit: return 602;
+    default: return 128;
+  }
+}
+
+std::int64_t default_train_nodes(gnndirect::graph_preset preset, double scale, std::int64_t nodes)
+{
+  double full = 0;
+  switch (preset) {
+    case gnndirect::graph_preset::products: full = 196'615; break;
+    case gnndirect::graph_preset::reddit: full = 153'431; break;
+    case gnndirect::graph_preset::papers100m: full = 1'200'000; break;
+    case gnndirect::graph_preset::small: return std::max<std::int64_t>(1, nodes / 10);
+  }
+  return std::clamp<std::int64_t>(std::llround(full * scale), 1, nodes);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Progress on stderr: a bar for phases with a known total, elapsed seconds otherwise. Redrawn in
+// place on a terminal; one line at the start and one at the end in logs.
+
+bool stderr_is_terminal() { return isatty(fileno(stderr)) != 0; }
+
+double seconds_since(clock_type::time_point start)
+{
+  return std::chrono::duration<double>(clock_type::now() - start).count();
+}
+
+class progress_bar {
+ public:
+  progress_bar(std::string label, std::int64_t total)
+    : label_(std::move(label)), total_(std::max<std::int64_t>(total, 1)), start_(clock_type::now()),
+      terminal_(stderr_is_terminal())
+  {
+    if (!terminal_) { std::fprintf(stderr, "%s ...\n", label_.c_str()); }
+  }
+
+  /// Redraws at most ten times a second.
+  void update(std::int64_t done)
+  {
+    if (!terminal_) { return; }
+    auto const now = clock_type::now();
+    if (done < total_ && now - last_ < std::chrono::milliseconds(100)) { return; }
+    last_ = now;
+    int const width = 30;
+    auto const filled = static_cast<int>(width * std::min(done, total_) / total_);
+    std::fprintf(stderr, "\r%-28s [%s%s] %lld/%lld %6.1f s", label_.c_str(),
+                 std::string(static_cast<std::size_t>(filled), '#').c_str(),
+                 std::string(static_cast<std::size_t>(width - filled), '.').c_str(),
+                 static_cast<long long>(done), static_cast<long long>(total_), seconds_since(start_));
+    std::fflush(stderr);
+  }
+
+  /// Ends the bar with the elapsed time.
+  void finish()
+  {
+    if (terminal_) { std::fprintf(stderr, "\n"); }
+    std::fprintf(stderr, "%s: done in %.1f s\n", label_.c_str(), seconds_since(start_));
+  }
+
+ private:
+  std::string label_;
+  std::int64_t total_;
+  clock_type::time_point start_;
+  clock_type::time_point last_{};
+  bool terminal_;
+};
+
+/// Shows the elapsed time of a phase whose length is unknown (one blocking call) from a thread.
+class elapsed_ticker {
+ public:
+  explicit elapsed_ticker(std::string label) : label_(std::move(label)), start_(clock_type::now())
+  {
+    std::fprintf(stderr, "%s ...%s", label_.c_str(), stderr_is_terminal() ? "" : "\n");
+    if (stderr_is_terminal()) { thread_ = std::thread([this] { tick(); }); }
+  }
+  elapsed_ticker(const elapsed_ticker&) = delete;
+  elapsed_ticker& operator=(const elapsed_ticker&) = delete;
+  ~elapsed_ticker()
+  {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) { thread_.join(); }
+    std::fprintf(stderr, "%s%s: done in %.1f s\n", stderr_is_terminal() ? "\r" : "", label_.c_str(),
+                 seconds_since(start_));
+  }
+
+ private:
+  void tick()
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!cv_.wait_for(lock, std::chrono::milliseconds(500), [this] { return done_; })) {
+      std::fprintf(stderr, "\r%s ... %.1f s", label_.c_str(), seconds_since(start_));
+      std::fflush(stderr);
+    }
+  }
+
+  std::string label_;
+  clock_type::time_point start_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool done_{false};
+  std::thread thread_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Measurements
+
+/// User + system CPU seconds of the whole process (all threads) so far.
+double process_cpu_seconds()
+{
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto const seconds = [](timeval t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+/// Wall time and CPU time of one epoch, measured from construction to stop().
+class epoch_meter {
+ public:
+  epoch_meter() : start_(clock_type::now()), cpu_start_(process_cpu_seconds()) {}
+  void stop()
+  {
+    seconds = seconds_since(start_);
+    core_seconds = process_cpu_seconds() - cpu_start_;
+  }
+  double seconds{0};
+  double core_seconds{0};
+
+ private:
+  clock_type::time_point start_;
+  double cpu_start_;
+};
+
+/// Median pinned host-to-device cudaMemcpy bandwidth of 256 MiB, in bytes/s: the link peak that
+/// every path is compared with, measured in this run.
+double measure_link_peak()
+{
+  std::size_t const bytes = std::size_t{256} << 20;
+  gnndirect::buffer<std::byte> host(bytes, memory_kind::pinned);
+  gnndirect::buffer<std::byte> device(bytes, memory_kind::device);
+  std::memset(host.host_data(), 1, bytes);
+  cudaEvent_t start{};
+  cudaEvent_t stop{};
+  GNNDIRECT_CUDA_TRY(cudaEventCreate(&start));
+  GNNDIRECT_CUDA_TRY(cudaEventCreate(&stop));
+  std::vector<double> rates;
+  for (int i = 0; i < 8; ++i) {
+    GNNDIRECT_CUDA_TRY(cudaEventRecord(start));
+    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(device.data(), host.host_data(), bytes, cudaMemcpyHostToDevice));
+    GNNDIRECT_CUDA_TRY(cudaEventRecord(stop));
+    GNNDIRECT_CUDA_TRY(cudaEventSynchronize(stop));
+    float ms = 0;
+    GNNDIRECT_CUDA_TRY(cudaEventElapsedTime(&ms, start, stop));
+    if (i > 0) { rates.push_back(static_cast<double>(bytes) / (1e-3 * ms)); }  // first: warm-up
+  }
+  GNNDIRECT_CUDA_TRY(cudaEventDestroy(start));
+  GNNDIRECT_CUDA_TRY(cudaEventDestroy(stop));
+  std::sort(rates.begin(), rates.end());
+  return rates[rates.size() / 2];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data set: graph, features and labels generated on the GPU
+
+__host__ __device__ inline std::uint64_t mix64(std::uint64_t x)
+{
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+/// data[i] = a deterministic pseudo-random value in [-1, 1) of element first + i.
+__global__ void fill_features_kernel(float* data, std::int64_t first, std::int64_t count, std::uint64_t seed)
+{
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    std::uint64_t const bits = mix64(seed ^ static_cast<std::uint64_t>(first + i)) >> 40;
+    data[i] = static_cast<float>(bits) * (2.0f / 16777216.0f) - 1.0f;
+  }
+}
+
+/// labels[v] = a deterministic class in [0, classes).
+__global__ void fill_labels_kernel(label_type* labels, std::int64_t n, std::uint64_t seed, int classes)
+{
+  for (std::int64_t v = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; v < n;
+       v += std::int64_t{gridDim.x} * blockDim.x) {
+    labels[v] = static_cast<label_type>(mix64(seed ^ ~static_cast<std::uint64_t>(v)) % static_cast<std::uint64_t>(classes));
+  }
+}
+
+/// Neighbour-list bytes sampling must read over the link for these dst nodes, when the indices
+/// are host-resident: per node min(lines of its list, draws) 128-byte lines (a draw reads one
+/// line; a short list is read whole). A lower bound: lists that straddle a line read one more.
+template <class Offset, class Index>
+__global__ void neighbour_bytes_kernel(const Offset* indptr, const Index* dst, std::int64_t n, int fanout,
+                                       unsigned long long* total)
+{
+  unsigned long long local = 0;
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    auto const v = static_cast<std::int64_t>(dst[i]);
+    auto const degree = static_cast<std::int64_t>(indptr[v + 1] - indptr[v]);
+    std::int64_t const lines = (degree * static_cast<std::int64_t>(sizeof(Index)) + 127) / 128;
+    local += static_cast<unsigned long long>(std::min<std::int64_t>(lines, fanout)) * 128ull;
+  }
+  if (local != 0) { atomicAdd(total, local); }
+}
+
+unsigned grid_for(std::int64_t n)
+{
+  return static_cast<unsigned>(std::clamp<std::int64_t>((n + 255) / 256, 1, 4096));
+}
+
+template <class Index>
+struct dataset {
+  using graph_type = gnndirect::csr_graph<std::int64_t, Index>;
+  graph_type graph;                     // indptr device, indices host-resident
+  gnndirect::table<float> features;     // host-resident
+  gnndirect::buffer<label_type> labels;  // device
+  std::vector<std::int64_t> host_indptr;  // for the CPU-centric path
+  std::vector<label_type> host_labels;
+  std::vector<Index> training_ids;
+  memory_kind host_kind{memory_kind::managed_host};
+
+  /// A csr_view with host addresses for the host reference (indices are CPU-readable).
+  gnndirect::csr_view<std::int64_t, Index> host_view() const
+  {
+    auto view = graph.view();
+    view.indptr = host_indptr.data();
+    view.indices = graph.indices().host_data();
+    return view;
+  }
+};
+
+int const num_classes = 172;
+
+template <class Index>
+dataset<Index> make_dataset(const demo_args& a, cudaStream_t stream, memory_kind host_kind)
+{
+  dataset<Index> d;
+  d.host_kind = host_kind;
+  auto const options = gnndirect::preset_options(a.preset, a.scale, a.seed);
+  {
+    elapsed_ticker const ticker("generating R-MAT graph on the GPU");
+    // indptr in HBM: it is small (8 B per node) and read once per sampled node, and the sampling
+    // probe (DESIGN.md §3) ran with it there; the edge arrays live in host memory.
+    d.graph = gnndirect::generate_csr<std::int64_t, Index>(
+      stream, options, gnndirect::csr_placement{memory_kind::device, host_kind});
+  }
+  std::int64_t const n = d.graph.num_nodes();
+  std::int64_t const dim = a.feature_dim;
+  d.features = gnndirect::table<float>(n, dim, host_kind);
+  {
+    std::int64_t const total = n * dim;
+    std::int64_t const chunk = std::int64_t{1} << 28;  // 1 GiB of fp32 per launch
+    progress_bar bar("filling features on the GPU", (total + chunk - 1) / chunk);
+    for (std::int64_t first = 0, step = 0; first < total; first += chunk, ++step) {
+      std::int64_t const count = std::min(chunk, total - first);
+      fill_features_kernel<<<grid_for(count), 256, 0, stream>>>(d.features.view().data + first, first,
+                                                                count, a.seed);
+      GNNDIRECT_CUDA_TRY(cudaGetLastError());
+      GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+      bar.update(step + 1);
+    }
+    bar.finish();
+  }
+  d.labels = gnndirect::buffer<label_type>(static_cast<std::size_t>(n), memory_kind::device);
+  fill_labels_kernel<<<grid_for(n), 256, 0, stream>>>(d.labels.data(), n, a.seed, num_classes);
+  GNNDIRECT_CUDA_TRY(cudaGetLastError());
+  d.host_labels.resize(static_cast<std::size_t>(n));
+  d.host_indptr.resize(static_cast<std::size_t>(n) + 1);
+  GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(d.host_labels.data(), d.labels.data(), d.labels.bytes(),
+                                     cudaMemcpyDeviceToHost, stream));
+  GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(d.host_indptr.data(), d.graph.indptr().data(),
+                                     d.graph.indptr().bytes(), cudaMemcpyDeviceToHost, stream));
+  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+  // Training nodes spread evenly over the id range; R-MAT ids are scrambled, so this is a random
+  // sample with respect to degree.
+  std::int64_t const train = a.train_nodes > 0 ? std::min(a.train_nodes, n)
+                                               : default_train_nodes(a.preset, a.scale, n);
+  d.training_ids.resize(static_cast<std::size_t>(train));
+  for (std::int64_t i = 0; i < train; ++i) {
+    d.training_ids[static_cast<std::size_t>(i)] = static_cast<Index>(i * n / train);
+  }
+  return d;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Paths
+
+struct path_result {
+  explicit path_result(std::string name_) : name(std::move(name_)) {}
+  std::string name;
+  double seconds{0};
+  double core_seconds{0};
+  std::int64_t batches{0};
+  std::uint64_t feature_bytes{0};
+  std::uint64_t link_bytes{0};  // gnndirect only: bytes that must cross the host link
+  bool ran{false};
+  std::string note;
+};
+
+gnndirect::pipeline_options pipeline_options_for(const demo_args& a)
+{
+  gnndirect::pipeline_options options;
+  options.fanouts = a.fanouts;
+  options.batch_size = a.batch_size;
+  options.sampling.seed = a.seed;
+  options.sampling.tile_size = 32;
+  options.shuffle_seed = a.seed;
+  options.depth = 2;
+  return options;
+}
+
+std::int64_t batches_per_epoch(const demo_args& a, std::int64_t train)
+{
+  std::int64_t const all = (train + a.batch_size - 1) / a.batch_size;
+  return a.max_batches > 0 ? std::min(all, a.max_batches) : all;
+}
+
+/// Runs the pipeline on the given views for the configured epochs; the consumer only waits for
+/// each batch (and, when counting, enqueues the link-byte model kernel) and releases it.
+template <class Index>
+path_result run_pipeline_path(const std::string& name, const demo_args& a, const dataset<Index>& d,
+                              const gnndirect::csr_view<std::int64_t, Index>& graph,
+                              gnndirect::table_view<const float> features, bool count_link_bytes)
+{
+  path_result result{name};
+  auto const consumer = gnndirect::detail::make_non_blocking_stream();
+  gnndirect::buffer<unsigned long long> link_bytes(1, memory_kind::device);
+  GNNDIRECT_CUDA_TRY(cudaMemset(link_bytes.data(), 0, sizeof(unsigned long long)));
+  gnndirect::minibatch_pipeline<std::int64_t, Index, float, label_type> pipeline(
+    graph, features, d.labels.data(), d.training_ids, pipeline_options_for(a));
+  std::int64_t const batches = batches_per_epoch(a, static_cast<std::int64_t>(d.training_ids.size()));
+  for (int epoch = 0; epoch < a.epochs; ++epoch) {
+    progress_bar bar(name + " epoch " + std::to_string(epoch), batches);
+    epoch_meter meter;
+    pipeline.start_epoch(epoch);
+    result.feature_bytes = 0;
+    for (std::int64_t b = 0; b < batches; ++b) {
+      auto* batch = pipeline.next(consumer.get());
+      if (batch == nullptr) { break; }
+      result.feature_bytes += batch->feature_bytes;
+      for (std::size_t l = 0; count_link_bytes && l < batch->blocks.layers.size(); ++l) {
+        auto const& layer = batch->blocks.layers[l];
+        neighbour_bytes_kernel<<<grid_for(layer.num_dst()), 256, 0, consumer.get()>>>(
+          graph.indptr, layer.dst_nodes.data(), layer.num_dst(), a.fanouts[l], link_bytes.data());
+        GNNDIRECT_CUDA_TRY(cudaGetLastError());
+      }
+      pipeline.release(batch, consumer.get());
+      bar.update(b + 1);
+    }
+    GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(consumer.get()));
+    meter.stop();
+    bar.finish();
+    result.seconds = meter.seconds;
+    result.core_seconds = meter.core_seconds;
+    result.batches = batches;
+    if (count_link_bytes) {
+      unsigned long long neighbour_bytes = 0;
+      GNNDIRECT_CUDA_TRY(cudaMemcpy(&neighbour_bytes, link_bytes.data(), sizeof(neighbour_bytes),
+                                    cudaMemcpyDeviceToHost));
+      GNNDIRECT_CUDA_TRY(cudaMemset(link_bytes.data(), 0, sizeof(unsigned long long)));
+      result.link_bytes = neighbour_bytes + result.feature_bytes;
+    }
+  }
+  result.ran = true;
+  return result;
+}
+
+/// Device copies of one batch prepared on the host (what a CPU-centric loader hands to training).
+template <class Index>
+struct uploaded_batch {
+  std::vector<gnndirect::buffer<Index>> ids;
+  std::vector<gnndirect::buffer<std::int64_t>> offsets;
+  std::vector<gnndirect::buffer<std::int64_t>> edge_ids;
+  gnndirect::buffer<float> features;
+  gnndirect::buffer<label_type> labels;
+};
+
+template <class T>
+gnndirect::buffer<T> upload(cudaStream_t stream, cudaMemPool_t pool, const std::vector<T>& host)
+{
+  gnndirect::buffer<T> device(host.size(), stream, pool);
+  if (!host.empty()) {
+    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(device.data(), host.data(), device.bytes(), cudaMemcpyHostToDevice, stream));
+  }
+  return device;
+}
+
+/// The CPU-centric loader: host sampling and gathering on all cores, then copies to the GPU.
+/// Prepares exactly the batches the pipeline prepares (same order, same sampling seeds).
+template <class Index>
+path_result run_cpu_path(const demo_args& a, const dataset<Index>& d)
+{
+  path_result result{"cpu-centric"};
+  auto const stream = gnndirect::detail::make_non_blocking_stream();
+  auto const pool = gnndirect::detail::make_retaining_pool(gnndirect::require_device());
+  auto const graph = d.host_view();
+  auto const host_features = d.features.host_view();
+  std::int64_t const dim = host_features.cols;
+  gnndirect::buffer<float> staging;  // pinned, grown on demand
+  std::int64_t const batches = batches_per_epoch(a, static_cast<std::int64_t>(d.training_ids.size()));
+  gnndirect::pipeline_options const options = pipeline_options_for(a);
+  for (int epoch = 0; epoch < a.epochs; ++epoch) {
+    progress_bar bar("cpu-centric epoch " + std::to_string(epoch), batches);
+    epoch_meter meter;
+    std::vector<Index> order = d.training_ids;
+    gnndirect::shuffle_epoch(order, options.shuffle_seed, epoch);
+    result.feature_bytes = 0;
+    for (std::int64_t b = 0; b < batches; ++b) {
+      std::int64_t const first = b * a.batch_size;
+      std::int64_t const n = std::min(a.batch_size, static_cast<std::int64_t>(order.size()) - first);
+      gnndirect::sampling_policy policy = options.sampling;
+      policy.seed = gnndirect::batch_sampling_seed(options.sampling.seed, epoch, b);
+      auto const blocks = gnndirect::host::sample_blocks_reference(graph, order.data() + first, n,
+                                                                   a.fanouts, policy);
+      auto const& inputs = blocks.input_nodes();
+      auto const n_in = static_cast<std::int64_t>(inputs.size());
+      if (static_cast<std::int64_t>(staging.size()) < n_in * dim) {
+        staging = gnndirect::buffer<float>(static_cast<std::size_t>(n_in * dim * 5 / 4), memory_kind::pinned);
+      }
+      gnndirect::table_view<float> const staged(staging.host_data(), n_in, dim, dim, memory_kind::pinned);
+      gnndirect::host::gather_reference(host_features, inputs.data(), n_in, staged);
+      std::vector<label_type> labels(static_cast<std::size_t>(n));
+      for (std::int64_t i = 0; i < n; ++i) {
+        labels[static_cast<std::size_t>(i)] =
+          d.host_labels[static_cast<std::size_t>(order[static_cast<std::size_t>(first + i)])];
+      }
+      uploaded_batch<Index> up;
+      for (auto const& layer : blocks.layers) {
+        up.ids.push_back(upload(stream.get(), pool.get(), layer.src_nodes));
+        up.ids.push_back(upload(stream.get(), pool.get(), layer.indices));
+        up.offsets.push_back(upload(stream.get(), pool.get(), layer.offsets));
+        up.edge_ids.push_back(upload(stream.get(), pool.get(), layer.edge_ids));
+      }
+      up.features = gnndirect::buffer<float>(static_cast<std::size_t>(n_in * dim), stream.get(), pool.get());
+      GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(up.features.data(), staging.host_data(), up.features.bytes(),
+                                         cudaMemcpyHostToDevice, stream.get()));
+      up.labels = upload(stream.get(), pool.get(), labels);
+      GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream.get()));  // staging is reused next batch
+      result.feature_bytes += static_cast<std::uint64_t>(n_in) * host_features.row_bytes();
+      bar.update(b + 1);
+    }
+    meter.stop();
+    bar.finish();
+    result.seconds = meter.seconds;
+    result.core_seconds = meter.core_seconds;
+    result.batches = batches;
+  }
+  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream.get()));
+  result.ran = true;
+  return result;
+}
+
+/// Copies graph and features into device memory (when they fit) and runs the same pipeline.
+template <class Index>
+path_result run_gpu_path(const demo_args& a, const dataset<Index>& d, cudaStream_t stream)
+{
+  std::size_t const needed = d.graph.indices().bytes() + d.features.bytes();
+  std::size_t const headroom = std::size_t{8} << 30;  // pipeline pool, CUB, the CUDA context
+  std::size_t const free_bytes = gnndirect::device_memory().free_bytes;
+  if (needed + headroom > free_bytes) {
+    path_result skipped{"all-in-gpu"};
+    skipped.note = "skipped: graph + features (" + std::to_string(needed >> 20) + " MiB) do not fit in " +
+                   std::to_string(free_bytes >> 20) + " MiB free device memory with headroom";
+    return skipped;
+  }
+  gnndirect::buffer<Index> indices(d.graph.indices().size(), memory_kind::device);
+  gnndirect::buffer<float> features(static_cast<std::size_t>(d.features.rows() * d.features.cols()),
+                                    memory_kind::device);
+  {
+    elapsed_ticker const ticker("copying graph and features into GPU memory");
+    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(indices.data(), d.graph.indices().data(), indices.bytes(),
+                                       cudaMemcpyDefault, stream));
+    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(features.data(), d.features.view().data, features.bytes(),
+                                       cudaMemcpyDefault, stream));
+    GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+  }
+  auto graph = d.graph.view();
+  graph.indices = indices.data();
+  graph.indices_kind = memory_kind::device;
+  gnndirect::table_view<const float> const table(features.data(), d.features.rows(), d.features.cols(),
+                                                 d.features.cols(), memory_kind::device);
+  return run_pipeline_path("all-in-gpu", a, d, graph, table, false);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+struct report_context {
+  std::string device;
+  std::string placement;
+  std::int64_t nodes{0};
+  std::int64_t edges{0};
+  std::int64_t dim{0};
+  std::int64_t train{0};
+  std::string index_type;
+  double link_peak{0};  // bytes/s
+};
+
+const path_result* find_path(const std::vector<path_result>& results, const std::string& name)
+{
+  for (auto const& r : results) {
+    if (r.ran && r.name == name) { return &r; }
+  }
+  return nullptr;
+}
+
+void print_path_line(const path_result& r, const path_result* cpu)
+{
+  double const gbps = static_cast<double>(r.feature_bytes) / r.seconds / 1e9;
+  std::printf("%-12s %9.3f %10.1f %10.2f %10.2f %8.2f", r.name.c_str(), r.seconds,
+              static_cast<double>(r.batches) / r.seconds, gbps, r.core_seconds, r.core_seconds / r.seconds);
+  if (cpu != nullptr) {
+    std::printf(" %9.2fx %10.2fx\n", cpu->seconds / r.seconds, cpu->core_seconds / std::max(r.core_seconds, 1e-9));
+  } else {
+    std::printf(" %10s %11s\n", "-", "-");
+  }
+}
+
+/// One table row; a path that did not run prints why.
+void print_result_line(const path_result& r, const path_result* cpu)
+{
+  if (r.ran) {
+    print_path_line(r, cpu);
+  } else {
+    std::printf("%-12s %s\n", r.name.c_str(), r.note.c_str());
+  }
+}
+
+void print_table(const report_context& ctx, const std::vector<path_result>& results)
+{
+  path_result const* cpu = find_path(results, "cpu-centric");
+  std::printf("\n%-12s %9s %10s %10s %10s %8s %10s %11s\n", "path", "epoch s", "batches/s",
+              "feat GB/s", "core-s", "cores", "speedup", "CPU saving");
+  for (auto const& r : results) { print_result_line(r, cpu); }
+  std::printf("(speedup and CPU saving: cpu-centric epoch time / path epoch time, cpu-centric "
+              "core-seconds / path core-seconds)\n");
+  if (path_result const* g = find_path(results, "gnndirect"); g != nullptr && g->link_bytes > 0) {
+    double const floor_s = static_cast<double>(g->link_bytes) / ctx.link_peak;
+    std::printf("gnndirect link floor: %.2f GB must cross the host link (features %.2f GB + "
+                "neighbour lists %.2f GB) at %.1f GB/s = %.3f s; epoch time / link floor = %.2f\n",
+                static_cast<double>(g->link_bytes) / 1e9, static_cast<double>(g->feature_bytes) / 1e9,
+                static_cast<double>(g->link_bytes - g->feature_bytes) / 1e9, ctx.link_peak / 1e9,
+                floor_s, g->seconds / floor_s);
+  }
+}
+
+std::string json_escape(const std::string& text)
+{
+  std::string out;
+  for (char c : text) {
+    if (c == '"' || c == '\\') { out += '\\'; }
+    out += c;
+  }
+  return out;
+}
+
+void write_json(const std::string& file, const demo_args& a, const report_context& ctx,
+                const std::vector<path_result>& results)
+{
+  std::FILE* out = std::fopen(file.c_str(), "w");
+  if (out == nullptr) {
+    std::fprintf(stderr, "demo: cannot write %s\n", file.c_str());
+    return;
+  }
+  std::string fanouts;
+  for (int f : a.fanouts) { fanouts += (fanouts.empty() ? "" : ",") + std::to_string(f); }
+  std::fprintf(out,
+               "{\n  \"device\": \"%s\",\n  \"placement\": \"%s\",\n  \"preset\": \"%s\",\n"
+               "  \"scale\": %g,\n  \"nodes\": %lld,\n  \"edges\": %lld,\n  \"feature_dim\": %lld,\n"
+               "  \"train_nodes\": %lld,\n  \"index_type\": \"%s\",\n  \"batch_size\": %lld,\n"
+               "  \"fanouts\": [%s],\n  \"seed\": %llu,\n  \"link_peak_gbps\": %.3f,\n  \"paths\": [",
+               json_escape(ctx.device).c_str(), ctx.placement.c_str(), a.preset_name.c_str(), a.scale,
+               static_cast<long long>(ctx.nodes), static_cast<long long>(ctx.edges),
+               static_cast<long long>(ctx.dim), static_cast<long long>(ctx.train),
+               ctx.index_type.c_str(), static_cast<long long>(a.batch_size), fanouts.c_str(),
+               static_cast<unsigned long long>(a.seed), ctx.link_peak / 1e9);
+  bool first = true;
+  for (auto const& r : results) {
+    std::fprintf(out, "%s\n    {\"name\": \"%s\", \"ran\": %s", first ? "" : ",", r.name.c_str(),
+                 r.ran ? "true" : "false");
+    first = false;
+    if (r.ran) {
+      std::fprintf(out,
+                   ", \"epoch_seconds\": %.6f, \"batches\": %lld, \"batches_per_second\": %.3f, "
+                   "\"feature_bytes\": %llu, \"feature_gbps\": %.3f, \"cpu_core_seconds\": %.3f, "
+                   "\"cpu_cores_busy\": %.3f",
+                   r.seconds, static_cast<long long>(r.batches), static_cast<double>(r.batches) / r.seconds,
+                   static_cast<unsigned long long>(r.feature_bytes),
+                   static_cast<double>(r.feature_bytes) / r.seconds / 1e9, r.core_seconds,
+                   r.core_seconds / r.seconds);
+      if (r.link_bytes > 0) {
+        double const floor_s = static_cast<double>(r.link_bytes) / ctx.link_peak;
+        std::fprintf(out, ", \"link_bytes\": %llu, \"link_floor_seconds\": %.6f, \"epoch_over_link_floor\": %.3f",
+                     static_cast<unsigned long long>(r.link_bytes), floor_s, r.seconds / floor_s);
+      }
+    } else {
+      std::fprintf(out, ", \"note\": \"%s\"", json_escape(r.note).c_str());
+    }
+    std::fprintf(out, "}");
+  }
+  std::fprintf(out, "\n  ]\n}\n");
+  std::fclose(out);
+  std::printf("results written to %s\n", file.c_str());
+}
+
+// ---------------------------------------------------------------------------------------------
+
+template <class Index>
+int run(demo_args a, report_context ctx, gnndirect::placement_decision where)
+{
+  auto const stream = gnndirect::detail::make_non_blocking_stream();
+  ctx.index_type = sizeof(Index) == 4 ? "int32" : "int64";
+  dataset<Index> const d = make_dataset<Index>(a, stream.get(), where.kind);
+  ctx.nodes = d.graph.num_nodes();
+  ctx.edges = d.graph.num_edges();
+  ctx.dim = a.feature_dim;
+  ctx.train = static_cast<std::int64_t>(d.training_ids.size());
+  std::printf("graph: %lld nodes, %lld edges (mean degree %.1f), %s ids; indptr in device memory "
+              "(%.2f GB), indices in %s (%.2f GB)\n",
+              static_cast<long long>(ctx.nodes), static_cast<long long>(ctx.edges),
+              static_cast<double>(ctx.edges) / static_cast<double>(std::max<std::int64_t>(ctx.nodes, 1)),
+              ctx.index_type.c_str(), static_cast<double>(d.graph.indptr().bytes()) / 1e9,
+              gnndirect::to_string(where.kind).data(), static_cast<double>(d.graph.indices().bytes()) / 1e9);
+  std::printf("features: %lld x %lld fp32 in %s (%.2f GB); labels in device memory; %lld training "
+              "nodes, batch %lld -> %lld batches per epoch%s\n",
+              static_cast<long long>(ctx.nodes), static_cast<long long>(ctx.dim),
+              gnndirect::to_string(where.kind).data(), static_cast<double>(d.features.bytes()) / 1e9,
+              static_cast<long long>(ctx.train), static_cast<long long>(a.batch_size),
+              static_cast<long long>(batches_per_epoch(a, ctx.train)),
+              a.max_batches > 0 ? " (capped by --max-batches)" : "");
+  ctx.link_peak = measure_link_peak();
+  std::printf("host link peak (pinned H2D cudaMemcpy, 256 MiB, median): %.1f GB/s\n\n", ctx.link_peak / 1e9);
+
+  std::vector<path_result> results;
+  for (auto const& path : a.paths) {
+    if (path == "gnndirect") {
+      results.push_back(run_pipeline_path("gnndirect", a, d, d.graph.view(), d.features.view(),
+                                          gnndirect::is_host_resident(where.kind)));
+    } else if (path == "cpu" && !gnndirect::is_host_resident(where.kind)) {
+      path_result skipped{"cpu-centric"};
+      skipped.note = "skipped: the device cannot map host memory, so the data is not host-resident";
+      results.push_back(skipped);
+    } else if (path == "cpu") {
+      results.push_back(run_cpu_path(a, d));
+    } else if (path == "gpu") {
+      results.push_back(run_gpu_path(a, d, stream.get()));
+    }
+    print_result_line(results.back(), nullptr);
+  }
+  print_table(ctx, results);
+  if (!a.json.empty()) { write_json(a.json, a, ctx, results); }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+  demo_args a = parse_args(argc, argv);
+  if (gnndirect::device_count() == 0) {
+    std::fprintf(stderr, "demo: no CUDA device found; this demo needs an NVIDIA GPU and driver.\n");
+    return 1;
+  }
+  // Threads that wait for the GPU sleep instead of spinning: the demo counts CPU core-seconds.
+  cudaError_t const flags = cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync);
+  if (flags != cudaSuccess) {
+    (void)cudaGetLastError();
+    std::fprintf(stderr, "demo: warning: cudaSetDeviceFlags(BlockingSync) failed: %s\n",
+                 cudaGetErrorName(flags));
+  }
+  try {
+    int const device = gnndirect::require_device();
+    cudaDeviceProp props{};
+    GNNDIRECT_CUDA_TRY(cudaGetDeviceProperties(&props, device));
+    auto const where = gnndirect::choose_host_placement();
+    std::printf("device %d: %s, %d SMs, %.1f GiB\n", device, props.name, props.multiProcessorCount,
+                static_cast<double>(props.totalGlobalMem) / (1u << 30));
+    std::printf("auto placement for host-resident data: %s (%s)\n", gnndirect::to_string(where.kind).data(),
+                where.reason);
+    if (a.feature_dim < 0) { a.feature_dim = default_feature_dim(a.preset); }
+    report_context ctx;
+    ctx.device = props.name;
+    ctx.placement = std::string(gnndirect::to_string(where.kind));
+    auto const shape = gnndirect::preset_options(a.preset, a.scale, a.seed);
+    std::printf("preset %s x %g, batch %lld, fanouts", a.preset_name.c_str(), a.scale,
+                static_cast<long long>(a.batch_size));
+    for (int f : a.fanouts) { std::printf(" %d", f); }
+    std::printf(", %d epoch(s)\n", a.epochs);
+    if (shape.num_nodes - 1 <= std::numeric_limits<std::int32_t>::max()) {
+      return run<std::int32_t>(a, ctx, where);
+    }
+    return run<std::int64_t>(a, ctx, where);
+  } catch (const gnndirect::error& e) {
+    std::fprintf(stderr, "demo: %s\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "demo: %s\n", e.what());
+    return 1;
+  }
+}
