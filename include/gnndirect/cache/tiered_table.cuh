@@ -37,6 +37,14 @@ GNNDIRECT_KERNEL void assign_slots_kernel(const Index* hot, std::int64_t n, std:
   }
 }
 
+/// Tiered gathers serve most rows from HBM, so the link-sized default budget of host-resident
+/// gathers (32 blocks) would starve them: unless the caller set a budget, use the full grid.
+inline gather_policy tiered_policy(gather_policy policy)
+{
+  if (policy.max_blocks == 0) { policy.max_blocks = full_grid_blocks(policy.block_threads); }
+  return policy;
+}
+
 template <class T>
 cache_tier tier_of(const tiered_view<T>& src) noexcept
 {
@@ -122,8 +130,8 @@ void gather_async(cudaStream_t stream, const tiered_view<T>& src, const Index* i
 {
   detail::check_index_type<Index>();
   detail::check_element_types<const T, D>();
-  detail::move_rows_async(stream, src.host, indices, count, dst, ws, policy, detail::move_direction::gather,
-                          detail::tier_of(src));
+  detail::move_rows_async(stream, src.host, indices, count, dst, ws, detail::tiered_policy(policy),
+                          detail::move_direction::gather, detail::tier_of(src));
 }
 
 /// Synchronous tiered gather (as gather() for a plain table). @throws as gather().
@@ -133,8 +141,8 @@ void gather(cudaStream_t stream, const tiered_view<T>& src, const Index* indices
 {
   detail::check_index_type<Index>();
   detail::check_element_types<const T, D>();
-  detail::move_rows_sync(stream, src.host, indices, count, dst, policy, detail::move_direction::gather,
-                         detail::tier_of(src));
+  detail::move_rows_sync(stream, src.host, indices, count, dst, detail::tiered_policy(policy),
+                         detail::move_direction::gather, detail::tier_of(src));
 }
 
 }  // namespace gnndirect

@@ -106,19 +106,24 @@ GNNDIRECT_KERNEL void move_rows_kernel(move_rows_args<Index> a)
   }
 }
 
-/// Number of blocks: enough tiles for the batch, capped by the policy's budget or by what keeps
-/// every SM fully occupied.
-inline unsigned move_rows_grid(std::int64_t count, const gather_policy& policy)
+/// Blocks of `block_threads` threads that keep every SM of the current device fully occupied.
+inline int full_grid_blocks(int block_threads)
 {
   int device = 0;
   GNNDIRECT_CUDA_TRY(cudaGetDevice(&device));
   int sms = 0;
   GNNDIRECT_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms * (2048 / block_threads);
+}
+
+/// Number of blocks: enough tiles for the batch, capped by the policy's budget or by what keeps
+/// every SM fully occupied.
+inline unsigned move_rows_grid(std::int64_t count, const gather_policy& policy)
+{
   std::int64_t const tiles = (count + policy.rows_in_flight - 1) / policy.rows_in_flight;
   std::int64_t const threads = tiles * policy.tile_size;
   std::int64_t blocks = (threads + policy.block_threads - 1) / policy.block_threads;
-  std::int64_t const cap = policy.max_blocks > 0 ? policy.max_blocks
-                                                 : std::int64_t{sms} * (2048 / policy.block_threads);
+  std::int64_t const cap = policy.max_blocks > 0 ? policy.max_blocks : full_grid_blocks(policy.block_threads);
   if (blocks > cap) { blocks = cap; }
   return static_cast<unsigned>(blocks < 1 ? 1 : blocks);
 }
