@@ -200,6 +200,10 @@ void gather_edges(const coo_view<Index>& coo, const Offset* positions, Index* in
 
 namespace host {
 
+// Internals are named ::gnndirect::detail:: in full: inside namespace host a bare `detail::`
+// would find gnndirect::host::detail once host/gather_reference.hpp or host/sample_reference.hpp
+// is included first, and then fail to compile (include-order dependence).
+
 /// Converts a host-readable COO into CSR arrays the caller provides (host-writable), with all
 /// cores for large inputs. Stable (see file comment); the result does not depend on the thread
 /// count.
@@ -215,13 +219,13 @@ template <class Offset, class Index>
 void coo_to_csr(const coo_view<Index>& coo, Offset* indptr, Index* indices, float* weights,
                 Offset* edge_ids)
 {
-  detail::check_coo_shape<Offset>(coo);
+  ::gnndirect::detail::check_coo_shape<Offset>(coo);
   GNNDIRECT_EXPECTS(indptr != nullptr, "coo_to_csr: null indptr output");
   GNNDIRECT_EXPECTS(coo.num_edges == 0 || indices != nullptr, "coo_to_csr: null indices output");
-  detail::check_coo_ids_host(coo);
-  int const threads = detail::host_threads_for(std::max(coo.num_edges, coo.num_nodes));
-  detail::count_out_degrees(coo, indptr, threads);
-  detail::parallel_inclusive_scan(indptr + 1, coo.num_nodes, threads);
+  ::gnndirect::detail::check_coo_ids_host(coo);
+  int const threads = ::gnndirect::detail::host_threads_for(std::max(coo.num_edges, coo.num_nodes));
+  ::gnndirect::detail::count_out_degrees(coo, indptr, threads);
+  ::gnndirect::detail::parallel_inclusive_scan(indptr + 1, coo.num_nodes, threads);
   // Edge ids are exactly the sorted positions: build them in place when the caller wants them.
   std::vector<Offset> scratch;
   Offset* positions = edge_ids;
@@ -229,8 +233,8 @@ void coo_to_csr(const coo_view<Index>& coo, Offset* indptr, Index* indices, floa
     scratch.resize(static_cast<std::size_t>(coo.num_edges));
     positions = scratch.data();
   }
-  detail::place_edge_positions(coo, indptr, positions, threads);
-  detail::gather_edges(coo, positions, indices, weights, threads);
+  ::gnndirect::detail::place_edge_positions(coo, indptr, positions, threads);
+  ::gnndirect::detail::gather_edges(coo, positions, indices, weights, threads);
 }
 
 /// Converts a host-readable COO into a host_csr (weights kept when coo has them).
@@ -238,7 +242,7 @@ void coo_to_csr(const coo_view<Index>& coo, Offset* indptr, Index* indices, floa
 template <class Offset, class Index>
 host_csr<Offset, Index> coo_to_csr(const coo_view<Index>& coo, csr_build_options options = {})
 {
-  detail::check_coo_shape<Offset>(coo);
+  ::gnndirect::detail::check_coo_shape<Offset>(coo);
   auto const m = static_cast<std::size_t>(coo.num_edges);
   host_csr<Offset, Index> csr;
   csr.num_nodes = coo.num_nodes;

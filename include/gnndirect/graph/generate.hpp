@@ -302,6 +302,10 @@ generator_plan make_generator_plan(const generator_options& options)
 
 namespace host {
 
+// Internals are named ::gnndirect::detail:: in full: inside namespace host a bare `detail::`
+// would find gnndirect::host::detail once host/gather_reference.hpp or host/sample_reference.hpp
+// is included first, and then fail to compile (include-order dependence).
+
 /// Writes the output_edge_count(options) generated edges into caller arrays (host memory), with
 /// all cores. Same edges as the GPU generator for the same options.
 /// @param weights may be null (weights are written only when options.weights and non-null)
@@ -309,7 +313,7 @@ namespace host {
 template <class Index>
 void generate_edges(const generator_options& options, Index* src, Index* dst, float* weights)
 {
-  detail::generator_plan const plan = detail::make_generator_plan<Index>(options);
+  ::gnndirect::detail::generator_plan const plan = ::gnndirect::detail::make_generator_plan<Index>(options);
   std::int64_t const count = output_edge_count(options);
   GNNDIRECT_EXPECTS(count == 0 || (src != nullptr && dst != nullptr), "generate_edges: null output");
   bool const weighted = options.weights && weights != nullptr;
@@ -317,20 +321,20 @@ void generate_edges(const generator_options& options, Index* src, Index* dst, fl
     count,
     [&](std::int64_t begin, std::int64_t end, int) {
       for (std::int64_t j = begin; j < end; ++j) {
-        detail::drawn_edge const edge = detail::generate_edge(plan, j);
+        ::gnndirect::detail::drawn_edge const edge = ::gnndirect::detail::generate_edge(plan, j);
         src[j] = static_cast<Index>(edge.src);
         dst[j] = static_cast<Index>(edge.dst);
-        if (weighted) { weights[j] = detail::generate_weight(plan, j); }
+        if (weighted) { weights[j] = ::gnndirect::detail::generate_weight(plan, j); }
       }
     },
-    detail::host_threads_for(count));
+    ::gnndirect::detail::host_threads_for(count));
 }
 
 /// Generates an edge list in host memory. @throws invalid_argument for bad options.
 template <class Index>
 host_coo<Index> generate_coo(const generator_options& options)
 {
-  (void)detail::make_generator_plan<Index>(options);  // check before allocating
+  (void)::gnndirect::detail::make_generator_plan<Index>(options);  // check before allocating
   auto const count = static_cast<std::size_t>(output_edge_count(options));
   host_coo<Index> coo;
   coo.num_nodes = options.num_nodes;
