@@ -163,3 +163,65 @@ TEST_CASE("hot rows by degree and by access count equal a host top-k (ties by id
   CHECK(to_host(by_count.data(), by_count.size()) == host_top(host_counts, 1000));
   CHECK(gnndirect::hot_rows_by_count(cudaStream_t{}, counts.data(), nodes, nodes + 10).size() == static_cast<std::size_t>(nodes));
 }
+
+#include <gnndirect/graph/csr_graph.hpp>
+#include <gnndirect/graph/generate.hpp>
+#include <gnndirect/pipeline/minibatch_pipeline.cuh>
+
+TEST_CASE("the pipeline with a feature cache (a flag) yields the same batches as without")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  auto options = gnndirect::preset_options(gnndirect::graph_preset::small, 0.05, seed);
+  auto const host_graph = gnndirect::host::generate_csr<std::int64_t, std::int32_t>(options);
+  auto const graph = gnndirect::csr_graph<std::int64_t, std::int32_t>::adopt(
+    host_graph.view(), gnndirect::csr_placement{memory_kind::device, memory_kind::managed_host});
+  std::int64_t const n = graph.num_nodes(), dim = 24;
+  std::mt19937_64 rng(seed);
+  std::vector<float> host_features(static_cast<std::size_t>(n * dim));
+  for (auto& f : host_features) { f = static_cast<float>(rng() % 100000) * 0.01f; }
+  auto const features = gnndirect::table<float>::adopt_by_copy(host_features.data(), n, dim, memory_kind::managed_host);
+  std::vector<std::int32_t> labels(static_cast<std::size_t>(n));
+  for (auto& l : labels) { l = static_cast<std::int32_t>(rng() % 47); }
+  auto const device_labels = to_device(labels);
+  std::vector<std::int32_t> train(static_cast<std::size_t>(n / 4));
+  for (auto& t : train) { t = static_cast<std::int32_t>(rng() % static_cast<std::uint64_t>(n)); }
+
+  gnndirect::pipeline_options plain;
+  plain.batch_size = 256;
+  plain.fanouts = {10, 5};
+  plain.shuffle_seed = seed;
+  plain.sampling.seed = seed + 1;
+  gnndirect::pipeline_options cached = plain;
+  cached.cache_bytes = static_cast<std::size_t>(n / 5) * dim * sizeof(float);  // 20% of the rows
+  using pipeline = gnndirect::minibatch_pipeline<std::int64_t, std::int32_t, float, std::int32_t>;
+  pipeline a(graph.view(), features.view(), device_labels.data(), train, plain);
+  pipeline b(graph.view(), features.view(), device_labels.data(), train, cached);
+  REQUIRE(b.feature_cache() != nullptr);
+  CHECK(b.feature_cache()->cached_rows() == n / 5);
+  CHECK(a.feature_cache() == nullptr);
+  a.start_epoch(0);
+  b.start_epoch(0);
+  int batches = 0;
+  std::size_t mismatches = 0;
+  while (auto const* x = a.next(cudaStream_t{})) {
+    auto const* y = b.next(cudaStream_t{});
+    REQUIRE(y != nullptr);
+    REQUIRE(x->num_input_nodes == y->num_input_nodes);
+    GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());
+    auto const fx = to_host(x->features.data, static_cast<std::size_t>(x->num_input_nodes * dim));
+    auto const fy = to_host(y->features.data, static_cast<std::size_t>(y->num_input_nodes * dim));
+    auto const ids = to_host(x->blocks.input_nodes().data(), static_cast<std::size_t>(x->num_input_nodes));
+    for (std::size_t r = 0; r < ids.size(); ++r) {
+      mismatches += std::memcmp(fy.data() + r * dim, host_features.data() + static_cast<std::size_t>(ids[r]) * dim,
+                                dim * sizeof(float)) != 0;
+    }
+    mismatches += fx != fy;
+    a.release(x, cudaStream_t{});
+    b.release(y, cudaStream_t{});
+    ++batches;
+  }
+  CHECK(b.next(cudaStream_t{}) == nullptr);
+  CHECK(batches > 3);
+  CHECK(mismatches == 0);
+}

@@ -30,6 +30,8 @@
 #include <gnndirect/detail/pipeline/cuda_handles.hpp>
 #include <gnndirect/device.hpp>
 #include <gnndirect/error.hpp>
+#include <gnndirect/cache/hot_set.cuh>
+#include <gnndirect/cache/tiered_table.cuh>
 #include <gnndirect/gather/gather.cuh>
 #include <gnndirect/gather/gather_policy.hpp>
 #include <gnndirect/graph/sample_blocks.cuh>
@@ -77,6 +79,11 @@ struct pipeline_options {
   /// sizes vary, so without a reserve the pool may still grow when a later batch is the largest
   /// yet; about depth x a large batch's footprint makes every batch come from reserved memory.
   std::size_t reserve_bytes{0};
+  /// When > 0, device bytes for a tier of hot feature rows (cache/tiered_table.cuh), filled at
+  /// construction with the highest-degree nodes; features of cached nodes are then gathered from
+  /// HBM, the others from the host table, in one launch. Rebuild it between epochs through
+  /// feature_cache() (e.g. with hot_rows_by_count from pre-sampling).
+  std::size_t cache_bytes{0};
 };
 
 /// One prepared mini-batch; every device array lives in the pipeline's pool and stays valid until
@@ -157,6 +164,10 @@ std::int64_t first_bad_id(const std::vector<Index>& ids, std::int64_t num_nodes)
 template <class Offset, class Index, class Feature, class Label>
 class minibatch_pipeline {
  public:
+  /// The hot-row tier of the features, or null when options.cache_bytes is 0. Rebuild it only
+  /// between epochs (no batch in preparation or held).
+  tiered_table<Feature>* feature_cache() noexcept { return cache_.get(); }
+
   /// The batch type next() hands out.
   using batch_type = minibatch<Offset, Index, Feature, Label>;
 
@@ -188,6 +199,7 @@ class minibatch_pipeline {
       slots_.push_back(std::make_unique<slot>(options_.batch_size));
     }
     reserve_pool();
+    build_feature_cache();
   }
 
   minibatch_pipeline(const minibatch_pipeline&) = delete;
@@ -495,7 +507,8 @@ class minibatch_pipeline {
 
     buffer<Index> const& inputs = batch.blocks.input_nodes();
     batch.num_input_nodes = static_cast<std::int64_t>(inputs.size());
-    batch.features = gather_rows(features_, inputs.data(), batch.num_input_nodes, batch.feature_storage);
+    batch.features = cache_ ? gather_rows(cache_->view(), inputs.data(), batch.num_input_nodes, batch.feature_storage)
+                            : gather_rows(features_, inputs.data(), batch.num_input_nodes, batch.feature_storage);
     batch.feature_bytes = static_cast<std::size_t>(batch.num_input_nodes) * features_.row_bytes();
     table_view<const Label> const label_table(labels_, graph_.num_nodes, 1, 1, labels_kind_);
     batch.labels = gather_rows(label_table, batch.seeds, batch.num_seeds, batch.label_storage).data;
@@ -504,21 +517,40 @@ class minibatch_pipeline {
     GNNDIRECT_CUDA_TRY(cudaEventSynchronize(target.ready.get()));
   }
 
+  void build_feature_cache()
+  {
+    if (options_.cache_bytes == 0) { return; }
+    cache_ = std::make_unique<tiered_table<Feature>>(features_, options_.cache_bytes);
+    buffer<std::int64_t> const hot = hot_rows_by_degree(stream_.get(), graph_, cache_->capacity());
+    cache_->rebuild(stream_.get(), hot.data(), cache_->capacity());
+  }
+
+  static const table_view<const Feature>& rows_of(const tiered_view<Feature>& source) noexcept
+  {
+    return source.host;
+  }
+  template <class T>
+  static const table_view<const T>& rows_of(const table_view<const T>& source) noexcept
+  {
+    return source;
+  }
+
   /// Gathers `count` rows of `source` into new device storage (stream-ordered from the pool,
   /// like the workspace, so no call reaches cudaMalloc in steady state); raises index errors
   /// when the gather policy checks them.
-  template <class T>
-  table_view<T> gather_rows(table_view<const T> source, const Index* rows, std::int64_t count,
+  template <class Source, class T>
+  table_view<T> gather_rows(const Source& source, const Index* rows, std::int64_t count,
                             buffer<T>& storage)
   {
-    storage = buffer<T>(static_cast<std::size_t>(count * source.cols), stream_.get(), pool_.get());
-    table_view<T> const out(storage.data(), count, source.cols, source.cols, memory_kind::device);
-    buffer<std::byte> const ws(gather_workspace_bytes<Index>(count, source.rows, source.kind,
-                                                             source.row_bytes(), options_.gather),
+    auto const& table = rows_of(source);
+    storage = buffer<T>(static_cast<std::size_t>(count * table.cols), stream_.get(), pool_.get());
+    table_view<T> const out(storage.data(), count, table.cols, table.cols, memory_kind::device);
+    buffer<std::byte> const ws(gather_workspace_bytes<Index>(count, table.rows, table.kind,
+                                                             table.row_bytes(), options_.gather),
                                stream_.get(), pool_.get());
     workspace_view const scratch{ws.data(), ws.bytes()};
     gather_async(stream_.get(), source, rows, count, out, scratch, options_.gather);
-    if (options_.gather.check_indices) { gather_check(stream_.get(), scratch, source.rows); }
+    if (options_.gather.check_indices) { gather_check(stream_.get(), scratch, table.rows); }
     return out;
   }
 
@@ -547,6 +579,7 @@ class minibatch_pipeline {
 
   csr_view<Offset, Index> graph_;
   table_view<const Feature> features_;
+  std::unique_ptr<tiered_table<Feature>> cache_;  // hot feature rows in HBM (options.cache_bytes)
   const Label* labels_;
   std::vector<Index> training_ids_;
   pipeline_options options_;
