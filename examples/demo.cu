@@ -63,6 +63,8 @@ struct demo_args {
   std::vector<int> fanouts{15, 10, 5};
   int epochs{1};
   std::int64_t max_batches{0};
+  std::int64_t cpu_max_batches{0};  // CPU-centric path only; its epoch is then extrapolated
+  double cache_pct{20};             // path "cached": % of feature rows in the device tier
   std::vector<std::string> paths{"gnndirect", "cpu", "gpu"};
   std::int64_t feature_dim{-1};  // -1: the preset's
   std::int64_t train_nodes{-1};  // -1: the preset's, scaled
@@ -80,7 +82,11 @@ void print_usage(std::FILE* out)
     "  --fanouts A,B,C      neighbours sampled per layer, seeds side first (default 15,10,5)\n"
     "  --epochs N           epochs per data path (default 1)\n"
     "  --max-batches N      stop each epoch after N batches (default 0 = all)\n"
-    "  --paths LIST         any of gnndirect,cpu,gpu (default all three)\n"
+    "  --cpu-max-batches N  run only N batches of the CPU-centric path and extrapolate its\n"
+    "                       epoch (it is the slow one; default 0 = all)\n"
+    "  --cache-pct P        path 'cached': gnndirect with P%% of feature rows in a device tier\n"
+    "                       (highest degree first; default 20)\n"
+    "  --paths LIST         any of gnndirect,cached,cpu,gpu (default gnndirect,cpu,gpu)\n"
     "  --feature-dim D      fp32 features per node (default: products 100, reddit 602,\n"
     "                       papers100m 128, small 128)\n"
     "  --train-nodes N      training nodes (default: products 196615, reddit 153431,\n"
@@ -136,7 +142,8 @@ void check_args(const demo_args& a)
             !a.fanouts.empty() && (a.feature_dim == -1 || a.feature_dim > 0) &&
             (a.train_nodes == -1 || a.train_nodes > 0);
   for (int f : a.fanouts) { ok = ok && f >= 0; }
-  for (auto const& p : a.paths) { ok = ok && (p == "gnndirect" || p == "cpu" || p == "gpu"); }
+  for (auto const& p : a.paths) { ok = ok && (p == "gnndirect" || p == "cached" || p == "cpu" || p == "gpu"); }
+  ok = ok && a.cpu_max_batches >= 0 && a.cache_pct > 0 && a.cache_pct <= 100;
   if (!ok) {
     std::fprintf(stderr, "demo: invalid arguments (see --help)\n");
     std::exit(2);
@@ -171,6 +178,10 @@ demo_args parse_args(int argc, char** argv)
       a.epochs = parse_number<int>(flag, value);
     } else if (flag == "--max-batches") {
       a.max_batches = parse_number<std::int64_t>(flag, value);
+    } else if (flag == "--cpu-max-batches") {
+      a.cpu_max_batches = parse_number<std::int64_t>(flag, value);
+    } else if (flag == "--cache-pct") {
+      a.cache_pct = parse_number<double>(flag, value);
     } else if (flag == "--paths") {
       a.paths = split(value, ',');
     } else if (flag == "--feature-dim") {
@@ -524,14 +535,17 @@ std::int64_t batches_per_epoch(const demo_args& a, std::int64_t train)
 template <class Index>
 path_result run_pipeline_path(const std::string& name, const demo_args& a, const dataset<Index>& d,
                               const gnndirect::csr_view<std::int64_t, Index>& graph,
-                              gnndirect::table_view<const float> features, bool count_link_bytes)
+                              gnndirect::table_view<const float> features, bool count_link_bytes,
+                              std::size_t cache_bytes = 0)
 {
   path_result result{name};
   auto const consumer = gnndirect::detail::make_non_blocking_stream();
   gnndirect::buffer<unsigned long long> link_bytes(1, memory_kind::device);
   GNNDIRECT_CUDA_TRY(cudaMemset(link_bytes.data(), 0, sizeof(unsigned long long)));
+  gnndirect::pipeline_options options = pipeline_options_for(a);
+  options.cache_bytes = cache_bytes;
   gnndirect::minibatch_pipeline<std::int64_t, Index, float, label_type> pipeline(
-    graph, features, d.labels.data(), d.training_ids, pipeline_options_for(a));
+    graph, features, d.labels.data(), d.training_ids, options);
   std::int64_t const batches = batches_per_epoch(a, static_cast<std::int64_t>(d.training_ids.size()));
   for (int epoch = 0; epoch < a.epochs; ++epoch) {
     progress_bar bar(name + " epoch " + std::to_string(epoch), batches);
@@ -601,7 +615,8 @@ path_result run_cpu_path(const demo_args& a, const dataset<Index>& d)
   auto const host_features = d.features.host_view();
   std::int64_t const dim = host_features.cols;
   gnndirect::buffer<float> staging;  // pinned, grown on demand
-  std::int64_t const batches = batches_per_epoch(a, static_cast<std::int64_t>(d.training_ids.size()));
+  std::int64_t const epoch_batches = batches_per_epoch(a, static_cast<std::int64_t>(d.training_ids.size()));
+  std::int64_t const batches = a.cpu_max_batches > 0 ? std::min(epoch_batches, a.cpu_max_batches) : epoch_batches;
   gnndirect::pipeline_options const options = pipeline_options_for(a);
   for (int epoch = 0; epoch < a.epochs; ++epoch) {
     progress_bar bar("cpu-centric epoch " + std::to_string(epoch), batches);
@@ -645,9 +660,16 @@ path_result run_cpu_path(const demo_args& a, const dataset<Index>& d)
     }
     meter.stop();
     bar.finish();
-    result.seconds = meter.seconds;
-    result.core_seconds = meter.core_seconds;
-    result.batches = batches;
+    // With --cpu-max-batches the epoch is extrapolated from the batches that ran (batches are
+    // statistically alike: same size, same fanouts, shuffled seeds).
+    double const scale = static_cast<double>(epoch_batches) / static_cast<double>(std::max<std::int64_t>(batches, 1));
+    result.seconds = meter.seconds * scale;
+    result.core_seconds = meter.core_seconds * scale;
+    result.feature_bytes = static_cast<std::uint64_t>(static_cast<double>(result.feature_bytes) * scale);
+    result.batches = epoch_batches;
+    if (batches < epoch_batches) {
+      result.note = "extrapolated from " + std::to_string(batches) + " of " + std::to_string(epoch_batches) + " batches";
+    }
   }
   GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream.get()));
   result.ran = true;
@@ -725,6 +747,7 @@ void print_result_line(const path_result& r, const path_result* cpu)
 {
   if (r.ran) {
     print_path_line(r, cpu);
+    if (!r.note.empty()) { std::printf("%-12s (%s)\n", "", r.note.c_str()); }
   } else {
     std::printf("%-12s %s\n", r.name.c_str(), r.note.c_str());
   }
@@ -840,6 +863,10 @@ int run(demo_args a, report_context ctx, gnndirect::placement_decision where)
     if (path == "gnndirect") {
       results.push_back(run_pipeline_path("gnndirect", a, d, d.graph.view(), d.features.view(),
                                           gnndirect::is_host_resident(where.kind)));
+    } else if (path == "cached") {
+      auto const rows = static_cast<std::size_t>(static_cast<double>(d.features.rows()) * a.cache_pct / 100.0);
+      results.push_back(run_pipeline_path("cached", a, d, d.graph.view(), d.features.view(), false,
+                                          rows * d.features.view().row_bytes()));
     } else if (path == "cpu" && !gnndirect::is_host_resident(where.kind)) {
       path_result skipped{"cpu-centric"};
       skipped.note = "skipped: the device cannot map host memory, so the data is not host-resident";
