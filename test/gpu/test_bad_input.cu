@@ -1002,7 +1002,7 @@ struct sample_fixture {
     check_rejected_before_enqueue<gnndirect::invalid_argument>(
       [&](cudaStream_t s) { gnndirect::sample_neighbors_async(s, csr, seed_ids, n, k, 0, policy, out(), w); }, text);
     check_untouched();
-    if (w.data == ws.data()) {  // the synchronous form brings its own workspace
+    if (w.data == ws.data() && w.bytes == ws.bytes()) {  // the synchronous form brings its own workspace
       check_throws_exactly<gnndirect::invalid_argument>(
         [&] { (void)gnndirect::sample_neighbors(cudaStream_t{}, csr, seed_ids, n, k, 0, policy); }, text);
     }
