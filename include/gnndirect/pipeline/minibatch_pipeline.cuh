@@ -3,12 +3,10 @@
 /// @brief Mini-batch pipeline: shuffled seeds -> sampled blocks -> gathered features and labels,
 /// prepared on a side stream by a worker thread while the consumer trains on earlier batches.
 ///
-/// Per batch, on the pipeline's non-blocking sampling stream: the seeds go from a pinned staging
-/// buffer to the device and sample_blocks relabels them into message-flow blocks; then, on a
-/// second non-blocking stream, gather_async copies the input nodes' feature rows (through the
-/// feature cache when options.cache_bytes > 0) and the seeds' labels into device buffers and a
-/// `ready` event is recorded. The worker samples batch b + 1 while batch b's gathers run, so the
-/// latency-bound sampling overlaps the link-bound gathering (a two-stage software pipeline). Every buffer is allocated stream-ordered from the pipeline's own memory pool, whose
+/// Per batch, on the pipeline's non-blocking side stream: the seeds go from a pinned staging
+/// buffer to the device, sample_blocks relabels them into message-flow blocks, gather_async copies
+/// the input nodes' feature rows and the seeds' labels into device buffers, and a `ready` event is
+/// recorded. Every buffer is allocated stream-ordered from the pipeline's own memory pool, whose
 /// release threshold keeps the memory reserved, so after the first batches no cudaMalloc happens.
 /// Up to `depth` batches exist at once (prepared, ready, or held by the consumer).
 ///
@@ -28,7 +26,6 @@
 /// captured in a CUDA graph, sample_blocks cannot (it reads sizes back to the host to allocate
 /// each layer), so batch preparation is not capturable; next() and release() enqueue an event wait
 /// and an event record on `consumer` and must not be called while `consumer` is being captured.
-/// side_stream() is the sampling stream; both side streams wait on `consumed` before freeing.
 
 #include <gnndirect/detail/pipeline/cuda_handles.hpp>
 #include <gnndirect/device.hpp>
@@ -219,13 +216,9 @@ class minibatch_pipeline {
     for (auto& s : slots_) {
       if (s->consumed_pending) {
         GNNDIRECT_CUDA_TRY_NOTHROW(cudaStreamWaitEvent(stream_.get(), s->consumed.get(), 0));
-        GNNDIRECT_CUDA_TRY_NOTHROW(cudaStreamWaitEvent(gather_stream_.get(), s->consumed.get(), 0));
       }
-      s->batch = batch_type{};  // frees on the side streams, after the consumer's last use
-      s->feature_ws = buffer<std::byte>{};
-      s->label_ws = buffer<std::byte>{};
+      s->batch = batch_type{};  // frees on the side stream, after the consumer's last use
     }
-    GNNDIRECT_CUDA_TRY_NOTHROW(cudaStreamSynchronize(gather_stream_.get()));
     GNNDIRECT_CUDA_TRY_NOTHROW(cudaStreamSynchronize(stream_.get()));
   }
 
@@ -341,10 +334,8 @@ class minibatch_pipeline {
     slot_state state{slot_state::free};
     bool consumed_pending{false};  // `consumed` was recorded since the side stream last waited
     cudaStream_t consumer{nullptr};
-    detail::event_handle sampled{detail::make_sync_event()};  // blocks done (sampling stream)
     detail::event_handle ready{detail::make_sync_event()};
     detail::event_handle consumed{detail::make_sync_event()};
-    buffer<std::byte> feature_ws, label_ws;  // gather workspaces, checked when the batch finishes
     buffer<Index> staging;  // pinned: the seeds' path to the device
 
     explicit slot(std::int64_t batch_size)
@@ -449,68 +440,17 @@ class minibatch_pipeline {
       throw index_out_of_range(__FILE__, __LINE__, "training_ids", bad_id_position_,
                                static_cast<std::int64_t>(training_ids_[position]), graph_.num_nodes);
     }
-    // Two-stage software pipeline: batch b is sampled on the sampling stream while batch b - 1's
-    // gathers run on the gather stream, so the latency-bound sampling overlaps the link-bound
-    // gathering. A gathered batch is published before waiting for a slot that only the
-    // consumer can free (no deadlock with a consumer that holds one batch while asking for the
-    // next).
-    slot* pending = nullptr;
-    std::int64_t pending_index = -1;
-    try {
-      for (std::int64_t b = 0; b < num_batches(); ++b) {
-        if (pending != nullptr && !has_free_slot()) {
-          finish(*pending, pending_index);
-          pending = nullptr;
-        }
-        slot* const target = acquire_slot(b);
-        if (target == nullptr) { break; }  // stopping
-        try {
-          sample(*target, epoch, b);
-        } catch (...) {
-          abandon(*target);
-          throw;
-        }
-        if (pending != nullptr) { finish(*pending, pending_index); }
-        pending = nullptr;
-        try {
-          enqueue_gathers(*target);
-        } catch (...) {
-          abandon(*target);
-          throw;
-        }
-        pending = target;
-        pending_index = b;
+    for (std::int64_t b = 0; b < num_batches(); ++b) {
+      slot* const target = acquire_slot(b);
+      if (target == nullptr) { return; }  // stopping
+      try {
+        prepare(*target, epoch, b);
+      } catch (...) {
+        abandon(*target);
+        throw;
       }
-      if (pending != nullptr) { finish(*pending, pending_index); }
-    } catch (...) {
-      if (pending != nullptr) { abandon(*pending); }
-      throw;
+      publish(*target, b);
     }
-  }
-
-  bool has_free_slot() const
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return free_slot() != nullptr;
-  }
-
-  /// Waits for a batch's gathers, raises their index errors (when checked), publishes it.
-  void finish(slot& target, std::int64_t b)
-  {
-    slot* const owned = &target;
-    try {
-      GNNDIRECT_CUDA_TRY(cudaEventSynchronize(target.ready.get()));
-      if (options_.gather.check_indices) {
-        gather_check(gather_stream_.get(), {target.feature_ws.data(), target.feature_ws.bytes()},
-                     rows_of(features_).rows);
-        gather_check(gather_stream_.get(), {target.label_ws.data(), target.label_ws.bytes()},
-                     graph_.num_nodes);
-      }
-    } catch (...) {
-      abandon(*owned);
-      throw;
-    }
-    publish(target, b);
   }
 
   /// Waits for a free slot (nullptr when stopping), then frees its previous batch on the side
@@ -527,9 +467,8 @@ class minibatch_pipeline {
       timings_.push_back(batch_timing{b, std::chrono::steady_clock::now(), {}, false});
     }
     // The slot is the worker's now; nobody else reads consumed_pending until it is handed out.
-    if (chosen->consumed_pending) {  // buffers are freed on the stream that allocated them
+    if (chosen->consumed_pending) {
       GNNDIRECT_CUDA_TRY(cudaStreamWaitEvent(stream_.get(), chosen->consumed.get(), 0));
-      GNNDIRECT_CUDA_TRY(cudaStreamWaitEvent(gather_stream_.get(), chosen->consumed.get(), 0));
       chosen->consumed_pending = false;
     }
     chosen->batch = batch_type{};
@@ -546,8 +485,7 @@ class minibatch_pipeline {
 
   /// Enqueues and completes batch b of `epoch` in `target` (the worker syncs on the ready event,
   /// so the timestamps mean GPU completion; sampling synchronises the side stream anyway).
-  /// Samples batch b's blocks on the sampling stream (synchronous: sizes come back to the host).
-  void sample(slot& target, std::int64_t epoch, std::int64_t b)
+  void prepare(slot& target, std::int64_t epoch, std::int64_t b)
   {
     batch_type& batch = target.batch;
     batch.epoch = epoch;
@@ -567,23 +505,16 @@ class minibatch_pipeline {
     batch.num_sampled_edges = 0;
     for (auto const& layer : batch.blocks.layers) { batch.num_sampled_edges += layer.num_edges(); }
 
-    batch.num_input_nodes = static_cast<std::int64_t>(batch.blocks.input_nodes().size());
-    GNNDIRECT_CUDA_TRY(cudaEventRecord(target.sampled.get(), stream_.get()));
-  }
-
-  /// Enqueues batch b's feature and label gathers on the gather stream, after its sampling;
-  /// records `ready` there. Returns at once.
-  void enqueue_gathers(slot& target)
-  {
-    batch_type& batch = target.batch;
-    GNNDIRECT_CUDA_TRY(cudaStreamWaitEvent(gather_stream_.get(), target.sampled.get(), 0));
-    const Index* const inputs = batch.blocks.input_nodes().data();
-    batch.features = cache_ ? gather_rows(cache_->view(), inputs, batch.num_input_nodes, batch.feature_storage, target.feature_ws)
-                            : gather_rows(features_, inputs, batch.num_input_nodes, batch.feature_storage, target.feature_ws);
+    buffer<Index> const& inputs = batch.blocks.input_nodes();
+    batch.num_input_nodes = static_cast<std::int64_t>(inputs.size());
+    batch.features = cache_ ? gather_rows(cache_->view(), inputs.data(), batch.num_input_nodes, batch.feature_storage)
+                            : gather_rows(features_, inputs.data(), batch.num_input_nodes, batch.feature_storage);
     batch.feature_bytes = static_cast<std::size_t>(batch.num_input_nodes) * features_.row_bytes();
     table_view<const Label> const label_table(labels_, graph_.num_nodes, 1, 1, labels_kind_);
-    batch.labels = gather_rows(label_table, batch.seeds, batch.num_seeds, batch.label_storage, target.label_ws).data;
-    GNNDIRECT_CUDA_TRY(cudaEventRecord(target.ready.get(), gather_stream_.get()));
+    batch.labels = gather_rows(label_table, batch.seeds, batch.num_seeds, batch.label_storage).data;
+
+    GNNDIRECT_CUDA_TRY(cudaEventRecord(target.ready.get(), stream_.get()));
+    GNNDIRECT_CUDA_TRY(cudaEventSynchronize(target.ready.get()));
   }
 
   void build_feature_cache()
@@ -609,16 +540,17 @@ class minibatch_pipeline {
   /// when the gather policy checks them.
   template <class Source, class T>
   table_view<T> gather_rows(const Source& source, const Index* rows, std::int64_t count,
-                            buffer<T>& storage, buffer<std::byte>& ws)
+                            buffer<T>& storage)
   {
     auto const& table = rows_of(source);
-    cudaStream_t const stream = gather_stream_.get();
-    storage = buffer<T>(static_cast<std::size_t>(count * table.cols), stream, pool_.get());
+    storage = buffer<T>(static_cast<std::size_t>(count * table.cols), stream_.get(), pool_.get());
     table_view<T> const out(storage.data(), count, table.cols, table.cols, memory_kind::device);
-    ws = buffer<std::byte>(gather_workspace_bytes<Index>(count, table.rows, table.kind, table.row_bytes(),
-                                                         options_.gather),
-                           stream, pool_.get());
-    gather_async(stream, source, rows, count, out, workspace_view{ws.data(), ws.bytes()}, options_.gather);
+    buffer<std::byte> const ws(gather_workspace_bytes<Index>(count, table.rows, table.kind,
+                                                             table.row_bytes(), options_.gather),
+                               stream_.get(), pool_.get());
+    workspace_view const scratch{ws.data(), ws.bytes()};
+    gather_async(stream_.get(), source, rows, count, out, scratch, options_.gather);
+    if (options_.gather.check_indices) { gather_check(stream_.get(), scratch, table.rows); }
     return out;
   }
 
@@ -656,8 +588,7 @@ class minibatch_pipeline {
   std::int64_t bad_id_position_;  // first training id out of range, -1 if none
   // Destroyed last (declaration order): every buffer is freed into the pool, on the stream.
   detail::pool_handle pool_;
-  detail::stream_handle stream_;         // sampling (and the pool's reserve)
-  detail::stream_handle gather_stream_{detail::make_non_blocking_stream()};  // feature and label gathers
+  detail::stream_handle stream_;
   std::vector<std::unique_ptr<slot>> slots_;
   std::vector<Index> order_;  // the epoch's shuffled ids; read by the worker
 
