@@ -820,9 +820,8 @@ void write_json(const std::string& file, const demo_args& a, const report_contex
         std::fprintf(out, ", \"link_bytes\": %llu, \"link_floor_seconds\": %.6f, \"epoch_over_link_floor\": %.3f",
                      static_cast<unsigned long long>(r.link_bytes), floor_s, r.seconds / floor_s);
       }
-    } else {
-      std::fprintf(out, ", \"note\": \"%s\"", json_escape(r.note).c_str());
     }
+    if (!r.note.empty()) { std::fprintf(out, ", \"note\": \"%s\"", json_escape(r.note).c_str()); }
     std::fprintf(out, "}");
   }
   std::fprintf(out, "\n  ]\n}\n");
