@@ -26,6 +26,7 @@
 
 #include "support/placed_table.hpp"
 #include "support/random.hpp"
+#include "support/transfer.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -54,6 +55,9 @@ using gnndirect::test::placed_table;
 
 namespace {
 
+using gnndirect::test::to_buffer;
+using gnndirect::test::to_host;
+
 constexpr unsigned char poison = 0xCD;
 constexpr std::int64_t guard_rows = 3;
 
@@ -65,26 +69,6 @@ bool contains(const char* text, const std::string& part) { return std::string(te
 std::int64_t pick(std::mt19937_64& rng, std::int64_t low, std::int64_t high)
 {
   return low + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(high - low));
-}
-
-/// A new buffer of `kind` holding `values`.
-template <class T>
-buffer<T> to_buffer(const std::vector<T>& values, memory_kind kind = memory_kind::device)
-{
-  buffer<T> out(values.size(), kind);
-  if (!values.empty()) {
-    GNNDIRECT_CUDA_TRY(cudaMemcpy(out.data(), values.data(), out.bytes(), cudaMemcpyDefault));
-  }
-  return out;
-}
-
-/// n elements of a device-visible array, copied to the host.
-template <class T>
-std::vector<T> to_host(const T* data, std::int64_t n)
-{
-  std::vector<T> out(static_cast<std::size_t>(n));
-  if (n > 0) { GNNDIRECT_CUDA_TRY(cudaMemcpy(out.data(), data, out.size() * sizeof(T), cudaMemcpyDefault)); }
-  return out;
 }
 
 /// A device buffer whose every byte is `poison`.

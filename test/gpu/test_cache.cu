@@ -9,6 +9,7 @@
 
 #include "support/placed_table.hpp"
 #include "support/random.hpp"
+#include "support/transfer.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -20,23 +21,8 @@ using gnndirect::table_view;
 
 namespace {
 
-template <class T>
-gnndirect::buffer<T> to_device(const std::vector<T>& values)
-{
-  gnndirect::buffer<T> out(values.size(), memory_kind::device);
-  if (!values.empty()) {
-    GNNDIRECT_CUDA_TRY(cudaMemcpy(out.data(), values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice));
-  }
-  return out;
-}
-
-template <class T>
-std::vector<T> to_host(const T* device, std::size_t n)
-{
-  std::vector<T> out(n);
-  if (n > 0) { GNNDIRECT_CUDA_TRY(cudaMemcpy(out.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost)); }
-  return out;
-}
+using gnndirect::test::to_buffer;
+using gnndirect::test::to_host;
 
 /// Gathers `indices` through the tier and compares every byte with the host reference.
 template <class Index>
@@ -47,7 +33,7 @@ bool tiered_gather_matches(const gnndirect::tiered_view<float>& view, const std:
   std::int64_t const cols = view.host.cols;
   gnndirect::buffer<float> out(static_cast<std::size_t>(count * cols), memory_kind::device);
   GNNDIRECT_CUDA_TRY(cudaMemset(out.data(), 0xCD, out.bytes()));
-  auto const device_indices = to_device(indices);
+  auto const device_indices = to_buffer(indices);
   gnndirect::gather(cudaStream_t{}, view, device_indices.data(), count,
                     table_view<float>(out.data(), count, cols, cols, memory_kind::device));
   std::vector<float> expected(static_cast<std::size_t>(count * cols));
@@ -80,7 +66,7 @@ TEST_CASE("tiered gather equals the host reference for budgets 0, partial and fu
       std::vector<std::int64_t> hot(static_cast<std::size_t>(rows));
       std::iota(hot.begin(), hot.end(), 0);
       std::shuffle(hot.begin(), hot.end(), rng);
-      auto const device_hot = to_device(hot);
+      auto const device_hot = to_buffer(hot);
       tier.rebuild(cudaStream_t{}, device_hot.data(), rows);
       CHECK(tier.cached_rows() == tier.capacity());
       CHECK(tier.capacity() == static_cast<std::int64_t>(fraction * rows));
@@ -89,7 +75,7 @@ TEST_CASE("tiered gather equals the host reference for budgets 0, partial and fu
       CHECK(tiered_gather_matches(tier.view(), host_rows, gnndirect::test::random_indices<std::int64_t>(rng, 777, rows)));
       // Rebuild with another hot set, smaller than the capacity.
       std::shuffle(hot.begin(), hot.end(), rng);
-      auto const other = to_device(hot);
+      auto const other = to_buffer(hot);
       tier.rebuild(cudaStream_t{}, other.data(), rows / 10);
       CHECK(tier.cached_rows() == std::min<std::int64_t>(rows / 10, tier.capacity()));
       CHECK(tiered_gather_matches(tier.view(), host_rows, gnndirect::test::random_indices<std::int64_t>(rng, 50000, rows)));
@@ -106,11 +92,11 @@ TEST_CASE("tiered gather checks indices and a bad hot id leaves an empty tier")
   table.fill(bytes.data());
   gnndirect::tiered_table<float> tier(table.view(), 500 * cols * sizeof(float));
   std::vector<std::int64_t> hot{1, 2, 3, rows + 5, 7};
-  auto const device_hot = to_device(hot);
+  auto const device_hot = to_buffer(hot);
   CHECK_THROWS_AS(tier.rebuild(cudaStream_t{}, device_hot.data(), 5), gnndirect::index_out_of_range);
   CHECK(tier.cached_rows() == 0);
   std::vector<std::int32_t> indices{5, -1, 7};
-  auto const device_indices = to_device(indices);
+  auto const device_indices = to_buffer(indices);
   gnndirect::buffer<float> out(3 * cols, memory_kind::device);
   try {
     gnndirect::gather(cudaStream_t{}, tier.view(), device_indices.data(), 3,
@@ -132,8 +118,8 @@ TEST_CASE("hot rows by degree and by access count equal a host top-k (ties by id
   std::vector<std::int64_t> indptr(nodes + 1, 0);
   for (std::int64_t v = 0; v < nodes; ++v) { indptr[v + 1] = indptr[v] + static_cast<std::int64_t>(rng() % 40); }
   std::vector<std::int32_t> indices(static_cast<std::size_t>(indptr.back()), 0);
-  auto const d_indptr = to_device(indptr);
-  auto const d_indices = to_device(indices);
+  auto const d_indptr = to_buffer(indptr);
+  auto const d_indices = to_buffer(indices);
   gnndirect::csr_view<std::int64_t, std::int32_t> csr;
   csr.indptr = d_indptr.data();
   csr.indices = d_indices.data();
@@ -152,7 +138,7 @@ TEST_CASE("hot rows by degree and by access count equal a host top-k (ties by id
   CHECK(to_host(by_degree.data(), by_degree.size()) == host_top(degrees, 321));
 
   auto const accesses = gnndirect::test::random_indices<std::int32_t>(rng, 100000, nodes);
-  auto const d_accesses = to_device(accesses);
+  auto const d_accesses = to_buffer(accesses);
   gnndirect::buffer<std::uint32_t> counts(nodes, memory_kind::device);
   GNNDIRECT_CUDA_TRY(cudaMemset(counts.data(), 0, counts.bytes()));
   gnndirect::count_accesses_async(cudaStream_t{}, d_accesses.data(), 100000, nodes, counts.data());
@@ -183,7 +169,7 @@ TEST_CASE("the pipeline with a feature cache (a flag) yields the same batches as
   auto const features = gnndirect::table<float>::adopt_by_copy(host_features.data(), n, dim, memory_kind::managed_host);
   std::vector<std::int32_t> labels(static_cast<std::size_t>(n));
   for (auto& l : labels) { l = static_cast<std::int32_t>(rng() % 47); }
-  auto const device_labels = to_device(labels);
+  auto const device_labels = to_buffer(labels);
   std::vector<std::int32_t> train(static_cast<std::size_t>(n / 4));
   for (auto& t : train) { t = static_cast<std::int32_t>(rng() % static_cast<std::uint64_t>(n)); }
 

@@ -8,6 +8,7 @@
 
 #include "support/placed_table.hpp"
 #include "support/random.hpp"
+#include "support/transfer.hpp"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -26,6 +27,9 @@ using gnndirect::test::placed_table;
 
 namespace {
 
+using gnndirect::test::to_buffer;
+using gnndirect::test::to_host;
+
 constexpr unsigned char poison = 0xCD;
 constexpr std::int64_t guard_rows = 3;
 
@@ -37,17 +41,6 @@ constexpr memory_kind all_kinds[] = {memory_kind::device, memory_kind::pinned, m
                                      memory_kind::managed_host};
 
 bool quick() { return std::getenv("GNNDIRECT_TEST_QUICK") != nullptr; }
-
-/// Device buffer holding `values`.
-template <class T>
-gnndirect::buffer<T> to_device(const std::vector<T>& values)
-{
-  gnndirect::buffer<T> out(values.size(), memory_kind::device);
-  if (!values.empty()) {
-    GNNDIRECT_CUDA_TRY(cudaMemcpy(out.data(), values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice));
-  }
-  return out;
-}
 
 /// A device output of `count` rows plus guard rows, all poisoned.
 template <class T>
@@ -117,7 +110,7 @@ int run_gather_matrix(std::mt19937_64& rng, memory_kind kind, int variant)
       CAPTURE(variant);
       std::vector<Index> indices = gnndirect::test::random_indices<Index>(rng, count, rows);
       if (variant % 2 == 1) { std::sort(indices.begin(), indices.end()); }  // caller-sorted input
-      auto const device_indices = to_device(indices);
+      auto const device_indices = to_buffer(indices);
       poisoned_output<T> out(count, cols);
       gnndirect::gather(cudaStream_t{}, src.view(), device_indices.data(), count, out.view(),
                         policy_variant(variant));
@@ -169,7 +162,7 @@ TEST_CASE("gather of fp16, bf16 and int8 features, strided and misaligned views"
   // A strided view that starts one element in: only 2-byte vectors are legal.
   table_view<const __half> const view(src.view().data + 1, rows - 1, cols, stride, memory_kind::managed_host);
   auto const indices = gnndirect::test::random_indices<std::int32_t>(rng, 5000, rows - 1);
-  auto const device_indices = to_device(indices);
+  auto const device_indices = to_buffer(indices);
   poisoned_output<__half> out(5000, cols);
   gnndirect::gather(cudaStream_t{}, view, device_indices.data(), 5000, out.view());
   std::vector<unsigned char> expected(out.storage.bytes(), poison);
@@ -208,7 +201,7 @@ TEST_CASE("bad indices: exception names the first bad position, nothing out of b
       indices[7000] = rows;          // too large, later position
       indices[4321] = -5;            // negative, first bad position
       indices[9000] = std::int64_t{1} << 40;
-      auto const device_indices = to_device(indices);
+      auto const device_indices = to_buffer(indices);
       poisoned_output<float> out(count, cols);
       gather_policy policy;
       policy.order = order;
@@ -237,7 +230,7 @@ TEST_CASE("bad indices: exception names the first bad position, nothing out of b
       CHECK(wrong == 0);
       CHECK(cudaGetLastError() == cudaSuccess);
       indices[4321] = indices[7000] = indices[9000] = 0;
-      auto const good_indices = to_device(indices);
+      auto const good_indices = to_buffer(indices);
       CHECK_NOTHROW(gnndirect::gather(cudaStream_t{}, src.view(), good_indices.data(), count, out.view(), policy));
     }
   }
@@ -287,7 +280,7 @@ TEST_CASE("scatter equals the host reference in every placement; bad indices wri
       std::vector<unsigned char> const batch_bytes = gnndirect::test::random_bytes(rng, count * row_bytes);
       placed_table<float> batch(memory_kind::device, count, cols);
       batch.fill(batch_bytes.data());
-      auto const device_indices = to_device(indices);
+      auto const device_indices = to_buffer(indices);
       gnndirect::scatter(cudaStream_t{}, batch.view(), device_indices.data(), count, table.view());
       std::vector<unsigned char> expected = before;
       gnndirect::host::scatter_reference(
@@ -296,7 +289,7 @@ TEST_CASE("scatter equals the host reference in every placement; bad indices wri
       CHECK(table.read() == expected);
 
       indices[10] = rows + 7;
-      auto const bad_indices = to_device(indices);
+      auto const bad_indices = to_buffer(indices);
       table.fill(before.data());
       CHECK_THROWS_AS(gnndirect::scatter(cudaStream_t{}, batch.view(), bad_indices.data(), count, table.view()),
                       gnndirect::index_out_of_range);
@@ -360,7 +353,7 @@ TEST_CASE("a table larger than 4 GiB is read correctly near its end (64-bit offs
     float* row = big.host_view().row(r);
     for (std::int64_t c = 0; c < cols; ++c) { row[c] = static_cast<float>(r % 100003) + static_cast<float>(c) * 1e-3f; }
   }
-  auto const device_indices = to_device(indices);
+  auto const device_indices = to_buffer(indices);
   auto const count = static_cast<std::int64_t>(indices.size());
   poisoned_output<float> out(count, cols);
   gnndirect::gather(cudaStream_t{}, big.view(), device_indices.data(), count, out.view());

@@ -4,6 +4,8 @@
 // placement; .npy files registered in place and read by kernels; a > 2^31-edge graph.
 #include <doctest/doctest.h>
 
+#include "support/transfer.hpp"
+
 #include <gnndirect/device.hpp>
 #include <gnndirect/graph/coo_to_csr.cuh>
 #include <gnndirect/graph/csr_graph.hpp>
@@ -27,6 +29,9 @@ using gnndirect::memory_kind;
 
 namespace {
 
+using gnndirect::test::to_buffer;
+using gnndirect::test::to_host;
+
 /// The placements a csr_graph can be built in.
 constexpr memory_kind owned_kinds[] = {memory_kind::device, memory_kind::pinned,
                                        memory_kind::managed_host};
@@ -34,17 +39,6 @@ constexpr memory_kind owned_kinds[] = {memory_kind::device, memory_kind::pinned,
 std::uint64_t fresh_seed()
 {
   return (std::uint64_t{std::random_device{}()} << 32) | std::random_device{}();
-}
-
-/// Copies n elements of a device-visible array (any placement) to a host vector.
-template <class T>
-std::vector<T> to_host(const T* data, std::int64_t n)
-{
-  std::vector<T> out(static_cast<std::size_t>(n));
-  if (n > 0) {
-    GNNDIRECT_CUDA_TRY(cudaMemcpy(out.data(), data, out.size() * sizeof(T), cudaMemcpyDefault));
-  }
-  return out;
 }
 
 /// A CSR graph copied back to host vectors, for exact comparison.

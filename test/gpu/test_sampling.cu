@@ -3,6 +3,8 @@
 // CUDA graph capture of the async path; the device primitive in a user kernel; blocks.
 #include <doctest/doctest.h>
 
+#include "support/transfer.hpp"
+
 #include <gnndirect/graph/sample_blocks.cuh>
 #include <gnndirect/graph/sample_device.cuh>
 #include <gnndirect/graph/sample_neighbors.cuh>
@@ -23,6 +25,9 @@ using gnndirect::sampling_kind;
 using gnndirect::sampling_policy;
 
 namespace {
+
+using gnndirect::test::to_buffer;
+using gnndirect::test::to_host;
 
 constexpr sampling_kind all_kinds[] = {sampling_kind::uniform_without_replacement,
                                        sampling_kind::uniform_with_replacement,
@@ -77,28 +82,6 @@ host_graph<Offset, Index> random_graph(std::int64_t nodes, std::uint64_t seed, b
     }
   }
   return g;
-}
-
-/// Copies a host vector into a new buffer of `kind`.
-template <class T>
-buffer<T> to_buffer(const std::vector<T>& host, memory_kind kind)
-{
-  buffer<T> b(host.size(), kind);
-  if (!host.empty()) {
-    GNNDIRECT_CUDA_TRY(cudaMemcpy(b.data(), host.data(), b.bytes(), cudaMemcpyDefault));
-  }
-  return b;
-}
-
-/// Copies a device-visible array back to the host.
-template <class T>
-std::vector<T> to_host(const T* data, std::int64_t n)
-{
-  std::vector<T> host(static_cast<std::size_t>(n));
-  if (n > 0) {
-    GNNDIRECT_CUDA_TRY(cudaMemcpy(host.data(), data, host.size() * sizeof(T), cudaMemcpyDefault));
-  }
-  return host;
 }
 
 /// The graph placed for the GPU: indptr in one kind, indices/weights/edge ids in another.
