@@ -10,12 +10,14 @@
 #include <gnndirect/host/gather_reference.hpp>
 #include <gnndirect/host/sample_reference.hpp>
 #include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/memory/host_memory.hpp>
 #include <gnndirect/memory/table.hpp>
 #include <gnndirect/pipeline/minibatch_pipeline.cuh>
 
 #include "support/random.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <chrono>
 #include <cstdint>
 #include <numeric>
@@ -439,4 +441,73 @@ TEST_CASE("pipeline errors: bad training id raises from next(), context stays us
   pipeline_options zero_batch = options;
   zero_batch.batch_size = 0;
   CHECK_THROWS_AS((void)f.make_pipeline(zero_batch), gnndirect::invalid_argument);
+}
+
+namespace {
+
+/// Resident set size of this process in bytes (VmRSS), 0 when unreadable.
+std::uint64_t resident_bytes()
+{
+  return gnndirect::detail::parse_meminfo_bytes(gnndirect::detail::read_small_file("/proc/self/status"), "VmRSS");
+}
+
+std::int64_t soak_epochs()
+{
+  if (char const* text = std::getenv("GNNDIRECT_SOAK_EPOCHS")) { return std::max(2LL, std::atoll(text)); }
+  return std::getenv("GNNDIRECT_TEST_QUICK") != nullptr ? 2 : 6;
+}
+
+}  // namespace
+
+TEST_CASE("soak: many epochs, every batch spot-checked, every 16th in full, memory flat")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  // The small preset at full size (100K nodes, 2M edges); GNNDIRECT_SOAK_EPOCHS sets the length.
+  fixture<std::int32_t> const f(seed, 1.0, 32, 20000, csr_placement{memory_kind::device, memory_kind::managed_host},
+                                memory_kind::managed_host, memory_kind::device);
+  pipeline_options options = test_options(seed, 2);
+  options.fanouts = {15, 10, 5};
+  options.reserve_bytes = std::size_t{256} << 20;
+  auto const consumer = gnndirect::detail::make_non_blocking_stream();
+  auto pipeline = f.make_pipeline(options);
+  std::mt19937_64 rng(seed);
+  std::size_t device_free_after_first = 0;
+  std::uint64_t rss_after_first = 0;
+  std::int64_t batches = 0, spot_mismatches = 0;
+  for (std::int64_t epoch = 0; epoch < soak_epochs(); ++epoch) {
+    CAPTURE(epoch);
+    pipeline.start_epoch(epoch);
+    while (auto* batch = pipeline.next(consumer.get())) {
+      if (batches % 16 == 0) {
+        check_batch(f, *batch, options, consumer.get());
+      } else {  // spot check: 16 random feature rows and every label
+        auto const inputs = to_host(consumer.get(), batch->blocks.input_nodes().data(), batch->num_input_nodes);
+        auto const got = to_host(consumer.get(), batch->features.data, batch->num_input_nodes * f.dim);
+        for (int k = 0; k < 16 && batch->num_input_nodes > 0; ++k) {
+          auto const r = static_cast<std::size_t>(rng() % static_cast<std::uint64_t>(batch->num_input_nodes));
+          auto const* want = f.host_features.data() + static_cast<std::size_t>(inputs[r]) * f.dim;
+          spot_mismatches += !std::equal(want, want + f.dim, got.begin() + static_cast<std::ptrdiff_t>(r * f.dim));
+        }
+        auto const labels = to_host(consumer.get(), batch->labels, batch->num_seeds);
+        for (std::int64_t s = 0; s < batch->num_seeds; ++s) {
+          spot_mismatches += labels[static_cast<std::size_t>(s)] !=
+                             f.host_labels[static_cast<std::size_t>(batch->host_seeds[s])];
+        }
+      }
+      pipeline.release(batch, consumer.get());
+      ++batches;
+    }
+    GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(consumer.get()));
+    if (epoch == 0) {
+      device_free_after_first = gnndirect::device_memory().free_bytes;
+      rss_after_first = resident_bytes();
+    } else {
+      CHECK(gnndirect::device_memory().free_bytes + (std::size_t{4} << 20) >= device_free_after_first);
+      CHECK(resident_bytes() <= rss_after_first + (std::uint64_t{64} << 20));
+    }
+  }
+  MESSAGE("soak: " << soak_epochs() << " epochs, " << batches << " batches");
+  CHECK(batches == soak_epochs() * pipeline.num_batches());
+  CHECK(spot_mismatches == 0);
 }
