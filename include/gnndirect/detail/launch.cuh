@@ -3,6 +3,7 @@
 /// @brief Launch helpers shared by the element-wise kernels of every module (nvcc).
 
 #include <gnndirect/config.hpp>
+#include <gnndirect/detail/bits.hpp>
 #include <gnndirect/device.hpp>
 #include <gnndirect/error.hpp>
 
@@ -25,14 +26,6 @@ inline unsigned int grid_stride_blocks(std::int64_t n)
   std::int64_t const resident = std::int64_t{device_attribute(cudaDevAttrMultiProcessorCount, device)} * 8;
   std::int64_t const needed = (n + elementwise_block_threads - 1) / elementwise_block_threads;
   return static_cast<unsigned int>(std::max<std::int64_t>(1, std::min(resident, needed)));
-}
-
-/// Number of low bits that hold every value in [0, bound): the radix-sort bit range of ids.
-constexpr int significant_bits(std::int64_t bound) noexcept
-{
-  int bits = 1;
-  while (bits < 63 && (std::int64_t{1} << bits) < bound) { ++bits; }
-  return bits;
 }
 
 /// out[i] = i for i in [0, n) (positions carried along by a sort).

@@ -5,6 +5,7 @@
 /// kernel; gnndirect's bulk gather/scatter are built from it.
 
 #include <gnndirect/config.hpp>
+#include <gnndirect/gather/gather_policy.hpp>  // vector_width_for
 
 #include <cstddef>
 #include <cstdint>
@@ -101,15 +102,6 @@ GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE void tile_copy_rows(int lane, int tile_si
 }
 
 }  // namespace detail
-
-/// Widest vector width (16, 8, 4, 2 or 1 bytes) that divides all of the given byte quantities
-/// (addresses, strides, row size). Host and device.
-GNNDIRECT_HOST_DEVICE inline int vector_width_for(std::uintptr_t a, std::uintptr_t b, std::uintptr_t c,
-                                                  std::uintptr_t d, std::uintptr_t e) noexcept
-{
-  std::uintptr_t const bits = a | b | c | d | e | std::uintptr_t{16};
-  return static_cast<int>(bits & (~bits + 1));  // lowest set bit, capped at 16
-}
 
 /// Copies one row of `row_bytes` bytes from `src` to `dst` with a tile of `tile_size` threads
 /// (call from every lane of the tile, `lane` in [0, tile_size)). Reads start at the 128-byte

@@ -3,6 +3,7 @@
 /// @brief Tuning and safety knobs of gather/scatter, and the selector that fills the defaults
 /// from the placement and the row size (host-compilable).
 
+#include <gnndirect/config.hpp>
 #include <gnndirect/error.hpp>
 #include <gnndirect/memory/memory_kind.hpp>
 
@@ -96,6 +97,15 @@ inline gather_policy select_gather_policy(gather_policy policy, memory_kind sour
                                                                            : locality_order::none;
   }
   return policy;
+}
+
+/// Widest vector width (16, 8, 4, 2 or 1 bytes) that divides all of the given byte quantities
+/// (addresses, strides, row size). Host and device.
+GNNDIRECT_HOST_DEVICE inline int vector_width_for(std::uintptr_t a, std::uintptr_t b, std::uintptr_t c,
+                                                  std::uintptr_t d, std::uintptr_t e) noexcept
+{
+  std::uintptr_t const bits = a | b | c | d | e | std::uintptr_t{16};
+  return static_cast<int>(bits & (~bits + 1));  // lowest set bit, capped at 16
 }
 
 }  // namespace gnndirect
