@@ -69,6 +69,8 @@ struct demo_args {
   std::int64_t feature_dim{-1};  // -1: the preset's
   std::int64_t train_nodes{-1};  // -1: the preset's, scaled
   std::uint64_t seed{1};
+  int workers{2};  // pipeline worker threads (gnndirect, cached and all-in-gpu paths)
+  int depth{3};    // pipeline batches in flight
   std::string json;
 };
 
@@ -92,6 +94,8 @@ void print_usage(std::FILE* out)
     "  --train-nodes N      training nodes (default: products 196615, reddit 153431,\n"
     "                       papers100m 1200000, small 10%% of nodes; times --scale)\n"
     "  --seed S             seed of the graph, features, shuffle and sampling (default 1)\n"
+    "  --workers N          pipeline threads preparing batches concurrently (default 2)\n"
+    "  --depth N            pipeline batches in flight (default 3)\n"
     "  --json FILE          also write the results as JSON\n"
     "  --help               this text\n");
 }
@@ -140,7 +144,7 @@ void check_args(const demo_args& a)
 {
   bool ok = a.scale > 0 && a.batch_size > 0 && a.epochs >= 1 && a.max_batches >= 0 &&
             !a.fanouts.empty() && (a.feature_dim == -1 || a.feature_dim > 0) &&
-            (a.train_nodes == -1 || a.train_nodes > 0);
+            (a.train_nodes == -1 || a.train_nodes > 0) && a.workers >= 1 && a.depth >= 1;
   for (int f : a.fanouts) { ok = ok && f >= 0; }
   for (auto const& p : a.paths) { ok = ok && (p == "gnndirect" || p == "cached" || p == "cpu" || p == "gpu"); }
   ok = ok && a.cpu_max_batches >= 0 && a.cache_pct > 0 && a.cache_pct <= 100;
@@ -188,6 +192,10 @@ demo_args parse_args(int argc, char** argv)
       a.feature_dim = parse_number<std::int64_t>(flag, value);
     } else if (flag == "--train-nodes") {
       a.train_nodes = parse_number<std::int64_t>(flag, value);
+    } else if (flag == "--workers") {
+      a.workers = parse_number<int>(flag, value);
+    } else if (flag == "--depth") {
+      a.depth = parse_number<int>(flag, value);
     } else if (flag == "--seed") {
       a.seed = parse_number<std::uint64_t>(flag, value);
     } else if (flag == "--json") {
@@ -520,7 +528,8 @@ gnndirect::pipeline_options pipeline_options_for(const demo_args& a)
   options.sampling.seed = a.seed;
   options.sampling.tile_size = 32;
   options.shuffle_seed = a.seed;
-  options.depth = 2;
+  options.depth = a.depth;
+  options.workers = a.workers;
   return options;
 }
 
@@ -795,12 +804,13 @@ void write_json(const std::string& file, const demo_args& a, const report_contex
                "{\n  \"device\": \"%s\",\n  \"placement\": \"%s\",\n  \"preset\": \"%s\",\n"
                "  \"scale\": %g,\n  \"nodes\": %lld,\n  \"edges\": %lld,\n  \"feature_dim\": %lld,\n"
                "  \"train_nodes\": %lld,\n  \"index_type\": \"%s\",\n  \"batch_size\": %lld,\n"
-               "  \"fanouts\": [%s],\n  \"seed\": %llu,\n  \"link_peak_gbps\": %.3f,\n  \"paths\": [",
+               "  \"fanouts\": [%s],\n  \"seed\": %llu,\n  \"workers\": %d,\n  \"depth\": %d,\n"
+               "  \"link_peak_gbps\": %.3f,\n  \"paths\": [",
                json_escape(ctx.device).c_str(), ctx.placement.c_str(), a.preset_name.c_str(), a.scale,
                static_cast<long long>(ctx.nodes), static_cast<long long>(ctx.edges),
                static_cast<long long>(ctx.dim), static_cast<long long>(ctx.train),
                ctx.index_type.c_str(), static_cast<long long>(a.batch_size), fanouts.c_str(),
-               static_cast<unsigned long long>(a.seed), ctx.link_peak / 1e9);
+               static_cast<unsigned long long>(a.seed), a.workers, a.depth, ctx.link_peak / 1e9);
   bool first = true;
   for (auto const& r : results) {
     std::fprintf(out, "%s\n    {\"name\": \"%s\", \"ran\": %s", first ? "" : ",", r.name.c_str(),

@@ -37,7 +37,7 @@ using pipeline_of = gnndirect::minibatch_pipeline<std::int64_t, Index, float, la
 template <class Index>
 using batch_of = typename pipeline_of<Index>::batch_type;
 
-/// A random R-MAT graph (the small preset scaled down), features and labels, placed for the GPU,
+/// A random R-MAT graph (a preset, by default the small one, scaled), features and labels, placed for the GPU,
 /// with host copies for the reference; a random subset of the nodes as training ids.
 template <class Index>
 struct fixture {
@@ -51,9 +51,10 @@ struct fixture {
   std::int64_t dim;
 
   fixture(std::uint64_t seed, double scale, std::int64_t dim_, std::int64_t num_training,
-          csr_placement graph_kind, memory_kind features_kind, memory_kind labels_kind)
+          csr_placement graph_kind, memory_kind features_kind, memory_kind labels_kind,
+          gnndirect::graph_preset preset = gnndirect::graph_preset::small)
     : host_graph(gnndirect::host::generate_csr<std::int64_t, Index>(
-        gnndirect::preset_options(gnndirect::graph_preset::small, scale, seed))),
+        gnndirect::preset_options(preset, scale, seed))),
       graph(gnndirect::csr_graph<std::int64_t, Index>::adopt(host_graph.view(), graph_kind)),
       dim(dim_)
   {
@@ -81,7 +82,7 @@ struct fixture {
   }
 };
 
-pipeline_options test_options(std::uint64_t seed, int depth)
+pipeline_options test_options(std::uint64_t seed, int depth, int workers = 2)
 {
   pipeline_options options;
   options.fanouts = {10, 5};
@@ -90,6 +91,7 @@ pipeline_options test_options(std::uint64_t seed, int depth)
                                                 seed, 32, 0, true};
   options.shuffle_seed = seed ^ 0x5EEDu;
   options.depth = depth;
+  options.workers = workers;
   return options;
 }
 
@@ -191,10 +193,12 @@ std::vector<Index> checked_epoch(const fixture<Index>& f, pipeline_of<Index>& pi
 
 template <class Index>
 void check_against_reference(std::uint64_t seed, csr_placement graph_kind, memory_kind features_kind,
-                             memory_kind labels_kind, int depth, int block_budget)
+                             memory_kind labels_kind, int depth, int block_budget, int workers,
+                             gnndirect::wait_mode wait = gnndirect::wait_mode::sleep)
 {
   fixture<Index> const f(seed, 0.05, 50, 1500, graph_kind, features_kind, labels_kind);
-  pipeline_options options = test_options(seed, depth);
+  pipeline_options options = test_options(seed, depth, workers);
+  options.worker_wait = wait;
   options.block_budget = block_budget;
   auto const consumer = gnndirect::detail::make_non_blocking_stream();
   auto pipeline = f.make_pipeline(options);
@@ -227,12 +231,23 @@ TEST_CASE("pipeline batches equal host sampling + gather; epochs are shuffles, d
   SUBCASE("indptr device, indices managed_host, features managed_host, labels device")
   {
     check_against_reference<std::int32_t>(seed, csr_placement{memory_kind::device, memory_kind::managed_host},
-                                          memory_kind::managed_host, memory_kind::device, 2, 0);
+                                          memory_kind::managed_host, memory_kind::device, 2, 0, 2);
   }
   SUBCASE("everything pinned, int64 ids, depth 3, block budget 8")
   {
     check_against_reference<std::int64_t>(seed, csr_placement::all(memory_kind::pinned),
-                                          memory_kind::pinned, memory_kind::pinned, 3, 8);
+                                          memory_kind::pinned, memory_kind::pinned, 3, 8, 2);
+  }
+  SUBCASE("one worker, depth 1 (strictly serial)")
+  {
+    check_against_reference<std::int32_t>(seed, csr_placement::all(memory_kind::device),
+                                          memory_kind::managed_host, memory_kind::device, 1, 0, 1);
+  }
+  SUBCASE("four workers, depth 6, spinning waits")
+  {
+    check_against_reference<std::int64_t>(seed, csr_placement{memory_kind::device, memory_kind::managed_host},
+                                          memory_kind::managed_host, memory_kind::pinned, 6, 0, 4,
+                                          gnndirect::wait_mode::spin);
   }
 }
 
@@ -309,6 +324,85 @@ TEST_CASE("pipeline prepares batch i+1 while batch i is held, and at most depth 
     CHECK(timing.started <= timing.ready);
   }
 
+}
+
+TEST_CASE("pipeline workers prepare batches concurrently and hand them out in order")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  fixture<std::int32_t> const f(seed, 0.05, 64, 4000,
+                                csr_placement{memory_kind::device, memory_kind::managed_host},
+                                memory_kind::managed_host, memory_kind::device);
+  pipeline_options const options = test_options(seed, 3, 2);
+  auto const consumer = gnndirect::detail::make_non_blocking_stream();
+  auto pipeline = f.make_pipeline(options);
+  pipeline.start_epoch(0);
+  std::int64_t expected = 0;
+  while (auto* batch = pipeline.next(consumer.get())) {
+    CHECK(batch->index == expected++);
+    pipeline.release(batch, consumer.get());
+  }
+  CHECK(expected == pipeline.num_batches());
+  auto const stats = pipeline.stats();
+  REQUIRE(static_cast<std::int64_t>(stats.batches.size()) == pipeline.num_batches());
+  // Two workers and three slots: some batch starts before its predecessor is ready.
+  std::int64_t overlapping = 0;
+  for (std::size_t b = 1; b < stats.batches.size(); ++b) {
+    CHECK(stats.batches[b].index == static_cast<std::int64_t>(b));
+    overlapping += stats.batches[b].started < stats.batches[b - 1].ready;
+  }
+  CAPTURE(overlapping);
+  CHECK(overlapping > 0);
+}
+
+TEST_CASE("pipeline workers: a corrupt neighbour list fails its batch after the earlier ones")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  fixture<std::int32_t> const f(seed, 0.05, 16, 2000, csr_placement::all(memory_kind::device),
+                                memory_kind::device, memory_kind::device);
+  pipeline_options const options = test_options(seed, 4, 3);
+  auto corrupt = f.host_graph;
+  std::int64_t const n = corrupt.num_nodes;
+  // A training node that no neighbour list names enters a batch only as a seed: its batch is the
+  // first to meet the corrupt ids.
+  std::vector<char> named(static_cast<std::size_t>(n), 0);
+  for (auto v : corrupt.indices) { named[static_cast<std::size_t>(v)] = 1; }
+  std::vector<std::int32_t> order = f.training_ids;
+  gnndirect::shuffle_epoch(order, options.shuffle_seed, 0);
+  std::int64_t position = -1;
+  for (std::size_t p = 2 * static_cast<std::size_t>(options.batch_size); p < order.size(); ++p) {
+    auto const x = static_cast<std::size_t>(order[p]);
+    if (!named[x] && corrupt.indptr[x + 1] > corrupt.indptr[x]) {
+      position = static_cast<std::int64_t>(p);
+      break;
+    }
+  }
+  REQUIRE(position >= 0);
+  auto const x = static_cast<std::size_t>(order[static_cast<std::size_t>(position)]);
+  for (auto e = corrupt.indptr[x]; e < corrupt.indptr[x + 1]; ++e) {
+    corrupt.indices[static_cast<std::size_t>(e)] = static_cast<std::int32_t>(n);  // out of range
+  }
+  auto const bad_graph = gnndirect::csr_graph<std::int64_t, std::int32_t>::adopt(
+    corrupt.view(), csr_placement::all(memory_kind::device));
+  auto const consumer = gnndirect::detail::make_non_blocking_stream();
+  {
+    pipeline_of<std::int32_t> pipeline(bad_graph.view(), f.features.view(), f.labels.data(),
+                                       f.training_ids, options);
+    pipeline.start_epoch(0);
+    std::int64_t const bad_batch = position / options.batch_size;
+    CAPTURE(bad_batch);
+    for (std::int64_t b = 0; b < bad_batch; ++b) {
+      auto* batch = pipeline.next(consumer.get());
+      REQUIRE(batch != nullptr);
+      CHECK(batch->index == b);
+      pipeline.release(batch, consumer.get());
+    }
+    CHECK_THROWS_AS((void)pipeline.next(consumer.get()), gnndirect::index_out_of_range);
+    CHECK_THROWS_AS((void)pipeline.next(consumer.get()), gnndirect::index_out_of_range);  // stays
+  }
+  GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());
+  CHECK(cudaGetLastError() == cudaSuccess);
 }
 
 TEST_CASE("pipeline destroyed mid-epoch with a batch held and the worker busy")
@@ -454,7 +548,7 @@ std::uint64_t resident_bytes()
 std::int64_t soak_epochs()
 {
   if (char const* text = std::getenv("GNNDIRECT_SOAK_EPOCHS")) { return std::max(2LL, std::atoll(text)); }
-  return std::getenv("GNNDIRECT_TEST_QUICK") != nullptr ? 2 : 6;
+  return std::getenv("GNNDIRECT_TEST_QUICK") != nullptr ? 2 : 10;
 }
 
 }  // namespace
@@ -463,9 +557,12 @@ TEST_CASE("soak: many epochs, every batch spot-checked, every 16th in full, memo
 {
   std::uint64_t const seed = gnndirect::test::fresh_seed();
   CAPTURE(seed);
-  // The small preset at full size (100K nodes, 2M edges); GNNDIRECT_SOAK_EPOCHS sets the length.
+  // The products preset at full size (2.45M nodes, 62M edges); under GNNDIRECT_TEST_QUICK (the
+  // sanitizer runs) the small one (100K nodes, 2M edges). GNNDIRECT_SOAK_EPOCHS sets the length.
+  bool const quick = std::getenv("GNNDIRECT_TEST_QUICK") != nullptr;
   fixture<std::int32_t> const f(seed, 1.0, 32, 20000, csr_placement{memory_kind::device, memory_kind::managed_host},
-                                memory_kind::managed_host, memory_kind::device);
+                                memory_kind::managed_host, memory_kind::device,
+                                quick ? gnndirect::graph_preset::small : gnndirect::graph_preset::products);
   pipeline_options options = test_options(seed, 2);
   options.fanouts = {15, 10, 5};
   options.reserve_bytes = std::size_t{256} << 20;
@@ -507,7 +604,8 @@ TEST_CASE("soak: many epochs, every batch spot-checked, every 16th in full, memo
       CHECK(resident_bytes() <= rss_after_first + (std::uint64_t{64} << 20));
     }
   }
-  MESSAGE("soak: " << soak_epochs() << " epochs, " << batches << " batches");
+  MESSAGE("soak: " << soak_epochs() << " epochs, " << batches << " batches on " << f.host_graph.num_nodes
+                   << " nodes / " << f.host_graph.num_edges() << " edges");
   CHECK(batches == soak_epochs() * pipeline.num_batches());
   CHECK(spot_mismatches == 0);
 }

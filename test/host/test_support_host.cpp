@@ -1,9 +1,10 @@
 // Host tests of small host-compilable building blocks: workspace carving, vector-width choice,
-// radix bit ranges, epoch shuffles and per-batch seeds.
+// radix bit ranges, epoch shuffles, per-batch seeds and per-thread wait modes.
 #include <doctest/doctest.h>
 
 #include <gnndirect/detail/bits.hpp>
 #include <gnndirect/gather/gather_policy.hpp>
+#include <gnndirect/host_wait.hpp>
 #include <gnndirect/memory/workspace.hpp>
 #include <gnndirect/pipeline/epoch_order.hpp>
 
@@ -14,6 +15,7 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <thread>
 #include <vector>
 
 TEST_CASE("workspace carver: sizing and carving agree, slices aligned, too small refused")
@@ -107,4 +109,26 @@ TEST_CASE("per-batch sampling seeds are distinct across batches and epochs, and 
   }
   CHECK(seen.size() == 20 * 200);
   CHECK(gnndirect::batch_sampling_seed(seed, 5, 7) == gnndirect::batch_sampling_seed(seed, 5, 7));
+}
+
+TEST_CASE("wait mode: spin by default, scoped per thread, restored on scope exit")
+{
+  using gnndirect::wait_mode;
+  CHECK(gnndirect::detail::thread_wait_mode() == wait_mode::spin);
+  {
+    gnndirect::scoped_wait_mode const outer(wait_mode::sleep);
+    CHECK(gnndirect::detail::thread_wait_mode() == wait_mode::sleep);
+    wait_mode seen_by_other = wait_mode::sleep;
+    std::thread other([&seen_by_other] { seen_by_other = gnndirect::detail::thread_wait_mode(); });
+    other.join();
+    CHECK(seen_by_other == wait_mode::spin);  // another thread keeps its own mode
+    {
+      gnndirect::scoped_wait_mode const inner(wait_mode::spin);
+      CHECK(gnndirect::detail::thread_wait_mode() == wait_mode::spin);
+    }
+    CHECK(gnndirect::detail::thread_wait_mode() == wait_mode::sleep);
+  }
+  CHECK(gnndirect::detail::thread_wait_mode() == wait_mode::spin);
+  CHECK(gnndirect::to_string(wait_mode::sleep) == "sleep");
+  CHECK(gnndirect::to_string(wait_mode::spin) == "spin");
 }

@@ -6,6 +6,7 @@
 #include <gnndirect/config.hpp>
 #include <gnndirect/detail/launch.cuh>
 #include <gnndirect/error.hpp>
+#include <gnndirect/host_wait.hpp>
 #include <gnndirect/memory/buffer.hpp>
 #include <gnndirect/views/csr_view.hpp>
 
@@ -71,7 +72,7 @@ inline buffer<std::int64_t> top_k_ids(cudaStream_t stream, buffer<std::uint32_t>
   if (k > 0) {
     GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(top.data(), ids_out.data(), top.bytes(), cudaMemcpyDeviceToDevice, stream));
   }
-  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+  detail::synchronize(stream);
   return top;
 }
 

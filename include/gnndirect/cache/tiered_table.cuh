@@ -12,6 +12,7 @@
 #include <gnndirect/detail/launch.cuh>
 #include <gnndirect/error.hpp>
 #include <gnndirect/gather/gather.cuh>
+#include <gnndirect/host_wait.hpp>
 #include <gnndirect/memory/buffer.hpp>
 
 #include <cuda_runtime_api.h>
@@ -106,7 +107,7 @@ class tiered_table {
     gather(stream, host_, hot, n, cache_rows);  // checks every id before any slot is assigned
     detail::assign_slots_kernel<<<detail::grid_stride_blocks(n), detail::elementwise_block_threads, 0, stream>>>(hot, n, host_.rows, slot_of_.data());
     GNNDIRECT_CUDA_TRY(cudaGetLastError());
-    GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+    detail::synchronize(stream);
     cached_ = n;
   }
 

@@ -20,6 +20,7 @@
 
 #include <gnndirect/config.hpp>
 #include <gnndirect/error.hpp>
+#include <gnndirect/host_wait.hpp>
 #include <gnndirect/memory/buffer.hpp>
 #include <gnndirect/memory/memory_kind.hpp>
 
@@ -95,7 +96,7 @@ struct error_flag_ref {
     error_record host{no_bad_position, 0};
     GNNDIRECT_CUDA_TRY(
       cudaMemcpyAsync(&host, record, sizeof(error_record), cudaMemcpyDefault, stream));
-    GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+    detail::synchronize(stream);
     return host;
   }
 

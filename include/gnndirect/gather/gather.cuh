@@ -15,6 +15,7 @@
 #include <gnndirect/detail/gather/move_rows.cuh>
 #include <gnndirect/error.hpp>
 #include <gnndirect/gather/gather_policy.hpp>
+#include <gnndirect/host_wait.hpp>
 #include <gnndirect/memory/workspace.hpp>
 #include <gnndirect/views/table_view.hpp>
 
@@ -187,7 +188,7 @@ void move_rows_sync(cudaStream_t stream, table_view<S> src, const Index* indices
   if (policy.check_indices) {
     gather_flag(scratch.view()).throw_if_set(stream, "indices", bound);
   } else {
-    GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+    detail::synchronize(stream);
   }
 }
 

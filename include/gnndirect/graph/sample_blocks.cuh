@@ -19,6 +19,7 @@
 #include <gnndirect/error.hpp>
 #include <gnndirect/graph/sample_neighbors.cuh>
 #include <gnndirect/graph/sampling_policy.hpp>
+#include <gnndirect/host_wait.hpp>
 #include <gnndirect/memory/buffer.hpp>
 #include <gnndirect/views/csr_view.hpp>
 
@@ -132,7 +133,7 @@ sampled_blocks<Offset, Index> sample_blocks(cudaStream_t stream, const csr_view<
                                                 result.layers[l - 1].num_src(), pool);
     detail::sample_block(stream, csr, fanouts[l], static_cast<int>(l), policy, pool, layer);
   }
-  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));  // the last relabelling is still enqueued
+  detail::synchronize(stream);  // the last relabelling is still enqueued
   return result;
 }
 

@@ -13,6 +13,7 @@
 #include <gnndirect/detail/graph/sample_kernels.cuh>
 #include <gnndirect/error.hpp>
 #include <gnndirect/graph/sampling_policy.hpp>
+#include <gnndirect/host_wait.hpp>
 #include <gnndirect/memory/buffer.hpp>
 #include <gnndirect/memory/memory_kind.hpp>
 #include <gnndirect/memory/workspace.hpp>
@@ -188,7 +189,7 @@ inline std::int64_t read_scalar(cudaStream_t stream, const std::int64_t* value)
 {
   std::int64_t host = 0;
   GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(&host, value, sizeof(host), cudaMemcpyDefault, stream));
-  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+  detail::synchronize(stream);
   return host;
 }
 
@@ -237,7 +238,7 @@ sampled_neighbors<Offset, Index> sample_neighbors(cudaStream_t stream, const csr
   result.edge_ids = buffer<Offset>(static_cast<std::size_t>(edges), stream, pool);
   compact_sampled_async(stream, storage.slots(), num_seeds, fanout, result.neighbors.data(),
                         result.edge_ids.data());
-  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+  detail::synchronize(stream);
   result.offsets = std::move(storage.offsets);
   return result;
 }

@@ -3,12 +3,18 @@
 /// @brief Mini-batch pipeline: shuffled seeds -> sampled blocks -> gathered features and labels,
 /// prepared on a side stream by a worker thread while the consumer trains on earlier batches.
 ///
-/// Per batch, on the pipeline's non-blocking side stream: the seeds go from a pinned staging
-/// buffer to the device, sample_blocks relabels them into message-flow blocks, gather_async copies
-/// the input nodes' feature rows and the seeds' labels into device buffers, and a `ready` event is
-/// recorded. Every buffer is allocated stream-ordered from the pipeline's own memory pool, whose
-/// release threshold keeps the memory reserved, so after the first batches no cudaMalloc happens.
-/// Up to `depth` batches exist at once (prepared, ready, or held by the consumer).
+/// Per batch, on the non-blocking stream of the slot it occupies: the seeds go from a pinned
+/// staging buffer to the device, sample_blocks relabels them into message-flow blocks, gather_async
+/// copies the input nodes' feature rows and the seeds' labels into device buffers, and a `ready`
+/// event is recorded. Every buffer is allocated stream-ordered from the pipeline's own memory pool,
+/// whose release threshold keeps the memory reserved, so after the first batches no cudaMalloc
+/// happens. Up to `depth` batches exist at once (in preparation, ready, or held by the consumer).
+///
+/// `workers` host threads prepare batches concurrently, each on its own slot's stream, so one
+/// batch's gathers (link-bound) overlap the next batch's sampling (latency-bound: it reads sizes
+/// back to the host between kernels). Batches are assigned to workers and slots in batch order and
+/// handed out in batch order, so the output does not depend on the number of workers. Workers wait
+/// for the GPU in wait_mode::sleep (host_wait.hpp) by default: they cost almost no CPU time.
 ///
 /// Consumer protocol (one consumer thread):
 /// @code
@@ -21,7 +27,7 @@
 ///
 /// Synchronisation: next() blocks the calling thread only until the batch has been prepared, then
 /// orders `consumer` after it with cudaStreamWaitEvent; release() records an event on `consumer`
-/// and the side stream waits on it before the batch's memory is freed or reused, so release()
+/// and the batch's slot stream waits on it before the batch's memory is freed or reused, so release()
 /// never waits for the GPU. Graph capture: gather_async and sample_neighbors_async can be
 /// captured in a CUDA graph, sample_blocks cannot (it reads sizes back to the host to allocate
 /// each layer), so batch preparation is not capturable; next() and release() enqueue an event wait
@@ -36,6 +42,7 @@
 #include <gnndirect/gather/gather_policy.hpp>
 #include <gnndirect/graph/sample_blocks.cuh>
 #include <gnndirect/graph/sampling_policy.hpp>
+#include <gnndirect/host_wait.hpp>
 #include <gnndirect/memory/buffer.hpp>
 #include <gnndirect/memory/memory_kind.hpp>
 #include <gnndirect/memory/workspace.hpp>
@@ -50,8 +57,8 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <exception>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -71,7 +78,14 @@ struct pipeline_options {
   sampling_policy sampling{};
   gather_policy gather{};               ///< how feature and label rows are gathered
   std::uint64_t shuffle_seed{0};        ///< key of the per-epoch shuffle (shuffle_epoch)
-  int depth{2};                         ///< batches in flight (prepared or held); 2 = double buffering
+  /// Batches in flight (in preparation, ready or held). 2 is double buffering; with `workers`
+  /// > 1, depth >= workers + 1 lets the workers overlap while the consumer holds a batch.
+  int depth{3};
+  /// Host threads preparing batches concurrently (>= 1), each on its own stream: 2 overlaps one
+  /// batch's sampling with the previous batch's gathers.
+  int workers{2};
+  /// How the workers wait for the GPU (sleep: no CPU time while waiting; spin: lowest latency).
+  wait_mode worker_wait{wait_mode::sleep};
   /// When > 0, caps the thread blocks of sampling (sampling.block_budget) and of gathering
   /// (gather.max_blocks), so that preparation leaves most SMs to training kernels.
   int block_budget{0};
@@ -159,7 +173,7 @@ std::int64_t first_bad_id(const std::vector<Index>& ids, std::int64_t num_nodes)
 /// @tparam Offset, Index the graph's offset and node id types (int32_t or int64_t)
 /// @tparam Feature feature element type  @tparam Label label type (trivially copyable)
 /// The graph, features and labels are borrowed (views): they must outlive the pipeline. Not
-/// copyable or movable (a worker thread refers to it). next() and release() are for one consumer
+/// copyable or movable (worker threads refer to it). next() and release() are for one consumer
 /// thread; stats() may be called from any thread.
 template <class Offset, class Index, class Feature, class Label>
 class minibatch_pipeline {
@@ -171,8 +185,9 @@ class minibatch_pipeline {
   /// The batch type next() hands out.
   using batch_type = minibatch<Offset, Index, Feature, Label>;
 
-  /// Sets up the pool (reserving options.reserve_bytes), the side stream and `depth` slots (pinned
-  /// seed staging, events) on the current device; starts no batch (call start_epoch). Synchronous.
+  /// Sets up the pool (reserving options.reserve_bytes) and `depth` slots (a non-blocking stream,
+  /// pinned seed staging, events) on the current device; starts no batch (call start_epoch).
+  /// Synchronous.
   /// @param graph device-visible CSR graph in any placement
   /// @param features device-visible table with a row per node (rows >= graph.num_nodes)
   /// @param labels device-visible array of graph.num_nodes labels
@@ -205,43 +220,54 @@ class minibatch_pipeline {
   minibatch_pipeline(const minibatch_pipeline&) = delete;
   minibatch_pipeline& operator=(const minibatch_pipeline&) = delete;
 
-  /// Stops the worker (after the batch it is preparing, if any), treats batches still held as
-  /// released on the stream they were handed to (that stream must still exist), frees every
-  /// buffer on the side stream after the consumers, synchronises it and destroys the pool.
-  /// Never throws; CUDA failures are reported on stderr.
+  /// Stops the workers (after the batches they are preparing, if any), treats batches still held
+  /// as released on the stream they were handed to (that stream must still exist), frees every
+  /// buffer on its slot's stream after the consumers, synchronises and destroys the streams and
+  /// the pool. Never throws; CUDA failures are reported on stderr.
   ~minibatch_pipeline()
   {
-    stop_worker();
+    stop_workers();
     reclaim_slots();
     for (auto& s : slots_) {
       if (s->consumed_pending) {
-        GNNDIRECT_CUDA_TRY_NOTHROW(cudaStreamWaitEvent(stream_.get(), s->consumed.get(), 0));
+        GNNDIRECT_CUDA_TRY_NOTHROW(cudaStreamWaitEvent(s->stream.get(), s->consumed.get(), 0));
       }
-      s->batch = batch_type{};  // frees on the side stream, after the consumer's last use
+      s->batch = batch_type{};  // frees on the slot's stream, after the consumer's last use
+      GNNDIRECT_CUDA_TRY_NOTHROW(cudaStreamSynchronize(s->stream.get()));
     }
     GNNDIRECT_CUDA_TRY_NOTHROW(cudaStreamSynchronize(stream_.get()));
   }
 
-  /// Starts epoch `epoch`: stops the previous epoch's worker (batches still held are treated as
+  /// Starts epoch `epoch`: stops the previous epoch's workers (batches still held are treated as
   /// released on the stream they were handed to), shuffles the training ids with
-  /// shuffle_epoch(ids, options.shuffle_seed, epoch) and starts preparing batches. Returns once
-  /// the worker is started (the shuffle runs on the calling thread, O(training ids)).
-  /// @throws std::system_error when the thread cannot be started.
+  /// shuffle_epoch(ids, options.shuffle_seed, epoch) and starts the workers. Returns once they
+  /// are started (the shuffle runs on the calling thread, O(training ids)).
+  /// @throws std::system_error when a thread cannot be started (the ones started keep working).
   void start_epoch(std::int64_t epoch)
   {
-    stop_worker();
+    stop_workers();
     reclaim_slots();
     order_ = training_ids_;
     shuffle_epoch(order_, options_.shuffle_seed, epoch);
     {
       std::lock_guard<std::mutex> lock(mutex_);
       stop_ = false;
-      worker_done_ = false;
       error_ = nullptr;
+      error_batch_ = no_batch;
       epoch_ = epoch;
+      next_to_prepare_ = 0;
+      next_to_hand_out_ = 0;
       timings_.clear();
+      if (bad_id_position_ >= 0) {  // no batch can be right: fail the first one, start nobody
+        auto const position = static_cast<std::size_t>(bad_id_position_);
+        error_ = std::make_exception_ptr(
+          index_out_of_range(__FILE__, __LINE__, "training_ids", bad_id_position_,
+                             static_cast<std::int64_t>(training_ids_[position]), graph_.num_nodes));
+        error_batch_ = 0;
+        return;
+      }
     }
-    worker_ = std::thread(&minibatch_pipeline::run, this, epoch);
+    for (int w = 0; w < options_.workers; ++w) { start_worker(epoch); }
   }
 
   /// Waits (host) until the next batch of the epoch is prepared, makes `consumer` wait for it on
@@ -250,34 +276,38 @@ class minibatch_pipeline {
   /// @param consumer the stream that will use the batch (also where release() is expected)
   /// @throws what preparing the batch threw (e.g. index_out_of_range naming "training_ids" and
   /// the first bad position in the caller's vector), again on every call until the next
-  /// start_epoch; invalid_argument before start_epoch, or when all `depth` batches are held
-  /// (release one first: waiting would deadlock); cuda_error.
+  /// start_epoch, after every earlier batch was handed out; invalid_argument before start_epoch,
+  /// or when all `depth` batches are held (release one first: waiting would deadlock); cuda_error.
   batch_type* next(cudaStream_t consumer)
   {
     slot* chosen = nullptr;
     {
       std::unique_lock<std::mutex> lock(mutex_);
       GNNDIRECT_EXPECTS(epoch_ >= 0, "minibatch_pipeline::next: call start_epoch first");
-      cv_.wait(lock, [this] { return !ready_.empty() || worker_done_ || all_slots_held(); });
-      if (ready_.empty()) {
-        if (error_) { std::rethrow_exception(error_); }
-        if (worker_done_) { return nullptr; }
+      cv_.wait(lock, [this] {
+        return ready_slot(next_to_hand_out_) != nullptr || next_failed() || running_ == 0 ||
+               all_slots_held();
+      });
+      chosen = ready_slot(next_to_hand_out_);
+      if (chosen == nullptr) {
+        if (next_failed() || (error_ && running_ == 0)) { std::rethrow_exception(error_); }
+        if (running_ == 0) { return nullptr; }
         throw invalid_argument(__FILE__, __LINE__,
                                "minibatch_pipeline::next: all " + std::to_string(options_.depth) +
                                  " batches are held; release one before asking for the next");
       }
-      chosen = ready_.front();
-      ready_.pop_front();
       chosen->state = slot_state::handed_out;
       chosen->consumer = consumer;
+      ++next_to_hand_out_;
     }
     GNNDIRECT_CUDA_TRY(cudaStreamWaitEvent(consumer, chosen->ready.get(), 0));
     return &chosen->batch;
   }
 
-  /// Gives a batch back: records an event on `consumer` after the work enqueued so far; the side
-  /// stream waits on it before freeing or reusing the batch's memory, so the consumer may still
-  /// be using the batch on the GPU when this returns. The batch must not be touched afterwards.
+  /// Gives a batch back: records an event on `consumer` after the work enqueued so far; the
+  /// slot's stream waits on it before freeing or reusing the batch's memory, so the consumer may
+  /// still be using the batch on the GPU when this returns. The batch must not be touched
+  /// afterwards.
   /// @throws invalid_argument for a pointer next() did not hand out (or released twice);
   /// cuda_error.
   void release(const batch_type* batch, cudaStream_t consumer)
@@ -319,20 +349,25 @@ class minibatch_pipeline {
 
   /// The pipeline's memory pool (e.g. to read cudaMemPoolAttrReservedMemCurrent).
   cudaMemPool_t memory_pool() const noexcept { return pool_.get(); }
-  /// The side stream batches are prepared on.
+  /// The stream of the pipeline's own set-up work (pool reserve, cache fill). Batches are
+  /// prepared on the streams of their slots.
   cudaStream_t side_stream() const noexcept { return stream_.get(); }
   /// The options in effect (block_budget applied).
   const pipeline_options& options() const noexcept { return options_; }
 
  private:
   enum class slot_state { free, preparing, ready, handed_out };
+  static constexpr std::int64_t no_batch = std::numeric_limits<std::int64_t>::max();
 
-  /// Room for one batch. A slot is owned by the worker while free or preparing, by the consumer
-  /// while handed out; `state` changes under the mutex.
+  /// Room for one batch. A slot is owned by a worker while free or preparing, by the consumer
+  /// while handed out; `state` and `batch_index` change under the mutex. All of a batch's GPU
+  /// work and memory are ordered on the slot's stream, declared first so it is destroyed last.
   struct slot {
+    detail::stream_handle stream{detail::make_non_blocking_stream()};
     batch_type batch;
     slot_state state{slot_state::free};
-    bool consumed_pending{false};  // `consumed` was recorded since the side stream last waited
+    std::int64_t batch_index{-1};  // batch of the current epoch held in the slot (-1: none)
+    bool consumed_pending{false};  // `consumed` was recorded since the stream last waited on it
     cudaStream_t consumer{nullptr};
     detail::event_handle ready{detail::make_sync_event()};
     detail::event_handle consumed{detail::make_sync_event()};
@@ -352,6 +387,7 @@ class minibatch_pipeline {
     GNNDIRECT_EXPECTS(!options.fanouts.empty(), "minibatch_pipeline: at least one fanout is needed");
     GNNDIRECT_EXPECTS(options.batch_size > 0, "minibatch_pipeline: batch_size must be > 0");
     GNNDIRECT_EXPECTS(options.depth >= 1, "minibatch_pipeline: depth must be >= 1");
+    GNNDIRECT_EXPECTS(options.workers >= 1, "minibatch_pipeline: workers must be >= 1");
     GNNDIRECT_EXPECTS(options.block_budget >= 0, "minibatch_pipeline: block_budget must be >= 0");
     if (options.block_budget > 0) {
       options.sampling.block_budget = options.block_budget;
@@ -368,7 +404,7 @@ class minibatch_pipeline {
   }
 
   /// Grows the pool to options_.reserve_bytes once: freed memory stays reserved (release
-  /// threshold UINT64_MAX) and later allocations are carved from it. Synchronises the side stream.
+  /// threshold UINT64_MAX) and later allocations are carved from it. Synchronises stream_.
   void reserve_pool()
   {
     if (options_.reserve_bytes == 0) { return; }
@@ -382,6 +418,18 @@ class minibatch_pipeline {
                        [](const auto& s) { return s->state == slot_state::handed_out; });
   }
 
+  /// The slot holding batch b ready to be handed out, or nullptr. Call under the mutex.
+  slot* ready_slot(std::int64_t b) const noexcept
+  {
+    for (auto const& s : slots_) {
+      if (s->state == slot_state::ready && s->batch_index == b) { return s.get(); }
+    }
+    return nullptr;
+  }
+
+  /// The next batch to hand out failed (every earlier batch has been handed out). Under the mutex.
+  bool next_failed() const noexcept { return error_ && error_batch_ <= next_to_hand_out_; }
+
   slot* slot_of(const batch_type* batch) const noexcept
   {
     for (auto const& s : slots_) {
@@ -390,17 +438,39 @@ class minibatch_pipeline {
     return nullptr;
   }
 
-  void stop_worker() noexcept
+  /// Starts one worker thread, counted in running_ before it can finish.
+  void start_worker(std::int64_t epoch)
+  {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++running_;
+    }
+    try {
+      workers_.emplace_back(&minibatch_pipeline::run, this, epoch);
+    } catch (...) {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        --running_;
+      }
+      cv_.notify_all();
+      throw;
+    }
+  }
+
+  void stop_workers() noexcept
   {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       stop_ = true;
     }
     cv_.notify_all();
-    if (worker_.joinable()) { worker_.join(); }
+    for (auto& worker : workers_) {
+      if (worker.joinable()) { worker.join(); }
+    }
+    workers_.clear();
   }
 
-  /// With the worker stopped: every slot becomes free; held batches count as released on their
+  /// With the workers stopped: every slot becomes free; held batches count as released on their
   /// consumer stream (recorded now), ready ones were never seen by a consumer.
   void reclaim_slots() noexcept
   {
@@ -410,69 +480,71 @@ class minibatch_pipeline {
         s->consumed_pending = true;
       }
       s->state = slot_state::free;
+      s->batch_index = -1;
       s->consumer = nullptr;
     }
-    ready_.clear();
   }
 
-  /// Worker thread body: prepares the epoch's batches in order; records how it ended.
+  /// Worker thread body: takes the epoch's batches in order while slots are free, prepares and
+  /// publishes each; the first failure stops every worker from taking more batches.
   void run(std::int64_t epoch) noexcept
   {
-    std::exception_ptr failure;
     try {
-      produce(epoch);
-    } catch (...) {
-      failure = std::current_exception();
+      GNNDIRECT_CUDA_TRY(cudaSetDevice(device_));  // the current device is per host thread
+      scoped_wait_mode const waits(options_.worker_wait);
+      while (true) {
+        auto const [target, b] = take_batch();
+        if (target == nullptr) { break; }
+        try {
+          prepare(*target, epoch, b);
+        } catch (...) {
+          abandon(*target);
+          record_failure(b, std::current_exception());
+          break;
+        }
+        publish(*target);
+      }
+    } catch (...) {  // setting up the thread failed: the next batch nobody took fails
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!error_) {
+        error_ = std::current_exception();
+        error_batch_ = next_to_prepare_;
+      }
     }
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      error_ = failure;
-      worker_done_ = true;
+      --running_;
     }
     cv_.notify_all();
   }
 
-  void produce(std::int64_t epoch)
-  {
-    GNNDIRECT_CUDA_TRY(cudaSetDevice(device_));  // the current device is per host thread
-    if (bad_id_position_ >= 0) {
-      auto const position = static_cast<std::size_t>(bad_id_position_);
-      throw index_out_of_range(__FILE__, __LINE__, "training_ids", bad_id_position_,
-                               static_cast<std::int64_t>(training_ids_[position]), graph_.num_nodes);
-    }
-    for (std::int64_t b = 0; b < num_batches(); ++b) {
-      slot* const target = acquire_slot(b);
-      if (target == nullptr) { return; }  // stopping
-      try {
-        prepare(*target, epoch, b);
-      } catch (...) {
-        abandon(*target);
-        throw;
-      }
-      publish(*target, b);
-    }
-  }
-
-  /// Waits for a free slot (nullptr when stopping), then frees its previous batch on the side
-  /// stream once the consumer's release event has passed.
-  slot* acquire_slot(std::int64_t b)
+  /// Waits for a free slot and assigns it the next batch of the epoch, in batch order, so the
+  /// earliest unfinished batch always has a slot (no deadlock whatever the consumer holds). Then
+  /// orders the slot's stream after the consumer's release and frees the slot's previous batch.
+  /// Returns {nullptr, -1} when stopping, after a failure, or when every batch was taken.
+  std::pair<slot*, std::int64_t> take_batch()
   {
     slot* chosen = nullptr;
+    std::int64_t b = -1;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      cv_.wait(lock, [this] { return stop_ || free_slot() != nullptr; });
-      if (stop_) { return nullptr; }
+      cv_.wait(lock, [this] {
+        return stop_ || error_ || next_to_prepare_ >= num_batches() || free_slot() != nullptr;
+      });
+      if (stop_ || error_ || next_to_prepare_ >= num_batches()) { return {nullptr, -1}; }
+      b = next_to_prepare_++;
       chosen = free_slot();
       chosen->state = slot_state::preparing;
+      chosen->batch_index = b;
       timings_.push_back(batch_timing{b, std::chrono::steady_clock::now(), {}, false});
     }
-    // The slot is the worker's now; nobody else reads consumed_pending until it is handed out.
+    // The slot is this worker's now; nobody else reads consumed_pending until it is handed out.
     if (chosen->consumed_pending) {
-      GNNDIRECT_CUDA_TRY(cudaStreamWaitEvent(stream_.get(), chosen->consumed.get(), 0));
+      GNNDIRECT_CUDA_TRY(cudaStreamWaitEvent(chosen->stream.get(), chosen->consumed.get(), 0));
       chosen->consumed_pending = false;
     }
     chosen->batch = batch_type{};
-    return chosen;
+    return {chosen, b};
   }
 
   slot* free_slot() const noexcept
@@ -483,10 +555,11 @@ class minibatch_pipeline {
     return nullptr;
   }
 
-  /// Enqueues and completes batch b of `epoch` in `target` (the worker syncs on the ready event,
-  /// so the timestamps mean GPU completion; sampling synchronises the side stream anyway).
+  /// Enqueues and completes batch b of `epoch` in `target` on its stream (the worker waits for
+  /// the ready event, so the timestamps mean GPU completion; sampling waits for the stream anyway).
   void prepare(slot& target, std::int64_t epoch, std::int64_t b)
   {
+    cudaStream_t const stream = target.stream.get();
     batch_type& batch = target.batch;
     batch.epoch = epoch;
     batch.index = b;
@@ -499,7 +572,7 @@ class minibatch_pipeline {
     sampling_policy policy = options_.sampling;
     policy.seed = batch_sampling_seed(options_.sampling.seed, epoch, b);
     batch.sampling_seed = policy.seed;
-    batch.blocks = sample_blocks(stream_.get(), graph_, static_cast<const Index*>(target.staging.data()),
+    batch.blocks = sample_blocks(stream, graph_, static_cast<const Index*>(target.staging.data()),
                                  batch.num_seeds, options_.fanouts, policy, pool_.get());
     batch.seeds = batch.blocks.layers.front().dst_nodes.data();
     batch.num_sampled_edges = 0;
@@ -507,14 +580,16 @@ class minibatch_pipeline {
 
     buffer<Index> const& inputs = batch.blocks.input_nodes();
     batch.num_input_nodes = static_cast<std::int64_t>(inputs.size());
-    batch.features = cache_ ? gather_rows(cache_->view(), inputs.data(), batch.num_input_nodes, batch.feature_storage)
-                            : gather_rows(features_, inputs.data(), batch.num_input_nodes, batch.feature_storage);
+    batch.features =
+      cache_ ? gather_rows(stream, cache_->view(), inputs.data(), batch.num_input_nodes, batch.feature_storage)
+             : gather_rows(stream, features_, inputs.data(), batch.num_input_nodes, batch.feature_storage);
     batch.feature_bytes = static_cast<std::size_t>(batch.num_input_nodes) * features_.row_bytes();
     table_view<const Label> const label_table(labels_, graph_.num_nodes, 1, 1, labels_kind_);
-    batch.labels = gather_rows(label_table, batch.seeds, batch.num_seeds, batch.label_storage).data;
+    batch.labels =
+      gather_rows(stream, label_table, batch.seeds, batch.num_seeds, batch.label_storage).data;
 
-    GNNDIRECT_CUDA_TRY(cudaEventRecord(target.ready.get(), stream_.get()));
-    GNNDIRECT_CUDA_TRY(cudaEventSynchronize(target.ready.get()));
+    GNNDIRECT_CUDA_TRY(cudaEventRecord(target.ready.get(), stream));
+    GNNDIRECT_CUDA_TRY(cudaEventSynchronize(target.ready.get()));  // a blocking-sync event: sleeps
   }
 
   void build_feature_cache()
@@ -535,32 +610,31 @@ class minibatch_pipeline {
     return source;
   }
 
-  /// Gathers `count` rows of `source` into new device storage (stream-ordered from the pool,
-  /// like the workspace, so no call reaches cudaMalloc in steady state); raises index errors
-  /// when the gather policy checks them.
+  /// Gathers `count` rows of `source` into new device storage (stream-ordered on `stream` from
+  /// the pool, like the workspace, so no call reaches cudaMalloc in steady state); raises index
+  /// errors when the gather policy checks them.
   template <class Source, class T>
-  table_view<T> gather_rows(const Source& source, const Index* rows, std::int64_t count,
-                            buffer<T>& storage)
+  table_view<T> gather_rows(cudaStream_t stream, const Source& source, const Index* rows,
+                            std::int64_t count, buffer<T>& storage)
   {
     auto const& table = rows_of(source);
-    storage = buffer<T>(static_cast<std::size_t>(count * table.cols), stream_.get(), pool_.get());
+    storage = buffer<T>(static_cast<std::size_t>(count * table.cols), stream, pool_.get());
     table_view<T> const out(storage.data(), count, table.cols, table.cols, memory_kind::device);
     buffer<std::byte> const ws(gather_workspace_bytes<Index>(count, table.rows, table.kind,
                                                              table.row_bytes(), options_.gather),
-                               stream_.get(), pool_.get());
+                               stream, pool_.get());
     workspace_view const scratch{ws.data(), ws.bytes()};
-    gather_async(stream_.get(), source, rows, count, out, scratch, options_.gather);
-    if (options_.gather.check_indices) { gather_check(stream_.get(), scratch, table.rows); }
+    gather_async(stream, source, rows, count, out, scratch, options_.gather);
+    if (options_.gather.check_indices) { gather_check(stream, scratch, table.rows); }
     return out;
   }
 
-  void publish(slot& target, std::int64_t b)
+  void publish(slot& target)
   {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       target.state = slot_state::ready;
-      ready_.push_back(&target);
-      batch_timing& timing = timings_[static_cast<std::size_t>(b)];
+      batch_timing& timing = timings_[static_cast<std::size_t>(target.batch_index)];
       timing.ready = std::chrono::steady_clock::now();
       timing.is_ready = true;
       ++prepared_;
@@ -569,12 +643,26 @@ class minibatch_pipeline {
     cv_.notify_all();
   }
 
-  /// After a failed preparation: frees what was built (on the side stream) and frees the slot.
+  /// Keeps the failure of the earliest batch; no worker takes a batch after it.
+  void record_failure(std::int64_t b, std::exception_ptr failure) noexcept
+  {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!error_ || b < error_batch_) {
+        error_ = std::move(failure);
+        error_batch_ = b;
+      }
+    }
+    cv_.notify_all();
+  }
+
+  /// After a failed preparation: frees what was built (on the slot's stream) and frees the slot.
   void abandon(slot& target) noexcept
   {
     target.batch = batch_type{};
     std::lock_guard<std::mutex> lock(mutex_);
     target.state = slot_state::free;
+    target.batch_index = -1;
   }
 
   csr_view<Offset, Index> graph_;
@@ -586,23 +674,25 @@ class minibatch_pipeline {
   int device_;
   memory_kind labels_kind_;
   std::int64_t bad_id_position_;  // first training id out of range, -1 if none
-  // Destroyed last (declaration order): every buffer is freed into the pool, on the stream.
+  // Destroyed last (declaration order): every buffer is freed into the pool, on its stream.
   detail::pool_handle pool_;
-  detail::stream_handle stream_;
+  detail::stream_handle stream_;  // set-up work
   std::vector<std::unique_ptr<slot>> slots_;
-  std::vector<Index> order_;  // the epoch's shuffled ids; read by the worker
+  std::vector<Index> order_;  // the epoch's shuffled ids; read by the workers
 
   mutable std::mutex mutex_;
   std::condition_variable cv_;
-  std::deque<slot*> ready_;  // prepared batches, in batch order
   bool stop_{false};
-  bool worker_done_{false};
-  std::exception_ptr error_;
+  int running_{0};                      // workers that have not finished the epoch
+  std::int64_t next_to_prepare_{0};     // next batch a worker takes
+  std::int64_t next_to_hand_out_{0};    // next batch next() returns
+  std::exception_ptr error_;            // failure of batch error_batch_ (the earliest)
+  std::int64_t error_batch_{no_batch};
   std::int64_t epoch_{-1};
   std::int64_t prepared_{0};
   std::uint64_t feature_bytes_{0};
-  std::vector<batch_timing> timings_;
-  std::thread worker_;
+  std::vector<batch_timing> timings_;   // current epoch, indexed by batch
+  std::vector<std::thread> workers_;
 };
 
 }  // namespace gnndirect

@@ -12,6 +12,7 @@
 #include <gnndirect/config.hpp>
 #include <gnndirect/detail/launch.cuh>  // iota_kernel
 #include <gnndirect/error.hpp>
+#include <gnndirect/host_wait.hpp>
 #include <gnndirect/memory/buffer.hpp>
 
 #include <cub/device/device_radix_sort.cuh>
@@ -145,7 +146,7 @@ std::int64_t rank_first_appearances(cudaStream_t stream, relabel_storage<Index>&
   std::int64_t num_new = 0;
   GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(&num_new, tmp.new_rank.data() + num_edges - 1, sizeof(num_new),
                                      cudaMemcpyDefault, stream));
-  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+  detail::synchronize(stream);
   return num_new;
 }
 
