@@ -1,0 +1,205 @@
+"""Pure-Python helpers of gnndirect_torch (no torch import): argument normalisation, sizes,
+the PyG <-> block bookkeeping, and formatting. Importable and unit-tested without PyTorch
+(test/python/test_util_host.py loads this file directly)."""
+
+from __future__ import annotations
+
+import math
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+__version__ = "0.1.0"
+
+#: Placements a table, graph array or tensor can be given (``auto`` asks the library).
+PLACEMENTS = ("auto", "registered", "pinned", "managed_host", "device")
+
+#: Prefix the C++ layer puts on allocation failures (c10 has no MemoryError type).
+ALLOCATION_TAG = "[gnndirect.allocation_error] "
+
+
+def normalize_placement(placement: str) -> str:
+    """Return ``placement`` lower-cased and checked against :data:`PLACEMENTS`.
+
+    Accepts ``"managed"`` as an alias of ``"managed_host"``.
+
+    Raises:
+        ValueError: unknown placement (the message lists the valid ones).
+        TypeError: not a string.
+    """
+    if not isinstance(placement, str):
+        raise TypeError(f"placement must be a string, got {type(placement).__name__}")
+    name = placement.strip().lower()
+    if name == "managed":
+        name = "managed_host"
+    if name not in PLACEMENTS:
+        raise ValueError(f"unknown placement {placement!r}; choose one of {', '.join(PLACEMENTS)}")
+    return name
+
+
+def check_fanouts(fanouts: Iterable[int]) -> List[int]:
+    """Return the fanouts as a list of ints (one per layer, seeds side first).
+
+    Raises:
+        ValueError: empty list, or a fanout < 0 or >= 2**31.
+        TypeError: a fanout that is not an integer.
+    """
+    out: List[int] = []
+    for fanout in fanouts:
+        if isinstance(fanout, bool) or not isinstance(fanout, int):
+            if hasattr(fanout, "__index__"):
+                fanout = fanout.__index__()
+            else:
+                raise TypeError(f"fanouts must be integers, got {fanout!r}")
+        if fanout < 0 or fanout >= 2**31:
+            raise ValueError(f"fanout must be in [0, 2**31), got {fanout}")
+        out.append(int(fanout))
+    if not out:
+        raise ValueError("at least one fanout is needed")
+    return out
+
+
+def cache_bytes_for(rows: int, row_bytes: int, cache_bytes: Optional[int] = None,
+                    cache_fraction: Optional[float] = None) -> int:
+    """Device bytes for a cache tier from either an absolute budget or a fraction of the table.
+
+    Args:
+        rows: rows of the table.  row_bytes: bytes per row.
+        cache_bytes: absolute budget (>= 0), or None.
+        cache_fraction: fraction of the table's rows in [0, 1], or None.
+    Returns:
+        The budget in bytes, a whole number of rows, at most the table's size (0: no tier).
+    Raises:
+        ValueError: both given, a negative budget, or a fraction outside [0, 1].
+    """
+    if cache_bytes is not None and cache_fraction is not None:
+        raise ValueError("give cache_bytes or cache_fraction, not both")
+    if rows < 0 or row_bytes < 0:
+        raise ValueError("rows and row_bytes must be >= 0")
+    total = rows * row_bytes
+    if cache_fraction is not None:
+        if not (0.0 <= float(cache_fraction) <= 1.0) or math.isnan(float(cache_fraction)):
+            raise ValueError(f"cache_fraction must be in [0, 1], got {cache_fraction}")
+        budget = int(math.floor(rows * float(cache_fraction))) * row_bytes
+    elif cache_bytes is not None:
+        if int(cache_bytes) < 0:
+            raise ValueError(f"cache_bytes must be >= 0, got {cache_bytes}")
+        budget = int(cache_bytes)
+    else:
+        return 0
+    if row_bytes == 0:
+        return 0
+    return min(total, budget // row_bytes * row_bytes)
+
+
+def num_batches(count: int, batch_size: int, drop_last: bool = False) -> int:
+    """Batches an epoch over ``count`` seeds has.
+
+    Raises:
+        ValueError: batch_size <= 0 or count < 0.
+    """
+    if batch_size <= 0:
+        raise ValueError(f"batch_size must be > 0, got {batch_size}")
+    if count < 0:
+        raise ValueError(f"count must be >= 0, got {count}")
+    return count // batch_size if drop_last else -(-count // batch_size)
+
+
+def pyg_counts(num_seeds: int, src_counts: Sequence[int],
+               edge_counts: Sequence[int]) -> Tuple[List[int], List[int]]:
+    """PyG's ``num_sampled_nodes`` / ``num_sampled_edges`` of a block sample.
+
+    Blocks are seeds side first and nest (layer l's src nodes start with its dst nodes, which are
+    layer l-1's src nodes), so hop 0 contributes the seeds and hop l+1 the src nodes block l
+    added.
+
+    Args:
+        num_seeds: seeds (dst nodes of block 0).  src_counts: src nodes of each block.
+        edge_counts: sampled edges of each block.
+    Raises:
+        ValueError: lengths differ or the counts do not nest.
+    """
+    if len(src_counts) != len(edge_counts):
+        raise ValueError("src_counts and edge_counts must have one entry per layer")
+    nodes = [int(num_seeds)]
+    previous = int(num_seeds)
+    for count in src_counts:
+        if count < previous:
+            raise ValueError(f"block src counts must not shrink ({count} < {previous})")
+        nodes.append(int(count) - previous)
+        previous = int(count)
+    return nodes, [int(e) for e in edge_counts]
+
+
+def layer_slices(num_sampled_nodes: Sequence[int],
+                 num_sampled_edges: Sequence[int]) -> List[Dict[str, int]]:
+    """Inverse of :func:`pyg_counts`: per block (seeds side first) the dst and src node counts and
+    the [edge_begin, edge_end) range of its edges in the concatenated ``edge_index``.
+
+    Raises:
+        ValueError: ``num_sampled_nodes`` must have one entry more than ``num_sampled_edges``.
+    """
+    if len(num_sampled_nodes) != len(num_sampled_edges) + 1:
+        raise ValueError("num_sampled_nodes needs one entry more than num_sampled_edges")
+    out = []
+    dst = int(num_sampled_nodes[0])
+    begin = 0
+    for hop, edges in enumerate(num_sampled_edges):
+        src = dst + int(num_sampled_nodes[hop + 1])
+        out.append({"num_dst": dst, "num_src": src, "edge_begin": begin,
+                    "edge_end": begin + int(edges)})
+        begin += int(edges)
+        dst = src
+    return out
+
+
+def memory_error_message(message: str) -> Optional[str]:
+    """The library's message when ``message`` is a tagged allocation failure, else None."""
+    position = message.find(ALLOCATION_TAG)
+    if position < 0:
+        return None
+    return message[position + len(ALLOCATION_TAG):]
+
+
+def products_shape(scale: float = 1.0) -> Dict[str, int]:
+    """Sizes of the generated ogbn-products-shaped graph at ``scale`` (1.0: 2.45M nodes, ~61.9M
+    stored edges, 100 features, 47 classes; ogbn-products' 8% / 2% / 90% split, with the test
+    set capped for evaluation time).
+
+    Raises:
+        ValueError: scale <= 0.
+    """
+    if not scale > 0:
+        raise ValueError(f"scale must be > 0, got {scale}")
+    nodes = max(1000, int(round(2_449_029 * scale)))
+    edges = max(nodes, int(round(61_859_140 * scale)))
+    train = max(1, int(nodes * 0.08))
+    val = max(1, int(nodes * 0.02))
+    test = max(1, min(nodes - train - val, 200_000))
+    return {"num_nodes": nodes, "num_edges": edges, "num_features": 100, "num_classes": 47,
+            "num_train": train, "num_val": val, "num_test": test}
+
+
+def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """Plain-text table with columns padded to their widest cell (floats with 3 decimals)."""
+    def cell(value: object) -> str:
+        if isinstance(value, float):
+            return f"{value:.3f}"
+        return str(value)
+    cells = [[cell(v) for v in row] for row in rows]
+    widths = [len(h) for h in headers]
+    for row in cells:
+        for i, value in enumerate(row):
+            widths[i] = max(widths[i], len(value))
+    lines = ["  ".join(h.ljust(widths[i]) for i, h in enumerate(headers))]
+    lines.append("  ".join("-" * w for w in widths))
+    for row in cells:
+        lines.append("  ".join(value.ljust(widths[i]) for i, value in enumerate(row)))
+    return "\n".join(lines)
+
+
+def speedup(baseline_seconds: float, seconds: float) -> float:
+    """baseline / seconds (inf when seconds is 0, nan when either is missing)."""
+    if baseline_seconds is None or seconds is None:
+        return float("nan")
+    if seconds == 0:
+        return float("inf")
+    return float(baseline_seconds) / float(seconds)

@@ -1,0 +1,106 @@
+#pragma once
+/// @file common.hpp
+/// @brief Shared helpers of the gnndirect PyTorch extension: error translation (gnndirect
+/// exceptions -> c10 errors that torch turns into the right Python exception), argument checks,
+/// placement detection of a tensor's memory, and element-size dispatch.
+///
+/// Host-compilable (g++ or nvcc); includes ATen but not pybind11.
+
+#include <gnndirect/error.hpp>
+#include <gnndirect/memory/memory_kind.hpp>
+
+#include <ATen/ATen.h>
+#include <c10/util/Exception.h>
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace gnndirect_torch {
+
+/// Prefix of the message of an allocation failure; the Python layer turns a RuntimeError that
+/// starts with it into MemoryError (c10 has no MemoryError type).
+inline constexpr const char* allocation_error_tag = "[gnndirect.allocation_error] ";
+
+/// Runs `body` and rethrows gnndirect exceptions as c10 errors with the library's message:
+/// index_out_of_range -> c10::IndexError (Python IndexError), invalid_argument -> c10::ValueError
+/// (ValueError), allocation_error -> c10::Error tagged with allocation_error_tag (MemoryError in
+/// the Python wrappers), any other gnndirect::error -> c10::Error (RuntimeError). c10 errors
+/// raised by the body pass through unchanged.
+template <class Body>
+decltype(auto) translate_errors(Body&& body)
+{
+  try {
+    return std::forward<Body>(body)();
+  } catch (const gnndirect::index_out_of_range& e) {
+    C10_THROW_ERROR(IndexError, e.what());
+  } catch (const gnndirect::invalid_argument& e) {
+    C10_THROW_ERROR(ValueError, e.what());
+  } catch (const gnndirect::allocation_error& e) {
+    C10_THROW_ERROR(Error, std::string(allocation_error_tag) + e.what());
+  } catch (const gnndirect::error& e) {
+    C10_THROW_ERROR(Error, e.what());
+  }
+}
+
+/// Where a tensor's bytes live and the address kernels use to reach them.
+struct placed_pointer {
+  gnndirect::memory_kind kind{gnndirect::memory_kind::device};  ///< placement as gather sees it
+  void* device{nullptr};  ///< device-visible address of the tensor's first element
+};
+
+/// Placement of `t`'s memory from cudaPointerGetAttributes: device, pinned (cudaHostAlloc and
+/// cudaHostRegister memory look alike to the driver and behave alike for gathers; both are
+/// reported as `pinned`) or managed_host. Empty tensors report `device` with a null address.
+/// @param what names the argument in errors  @param device the device the kernels run on
+/// @throws c10::ValueError when the memory is pageable host memory the GPU cannot read, or lives
+/// on another device than `device`. Does not synchronise.
+placed_pointer placement_of(const at::Tensor& t, const char* what, int device);
+
+/// Name of the placement of `t` ("device", "pinned", "managed_host", "pageable"). Does not
+/// synchronise; initialises CUDA.
+std::string placement_name(const at::Tensor& t);
+
+/// Checks that `t` is a 1-D int32 or int64 tensor. @throws c10::TypeError / c10::ValueError.
+void check_index_tensor(const at::Tensor& t, const char* what);
+
+/// Checks that `t` is a 2-D table whose rows are contiguous (stride(1) == 1).
+/// @throws c10::ValueError.
+void check_table_tensor(const at::Tensor& t, const char* what);
+
+/// Calls body(tag) with tag an unsigned integer type of `bytes` bytes (1, 2, 4 or 8): feature
+/// rows are moved as bytes, so fp32/fp16/bf16 (and int types) share instantiations.
+/// @throws c10::TypeError for other element sizes.
+template <class Body>
+decltype(auto) dispatch_element_size(std::size_t bytes, Body&& body)
+{
+  switch (bytes) {
+    case 1: return body(std::uint8_t{});
+    case 2: return body(std::uint16_t{});
+    case 4: return body(std::uint32_t{});
+    case 8: return body(std::uint64_t{});
+    default: break;
+  }
+  TORCH_CHECK_TYPE(false, "gnndirect: unsupported element size ", bytes);
+}
+
+/// Calls body(tag) with tag std::int32_t or std::int64_t matching `dtype`.
+/// @throws c10::TypeError for other dtypes.
+template <class Body>
+decltype(auto) dispatch_index_type(at::ScalarType dtype, const char* what, Body&& body)
+{
+  if (dtype == at::kInt) { return body(std::int32_t{}); }
+  TORCH_CHECK_TYPE(dtype == at::kLong, "gnndirect: ", what, " must be int32 or int64, got ", dtype);
+  return body(std::int64_t{});
+}
+
+/// Element pointer of `t` as T (no dtype check: callers dispatched on the element size).
+template <class T>
+T* data_as(const at::Tensor& t)
+{
+  return static_cast<T*>(t.data_ptr());
+}
+
+}  // namespace gnndirect_torch

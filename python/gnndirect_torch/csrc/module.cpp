@@ -1,0 +1,155 @@
+/// @file module.cpp
+/// @brief The Python module gnndirect_torch._C: registration handles, host-resident allocation,
+/// placement queries and the mini-batch pipeline (the custom ops are registered with
+/// TORCH_LIBRARY in the other files and reached through torch.ops.gnndirect).
+///
+/// Exceptions: gnndirect and c10 errors become IndexError / ValueError / TypeError /
+/// MemoryError / RuntimeError with the library's message (local translator of this module).
+
+#include "common.hpp"
+#include "memory.hpp"
+#include "pipeline.hpp"
+
+#include <gnndirect/version.hpp>
+
+#include <c10/util/Exception.h>
+#include <torch/extension.h>
+
+#include <cstring>
+#include <string>
+
+namespace py = pybind11;
+
+namespace gnndirect_torch {
+
+std::unique_ptr<pipeline_base> make_pipeline(const at::Tensor& indptr, const at::Tensor& indices,
+                                             const at::Tensor& features, const at::Tensor& labels,
+                                             const at::Tensor& train_ids, const pipeline_config& config)
+{
+  TORCH_CHECK_TYPE(indptr.scalar_type() == at::kLong, "gnndirect: the pipeline needs int64 indptr, got ",
+                   indptr.scalar_type());
+  check_index_tensor(indices, "indices");
+  check_index_tensor(train_ids, "train_ids");
+  TORCH_CHECK_VALUE(indptr.dim() == 1 && indptr.numel() >= 1 && indptr.is_contiguous() &&
+                      indices.is_contiguous(),
+                    "gnndirect: indptr (num_nodes + 1) and indices must be contiguous 1-D tensors");
+  TORCH_CHECK_TYPE(train_ids.scalar_type() == indices.scalar_type(), "gnndirect: train_ids (",
+                   train_ids.scalar_type(), ") must have the dtype of indices (",
+                   indices.scalar_type(), ")");
+  TORCH_CHECK_VALUE(!train_ids.is_cuda(), "gnndirect: train_ids must be a CPU tensor");
+  check_table_tensor(features, "features");
+  TORCH_CHECK_TYPE(labels.scalar_type() == at::kLong, "gnndirect: labels must be int64, got ",
+                   labels.scalar_type());
+  TORCH_CHECK_VALUE(labels.dim() == 1 && labels.is_contiguous() && labels.size(0) >= indptr.size(0) - 1,
+                    "gnndirect: labels must be a contiguous 1-D tensor with one label per node");
+  TORCH_CHECK_VALUE(!config.fanouts.empty(), "gnndirect: at least one fanout is needed");
+  if (indices.scalar_type() == at::kInt) {
+    return make_pipeline_i32(indptr, indices, features, labels, train_ids, config);
+  }
+  return make_pipeline_i64(indptr, indices, features, labels, train_ids, config);
+}
+
+namespace {
+
+/// Raises `type` with `message` on the Python side.
+void set_error(PyObject* type, const char* message) { PyErr_SetString(type, message); }
+
+/// Maps C++ exceptions escaping this module's functions to Python exceptions.
+void translate(std::exception_ptr error)
+{
+  try {
+    if (error) { std::rethrow_exception(error); }
+  } catch (const gnndirect::index_out_of_range& e) {
+    set_error(PyExc_IndexError, e.what());
+  } catch (const gnndirect::invalid_argument& e) {
+    set_error(PyExc_ValueError, e.what());
+  } catch (const gnndirect::allocation_error& e) {
+    set_error(PyExc_MemoryError, e.what());
+  } catch (const gnndirect::error& e) {
+    set_error(PyExc_RuntimeError, e.what());
+  } catch (const c10::IndexError& e) {
+    set_error(PyExc_IndexError, e.what_without_backtrace());
+  } catch (const c10::ValueError& e) {
+    set_error(PyExc_ValueError, e.what_without_backtrace());
+  } catch (const c10::TypeError& e) {
+    set_error(PyExc_TypeError, e.what_without_backtrace());
+  } catch (const c10::Error& e) {
+    const char* message = e.what_without_backtrace();
+    std::size_t const tag = std::strlen(allocation_error_tag);
+    if (std::strncmp(message, allocation_error_tag, tag) == 0) {
+      set_error(PyExc_MemoryError, message + tag);
+    } else {
+      set_error(PyExc_RuntimeError, message);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gnndirect_torch
+
+PYBIND11_MODULE(_C, m)
+{
+  using namespace gnndirect_torch;
+  m.doc() = "gnndirect PyTorch extension (custom ops are under torch.ops.gnndirect)";
+  py::register_local_exception_translator(&translate);
+  m.attr("library_version") = std::to_string(GNNDIRECT_VERSION_MAJOR) + "." +
+                              std::to_string(GNNDIRECT_VERSION_MINOR) + "." +
+                              std::to_string(GNNDIRECT_VERSION_PATCH);
+
+  py::class_<registration>(m, "Registration",
+                           "A CPU tensor pinned in place (cudaHostRegister); holds the tensor.")
+    .def(py::init<const at::Tensor&>(), py::arg("tensor"),
+         "Registers the tensor's bytes (synchronous). Raises ValueError, MemoryError.")
+    .def("close", &registration::close, "Unregisters now (idempotent).")
+    .def_property_readonly("active", &registration::active, "True until close().")
+    .def_property_readonly("nbytes", &registration::bytes, "Registered bytes.")
+    .def_property_readonly("tensor", &registration::tensor, "The registered tensor.");
+
+  m.def("allocate_host_tensor", &allocate_host_tensor, py::arg("sizes"), py::arg("dtype"),
+        py::arg("placement"),
+        "New uninitialised CPU tensor in 'pinned' or 'managed_host' memory that owns its "
+        "allocation. Raises ValueError, MemoryError.");
+  m.def("placement_name", &placement_name, py::arg("tensor"),
+        "Where the tensor's bytes live: 'device', 'pinned', 'managed_host' or 'pageable'.");
+  m.def("auto_placement", &auto_placement, "Placement gnndirect's auto choice picks on this device.");
+  m.def("auto_placement_reason", &auto_placement_reason, "Why auto_placement() picked it.");
+
+  py::class_<pipeline_config>(m, "PipelineConfig", "Options of a Pipeline (see pipeline_options).")
+    .def(py::init<>())
+    .def_readwrite("fanouts", &pipeline_config::fanouts)
+    .def_readwrite("batch_size", &pipeline_config::batch_size)
+    .def_readwrite("drop_last", &pipeline_config::drop_last)
+    .def_readwrite("sampling_seed", &pipeline_config::sampling_seed)
+    .def_readwrite("shuffle_seed", &pipeline_config::shuffle_seed)
+    .def_readwrite("replace", &pipeline_config::replace)
+    .def_readwrite("depth", &pipeline_config::depth)
+    .def_readwrite("block_budget", &pipeline_config::block_budget)
+    .def_readwrite("reserve_bytes", &pipeline_config::reserve_bytes)
+    .def_readwrite("cache_bytes", &pipeline_config::cache_bytes);
+
+  py::class_<batch_tensors>(m, "BatchTensors", "One prepared batch as tensors.")
+    .def_readonly("epoch", &batch_tensors::epoch)
+    .def_readonly("index", &batch_tensors::index)
+    .def_readonly("num_seeds", &batch_tensors::num_seeds)
+    .def_readonly("sampling_seed", &batch_tensors::sampling_seed)
+    .def_readonly("layers", &batch_tensors::layers)
+    .def_readonly("x", &batch_tensors::x)
+    .def_readonly("y", &batch_tensors::y);
+
+  py::class_<pipeline_counters>(m, "PipelineCounters", "Counters of a Pipeline.")
+    .def_readonly("batches_prepared", &pipeline_counters::batches_prepared)
+    .def_readonly("feature_bytes", &pipeline_counters::feature_bytes)
+    .def_readonly("prepare_seconds", &pipeline_counters::prepare_seconds)
+    .def_readonly("batches_ready", &pipeline_counters::batches_ready);
+
+  py::class_<pipeline_base>(m, "Pipeline", "gnndirect::minibatch_pipeline over tensors.")
+    .def(py::init(&make_pipeline), py::arg("indptr"), py::arg("indices"), py::arg("features"),
+         py::arg("labels"), py::arg("train_ids"), py::arg("config"),
+         "Builds the pipeline (synchronous). Raises TypeError, ValueError, MemoryError.")
+    .def("start_epoch", &pipeline_base::start_epoch, py::arg("epoch"),
+         py::call_guard<py::gil_scoped_release>(), "Shuffles and starts preparing epoch `epoch`.")
+    .def("next", &pipeline_base::next, py::call_guard<py::gil_scoped_release>(),
+         "Next batch on the current stream, or None at the end of the epoch (blocks without the GIL).")
+    .def("counters", &pipeline_base::counters, "Counters snapshot.")
+    .def_property_readonly("cached_rows", &pipeline_base::cached_rows, "Rows in the device cache tier.");
+}

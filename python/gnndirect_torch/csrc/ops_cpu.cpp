@@ -1,0 +1,177 @@
+/// @file ops_cpu.cpp
+/// @brief Schemas of the gnndirect custom ops (TORCH_LIBRARY) and their CPU kernels, which are
+/// the library's host reference implementations (all cores): the CPU-centric baseline and the
+/// reference the GPU kernels are tested against.
+///
+/// Ops (namespace torch.ops.gnndirect):
+/// - gather(table, index, cache=None, slot_of=None, check=True) -> Tensor: out[i] = table[index[i]]
+/// - scatter_rows(table!, index, src, check=True) -> (): table[index[i]] = src[i] (in place)
+/// - sample_neighbors(indptr, indices, seeds, fanout, layer=0, seed=0, replace=False,
+///   weights=None, check=True, threads=0) -> (offsets, neighbors, edge_ids)
+/// - sample_blocks(indptr, indices, seeds, fanouts, seed=0, replace=False, weights=None,
+///   check=True, threads=0) -> Tensor[] (4 per layer: src_nodes, offsets, indices, edge_ids)
+/// The CUDA kernels are registered in the .cu files; fake (meta) kernels in Python.
+
+#include "common.hpp"
+#include "sample_common.hpp"
+
+#include <gnndirect/host/gather_reference.hpp>
+#include <gnndirect/host/sample_reference.hpp>
+#include <gnndirect/views/table_view.hpp>
+
+#include <ATen/Parallel.h>
+#include <torch/library.h>
+
+#include <cstring>
+#include <tuple>
+#include <vector>
+
+namespace gnndirect_torch {
+namespace {
+
+int thread_count(std::int64_t threads)
+{
+  return threads > 0 ? static_cast<int>(threads) : gnndirect::host::default_thread_count();
+}
+
+/// CPU gather: the host reference (rows copied with memcpy by all cores). The tier arguments are
+/// ignored on the CPU (a cache holds copies of the same rows).
+at::Tensor gather_cpu(const at::Tensor& table, const at::Tensor& index,
+                      const std::optional<at::Tensor>& /*cache*/,
+                      const std::optional<at::Tensor>& /*slot_of*/, bool /*check*/)
+{
+  check_table_tensor(table, "table");
+  check_index_tensor(index, "index");
+  at::Tensor const idx = index.contiguous();
+  at::Tensor out = at::empty({idx.size(0), table.size(1)}, table.options());
+  if (idx.numel() == 0 || table.size(1) == 0) { return out; }
+  translate_errors([&] {
+    dispatch_element_size(table.element_size(), [&](auto element) {
+      using T = decltype(element);
+      gnndirect::table_view<const T> src(data_as<const T>(table), table.size(0), table.size(1),
+                                         table.stride(0), gnndirect::memory_kind::registered);
+      gnndirect::table_view<T> dst(data_as<T>(out), out.size(0), out.size(1), out.size(1),
+                                   gnndirect::memory_kind::registered);
+      dispatch_index_type(idx.scalar_type(), "index", [&](auto index_tag) {
+        using I = decltype(index_tag);
+        gnndirect::host::gather_reference(src, data_as<const I>(idx), idx.size(0), dst);
+      });
+    });
+  });
+  return out;
+}
+
+/// CPU scatter: the host reference (sequential; the last duplicate wins).
+void scatter_rows_cpu(const at::Tensor& table, const at::Tensor& index, const at::Tensor& src,
+                      bool /*check*/)
+{
+  check_table_tensor(table, "table");
+  check_index_tensor(index, "index");
+  check_table_tensor(src, "src");
+  TORCH_CHECK_TYPE(src.scalar_type() == table.scalar_type(), "gnndirect: src dtype ",
+                   src.scalar_type(), " differs from the table's ", table.scalar_type());
+  TORCH_CHECK_VALUE(src.size(0) == index.size(0) && src.size(1) == table.size(1),
+                    "gnndirect: src must be ", index.size(0), " x ", table.size(1), ", got ",
+                    src.sizes());
+  at::Tensor const idx = index.contiguous();
+  at::Tensor const rows = src.contiguous();
+  if (idx.numel() == 0 || table.size(1) == 0) { return; }
+  translate_errors([&] {
+    dispatch_element_size(table.element_size(), [&](auto element) {
+      using T = decltype(element);
+      gnndirect::table_view<const T> from(data_as<const T>(rows), rows.size(0), rows.size(1),
+                                          rows.size(1), gnndirect::memory_kind::registered);
+      gnndirect::table_view<T> to(data_as<T>(table), table.size(0), table.size(1), table.stride(0),
+                                  gnndirect::memory_kind::registered);
+      dispatch_index_type(idx.scalar_type(), "index", [&](auto index_tag) {
+        using I = decltype(index_tag);
+        gnndirect::host::scatter_reference(from, data_as<const I>(idx), idx.size(0), to);
+      });
+    });
+  });
+}
+
+template <class T>
+at::Tensor tensor_from(const std::vector<T>& values, at::ScalarType dtype)
+{
+  at::Tensor out = at::empty({static_cast<std::int64_t>(values.size())}, at::dtype(dtype));
+  if (!values.empty()) { std::memcpy(out.data_ptr(), values.data(), values.size() * sizeof(T)); }
+  return out;
+}
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor> sample_neighbors_cpu(
+  const at::Tensor& indptr, const at::Tensor& indices, const at::Tensor& seeds, std::int64_t fanout,
+  std::int64_t layer, std::int64_t seed, bool replace, const std::optional<at::Tensor>& weights,
+  bool /*check*/, std::int64_t threads)
+{
+  check_csr_tensors(indptr, indices, seeds, weights, false);
+  check_fanout(fanout);
+  at::Tensor const ids = seeds.contiguous();
+  return translate_errors([&] {
+    return dispatch_csr(indptr, indices, [&](auto offset_tag, auto index_tag) {
+      using O = decltype(offset_tag);
+      using I = decltype(index_tag);
+      auto const csr = host_csr_view<O, I>(indptr, indices, weights);
+      auto const policy = make_policy(seed, replace, weights.has_value(), true);
+      auto const result = gnndirect::host::sample_neighbors_reference(
+        csr, data_as<const I>(ids), ids.size(0), static_cast<int>(fanout), static_cast<int>(layer),
+        policy, thread_count(threads));
+      return std::make_tuple(tensor_from(result.offsets, at::kLong),
+                             tensor_from(result.neighbors, indices.scalar_type()),
+                             tensor_from(result.edge_ids, indptr.scalar_type()));
+    });
+  });
+}
+
+std::vector<at::Tensor> sample_blocks_cpu(const at::Tensor& indptr, const at::Tensor& indices,
+                                          const at::Tensor& seeds, at::IntArrayRef fanouts,
+                                          std::int64_t seed, bool replace,
+                                          const std::optional<at::Tensor>& weights, bool /*check*/,
+                                          std::int64_t threads)
+{
+  check_csr_tensors(indptr, indices, seeds, weights, false);
+  std::vector<int> const fans = checked_fanouts(fanouts);
+  at::Tensor const ids = seeds.contiguous();
+  return translate_errors([&] {
+    return dispatch_csr(indptr, indices, [&](auto offset_tag, auto index_tag) {
+      using O = decltype(offset_tag);
+      using I = decltype(index_tag);
+      auto const csr = host_csr_view<O, I>(indptr, indices, weights);
+      auto const policy = make_policy(seed, replace, weights.has_value(), true);
+      auto const blocks = gnndirect::host::sample_blocks_reference(
+        csr, data_as<const I>(ids), ids.size(0), fans, policy, thread_count(threads));
+      std::vector<at::Tensor> out;
+      out.reserve(4 * blocks.layers.size());
+      for (auto const& layer : blocks.layers) {
+        out.push_back(tensor_from(layer.src_nodes, indices.scalar_type()));
+        out.push_back(tensor_from(layer.offsets, at::kLong));
+        out.push_back(tensor_from(layer.indices, indices.scalar_type()));
+        out.push_back(tensor_from(layer.edge_ids, indptr.scalar_type()));
+      }
+      return out;
+    });
+  });
+}
+
+}  // namespace
+}  // namespace gnndirect_torch
+
+TORCH_LIBRARY(gnndirect, m)
+{
+  m.def("gather(Tensor table, Tensor index, Tensor? cache=None, Tensor? slot_of=None, "
+        "bool check=True) -> Tensor");
+  m.def("scatter_rows(Tensor(a!) table, Tensor index, Tensor src, bool check=True) -> ()");
+  m.def("sample_neighbors(Tensor indptr, Tensor indices, Tensor seeds, int fanout, int layer=0, "
+        "int seed=0, bool replace=False, Tensor? weights=None, bool check=True, int threads=0) "
+        "-> (Tensor, Tensor, Tensor)");
+  m.def("sample_blocks(Tensor indptr, Tensor indices, Tensor seeds, int[] fanouts, int seed=0, "
+        "bool replace=False, Tensor? weights=None, bool check=True, int threads=0) -> Tensor[]");
+}
+
+TORCH_LIBRARY_IMPL(gnndirect, CPU, m)
+{
+  m.impl("gather", &gnndirect_torch::gather_cpu);
+  m.impl("scatter_rows", &gnndirect_torch::scatter_rows_cpu);
+  m.impl("sample_neighbors", &gnndirect_torch::sample_neighbors_cpu);
+  m.impl("sample_blocks", &gnndirect_torch::sample_blocks_cpu);
+}

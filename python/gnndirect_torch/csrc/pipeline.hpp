@@ -1,0 +1,80 @@
+#pragma once
+/// @file pipeline.hpp
+/// @brief Type-erased handle over gnndirect::minibatch_pipeline for the Python iterator
+/// (host-compilable; the templates are instantiated in pipeline_cuda_i32.cu / _i64.cu).
+
+#include <ATen/ATen.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace gnndirect_torch {
+
+/// Options of a pipeline as the Python layer passes them (see gnndirect::pipeline_options).
+struct pipeline_config {
+  std::vector<std::int64_t> fanouts{15, 10, 5};  ///< one fanout per layer, seeds side first
+  std::int64_t batch_size{1024};                 ///< seeds per batch
+  bool drop_last{false};                         ///< drop a last, smaller batch
+  std::int64_t sampling_seed{0};                 ///< base of every batch's sampling seed
+  std::int64_t shuffle_seed{0};                  ///< key of the per-epoch shuffle
+  bool replace{false};                           ///< sample with replacement
+  int depth{0};                                  ///< batches in flight (0: library default)
+  int block_budget{0};                           ///< cap on thread blocks of preparation (0: none)
+  std::int64_t reserve_bytes{0};                 ///< pool bytes reserved up front
+  std::int64_t cache_bytes{0};                   ///< device bytes for hot feature rows (0: none)
+};
+
+/// One batch, copied out of the pipeline's pool into tensors of torch's caching allocator (on
+/// the consumer stream) so that its lifetime is ordinary tensor lifetime.
+struct batch_tensors {
+  std::int64_t epoch{0};          ///< epoch it belongs to
+  std::int64_t index{0};          ///< position in the epoch
+  std::int64_t num_seeds{0};      ///< seeds (first rows of x / n_id)
+  std::int64_t sampling_seed{0};  ///< sampling seed used for its blocks (as int64 bits)
+  std::vector<at::Tensor> layers; ///< 4 per layer: src_nodes, offsets, local indices, edge_ids
+  at::Tensor x;                   ///< features of the input nodes (last layer's src_nodes)
+  at::Tensor y;                   ///< labels of the seeds
+};
+
+/// Counters of a pipeline.
+struct pipeline_counters {
+  std::int64_t batches_prepared{0};  ///< since construction
+  std::int64_t feature_bytes{0};     ///< feature bytes gathered since construction
+  double prepare_seconds{0};         ///< current epoch: sum over batches of (ready - started)
+  std::int64_t batches_ready{0};     ///< current epoch: batches whose preparation completed
+};
+
+/// A minibatch_pipeline of some instantiation.
+class pipeline_base {
+ public:
+  virtual ~pipeline_base() = default;
+  /// Starts (or restarts) epoch `epoch`. @throws c10 errors.
+  virtual void start_epoch(std::int64_t epoch) = 0;
+  /// The next batch on torch's current stream (which is made to wait for it), or nullopt at the
+  /// end of the epoch. Blocks the calling thread until the batch is prepared; call without the
+  /// GIL. @throws c10 errors (the library's message: IndexError for bad training ids, ...).
+  virtual std::optional<batch_tensors> next() = 0;
+  /// Counters snapshot (thread-safe).
+  virtual pipeline_counters counters() const = 0;
+  /// Rows held by the device cache tier (0 without one).
+  virtual std::int64_t cached_rows() const = 0;
+};
+
+/// Builds a pipeline over tensors: indptr (int64) and indices (int32/int64) device-visible in any
+/// placement, features a device-visible 2-D table with 2- or 4-byte elements, labels int64
+/// device-visible, train_ids a CPU tensor with indices' dtype. The handle keeps every tensor
+/// alive. Synchronous (pool reserve, cache fill). @throws c10 errors.
+std::unique_ptr<pipeline_base> make_pipeline(const at::Tensor& indptr, const at::Tensor& indices,
+                                             const at::Tensor& features, const at::Tensor& labels,
+                                             const at::Tensor& train_ids, const pipeline_config& config);
+
+/// Instantiation entry points (one translation unit per index type).
+std::unique_ptr<pipeline_base> make_pipeline_i32(const at::Tensor&, const at::Tensor&, const at::Tensor&,
+                                                 const at::Tensor&, const at::Tensor&, const pipeline_config&);
+/// See make_pipeline_i32.
+std::unique_ptr<pipeline_base> make_pipeline_i64(const at::Tensor&, const at::Tensor&, const at::Tensor&,
+                                                 const at::Tensor&, const at::Tensor&, const pipeline_config&);
+
+}  // namespace gnndirect_torch

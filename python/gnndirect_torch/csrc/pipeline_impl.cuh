@@ -1,0 +1,188 @@
+#pragma once
+/// @file pipeline_impl.cuh
+/// @brief The typed pipeline behind pipeline_base (included by pipeline_cuda_i32/i64.cu).
+
+#include "common.hpp"
+#include "pipeline.hpp"
+
+#include <gnndirect/pipeline/minibatch_pipeline.cuh>
+
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
+
+#include <chrono>
+#include <vector>
+
+namespace gnndirect_torch {
+namespace detail {
+
+/// Copies `count` elements of T from device memory into a new tensor (stream-ordered).
+template <class T>
+at::Tensor copy_out(const T* from, std::int64_t count, at::ScalarType dtype, const at::Device& device,
+                    cudaStream_t stream, std::int64_t cols = -1)
+{
+  std::vector<std::int64_t> shape{cols < 0 ? count : count / (cols == 0 ? 1 : cols)};
+  if (cols >= 0) { shape.push_back(cols); }
+  at::Tensor out = at::empty(shape, at::dtype(dtype).device(device));
+  if (count > 0) {
+    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(out.data_ptr(), from, static_cast<std::size_t>(count) * sizeof(T),
+                                       cudaMemcpyDeviceToDevice, stream));
+  }
+  return out;
+}
+
+template <class Index, class Feature>
+class typed_pipeline final : public pipeline_base {
+ public:
+  using pipeline_type = gnndirect::minibatch_pipeline<std::int64_t, Index, Feature, std::int64_t>;
+
+  typed_pipeline(const at::Tensor& indptr, const at::Tensor& indices, const at::Tensor& features,
+                 const at::Tensor& labels, const at::Tensor& train_ids, const pipeline_config& config)
+    : indptr_(indptr), indices_(indices), features_(features), labels_(labels),
+      device_(labels.is_cuda() ? labels.device() : at::Device(at::kCUDA, current_device())),
+      feature_dtype_(features.scalar_type()), index_dtype_(indices.scalar_type())
+  {
+    c10::cuda::CUDAGuard const guard(device_);
+    int const device = device_.index();
+    placed_pointer const ptr = placement_of(indptr, "indptr", device);
+    placed_pointer const idx = placement_of(indices, "indices", device);
+    placed_pointer const feat = placement_of(features, "features", device);
+    placed_pointer const lab = placement_of(labels, "labels", device);
+    gnndirect::csr_view<std::int64_t, Index> csr;
+    csr.indptr = static_cast<const std::int64_t*>(ptr.device);
+    csr.indices = static_cast<const Index*>(idx.device);
+    csr.num_nodes = indptr.size(0) - 1;
+    csr.num_edges = indices.size(0);
+    csr.indptr_kind = ptr.kind;
+    csr.indices_kind = idx.kind;
+    gnndirect::table_view<const Feature> table(static_cast<const Feature*>(feat.device), features.size(0),
+                                               features.size(1), features.stride(0), feat.kind);
+    at::Tensor const ids = train_ids.contiguous();
+    std::vector<Index> training(data_as<const Index>(ids), data_as<const Index>(ids) + ids.numel());
+    gnndirect::pipeline_options options;
+    options.fanouts.assign(config.fanouts.begin(), config.fanouts.end());
+    options.batch_size = config.batch_size;
+    options.drop_last = config.drop_last;
+    options.sampling.seed = static_cast<std::uint64_t>(config.sampling_seed);
+    options.sampling.kind = config.replace ? gnndirect::sampling_kind::uniform_with_replacement
+                                           : gnndirect::sampling_kind::uniform_without_replacement;
+    double const mean = csr.num_nodes > 0 ? static_cast<double>(csr.num_edges) / csr.num_nodes : 0.0;
+    int widest = 0;
+    for (int f : options.fanouts) { widest = std::max(widest, f); }
+    options.sampling.tile_size =
+      gnndirect::select_sampling_policy(options.sampling.kind, 0, widest, mean).tile_size;
+    // Sampled neighbours are valid ids of a validated graph: the seed checks of layers > 0 only
+    // guard against corrupt graphs; keep them on (they cost one flag read per layer).
+    options.shuffle_seed = static_cast<std::uint64_t>(config.shuffle_seed);
+    if (config.depth > 0) { options.depth = config.depth; }
+    options.block_budget = config.block_budget;
+    options.reserve_bytes = static_cast<std::size_t>(config.reserve_bytes);
+    options.cache_bytes = static_cast<std::size_t>(config.cache_bytes);
+    pipeline_ = std::make_unique<pipeline_type>(csr, table, static_cast<const std::int64_t*>(lab.device),
+                                                std::move(training), std::move(options));
+  }
+
+  void start_epoch(std::int64_t epoch) override
+  {
+    c10::cuda::CUDAGuard const guard(device_);
+    pipeline_->start_epoch(epoch);
+  }
+
+  std::optional<batch_tensors> next() override
+  {
+    c10::cuda::CUDAGuard const guard(device_);
+    cudaStream_t const stream = at::cuda::getCurrentCUDAStream(device_.index()).stream();
+    auto* batch = pipeline_->next(stream);
+    if (batch == nullptr) { return std::nullopt; }
+    batch_tensors out;
+    try {
+      out.epoch = batch->epoch;
+      out.index = batch->index;
+      out.num_seeds = batch->num_seeds;
+      out.sampling_seed = static_cast<std::int64_t>(batch->sampling_seed);
+      for (auto const& layer : batch->blocks.layers) {
+        out.layers.push_back(copy_out(layer.src_nodes.data(), layer.num_src(), index_dtype_, device_, stream));
+        out.layers.push_back(copy_out(layer.offsets.data(), layer.num_dst() + 1, at::kLong, device_, stream));
+        out.layers.push_back(copy_out(layer.indices.data(), layer.num_edges(), index_dtype_, device_, stream));
+        out.layers.push_back(copy_out(layer.edge_ids.data(), layer.num_edges(), at::kLong, device_, stream));
+      }
+      auto const& features = batch->features;
+      out.x = copy_out(features.data, features.rows * features.cols, feature_dtype_, device_, stream,
+                       features.cols);
+      out.y = copy_out(batch->labels, batch->num_seeds, at::kLong, device_, stream);
+    } catch (...) {
+      pipeline_->release(batch, stream);
+      throw;
+    }
+    pipeline_->release(batch, stream);  // the side streams wait for the copies above
+    return out;
+  }
+
+  pipeline_counters counters() const override
+  {
+    gnndirect::pipeline_stats const stats = pipeline_->stats();
+    pipeline_counters out;
+    out.batches_prepared = stats.batches_prepared;
+    out.feature_bytes = static_cast<std::int64_t>(stats.feature_bytes);
+    for (auto const& timing : stats.batches) {
+      if (!timing.is_ready) { continue; }
+      out.prepare_seconds += std::chrono::duration<double>(timing.ready - timing.started).count();
+      ++out.batches_ready;
+    }
+    return out;
+  }
+
+  std::int64_t cached_rows() const override
+  {
+    auto* cache = pipeline_->feature_cache();
+    return cache == nullptr ? 0 : cache->cached_rows();
+  }
+
+ private:
+  static int current_device()
+  {
+    int device = 0;
+    GNNDIRECT_CUDA_TRY(cudaGetDevice(&device));
+    return device;
+  }
+
+  // Declared first, destroyed last: the tensors the pipeline's views point into.
+  at::Tensor indptr_, indices_, features_, labels_;
+  at::Device device_;
+  at::ScalarType feature_dtype_;
+  at::ScalarType index_dtype_;
+  std::unique_ptr<pipeline_type> pipeline_;
+};
+
+/// Builds the typed pipeline for one index type, dispatching on the feature element size.
+template <class Index>
+std::unique_ptr<pipeline_base> make_typed(const at::Tensor& indptr, const at::Tensor& indices,
+                                          const at::Tensor& features, const at::Tensor& labels,
+                                          const at::Tensor& train_ids, const pipeline_config& config)
+{
+  return translate_errors([&]() -> std::unique_ptr<pipeline_base> {
+    switch (features.element_size()) {
+      case 2: return std::make_unique<typed_pipeline<Index, std::uint16_t>>(indptr, indices, features, labels, train_ids, config);
+      case 4: return std::make_unique<typed_pipeline<Index, std::uint32_t>>(indptr, indices, features, labels, train_ids, config);
+      default: break;
+    }
+    TORCH_CHECK_TYPE(false, "gnndirect: the pipeline supports 2- and 4-byte features (fp16, bf16, "
+                            "fp32), got ", features.scalar_type());
+  });
+}
+
+/// Wraps every call of a pipeline in error translation.
+class translating_pipeline final : public pipeline_base {
+ public:
+  explicit translating_pipeline(std::unique_ptr<pipeline_base> inner) : inner_(std::move(inner)) {}
+  void start_epoch(std::int64_t epoch) override { translate_errors([&] { inner_->start_epoch(epoch); }); }
+  std::optional<batch_tensors> next() override { return translate_errors([&] { return inner_->next(); }); }
+  pipeline_counters counters() const override { return translate_errors([&] { return inner_->counters(); }); }
+  std::int64_t cached_rows() const override { return inner_->cached_rows(); }
+
+ private:
+  std::unique_ptr<pipeline_base> inner_;
+};
+
+}  // namespace detail
+}  // namespace gnndirect_torch

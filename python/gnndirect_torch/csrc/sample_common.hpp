@@ -1,0 +1,116 @@
+#pragma once
+/// @file sample_common.hpp
+/// @brief Argument checks, type dispatch and policy construction shared by the CPU and CUDA
+/// sampling ops (host-compilable).
+
+#include "common.hpp"
+
+#include <gnndirect/graph/sampling_policy.hpp>
+#include <gnndirect/views/csr_view.hpp>
+
+#include <ATen/ATen.h>
+
+#include <climits>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace gnndirect_torch {
+
+/// Checks the CSR tensors of a sampling op: indptr and indices 1-D int32/int64 and contiguous,
+/// indptr non-empty, seeds 1-D with the dtype of indices, weights (when given) 1-D float32 with
+/// one weight per edge. `cuda`: seeds must be a CUDA tensor (the CUDA kernels).
+/// @throws c10::TypeError (dtypes), c10::ValueError (shapes, contiguity, devices).
+inline void check_csr_tensors(const at::Tensor& indptr, const at::Tensor& indices,
+                              const at::Tensor& seeds, const std::optional<at::Tensor>& weights,
+                              bool cuda)
+{
+  check_index_tensor(indptr, "indptr");
+  check_index_tensor(indices, "indices");
+  check_index_tensor(seeds, "seeds");
+  TORCH_CHECK_VALUE(indptr.numel() >= 1, "gnndirect: indptr needs num_nodes + 1 >= 1 entries");
+  TORCH_CHECK_VALUE(indptr.is_contiguous() && indices.is_contiguous(),
+                    "gnndirect: indptr and indices must be contiguous");
+  TORCH_CHECK_TYPE(seeds.scalar_type() == indices.scalar_type(), "gnndirect: seeds (",
+                   seeds.scalar_type(), ") must have the dtype of indices (", indices.scalar_type(),
+                   ")");
+  if (weights.has_value()) {
+    TORCH_CHECK_TYPE(weights->scalar_type() == at::kFloat, "gnndirect: weights must be float32, got ",
+                     weights->scalar_type());
+    TORCH_CHECK_VALUE(weights->dim() == 1 && weights->size(0) == indices.size(0) &&
+                        weights->is_contiguous(),
+                      "gnndirect: weights must be a contiguous 1-D tensor with one weight per edge (",
+                      indices.size(0), "), got shape ", weights->sizes());
+  }
+  if (cuda) {
+    TORCH_CHECK_VALUE(seeds.is_cuda(), "gnndirect: seeds must be a CUDA tensor for GPU sampling "
+                                       "(or pass CPU tensors everywhere for the host reference)");
+  }
+}
+
+/// @throws c10::ValueError unless 0 <= fanout <= INT_MAX.
+inline void check_fanout(std::int64_t fanout)
+{
+  TORCH_CHECK_VALUE(fanout >= 0 && fanout <= INT_MAX, "gnndirect: fanout must be in [0, 2^31), got ",
+                    fanout);
+}
+
+/// Fanouts as ints. @throws c10::ValueError for an empty list or a bad fanout.
+inline std::vector<int> checked_fanouts(at::IntArrayRef fanouts)
+{
+  TORCH_CHECK_VALUE(!fanouts.empty(), "gnndirect: sample_blocks needs at least one fanout");
+  std::vector<int> out;
+  for (std::int64_t f : fanouts) {
+    check_fanout(f);
+    out.push_back(static_cast<int>(f));
+  }
+  return out;
+}
+
+/// Calls body(offset_tag, index_tag) for indptr's and indices' dtypes (int32/int64 each).
+template <class Body>
+decltype(auto) dispatch_csr(const at::Tensor& indptr, const at::Tensor& indices, Body&& body)
+{
+  return dispatch_index_type(indptr.scalar_type(), "indptr", [&](auto offset_tag) {
+    return dispatch_index_type(indices.scalar_type(), "indices", [&](auto index_tag) {
+      return body(offset_tag, index_tag);
+    });
+  });
+}
+
+/// Sampling policy for the ops: weighted when weights are given (no replacement), otherwise
+/// uniform with or without replacement. @throws c10::ValueError for weighted + replace.
+inline gnndirect::sampling_policy make_policy(std::int64_t seed, bool replace, bool weighted,
+                                              bool check)
+{
+  TORCH_CHECK_VALUE(!(weighted && replace),
+                    "gnndirect: weighted sampling with replacement is not supported");
+  gnndirect::sampling_policy policy;
+  policy.kind = weighted ? gnndirect::sampling_kind::weighted_without_replacement
+                         : (replace ? gnndirect::sampling_kind::uniform_with_replacement
+                                    : gnndirect::sampling_kind::uniform_without_replacement);
+  policy.seed = static_cast<std::uint64_t>(seed);
+  policy.check_seeds = check;
+  return policy;
+}
+
+/// csr_view over CPU tensors (host addresses), for the host reference.
+template <class Offset, class Index>
+gnndirect::csr_view<Offset, Index> host_csr_view(const at::Tensor& indptr, const at::Tensor& indices,
+                                                 const std::optional<at::Tensor>& weights)
+{
+  TORCH_CHECK_VALUE(!indptr.is_cuda() && !indices.is_cuda() &&
+                      (!weights.has_value() || !weights->is_cuda()),
+                    "gnndirect: the host reference needs CPU tensors");
+  gnndirect::csr_view<Offset, Index> csr;
+  csr.indptr = data_as<const Offset>(indptr);
+  csr.indices = data_as<const Index>(indices);
+  csr.weights = weights.has_value() ? data_as<const float>(*weights) : nullptr;
+  csr.num_nodes = indptr.size(0) - 1;
+  csr.num_edges = indices.size(0);
+  csr.indptr_kind = gnndirect::memory_kind::registered;
+  csr.indices_kind = gnndirect::memory_kind::registered;
+  return csr;
+}
+
+}  // namespace gnndirect_torch

@@ -1,0 +1,220 @@
+"""The mini-batch pipeline as a Python iterator, and the block type shared by the sampling ops,
+the loader and the PyG adapter."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import List, Optional, Sequence
+
+import torch
+
+from ._util import cache_bytes_for, check_fanouts, layer_slices, num_batches, pyg_counts
+from .ops import load_extension
+from .table import Graph, Table
+
+
+@dataclass
+class Block:
+    """One message-flow block (a sampling layer) in local ids.
+
+    ``src_nodes`` are global ids, the first ``num_dst`` of them the dst nodes; dst node d's
+    sampled in-neighbours are the local src ids ``indices[offsets[d]:offsets[d+1]]``.
+    """
+    src_nodes: torch.Tensor
+    num_dst: int
+    offsets: torch.Tensor
+    indices: torch.Tensor
+    edge_ids: torch.Tensor
+
+    @property
+    def num_src(self) -> int:
+        """Source (input side) nodes."""
+        return self.src_nodes.shape[0]
+
+    @property
+    def num_edges(self) -> int:
+        """Sampled edges."""
+        return self.indices.shape[0]
+
+    def edge_index(self) -> torch.Tensor:
+        """PyG ``edge_index`` [2, E] of this block in local ids: row = src, col = dst."""
+        counts = self.offsets[1:] - self.offsets[:-1]
+        col = torch.repeat_interleave(torch.arange(self.num_dst, device=self.offsets.device), counts,
+                                      output_size=self.num_edges)
+        return torch.stack([self.indices.to(torch.int64), col])
+
+
+def blocks_to_pyg(blocks: Sequence[Block]):
+    """(n_id, edge_index, e_id, num_sampled_nodes, num_sampled_edges) of a block sample in PyG's
+    hop-by-hop layout (one edge_index over all hops; see :func:`blocks_from_pyg`)."""
+    n_id = blocks[-1].src_nodes
+    edge_index = torch.cat([b.edge_index() for b in blocks], dim=1)
+    e_id = torch.cat([b.edge_ids.to(torch.int64) for b in blocks])
+    nodes, edges = pyg_counts(blocks[0].num_dst, [b.num_src for b in blocks],
+                              [b.num_edges for b in blocks])
+    return n_id, edge_index, e_id, nodes, edges
+
+
+def blocks_from_pyg(edge_index: torch.Tensor, num_sampled_nodes: Sequence[int],
+                    num_sampled_edges: Sequence[int]) -> List[dict]:
+    """Per block (seeds side first): ``{"edge_index", "num_dst", "num_src"}`` recovered from a
+    PyG mini-batch produced by :class:`gnndirect_torch.pyg.GnnDirectSampler`."""
+    out = []
+    for s in layer_slices(num_sampled_nodes, num_sampled_edges):
+        out.append({"edge_index": edge_index[:, s["edge_begin"]:s["edge_end"]],
+                    "num_dst": s["num_dst"], "num_src": s["num_src"]})
+    return out
+
+
+@dataclass
+class Batch:
+    """A prepared mini-batch on the GPU: features ``x`` of ``n_id`` (seeds first), labels ``y``
+    of the seeds, and the blocks (seeds side first)."""
+    epoch: int
+    index: int
+    batch_size: int
+    n_id: torch.Tensor
+    x: torch.Tensor
+    y: torch.Tensor
+    blocks: List[Block]
+
+    def to_pyg(self):
+        """A ``torch_geometric.data.Data`` with x, y (seeds), edge_index, n_id, e_id,
+        batch_size, num_sampled_nodes and num_sampled_edges (imports torch_geometric)."""
+        from torch_geometric.data import Data
+        n_id, edge_index, e_id, nodes, edges = blocks_to_pyg(self.blocks)
+        return Data(x=self.x, y=self.y, edge_index=edge_index, n_id=n_id, e_id=e_id,
+                    batch_size=self.batch_size, num_sampled_nodes=nodes, num_sampled_edges=edges)
+
+
+class NeighborLoader:
+    """Iterates shuffled mini-batches prepared by gnndirect's pipeline (GPU sampling from the
+    host-resident graph, zero-copy feature gather, side streams) while the caller trains.
+
+    Args:
+        graph: :class:`Graph` (int64 indptr).  features: :class:`Table` (fp32, fp16 or bf16).
+        labels: int64 label per node (any device; copied to the GPU if pageable).
+        train_ids: the seed nodes (dtype of the graph's indices, or castable).
+        fanouts: one per layer, seeds side first.  batch_size: seeds per batch.
+        shuffle_seed / sampling_seed: keys of the epoch shuffle and of the batch samples.
+        replace: sample with replacement.  drop_last: drop a last, smaller batch.
+        depth: batches in flight (0: library default).  block_budget: cap on thread blocks
+            used for preparation (0: none).  reserve_bytes: pool bytes reserved up front.
+        cache_bytes / cache_fraction: device cache tier of hot (highest-degree) feature rows
+            for the pipeline (default: the table's own cache_bytes).
+    Raises:
+        TypeError, ValueError (shapes, dtypes), MemoryError.
+
+    Each ``iter(loader)`` starts the next epoch (0, 1, ...); starting a new one invalidates the
+    previous iterator. Batches are copied out of the pipeline's pool into ordinary tensors on the
+    current stream (which waits for their preparation; no host synchronisation), so they live as
+    long as any tensor. The loader keeps its graph, table and labels alive.
+    """
+
+    def __init__(self, graph: Graph, features: Table, labels: torch.Tensor, train_ids: torch.Tensor,
+                 fanouts: Sequence[int] = (15, 10, 5), batch_size: int = 1024, *, shuffle_seed: int = 0,
+                 sampling_seed: int = 0, replace: bool = False, drop_last: bool = False, depth: int = 0,
+                 block_budget: int = 0, reserve_bytes: int = 0, cache_bytes: Optional[int] = None,
+                 cache_fraction: Optional[float] = None):
+        if not isinstance(graph, Graph):
+            raise TypeError("graph must be a gnndirect_torch.Graph")
+        if not isinstance(features, Table):
+            raise TypeError("features must be a gnndirect_torch.Table")
+        ext = load_extension()
+        self.graph, self.features = graph, features
+        device = graph.device
+        labels = torch.as_tensor(labels)
+        if labels.dtype != torch.int64:
+            raise TypeError(f"labels must be int64, got {labels.dtype}")
+        if not labels.is_cuda and ext.placement_name(labels) == "pageable":
+            labels = labels.to(device)
+        self.labels = labels.contiguous()
+        self.train_ids = torch.as_tensor(train_ids).to("cpu", graph.indices.dtype).contiguous()
+        self.fanouts = check_fanouts(fanouts)
+        self.batch_size = int(batch_size)
+        self.drop_last = bool(drop_last)
+        self._num_batches = num_batches(self.train_ids.numel(), self.batch_size, self.drop_last)
+        row_bytes = features.shape[1] * features.tensor.element_size()
+        if cache_bytes is None and cache_fraction is None:
+            cache = features.cache_bytes
+        else:
+            cache = cache_bytes_for(features.shape[0], row_bytes, cache_bytes, cache_fraction)
+        config = ext.PipelineConfig()
+        config.fanouts = self.fanouts
+        config.batch_size = self.batch_size
+        config.drop_last = self.drop_last
+        config.sampling_seed = int(sampling_seed)
+        config.shuffle_seed = int(shuffle_seed)
+        config.replace = bool(replace)
+        config.depth = int(depth)
+        config.block_budget = int(block_budget)
+        config.reserve_bytes = int(reserve_bytes)
+        config.cache_bytes = int(cache)
+        self.cache_bytes = int(cache)
+        with torch.cuda.device(device):
+            self._pipeline = ext.Pipeline(graph.indptr, graph.indices, features.tensor, self.labels,
+                                          self.train_ids, config)
+        features._users.add(self)
+        self._epoch = 0
+        self._active = None
+
+    def __len__(self) -> int:
+        return self._num_batches
+
+    def __iter__(self):
+        epoch = self._epoch
+        self._epoch += 1
+        with torch.cuda.device(self.graph.device):
+            self._pipeline.start_epoch(epoch)
+        iterator = _LoaderIterator(self, epoch)
+        self._active = epoch
+        return iterator
+
+    @property
+    def cached_rows(self) -> int:
+        """Feature rows in the pipeline's device cache tier."""
+        return self._pipeline.cached_rows
+
+    def counters(self) -> dict:
+        """Pipeline counters: batches_prepared, feature_bytes (since construction),
+        prepare_seconds and batches_ready (current epoch; preparation time summed over batches,
+        overlapping)."""
+        c = self._pipeline.counters()
+        return {"batches_prepared": c.batches_prepared, "feature_bytes": c.feature_bytes,
+                "prepare_seconds": c.prepare_seconds, "batches_ready": c.batches_ready}
+
+
+class _LoaderIterator:
+    """Iterator over one epoch of a NeighborLoader (holds the loader alive)."""
+
+    def __init__(self, loader: NeighborLoader, epoch: int):
+        self._loader = loader
+        self._epoch = epoch
+        self._done = False
+
+    def __iter__(self):
+        return self
+
+    def __len__(self) -> int:
+        return len(self._loader)
+
+    def __next__(self) -> Batch:
+        if self._done:
+            raise StopIteration
+        if self._loader._active != self._epoch:
+            raise RuntimeError("this NeighborLoader iterator was invalidated by a newer iter(loader)")
+        with torch.cuda.device(self._loader.graph.device):
+            out = self._loader._pipeline.next()
+        if out is None:
+            self._done = True
+            raise StopIteration
+        blocks = []
+        num_dst = out.num_seeds
+        layers = out.layers
+        for layer in range(len(layers) // 4):
+            src, offsets, local, edge_ids = layers[4 * layer: 4 * layer + 4]
+            blocks.append(Block(src_nodes=src, num_dst=num_dst, offsets=offsets, indices=local,
+                                edge_ids=edge_ids))
+            num_dst = src.shape[0]
+        return Batch(epoch=out.epoch, index=out.index, batch_size=out.num_seeds,
+                     n_id=blocks[-1].src_nodes, x=out.x, y=out.y, blocks=blocks)

@@ -1,0 +1,226 @@
+"""PyG adapter: a FeatureStore and a GraphStore backed by gnndirect, and a BaseSampler that
+samples on the GPU with gnndirect, so that ``torch_geometric.loader.NodeLoader`` drives
+training without pyg-lib, torch-sparse or torch-scatter.
+
+    from torch_geometric.loader import NodeLoader
+    from gnndirect_torch.pyg import GnnDirectFeatureStore, GnnDirectGraphStore, GnnDirectSampler
+
+    fs, gs = GnnDirectFeatureStore(), GnnDirectGraphStore()
+    fs.put_tensor(x, group_name=None, attr_name="x", index=None)   # placed as a gnndirect Table
+    fs.put_tensor(y, group_name=None, attr_name="y", index=None)
+    gs.put_edge_index(edge_index, edge_type=None, layout="coo", size=(n, n))
+    sampler = GnnDirectSampler((fs, gs), num_neighbors=[15, 10, 5])
+    loader = NodeLoader((fs, gs), sampler, input_nodes=train_idx, batch_size=1024, shuffle=True)
+
+Mini-batches are ``Data`` objects on the GPU with x, y (of all sampled nodes, seeds first),
+edge_index (local ids, row = source, col = target, hop by hop), n_id, e_id, batch_size,
+num_sampled_nodes and num_sampled_edges. Homogeneous graphs only.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import torch
+
+try:
+    from torch_geometric.data import EdgeAttr, FeatureStore, GraphStore, TensorAttr
+    from torch_geometric.sampler import BaseSampler, NodeSamplerInput, SamplerOutput
+except ImportError as _error:  # pragma: no cover - needs torch_geometric
+    raise ImportError("gnndirect_torch.pyg needs torch_geometric (pip install torch_geometric)") from _error
+
+from ._util import check_fanouts
+from .loader import blocks_to_pyg
+from .ops import sample_blocks
+from .table import Graph, Table, _cuda_device
+
+
+class GnnDirectFeatureStore(FeatureStore):
+    """Node feature tensors kept where gnndirect reads them and gathered on the GPU.
+
+    Args:
+        placement: placement of 2-D floating tensors put into the store (wrapped in a
+            :class:`~gnndirect_torch.Table`; see :func:`~gnndirect_torch.to_placement`).
+        cache_bytes / cache_fraction: device cache tier of those tables.
+        device: the CUDA device results are returned on (default: current).
+    Other tensors (e.g. labels) are kept on the device and indexed there. A Table can also be
+    put directly. ``get_tensor(..., index=idx)`` returns rows ``idx`` as a CUDA tensor; without
+    an index it returns the whole stored tensor (host-resident for tables).
+    """
+
+    def __init__(self, placement: str = "auto", *, cache_bytes: Optional[int] = None,
+                 cache_fraction: Optional[float] = None, device=None):
+        super().__init__()
+        self._placement = placement
+        self._cache = {"cache_bytes": cache_bytes, "cache_fraction": cache_fraction}
+        self._device = _cuda_device(device)
+        self._store: Dict[Tuple[Optional[str], str], object] = {}
+
+    @staticmethod
+    def _key(attr: TensorAttr) -> Tuple[Optional[str], str]:
+        return (attr.group_name, attr.attr_name)
+
+    def _put_tensor(self, tensor, attr: TensorAttr) -> bool:
+        index = attr.index
+        if index is not None and not (isinstance(index, slice) and index == slice(None)):
+            raise ValueError("GnnDirectFeatureStore.put_tensor stores whole tensors (index=None)")
+        if isinstance(tensor, Table):
+            value = tensor
+        else:
+            tensor = torch.as_tensor(tensor)
+            if tensor.dim() == 2 and tensor.is_floating_point():
+                value = Table(tensor, self._placement, device=self._device, **self._cache)
+            else:
+                value = tensor.to(self._device)
+        self._store[self._key(attr)] = value
+        return True
+
+    def _get_tensor(self, attr: TensorAttr):
+        value = self._store.get(self._key(attr))
+        if value is None:
+            return None
+        index = attr.index
+        if index is None or (isinstance(index, slice) and index == slice(None)):
+            return value.tensor if isinstance(value, Table) else value
+        index = torch.as_tensor(index)
+        if isinstance(value, Table):
+            return value.gather(index.to(self._device))
+        return value[index.to(value.device)]
+
+    def _remove_tensor(self, attr: TensorAttr) -> bool:
+        return self._store.pop(self._key(attr), None) is not None
+
+    def _get_tensor_size(self, attr: TensorAttr):
+        value = self._store.get(self._key(attr))
+        if value is None:
+            return None
+        return tuple(value.shape)
+
+    def get_all_tensor_attrs(self) -> List[TensorAttr]:
+        """One TensorAttr per stored tensor (index unset)."""
+        return [TensorAttr(group_name=g, attr_name=a) for (g, a) in self._store]
+
+
+class GnnDirectGraphStore(GraphStore):
+    """Edge indices for gnndirect sampling: COO, CSR or CSC are accepted and kept; the sampler
+    uses the CSC (targets -> sources) as a :class:`~gnndirect_torch.Graph` built on first use.
+
+    Args:
+        placement: placement of the neighbour array (see :func:`~gnndirect_torch.to_placement`).
+        indptr_placement: placement of the offsets (default ``device``).
+        device: CUDA device (default: current).
+    """
+
+    def __init__(self, placement: str = "auto", *, indptr_placement: str = "device", device=None):
+        super().__init__()
+        self._placement = placement
+        self._indptr_placement = indptr_placement
+        self._device = _cuda_device(device)
+        self._store: Dict[Tuple, Tuple[EdgeAttr, Tuple[torch.Tensor, torch.Tensor]]] = {}
+        self._graphs: Dict[object, Graph] = {}
+
+    @staticmethod
+    def _key(attr: EdgeAttr):
+        return (attr.edge_type, attr.layout.value)
+
+    def _put_edge_index(self, edge_index, edge_attr: EdgeAttr) -> bool:
+        self._store[self._key(edge_attr)] = (edge_attr, tuple(edge_index))
+        self._graphs.pop(edge_attr.edge_type, None)
+        return True
+
+    def _get_edge_index(self, edge_attr: EdgeAttr):
+        entry = self._store.get(self._key(edge_attr))
+        return None if entry is None else entry[1]
+
+    def _remove_edge_index(self, edge_attr: EdgeAttr) -> bool:
+        self._graphs.pop(edge_attr.edge_type, None)
+        return self._store.pop(self._key(edge_attr), None) is not None
+
+    def get_all_edge_attrs(self) -> List[EdgeAttr]:
+        """The stored EdgeAttrs."""
+        return [attr for attr, _ in self._store.values()]
+
+    def graph(self, edge_type=None) -> Graph:
+        """The :class:`~gnndirect_torch.Graph` (CSC: each node's in-neighbours) of ``edge_type``.
+
+        Raises:
+            KeyError: no edge index of that type.
+        """
+        if edge_type in self._graphs:
+            return self._graphs[edge_type]
+        entries = {layout: value for (etype, layout), value in self._store.items() if etype == edge_type}
+        if not entries:
+            raise KeyError(f"no edge_index for edge type {edge_type!r} in the graph store")
+        options = dict(placement=self._placement, indptr_placement=self._indptr_placement,
+                       device=self._device)
+        if "csc" in entries:
+            attr, (row, colptr) = entries["csc"]
+            graph = Graph(colptr.to(torch.int64).cpu(), row.cpu(), **options)
+        else:
+            if "coo" in entries:
+                attr, (row, col) = entries["coo"]
+            else:
+                attr, (rowptr, col) = entries["csr"]
+                counts = (rowptr[1:] - rowptr[:-1]).cpu()
+                row = torch.repeat_interleave(torch.arange(counts.numel()), counts)
+            num_nodes = attr.size[1] if attr.size is not None else int(max(row.max(), col.max())) + 1
+            edge_index = torch.stack([row.cpu().long(), col.cpu().long()])
+            graph = Graph.from_edge_index(edge_index, num_nodes, **options)
+        self._graphs[edge_type] = graph
+        return graph
+
+
+class GnnDirectSampler(BaseSampler):
+    """Multi-hop neighbour sampling on the GPU with gnndirect (``sample_blocks``), in PyG's
+    ``SamplerOutput`` format, for ``NodeLoader``.
+
+    Args:
+        data: ``(feature_store, graph_store)`` with a :class:`GnnDirectGraphStore`, or a
+            :class:`~gnndirect_torch.Graph`.
+        num_neighbors: fanout per hop.  replace: sample with replacement.
+        seed: base random key; batch b of the sampler uses a key derived from (seed, b), so
+            every batch draws fresh neighbours and runs are reproducible.
+        edge_type: the edge type to sample (homogeneous: None).
+    Only ``sample_from_nodes`` is implemented (link sampling raises NotImplementedError).
+    Synchronises the current CUDA stream once per hop (sizes of the next hop).
+    """
+
+    def __init__(self, data, num_neighbors: Sequence[int], *, replace: bool = False, seed: int = 0,
+                 edge_type=None):
+        super().__init__()
+        if isinstance(data, Graph):
+            self.graph = data
+        else:
+            _, graph_store = data
+            if not isinstance(graph_store, GnnDirectGraphStore):
+                raise TypeError("GnnDirectSampler needs a GnnDirectGraphStore (or a gnndirect Graph)")
+            self.graph = graph_store.graph(edge_type)
+        self.num_neighbors = check_fanouts(num_neighbors)
+        self.replace = bool(replace)
+        self.seed = int(seed)
+        self._batches = 0
+
+    def _next_seed(self) -> int:
+        # SplitMix64 of (seed, batch): distinct, well-mixed keys per batch (int64 range for the op).
+        z = (self.seed * 0x9E3779B97F4A7C15 + self._batches + 1) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        z ^= z >> 31
+        self._batches += 1
+        return z - (1 << 64) if z >= (1 << 63) else z
+
+    def sample_from_nodes(self, index: NodeSamplerInput, **kwargs) -> SamplerOutput:
+        """Samples the blocks of ``index.node`` on the GPU. Raises IndexError for a bad seed."""
+        if index.input_type is not None:
+            raise NotImplementedError("GnnDirectSampler supports homogeneous graphs only")
+        seeds = index.node.to(self.graph.device, self.graph.indices.dtype)
+        blocks = sample_blocks(self.graph, seeds, self.num_neighbors, seed=self._next_seed(),
+                               replace=self.replace)
+        n_id, edge_index, e_id, nodes, edges = blocks_to_pyg(blocks)
+        return SamplerOutput(node=n_id.to(torch.int64), row=edge_index[0], col=edge_index[1], edge=e_id,
+                             batch=None, num_sampled_nodes=nodes, num_sampled_edges=edges,
+                             metadata=(index.input_id, index.time))
+
+    def sample_from_edges(self, index, neg_sampling=None):
+        """Not supported (link prediction)."""
+        raise NotImplementedError("GnnDirectSampler.sample_from_edges is not implemented")

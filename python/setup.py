@@ -1,0 +1,43 @@
+"""Build the gnndirect PyTorch extension (gnndirect_torch._C) against the installed torch.
+
+    cd python && MAX_JOBS=16 python setup.py build_ext --inplace
+
+Needs torch with CUDA, nvcc (CUDA 12+) and ninja (parallel compilation of the .cu files).
+TORCH_CUDA_ARCH_LIST selects the GPU architectures (default here: 9.0, H100/H200).
+"""
+import glob
+import os
+
+from setuptools import setup
+
+try:
+    from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+except ImportError as error:  # pragma: no cover - build-time message
+    raise SystemExit("building gnndirect_torch needs PyTorch: pip install torch") from error
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+INCLUDE = os.path.join(os.path.dirname(HERE), "include")
+CSRC = os.path.join("gnndirect_torch", "csrc")
+
+os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0")
+
+sources = sorted(glob.glob(os.path.join(CSRC, "*.cpp")) + glob.glob(os.path.join(CSRC, "*.cu")))
+
+setup(
+    name="gnndirect_torch",
+    version="0.1.0",
+    description="PyTorch/PyG integration of gnndirect (GPU-centric graph data access)",
+    packages=["gnndirect_torch"],
+    ext_modules=[
+        CUDAExtension(
+            name="gnndirect_torch._C",
+            sources=sources,
+            include_dirs=[INCLUDE, os.path.join(HERE, CSRC)],
+            extra_compile_args={
+                "cxx": ["-O3", "-std=c++17"],
+                "nvcc": ["-O3", "-std=c++17", "--expt-relaxed-constexpr", "-lineinfo"],
+            },
+        )
+    ],
+    cmdclass={"build_ext": BuildExtension},
+)
