@@ -69,10 +69,13 @@ def blocks_from_pyg(edge_index: torch.Tensor, num_sampled_nodes: Sequence[int],
 @dataclass
 class Batch:
     """A prepared mini-batch on the GPU: features ``x`` of ``n_id`` (seeds first), labels ``y``
-    of the seeds, and the blocks (seeds side first)."""
+    of the seeds, and the blocks (seeds side first). ``sampling_seed`` is the random key its
+    blocks were drawn with (``sample_blocks(graph, n_id[:batch_size], fanouts,
+    seed=sampling_seed)`` reproduces them, also on the CPU)."""
     epoch: int
     index: int
     batch_size: int
+    sampling_seed: int
     n_id: torch.Tensor
     x: torch.Tensor
     y: torch.Tensor
@@ -217,4 +220,4 @@ class _LoaderIterator:
                                 edge_ids=edge_ids))
             num_dst = src.shape[0]
         return Batch(epoch=out.epoch, index=out.index, batch_size=out.num_seeds,
-                     n_id=blocks[-1].src_nodes, x=out.x, y=out.y, blocks=blocks)
+                     sampling_seed=out.sampling_seed, n_id=blocks[-1].src_nodes, x=out.x, y=out.y, blocks=blocks)

@@ -1,0 +1,48 @@
+"""Pure-Python helpers (also run without torch by the host ctest)."""
+
+import pytest
+
+from gnndirect_torch import _util
+
+
+def test_placements():
+    assert _util.normalize_placement("Managed") == "managed_host"
+    assert _util.normalize_placement(" pinned ") == "pinned"
+    with pytest.raises(ValueError, match="registered"):
+        _util.normalize_placement("gpu")
+    with pytest.raises(TypeError):
+        _util.normalize_placement(3)
+
+
+def test_cache_bytes():
+    assert _util.cache_bytes_for(100, 40) == 0
+    assert _util.cache_bytes_for(100, 40, cache_bytes=1000) == 1000
+    assert _util.cache_bytes_for(100, 40, cache_bytes=1010) == 1000
+    assert _util.cache_bytes_for(100, 40, cache_bytes=10**9) == 4000
+    assert _util.cache_bytes_for(100, 40, cache_fraction=0.25) == 1000
+    with pytest.raises(ValueError):
+        _util.cache_bytes_for(100, 40, cache_bytes=1, cache_fraction=0.1)
+    with pytest.raises(ValueError):
+        _util.cache_bytes_for(100, 40, cache_fraction=1.5)
+
+
+def test_counts_round_trip():
+    nodes, edges = _util.pyg_counts(4, [10, 25], [12, 30])
+    assert nodes == [4, 6, 15] and edges == [12, 30]
+    slices = _util.layer_slices(nodes, edges)
+    assert slices == [{"num_dst": 4, "num_src": 10, "edge_begin": 0, "edge_end": 12},
+                      {"num_dst": 10, "num_src": 25, "edge_begin": 12, "edge_end": 42}]
+    with pytest.raises(ValueError):
+        _util.pyg_counts(4, [3], [1])
+
+
+def test_misc():
+    assert _util.num_batches(10, 3) == 4 and _util.num_batches(10, 3, True) == 3
+    assert _util.check_fanouts((15, 10, 5)) == [15, 10, 5]
+    with pytest.raises(ValueError):
+        _util.check_fanouts([])
+    assert _util.memory_error_message("x [gnndirect.allocation_error] boom") == "boom"
+    assert _util.memory_error_message("other") is None
+    shape = _util.products_shape(1.0)
+    assert shape["num_nodes"] == 2_449_029 and shape["num_classes"] == 47
+    assert "a" in _util.format_table(["a", "b"], [[1, 2.5]])

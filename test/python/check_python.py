@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Host check of the Python parts (no torch, no GPU needed): byte-compiles every .py file of the
+repository, unit-tests the pure-Python helpers of gnndirect_torch (python/gnndirect_torch/_util.py,
+loaded on its own), and checks the package's import behaviour: a clear ImportError without
+torch, and no CUDA initialisation at import when torch is installed.
+
+    python3 test/python/check_python.py [REPO_ROOT]
+
+Prints one line per check and a closing "N passed, M failed" line; exits 1 on any failure.
+"""
+
+import importlib.util
+import os
+import subprocess
+import sys
+import unittest
+
+ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", ".."))
+SKIP_DIRS = {".git", "build", "dist", "__pycache__", ".pytest_cache", "node_modules"}
+
+
+def python_files():
+    """Every tracked-looking .py file under the repository (build folders skipped)."""
+    for folder, dirs, files in os.walk(ROOT):
+        dirs[:] = [d for d in dirs if d not in SKIP_DIRS and not d.startswith("build")
+                   and not d.startswith(".")]
+        for name in files:
+            if name.endswith(".py"):
+                yield os.path.join(folder, name)
+
+
+def load_util():
+    """python/gnndirect_torch/_util.py as a standalone module (it imports nothing of torch)."""
+    path = os.path.join(ROOT, "python", "gnndirect_torch", "_util.py")
+    spec = importlib.util.spec_from_file_location("gnndirect_torch_util", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+util = load_util()
+
+
+class UtilTest(unittest.TestCase):
+    """The pure helpers (mirrors python/tests/test_util.py, without pytest)."""
+
+    def test_placements(self):
+        self.assertEqual(util.normalize_placement("Managed"), "managed_host")
+        self.assertEqual(util.normalize_placement(" pinned "), "pinned")
+        with self.assertRaisesRegex(ValueError, "registered"):
+            util.normalize_placement("gpu")
+        with self.assertRaises(TypeError):
+            util.normalize_placement(3)
+
+    def test_cache_bytes(self):
+        self.assertEqual(util.cache_bytes_for(100, 40), 0)
+        self.assertEqual(util.cache_bytes_for(100, 40, cache_bytes=1010), 1000)
+        self.assertEqual(util.cache_bytes_for(100, 40, cache_bytes=10**9), 4000)
+        self.assertEqual(util.cache_bytes_for(100, 40, cache_fraction=0.25), 1000)
+        self.assertEqual(util.cache_bytes_for(100, 0, cache_fraction=0.5), 0)
+        with self.assertRaises(ValueError):
+            util.cache_bytes_for(100, 40, cache_bytes=1, cache_fraction=0.1)
+        with self.assertRaises(ValueError):
+            util.cache_bytes_for(100, 40, cache_fraction=float("nan"))
+        with self.assertRaises(ValueError):
+            util.cache_bytes_for(100, 40, cache_bytes=-1)
+
+    def test_fanouts_and_batches(self):
+        self.assertEqual(util.check_fanouts((15, 10, 5)), [15, 10, 5])
+        for bad in ([], [-1], [2**31]):
+            with self.assertRaises(ValueError):
+                util.check_fanouts(bad)
+        with self.assertRaises(TypeError):
+            util.check_fanouts(["3"])
+        self.assertEqual(util.num_batches(10, 3), 4)
+        self.assertEqual(util.num_batches(10, 3, drop_last=True), 3)
+        self.assertEqual(util.num_batches(0, 3), 0)
+        with self.assertRaises(ValueError):
+            util.num_batches(10, 0)
+
+    def test_pyg_counts_round_trip(self):
+        nodes, edges = util.pyg_counts(4, [10, 25, 25], [12, 30, 0])
+        self.assertEqual(nodes, [4, 6, 15, 0])
+        self.assertEqual(edges, [12, 30, 0])
+        slices = util.layer_slices(nodes, edges)
+        self.assertEqual([(s["num_dst"], s["num_src"], s["edge_begin"], s["edge_end"]) for s in slices],
+                         [(4, 10, 0, 12), (10, 25, 12, 42), (25, 25, 42, 42)])
+        with self.assertRaises(ValueError):
+            util.pyg_counts(4, [3], [1])
+        with self.assertRaises(ValueError):
+            util.layer_slices([1, 2], [3, 4])
+
+    def test_messages_and_formatting(self):
+        self.assertEqual(util.memory_error_message("x " + util.ALLOCATION_TAG + "boom"), "boom")
+        self.assertIsNone(util.memory_error_message("other"))
+        table = util.format_table(["path", "s"], [["cpu", 1.23456], ["gnndirect", 2]])
+        self.assertIn("1.235", table)
+        self.assertEqual(len(table.splitlines()), 4)
+        self.assertEqual(util.speedup(10.0, 2.5), 4.0)
+        self.assertEqual(util.speedup(1.0, 0), float("inf"))
+
+    def test_products_shape(self):
+        full = util.products_shape()
+        self.assertEqual((full["num_nodes"], full["num_features"], full["num_classes"]), (2_449_029, 100, 47))
+        self.assertEqual(full["num_edges"], 61_859_140)
+        small = util.products_shape(0.01)
+        self.assertLess(small["num_nodes"], full["num_nodes"])
+        self.assertLessEqual(small["num_train"] + small["num_val"] + small["num_test"], small["num_nodes"])
+        with self.assertRaises(ValueError):
+            util.products_shape(0)
+
+
+def check_import_behaviour():
+    """(ok, message): without torch the package raises a clear ImportError; with torch it
+    imports without initialising CUDA and without loading the extension."""
+    code = (
+        "import sys\n"
+        "try:\n"
+        "    import torch\n"
+        "except ImportError:\n"
+        "    try:\n"
+        "        import gnndirect_torch\n"
+        "    except ImportError as e:\n"
+        "        assert 'needs PyTorch' in str(e), str(e)\n"
+        "        print('no torch: clear ImportError')\n"
+        "        sys.exit(0)\n"
+        "    sys.exit('gnndirect_torch imported without torch')\n"
+        "import gnndirect_torch, gnndirect_torch.ops as ops\n"
+        "assert not torch.cuda.is_initialized(), 'CUDA initialised at import'\n"
+        "assert ops._extension is None, 'extension loaded at import'\n"
+        "assert 'gnndirect_torch._C' not in sys.modules\n"
+        "print('torch present: import has no side effects')\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"), PYTHONDONTWRITEBYTECODE="1")
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                            timeout=300)
+    return result.returncode == 0, (result.stdout + result.stderr).strip()
+
+
+def main():
+    passed = failed = 0
+    for path in sorted(python_files()):
+        try:
+            with open(path, "rb") as source:
+                compile(source.read(), path, "exec", dont_inherit=True)
+            passed += 1
+        except SyntaxError as error:
+            failed += 1
+            print(f"FAIL compile {os.path.relpath(path, ROOT)}: {error}")
+    print(f"byte-compiled {passed} .py files")
+    suite = unittest.defaultTestLoader.loadTestsFromTestCase(UtilTest)
+    outcome = unittest.TextTestRunner(stream=sys.stdout, verbosity=1).run(suite)
+    unit_failed = len(outcome.failures) + len(outcome.errors)
+    passed += outcome.testsRun - unit_failed
+    failed += unit_failed
+    ok, message = check_import_behaviour()
+    print(("ok   " if ok else "FAIL ") + "import behaviour: " + message)
+    passed, failed = passed + ok, failed + (not ok)
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
