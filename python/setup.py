@@ -34,8 +34,11 @@ setup(
             sources=sources,
             include_dirs=[INCLUDE, os.path.join(HERE, CSRC)],
             extra_compile_args={
-                "cxx": ["-O3", "-std=c++17"],
-                "nvcc": ["-O3", "-std=c++17", "--expt-relaxed-constexpr", "-lineinfo"],
+                # hidden visibility: the extension's types and gnndirect's kernels stay private
+                # to this module (two frameworks embedding gnndirect never clash)
+                "cxx": ["-O3", "-std=c++17", "-fvisibility=hidden"],
+                "nvcc": ["-O3", "-std=c++17", "--expt-relaxed-constexpr", "-lineinfo",
+                         "-Xcompiler=-fvisibility=hidden"],
             },
         )
     ],
