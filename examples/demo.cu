@@ -550,7 +550,7 @@ path_result run_pipeline_path(const std::string& name, const demo_args& a, const
   path_result result{name};
   auto const consumer = gnndirect::detail::make_non_blocking_stream();
   gnndirect::buffer<unsigned long long> link_bytes(1, memory_kind::device);
-  GNNDIRECT_CUDA_TRY(cudaMemset(link_bytes.data(), 0, sizeof(unsigned long long)));
+  GNNDIRECT_CUDA_TRY(cudaMemsetAsync(link_bytes.data(), 0, sizeof(unsigned long long), consumer.get()));
   gnndirect::pipeline_options options = pipeline_options_for(a);
   options.cache_bytes = cache_bytes;
   gnndirect::minibatch_pipeline<std::int64_t, Index, float, label_type> pipeline(
@@ -584,7 +584,7 @@ path_result run_pipeline_path(const std::string& name, const demo_args& a, const
       unsigned long long neighbour_bytes = 0;
       GNNDIRECT_CUDA_TRY(cudaMemcpy(&neighbour_bytes, link_bytes.data(), sizeof(neighbour_bytes),
                                     cudaMemcpyDeviceToHost));
-      GNNDIRECT_CUDA_TRY(cudaMemset(link_bytes.data(), 0, sizeof(unsigned long long)));
+      GNNDIRECT_CUDA_TRY(cudaMemsetAsync(link_bytes.data(), 0, sizeof(unsigned long long), consumer.get()));
       result.link_bytes = neighbour_bytes + result.feature_bytes;
     }
   }

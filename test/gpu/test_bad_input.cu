@@ -76,7 +76,7 @@ template <class T>
 buffer<T> poisoned(std::size_t n)
 {
   buffer<T> out(n, memory_kind::device);
-  if (n > 0) { GNNDIRECT_CUDA_TRY(cudaMemset(out.data(), poison, out.bytes())); }
+  gnndirect::test::fill_bytes(out.data(), poison, out.bytes());
   return out;
 }
 

@@ -50,7 +50,7 @@ struct poisoned_output {
   poisoned_output(std::int64_t count_, std::int64_t cols_)
     : storage(static_cast<std::size_t>((count_ + guard_rows) * cols_), memory_kind::device), count(count_), cols(cols_)
   {
-    GNNDIRECT_CUDA_TRY(cudaMemset(storage.data(), poison, storage.bytes()));
+    gnndirect::test::fill_bytes(storage.data(), poison, storage.bytes());
   }
   table_view<T> view() const { return {storage.data(), count, cols, cols, memory_kind::device}; }
   std::vector<unsigned char> read() const

@@ -381,6 +381,8 @@ TEST_CASE("the device primitive works inside a user kernel with global-memory sc
     buffer<std::int64_t> ids(static_cast<std::size_t>(n * fanout), memory_kind::device);
     buffer<std::int64_t> eids(static_cast<std::size_t>(n * fanout), memory_kind::device);
     buffer<std::int64_t> counts(static_cast<std::size_t>(n), memory_kind::device);
+    gnndirect::test::fill_bytes(ids.data(), 0xFF, ids.bytes());  // poison: slots past a count stay -1
+    gnndirect::test::fill_bytes(eids.data(), 0xFF, eids.bytes());
     auto const threads = static_cast<int>(n * 16);
     user_sampling_kernel<<<(threads + 127) / 128, 128>>>(d.view, seeds.data(), n, fanout, policy,
                                                         scratch.data(), per_tile, ids.data(),
@@ -397,6 +399,9 @@ TEST_CASE("the device primitive works inside a user kernel with global-memory sc
       for (std::int64_t j = 0; j < got_counts[static_cast<std::size_t>(i)]; ++j) {
         REQUIRE(got_ids[static_cast<std::size_t>(i * fanout + j)] ==
                 expected.neighbors[static_cast<std::size_t>(begin + j)]);
+      }
+      for (std::int64_t j = got_counts[static_cast<std::size_t>(i)]; j < fanout; ++j) {
+        REQUIRE(got_ids[static_cast<std::size_t>(i * fanout + j)] == -1);  // untouched
       }
     }
   }

@@ -27,4 +27,14 @@ std::vector<T> to_host(const T* data, std::int64_t n)
   return out;
 }
 
+/// Sets `bytes` bytes of device-visible memory to `value` and waits for it. cudaMemset may
+/// return before it completes and is ordered only with the legacy default stream, so without the
+/// wait a kernel on a non-blocking stream could run before the fill (and be overwritten by it).
+inline void fill_bytes(void* data, int value, std::size_t bytes)
+{
+  if (bytes == 0) { return; }
+  GNNDIRECT_CUDA_TRY(cudaMemset(data, value, bytes));
+  GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());
+}
+
 }  // namespace gnndirect::test
