@@ -284,6 +284,7 @@ class minibatch_pipeline {
     {
       std::unique_lock<std::mutex> lock(mutex_);
       GNNDIRECT_EXPECTS(epoch_ >= 0, "minibatch_pipeline::next: call start_epoch first");
+      if (next_to_hand_out_ >= num_batches()) { return nullptr; }  // the epoch is over
       cv_.wait(lock, [this] {
         return ready_slot(next_to_hand_out_) != nullptr || next_failed() || running_ == 0 ||
                all_slots_held();
@@ -291,7 +292,7 @@ class minibatch_pipeline {
       chosen = ready_slot(next_to_hand_out_);
       if (chosen == nullptr) {
         if (next_failed() || (error_ && running_ == 0)) { std::rethrow_exception(error_); }
-        if (running_ == 0) { return nullptr; }
+        if (running_ == 0) { return nullptr; }  // stopped
         throw invalid_argument(__FILE__, __LINE__,
                                "minibatch_pipeline::next: all " + std::to_string(options_.depth) +
                                  " batches are held; release one before asking for the next");
