@@ -20,7 +20,7 @@ process's CPU core-seconds (time.process_time, all threads) per epoch.
 
     python examples/pytorch/train_graphsage.py                 # products-shaped, ~2-3 min on an H200
     python examples/pytorch/train_graphsage.py --scale 0.05 --json out.json
-    python examples/pytorch/train_graphsage.py --smoke-cpu --scale 0.002 --paths cpu   # no GPU
+    python examples/pytorch/train_graphsage.py --smoke-cpu --scale 0.01 --paths cpu,pyg   # no GPU
 """
 
 from __future__ import annotations
@@ -273,8 +273,8 @@ class PygPath:
         from gnndirect_torch.pyg import GnnDirectFeatureStore, GnnDirectGraphStore, GnnDirectSampler
         indptr, indices, x, y, train = data[:5]
         self.args, self.device = args, device
-        self.fs = GnnDirectFeatureStore(placement)
-        self.gs = GnnDirectGraphStore(placement)
+        self.fs = GnnDirectFeatureStore(placement, device=device)
+        self.gs = GnnDirectGraphStore(placement, device=device)
         self.fs.put_tensor(x, group_name=None, attr_name="x", index=None)
         self.fs.put_tensor(y, group_name=None, attr_name="y", index=None)
         self.gs.put_edge_index((indices, indptr), edge_type=None, layout="csc",
@@ -407,7 +407,8 @@ def parse_args(argv=None):
     p.add_argument("--p-in", type=float, default=0.5, help="share of in-neighbours from the own community")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", default=None, help="write the results here")
-    p.add_argument("--smoke-cpu", action="store_true", help="no GPU: run the cpu path on the CPU only")
+    p.add_argument("--smoke-cpu", action="store_true",
+                   help="no GPU: run the cpu (and pyg, in host-reference mode) paths on the CPU only")
     args = p.parse_args(argv)
     args.fanouts = [int(f) for f in args.fanouts.split(",")]
     args.paths = [s.strip() for s in args.paths.split(",") if s.strip()]
@@ -421,7 +422,7 @@ def main(argv=None):
     args = parse_args(argv)
     if args.smoke_cpu:
         device = torch.device("cpu")
-        args.paths = [p for p in args.paths if p == "cpu"]
+        args.paths = [p for p in args.paths if p in ("cpu", "pyg")]  # pyg: host-reference mode
     else:
         if not torch.cuda.is_available():
             print("train_graphsage.py needs a CUDA GPU (or --smoke-cpu)", file=sys.stderr)

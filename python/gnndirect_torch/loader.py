@@ -124,6 +124,8 @@ class NeighborLoader:
         if not isinstance(features, Table):
             raise TypeError("features must be a gnndirect_torch.Table")
         ext = load_extension()
+        if graph.device.type != "cuda" or features.device.type != "cuda":
+            raise ValueError("NeighborLoader needs a graph and a table on a CUDA device")
         self.graph, self.features = graph, features
         device = graph.device
         labels = torch.as_tensor(labels)

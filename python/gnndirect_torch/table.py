@@ -13,11 +13,16 @@ from .ops import _call, load_extension
 
 
 def _cuda_device(device) -> torch.device:
+    """The CUDA device meant by ``device`` (None: current), or the CPU when ``device`` is a CPU
+    device (host-reference mode: no placement, every op runs on the CPU; for debugging and for
+    machines without a GPU)."""
     if device is None:
         return torch.device("cuda", torch.cuda.current_device())
     device = torch.device(device)
+    if device.type == "cpu":
+        return device
     if device.type != "cuda":
-        raise ValueError(f"device must be a CUDA device, got {device}")
+        raise ValueError(f"device must be a CUDA or CPU device, got {device}")
     if device.index is None:
         device = torch.device("cuda", torch.cuda.current_device())
     return device
@@ -91,7 +96,8 @@ class Table:
             served from HBM behind the same gather (a flag, not a new API).
         hot_rows: ids to cache, most valuable first (default: highest degree of ``graph``).
         graph: a :class:`Graph` or indptr tensor whose degrees rank rows for the cache.
-        device: the CUDA device (default: current).
+        device: the CUDA device (default: current); a CPU device keeps ``data`` as it is and
+            gathers with the host reference (no placement, no cache).
     Raises:
         ValueError, TypeError, MemoryError (see :func:`to_placement`).
 
@@ -108,15 +114,21 @@ class Table:
             raise ValueError(f"a Table needs a 2-D tensor, got shape {tuple(data.shape)}")
         if data.shape[1] > 1 and data.stride(1) != 1:
             raise ValueError("the columns of a Table must be contiguous (stride(1) == 1)")
-        self.placement = _resolve(placement)
         self.device = _cuda_device(device)
-        self.tensor, self._keepalive = to_placement(data, self.placement, device=self.device)
+        if self.device.type == "cpu":  # host-reference mode
+            self.placement = "cpu"
+            self.tensor, self._keepalive = data, None
+        else:
+            self.placement = _resolve(placement)
+            self.tensor, self._keepalive = to_placement(data, self.placement, device=self.device)
         self.cache_rows_tensor: Optional[torch.Tensor] = None
         self.slot_of: Optional[torch.Tensor] = None
         self._users = weakref.WeakSet()
         row_bytes = self.tensor.shape[1] * self.tensor.element_size()
         self.cache_bytes = cache_bytes_for(self.tensor.shape[0], row_bytes, cache_bytes, cache_fraction)
-        if self.cache_bytes > 0:
+        if self.device.type == "cpu":
+            self.cache_bytes = 0
+        elif self.cache_bytes > 0:
             self.rebuild_cache(hot_rows=hot_rows, graph=graph)
 
     # -- properties --------------------------------------------------------------------------
@@ -214,7 +226,8 @@ class Graph:
         placement: placement of ``indices`` (and weights), see :func:`to_placement`.
         indptr_placement: placement of ``indptr`` (default ``device``: small and hot).
         weights: optional float32 edge weights (weighted sampling).
-        device: CUDA device (default: current).
+        device: CUDA device (default: current); a CPU device keeps the arrays as they are and
+            samples with the host reference.
     """
 
     def __init__(self, indptr: torch.Tensor, indices: torch.Tensor, *, placement: str = "auto",
@@ -227,14 +240,17 @@ class Graph:
         if indptr.numel() < 1:
             raise ValueError("indptr needs num_nodes + 1 >= 1 entries")
         self.device = _cuda_device(device)
-        self.placement = _resolve(placement)
-        self.indptr_placement = _resolve(indptr_placement)
+        cpu = self.device.type == "cpu"  # host-reference mode: arrays stay as given
+        self.placement = "cpu" if cpu else _resolve(placement)
+        self.indptr_placement = "cpu" if cpu else _resolve(indptr_placement)
         self._keep = []
         self.indptr = self._place(indptr.contiguous(), self.indptr_placement)
         self.indices = self._place(indices.contiguous(), self.placement)
         self.weights = None if weights is None else self._place(weights.float().contiguous(), self.placement)
 
     def _place(self, tensor, placement):
+        if placement == "cpu":
+            return tensor.cpu()
         placed, keep = to_placement(tensor, placement, device=self.device)
         if keep is not None:
             self._keep.append(keep)

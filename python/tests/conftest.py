@@ -19,9 +19,10 @@ DTYPES = [torch.float32, torch.float16, torch.bfloat16]
 INDEX_DTYPES = [torch.int32, torch.int64]
 
 
-@pytest.fixture(scope="session", autouse=True)
+@pytest.fixture(scope="session")
 def _extension():
-    gd.load_extension()
+    """Loads the compiled extension (an ImportError here means the build failed)."""
+    return gd.load_extension()
 
 
 @pytest.fixture

