@@ -164,9 +164,12 @@ class NeighborLoader:
         self._active = None
 
     def __len__(self) -> int:
+        """Batches per epoch."""
         return self._num_batches
 
     def __iter__(self):
+        """Starts the next epoch (shuffle, worker start; returns at once) and returns its
+        iterator; a previous iterator of this loader becomes invalid."""
         epoch = self._epoch
         self._epoch += 1
         with torch.cuda.device(self.graph.device):
@@ -198,12 +201,17 @@ class _LoaderIterator:
         self._done = False
 
     def __iter__(self):
+        """Itself."""
         return self
 
     def __len__(self) -> int:
+        """Batches of the epoch."""
         return len(self._loader)
 
     def __next__(self) -> Batch:
+        """The next prepared batch (waits on the host only until it is prepared; the current
+        stream waits for it on the GPU). Raises StopIteration at the end of the epoch,
+        RuntimeError when invalidated, and the library's errors (e.g. IndexError)."""
         if self._done:
             raise StopIteration
         if self._loader._active != self._epoch:

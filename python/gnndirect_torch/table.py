@@ -143,6 +143,7 @@ class Table:
         return self.tensor.dtype
 
     def __len__(self) -> int:
+        """Rows."""
         return self.tensor.shape[0]
 
     def __repr__(self) -> str:
