@@ -456,27 +456,40 @@ def main(argv=None):
                "machine": {"python": platform.python_version(), "torch": torch.__version__,
                            "cpu_count": os.cpu_count(),
                            "gpu": torch.cuda.get_device_name(device) if device.type == "cuda" else None}}
+    failures = {}
     for name in args.paths:
         print(f"path {name}:", flush=True)
-        t0 = time.perf_counter()
-        if name == "cpu":
-            path = CpuPath(data, args, device)
-        elif name == "gnndirect":
-            path = LoaderPath("gnndirect", data, args, device, args.placement)
-        elif name == "gpu":
-            path = LoaderPath("gpu", data, args, device, "device")
-        else:
-            path = PygPath(data, args, device, args.placement)
-        setup_s = time.perf_counter() - t0
-        record = run_path(path, data, args, device, shape)
-        record["setup_s"] = setup_s
-        if name in ("gnndirect", "gpu"):
-            record["placement"] = path.table.placement
-            record["cached_rows"] = path.loader.cached_rows
-        results["paths"][name] = record
+        path = None
+        try:
+            t0 = time.perf_counter()
+            if name == "cpu":
+                path = CpuPath(data, args, device)
+            elif name == "gnndirect":
+                path = LoaderPath("gnndirect", data, args, device, args.placement)
+            elif name == "gpu":
+                path = LoaderPath("gpu", data, args, device, "device")
+            else:
+                path = PygPath(data, args, device, args.placement)
+            setup_s = time.perf_counter() - t0
+            record = run_path(path, data, args, device, shape)
+            record["setup_s"] = setup_s
+            if name in ("gnndirect", "gpu"):
+                record["placement"] = path.table.placement
+                record["cached_rows"] = path.loader.cached_rows
+            results["paths"][name] = record
+        except Exception as error:  # keep going: the other paths still say something
+            import traceback
+            traceback.print_exc()
+            failures[name] = f"{type(error).__name__}: {error}"
+            print(f"  [{name}] FAILED: {failures[name]}", flush=True)
         del path
         if device.type == "cuda":
+            torch.cuda.synchronize()
             torch.cuda.empty_cache()
+        if args.json:  # partial results survive a later failure or timeout
+            with open(args.json, "w") as out:
+                json.dump(dict(results, failures=failures), out, indent=2, default=str)
+    results["failures"] = failures
 
     base = results["paths"].get("cpu", {}).get("epoch_s_mean")
     rows = []
@@ -487,7 +500,7 @@ def main(argv=None):
                      split.get("gather_s", float("nan")), split.get("train_s", float("nan")),
                      r["cpu_core_s_mean"], r["test_acc"],
                      "-" if r["speedup_vs_cpu"] is None else f"{r['speedup_vs_cpu']:.2f}x"])
-    if base and "gnndirect" in results["paths"]:
+    if base and "gnndirect" in results["paths"] and "cpu" in results["paths"]:
         s = results["paths"]["gnndirect"]["speedup_vs_cpu"]
         results["target"] = {"speedup_vs_cpu": s, "min_1_6x": s >= 1.6, "aim_3x": s >= 3.0,
                              "fewer_cpu_core_s": results["paths"]["gnndirect"]["cpu_core_s_mean"]
@@ -501,6 +514,9 @@ def main(argv=None):
         with open(args.json, "w") as out:
             json.dump(results, out, indent=2, default=str)
         print(f"wrote {args.json}")
+    if failures:
+        print(f"failed paths: {failures}", file=sys.stderr)
+        return 1
     return 0
 
 
