@@ -169,7 +169,10 @@ class NeighborLoader:
 
     def __iter__(self):
         """Starts the next epoch (shuffle, worker start; returns at once) and returns its
-        iterator; a previous iterator of this loader becomes invalid."""
+        iterator; a previous iterator of this loader becomes invalid.
+        Raises RuntimeError after close()."""
+        if self._pipeline is None:
+            raise RuntimeError("NeighborLoader is closed")
         epoch = self._epoch
         self._epoch += 1
         with torch.cuda.device(self.graph.device):
@@ -177,6 +180,24 @@ class NeighborLoader:
         iterator = _LoaderIterator(self, epoch)
         self._active = epoch
         return iterator
+
+    def close(self) -> None:
+        """Stops the pipeline (its workers finish the batch they prepare) and frees it, before
+        the graph and table it reads may be released; idempotent. The loader is unusable
+        afterwards."""
+        pipeline = getattr(self, "_pipeline", None)
+        if pipeline is not None:
+            self._pipeline = None
+            self._active = None
+            del pipeline  # the C++ destructor stops the workers and synchronises its streams
+        features = getattr(self, "features", None)
+        if features is not None:
+            features._users.discard(self)
+
+    def __del__(self):
+        # The pipeline first: Python clears attributes in no particular order, and the table's
+        # registration must outlive every read the workers may still have in flight.
+        self.close()
 
     @property
     def cached_rows(self) -> int:
@@ -214,8 +235,9 @@ class _LoaderIterator:
         RuntimeError when invalidated, and the library's errors (e.g. IndexError)."""
         if self._done:
             raise StopIteration
-        if self._loader._active != self._epoch:
-            raise RuntimeError("this NeighborLoader iterator was invalidated by a newer iter(loader)")
+        if self._loader._active != self._epoch or self._loader._pipeline is None:
+            raise RuntimeError("this NeighborLoader iterator was invalidated by a newer "
+                               "iter(loader) or by loader.close()")
         with torch.cuda.device(self._loader.graph.device):
             out = self._loader._pipeline.next()
         if out is None:

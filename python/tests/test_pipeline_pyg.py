@@ -79,6 +79,23 @@ def test_pipeline_iterator_outlives_its_owners(seed):
 
 
 @cuda
+def test_loader_close_releases_the_table(seed):
+    _, _, x, y, train, graph, _ = _setup()
+    table = gd.Table(x, "registered")
+    loader = gd.NeighborLoader(graph, table, y, train, fanouts=[4], batch_size=200)
+    iterator = iter(loader)
+    next(iterator)  # the workers are mid-epoch
+    loader.close()
+    with pytest.raises(RuntimeError):
+        next(iterator)
+    with pytest.raises(RuntimeError):
+        iter(loader)
+    table.close()  # allowed now: no loader uses it
+    assert gd.placement_of(x) == "pageable"
+    assert context_usable()
+
+
+@cuda
 def test_pipeline_bad_training_id_raises_index_error():
     indptr, indices, x, y, _, graph, table = _setup()
     loader = gd.NeighborLoader(graph, table, y, torch.tensor([1, 2, 3000, 4]), fanouts=[3])

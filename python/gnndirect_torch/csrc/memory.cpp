@@ -40,6 +40,11 @@ registration::~registration() { close(); }
 
 void registration::close() noexcept
 {
+  if (pin_ != nullptr) {
+    // Work still in flight may read the registered pages (e.g. a gather enqueued with
+    // check=False): let it finish before the pages stop being mapped.
+    if (cudaDeviceSynchronize() != cudaSuccess) { (void)cudaGetLastError(); }
+  }
   pin_.reset();  // cudaHostUnregister (errors reported on stderr, never thrown)
   tensor_ = at::Tensor();
 }

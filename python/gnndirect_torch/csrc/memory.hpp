@@ -26,7 +26,8 @@ class registration {
   registration& operator=(const registration&) = delete;
   /// Unregisters (never throws).
   ~registration();
-  /// Unregisters now and drops the tensor reference; idempotent; never throws.
+  /// Waits for the device's in-flight work (cudaDeviceSynchronize), unregisters and drops the
+  /// tensor reference; idempotent; never throws.
   void close() noexcept;
   /// True until close().
   bool active() const noexcept { return pin_ != nullptr; }
