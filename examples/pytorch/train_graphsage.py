@@ -222,7 +222,8 @@ class LoaderPath:
         self.name, self.args, self.device = name, args, device
         t0 = time.perf_counter()
         # -- the two-line change ---------------------------------------------------------------
-        self.table = gd.Table(x, placement=placement, cache_fraction=args.cache_fraction or None)
+        cache = (args.cache_fraction or None) if placement != "device" else None  # tier of a host table
+        self.table = gd.Table(x, placement=placement, cache_fraction=cache)
         self.graph = gd.Graph(indptr, indices, placement=placement)
         self.loader = gd.NeighborLoader(self.graph, self.table, y, train, fanouts=args.fanouts,
                                         batch_size=args.batch_size, shuffle_seed=args.seed,
