@@ -31,9 +31,11 @@ GNNDIRECT_KERNEL void degree_keys_kernel(csr_view<Offset, Index> csr, std::uint3
   }
 }
 
-/// keys[v] = counts[v]; ids[v] = v.
-GNNDIRECT_KERNEL inline void count_keys_kernel(const std::uint32_t* counts, std::int64_t n,
-                                               std::uint32_t* keys, std::int64_t* ids)
+/// keys[v] = counts[v]; ids[v] = v. A template (of the count type) so that the header may be
+/// included in several translation units without `inline`, which nvcc ignores on kernels.
+template <class Count>
+GNNDIRECT_KERNEL void count_keys_kernel(const Count* counts, std::int64_t n, Count* keys,
+                                        std::int64_t* ids)
 {
   for (std::int64_t v = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; v < n;
        v += std::int64_t{gridDim.x} * blockDim.x) {
