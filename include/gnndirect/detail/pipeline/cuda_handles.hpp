@@ -100,6 +100,13 @@ inline pool_handle make_retaining_pool(int device)
   pool_handle owner(pool);
   std::uint64_t threshold = UINT64_MAX;
   GNNDIRECT_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+  // Memory freed on one stream may still be handed to another stream whose free has not run yet,
+  // with a dependency the driver inserts: that would make one pipeline worker's stream wait for
+  // another's batch. Reuse across streams only once the free has completed (opportunistic) or
+  // when the streams are already ordered (event dependencies).
+  int no_internal_dependencies = 0;
+  GNNDIRECT_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolReuseAllowInternalDependencies,
+                                             &no_internal_dependencies));
   return owner;
 }
 
