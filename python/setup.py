@@ -21,6 +21,9 @@ CSRC = os.path.join("gnndirect_torch", "csrc")
 
 os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0")
 
+# GNNDIRECT_TORCH_VISIBILITY=default builds with default symbol visibility (a diagnostic switch).
+VISIBILITY = ["-fvisibility=" + os.environ.get("GNNDIRECT_TORCH_VISIBILITY", "hidden")]
+
 sources = sorted(glob.glob(os.path.join(CSRC, "*.cpp")) + glob.glob(os.path.join(CSRC, "*.cu")))
 
 setup(
@@ -36,9 +39,9 @@ setup(
             extra_compile_args={
                 # hidden visibility: the extension's types and gnndirect's kernels stay private
                 # to this module (two frameworks embedding gnndirect never clash)
-                "cxx": ["-O3", "-std=c++17", "-fvisibility=hidden"],
+                "cxx": ["-O3", "-std=c++17"] + VISIBILITY,
                 "nvcc": ["-O3", "-std=c++17", "--expt-relaxed-constexpr", "-lineinfo",
-                         "-Xcompiler=-fvisibility=hidden"],
+                         "-Xcompiler=" + VISIBILITY[0]],
             },
         )
     ],
