@@ -24,6 +24,25 @@ namespace gnndirect_torch {
 /// starts with it into MemoryError (c10 has no MemoryError type).
 inline constexpr const char* allocation_error_tag = "[gnndirect.allocation_error] ";
 
+#ifndef GNNDIRECT_TORCH_CPP_BACKTRACE
+/// 1: translated errors carry a C++ backtrace (C10_THROW_ERROR); 0 (default): they carry the
+/// library's message only. The message already names the argument, position and bound; a
+/// backtrace of the dispatcher adds nothing for the Python user and costs a stack walk per error.
+#define GNNDIRECT_TORCH_CPP_BACKTRACE 0
+#endif
+
+/// Throws a c10 error of type E (c10::IndexError, c10::ValueError, c10::Error) with `message`.
+template <class E>
+[[noreturn]] void throw_c10(std::string message)
+{
+#if GNNDIRECT_TORCH_CPP_BACKTRACE
+  throw E(c10::SourceLocation{__func__, __FILE__, static_cast<std::uint32_t>(__LINE__)},
+          std::move(message));
+#else
+  throw E(std::move(message));  // base constructor: no backtrace captured
+#endif
+}
+
 /// Runs `body` and rethrows gnndirect exceptions as c10 errors with the library's message:
 /// index_out_of_range -> c10::IndexError (Python IndexError), invalid_argument -> c10::ValueError
 /// (ValueError), allocation_error -> c10::Error tagged with allocation_error_tag (MemoryError in
@@ -35,13 +54,13 @@ decltype(auto) translate_errors(Body&& body)
   try {
     return std::forward<Body>(body)();
   } catch (const gnndirect::index_out_of_range& e) {
-    C10_THROW_ERROR(IndexError, e.what());
+    throw_c10<c10::IndexError>(e.what());
   } catch (const gnndirect::invalid_argument& e) {
-    C10_THROW_ERROR(ValueError, e.what());
+    throw_c10<c10::ValueError>(e.what());
   } catch (const gnndirect::allocation_error& e) {
-    C10_THROW_ERROR(Error, std::string(allocation_error_tag) + e.what());
+    throw_c10<c10::Error>(std::string(allocation_error_tag) + e.what());
   } catch (const gnndirect::error& e) {
-    C10_THROW_ERROR(Error, e.what());
+    throw_c10<c10::Error>(e.what());
   }
 }
 
