@@ -4,10 +4,11 @@
 // generated on the GPU; indptr in device memory, indices and features in managed_host memory
 // (features: products 100 fp32, papers 128 fp32). Workload: the input nodes of 24 batches of 1024
 // random training seeds sampled with fanouts [15,10,5]; pre-sampling counts the input nodes of 24
-// other batches. For budgets 0/5/10/20/50% of the table and each hot-set choice (degree,
-// presample), one iteration gathers one batch's input features through the tier (CUDA events,
-// median). Counters: GBps (gathered bytes / median time), hit_rate (share of gathered rows served
-// from the cache), vs_uncached (budget 0, same run), vs_device (all rows in HBM, same run).
+// other batches. For budgets 0/5/10/20/50% of the table and each hot-set choice (degree;
+// presample: counts, ties by id; presample+degree: counts, ties by degree), one iteration
+// gathers one batch's input features through the tier (CUDA events, median). Counters: GBps
+// (gathered bytes / median time), hit_rate (share of gathered rows served from the cache),
+// vs_uncached (budget 0, same run), vs_device (all rows in HBM, same run).
 #include "bench_common.cuh"
 
 #include <gnndirect/cache/hot_set.cuh>
@@ -167,14 +168,23 @@ void bm_device(benchmark::State& state)
   gb::record_rate(state, "device", bytes / seconds * 1e-9);
 }
 
+/// The `k` rows to cache by `choice`: "degree", "presample" (access counts, ties by id) or
+/// "presample+degree" (access counts, ties by degree).
+gnndirect::buffer<std::int64_t> choose_hot_rows(const std::string& choice, std::int64_t k)
+{
+  if (choice == "degree") { return gnndirect::hot_rows_by_degree(cudaStream_t{}, work().graph.view(), k); }
+  if (choice == "presample") {
+    return gnndirect::hot_rows_by_count(cudaStream_t{}, work().counts.data(), work().features.rows(), k);
+  }
+  return gnndirect::hot_rows_by_count(cudaStream_t{}, work().counts.data(), work().graph.view(), k);
+}
+
 void bm_tiered(benchmark::State& state, const std::string& choice, double fraction)
 {
   std::int64_t const rows = work().features.rows();
   std::size_t const budget = static_cast<std::size_t>(fraction * static_cast<double>(rows)) * work().features.cols() * sizeof(float);
   gnndirect::tiered_table<float> tier(work().features.view(), budget);
-  gnndirect::buffer<std::int64_t> const hot =
-    choice == "degree" ? gnndirect::hot_rows_by_degree(cudaStream_t{}, work().graph.view(), tier.capacity())
-                       : gnndirect::hot_rows_by_count(cudaStream_t{}, work().counts.data(), rows, tier.capacity());
+  gnndirect::buffer<std::int64_t> const hot = choose_hot_rows(choice, tier.capacity());
   tier.rebuild(cudaStream_t{}, hot.data(), tier.capacity());
   gather_target t;
   auto const view = tier.view();
@@ -215,7 +225,7 @@ int main(int argc, char** argv)
     s.counters["GBps"] = peak;
   })->UseManualTime()->Iterations(1);
   benchmark::RegisterBenchmark("cache/device", bm_device)->UseManualTime()->Iterations(batches)->Unit(benchmark::kMillisecond);
-  for (const char* choice : {"degree", "presample"}) {
+  for (const char* choice : {"degree", "presample", "presample+degree"}) {
     for (double fraction : {0.0, 0.05, 0.10, 0.20, 0.50}) {
       std::string const name = std::string("cache/") + choice + "/budget_pct:" + std::to_string(static_cast<int>(fraction * 100));
       benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { bm_tiered(s, choice, fraction); })

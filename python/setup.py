@@ -24,6 +24,14 @@ os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0")
 # GNNDIRECT_TORCH_VISIBILITY=default builds with default symbol visibility (a diagnostic switch).
 VISIBILITY = ["-fvisibility=" + os.environ.get("GNNDIRECT_TORCH_VISIBILITY", "hidden")]
 
+# Keep symbols of static archives out of the extension's dynamic symbol table. A compiler that
+# links libstdc++ statically (seen on the H200 machine: /opt/gcc) otherwise leaves the static
+# copy's data symbols (locale facet ids) interposable by the libstdc++.so that torch loaded: the
+# copy then mixes two libraries' locale state and the first number it formats (an error message
+# with a shape) dereferences a null facet. With the flag the static copy binds to itself; with a
+# shared libstdc++ (the usual case) it changes nothing.
+LINK_ARGS = ["-Wl,--exclude-libs,ALL"]
+
 sources = sorted(glob.glob(os.path.join(CSRC, "*.cpp")) + glob.glob(os.path.join(CSRC, "*.cu")))
 
 setup(
@@ -43,6 +51,7 @@ setup(
                 "nvcc": ["-O3", "-std=c++17", "--expt-relaxed-constexpr", "-lineinfo",
                          "-Xcompiler=" + VISIBILITY[0]],
             },
+            extra_link_args=LINK_ARGS,
         )
     ],
     cmdclass={"build_ext": BuildExtension},

@@ -199,8 +199,10 @@ def test_gpu_sampling_errors_and_context_survives():
         graph.sample_neighbors(torch.tensor([1], device="cuda", dtype=torch.int32), 4)
     with pytest.raises(ValueError):
         graph.sample_neighbors(torch.tensor([1]), 4)  # CPU seeds with a GPU-placed graph
+    # a fresh copy: `indices` itself is page-locked while `graph` (registered in place) lives
+    pageable_indices = indices.clone()
     with pytest.raises(ValueError, match="pageable"):
-        gd.sample_neighbors(indptr.cuda(), torch.tensor([1], device="cuda"), 4, indices=indices)
+        gd.sample_neighbors(indptr.cuda(), torch.tensor([1], device="cuda"), 4, indices=pageable_indices)
     assert context_usable()
     seeds = torch.randint(0, 100, (50,))
     gpu = graph.sample_neighbors(seeds.cuda(), 4, seed=1)

@@ -111,7 +111,7 @@ TEST_CASE("tiered gather checks indices and a bad hot id leaves an empty tier")
   CHECK(tiered_gather_matches(tier.view(), host_rows, std::vector<std::int32_t>{0, 999, 5}));
 }
 
-TEST_CASE("hot rows by degree and by access count equal a host top-k (ties by id)")
+TEST_CASE("hot rows by degree, by access count, and by count then degree equal a host top-k")
 {
   std::mt19937_64 rng(gnndirect::test::fresh_seed());
   std::int64_t const nodes = 5000;
@@ -148,6 +148,25 @@ TEST_CASE("hot rows by degree and by access count equal a host top-k (ties by id
   auto const by_count = gnndirect::hot_rows_by_count(cudaStream_t{}, counts.data(), nodes, 1000);
   CHECK(to_host(by_count.data(), by_count.size()) == host_top(host_counts, 1000));
   CHECK(gnndirect::hot_rows_by_count(cudaStream_t{}, counts.data(), nodes, nodes + 10).size() == static_cast<std::size_t>(nodes));
+
+  // With the graph: count first, degree breaks ties. Few accesses leave most counts at zero, so
+  // most of the top 3000 is ranked by degree alone.
+  auto const sparse = gnndirect::test::random_indices<std::int32_t>(rng, 800, nodes);
+  auto const d_sparse = to_buffer(sparse);
+  GNNDIRECT_CUDA_TRY(cudaMemset(counts.data(), 0, counts.bytes()));
+  gnndirect::count_accesses_async(cudaStream_t{}, d_sparse.data(), 800, nodes, counts.data());
+  std::vector<std::uint64_t> count_then_degree(nodes, 0);
+  for (auto id : sparse) { count_then_degree[id] += std::uint64_t{1} << 32; }
+  for (std::int64_t v = 0; v < nodes; ++v) { count_then_degree[v] += degrees[v]; }
+  std::vector<std::int64_t> expect(nodes);
+  std::iota(expect.begin(), expect.end(), 0);
+  std::stable_sort(expect.begin(), expect.end(), [&](std::int64_t a, std::int64_t b) {
+    return count_then_degree[a] > count_then_degree[b];
+  });
+  expect.resize(3000);
+  auto const by_count_degree = gnndirect::hot_rows_by_count(cudaStream_t{}, counts.data(), csr, 3000);
+  CHECK(to_host(by_count_degree.data(), by_count_degree.size()) == expect);
+  CHECK(gnndirect::hot_rows_by_count(cudaStream_t{}, counts.data(), csr, 0).size() == 0);
 }
 
 #include <gnndirect/graph/csr_graph.hpp>

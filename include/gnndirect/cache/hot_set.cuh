@@ -44,6 +44,21 @@ GNNDIRECT_KERNEL void count_keys_kernel(const Count* counts, std::int64_t n, Cou
   }
 }
 
+/// keys[v] = counts[v] in the high 32 bits, min(degree(v), 2^32 - 1) in the low 32; ids[v] = v.
+/// Sorting these keys ranks by count and breaks ties (above all the many rows pre-sampling never
+/// reached) by degree.
+template <class Offset, class Index>
+GNNDIRECT_KERNEL void count_degree_keys_kernel(const std::uint32_t* counts, csr_view<Offset, Index> csr,
+                                               std::uint64_t* keys, std::int64_t* ids)
+{
+  for (std::int64_t v = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; v < csr.num_nodes;
+       v += std::int64_t{gridDim.x} * blockDim.x) {
+    auto const degree = static_cast<std::uint64_t>(csr.degree(v));
+    keys[v] = (std::uint64_t{counts[v]} << 32) | (degree > 0xFFFFFFFFull ? 0xFFFFFFFFull : degree);
+    ids[v] = v;
+  }
+}
+
 /// counts[ids[i]] += 1 for every valid id (ids outside [0, num_rows) are ignored).
 template <class Index>
 GNNDIRECT_KERNEL void count_accesses_kernel(const Index* ids, std::int64_t n, std::int64_t num_rows,
@@ -58,18 +73,20 @@ GNNDIRECT_KERNEL void count_accesses_kernel(const Index* ids, std::int64_t n, st
 
 /// The k ids with the largest keys (ties: smaller id first), most valuable first, in a new
 /// device buffer. Sorts all `n` (key, id) pairs descending on the GPU. Synchronous.
-inline buffer<std::int64_t> top_k_ids(cudaStream_t stream, buffer<std::uint32_t>& keys,
-                                      buffer<std::int64_t>& ids, std::int64_t n, std::int64_t k)
+template <class Key>
+buffer<std::int64_t> top_k_ids(cudaStream_t stream, buffer<Key>& keys, buffer<std::int64_t>& ids,
+                               std::int64_t n, std::int64_t k)
 {
+  constexpr int key_bits = 8 * sizeof(Key);
   k = std::clamp<std::int64_t>(k, 0, n);
-  buffer<std::uint32_t> keys_out(static_cast<std::size_t>(n), memory_kind::device);
+  buffer<Key> keys_out(static_cast<std::size_t>(n), memory_kind::device);
   buffer<std::int64_t> ids_out(static_cast<std::size_t>(n), memory_kind::device);
   std::size_t temp_bytes = 0;
   GNNDIRECT_CUDA_TRY(::cub::DeviceRadixSort::SortPairsDescending(
-    nullptr, temp_bytes, keys.data(), keys_out.data(), ids.data(), ids_out.data(), n, 0, 32, stream));
+    nullptr, temp_bytes, keys.data(), keys_out.data(), ids.data(), ids_out.data(), n, 0, key_bits, stream));
   buffer<std::byte> temp(temp_bytes, memory_kind::device);
   GNNDIRECT_CUDA_TRY(::cub::DeviceRadixSort::SortPairsDescending(
-    temp.data(), temp_bytes, keys.data(), keys_out.data(), ids.data(), ids_out.data(), n, 0, 32, stream));
+    temp.data(), temp_bytes, keys.data(), keys_out.data(), ids.data(), ids_out.data(), n, 0, key_bits, stream));
   buffer<std::int64_t> top(static_cast<std::size_t>(k), memory_kind::device);
   if (k > 0) {
     GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(top.data(), ids_out.data(), top.bytes(), cudaMemcpyDeviceToDevice, stream));
@@ -108,8 +125,9 @@ void count_accesses_async(cudaStream_t stream, const Index* ids, std::int64_t n,
   GNNDIRECT_CUDA_TRY(cudaGetLastError());
 }
 
-/// The `k` most accessed rows according to `counts` (num_rows device counters), most first.
-/// Synchronous. @throws cuda_error, allocation_error.
+/// The `k` most accessed rows according to `counts` (num_rows device counters), most first; ties
+/// by smaller id. For graph nodes prefer the overload with the graph, which breaks ties by
+/// degree. Synchronous. @throws cuda_error, allocation_error.
 inline buffer<std::int64_t> hot_rows_by_count(cudaStream_t stream, const std::uint32_t* counts,
                                               std::int64_t num_rows, std::int64_t k)
 {
@@ -120,6 +138,25 @@ inline buffer<std::int64_t> hot_rows_by_count(cudaStream_t stream, const std::ui
     GNNDIRECT_CUDA_TRY(cudaGetLastError());
   }
   return detail::top_k_ids(stream, keys, ids, num_rows, k);
+}
+
+/// The `k` most accessed nodes of `csr` according to `counts` (csr.num_nodes device counters),
+/// most first, ties broken by degree (then smaller id). A few pre-sampled epochs reach only part
+/// of a large graph; with this tie-break the rest of the budget goes to hubs rather than to low
+/// ids (on the papers100M-shaped graph: docs/performance.md §3). Synchronous.
+/// @throws cuda_error, allocation_error.
+template <class Offset, class Index>
+buffer<std::int64_t> hot_rows_by_count(cudaStream_t stream, const std::uint32_t* counts,
+                                       const csr_view<Offset, Index>& csr, std::int64_t k)
+{
+  std::int64_t const n = csr.num_nodes;
+  buffer<std::uint64_t> keys(static_cast<std::size_t>(n), memory_kind::device);
+  buffer<std::int64_t> ids(static_cast<std::size_t>(n), memory_kind::device);
+  if (n > 0) {
+    detail::count_degree_keys_kernel<<<detail::grid_stride_blocks(n), detail::elementwise_block_threads, 0, stream>>>(counts, csr, keys.data(), ids.data());
+    GNNDIRECT_CUDA_TRY(cudaGetLastError());
+  }
+  return detail::top_k_ids(stream, keys, ids, n, k);
 }
 
 }  // namespace gnndirect
