@@ -95,6 +95,20 @@ buffer<std::int64_t> top_k_ids(cudaStream_t stream, buffer<Key>& keys, buffer<st
   return top;
 }
 
+/// The k of `n` rows with the largest keys, as top_k_ids; `fill_keys(keys, ids)` enqueues on
+/// `stream` the kernel that writes each row's key and id. Synchronous.
+template <class Key, class FillKeys>
+buffer<std::int64_t> top_k_rows(cudaStream_t stream, std::int64_t n, std::int64_t k, FillKeys&& fill_keys)
+{
+  buffer<Key> keys(static_cast<std::size_t>(n), memory_kind::device);
+  buffer<std::int64_t> ids(static_cast<std::size_t>(n), memory_kind::device);
+  if (n > 0) {
+    fill_keys(keys.data(), ids.data());
+    GNNDIRECT_CUDA_TRY(cudaGetLastError());
+  }
+  return top_k_ids(stream, keys, ids, n, k);
+}
+
 }  // namespace detail
 
 /// The `k` highest-degree nodes of `csr` (device-visible, any placement), highest first, as
@@ -103,14 +117,9 @@ buffer<std::int64_t> top_k_ids(cudaStream_t stream, buffer<Key>& keys, buffer<st
 template <class Offset, class Index>
 buffer<std::int64_t> hot_rows_by_degree(cudaStream_t stream, const csr_view<Offset, Index>& csr, std::int64_t k)
 {
-  std::int64_t const n = csr.num_nodes;
-  buffer<std::uint32_t> keys(static_cast<std::size_t>(n), memory_kind::device);
-  buffer<std::int64_t> ids(static_cast<std::size_t>(n), memory_kind::device);
-  if (n > 0) {
-    detail::degree_keys_kernel<<<detail::grid_stride_blocks(n), detail::elementwise_block_threads, 0, stream>>>(csr, keys.data(), ids.data());
-    GNNDIRECT_CUDA_TRY(cudaGetLastError());
-  }
-  return detail::top_k_ids(stream, keys, ids, n, k);
+  return detail::top_k_rows<std::uint32_t>(stream, csr.num_nodes, k, [&](std::uint32_t* keys, std::int64_t* ids) {
+    detail::degree_keys_kernel<<<detail::grid_stride_blocks(csr.num_nodes), detail::elementwise_block_threads, 0, stream>>>(csr, keys, ids);
+  });
 }
 
 /// Adds one to counts[id] for each of the `n` device-visible ids (pre-sampling: call on the input
@@ -131,13 +140,9 @@ void count_accesses_async(cudaStream_t stream, const Index* ids, std::int64_t n,
 inline buffer<std::int64_t> hot_rows_by_count(cudaStream_t stream, const std::uint32_t* counts,
                                               std::int64_t num_rows, std::int64_t k)
 {
-  buffer<std::uint32_t> keys(static_cast<std::size_t>(num_rows), memory_kind::device);
-  buffer<std::int64_t> ids(static_cast<std::size_t>(num_rows), memory_kind::device);
-  if (num_rows > 0) {
-    detail::count_keys_kernel<<<detail::grid_stride_blocks(num_rows), detail::elementwise_block_threads, 0, stream>>>(counts, num_rows, keys.data(), ids.data());
-    GNNDIRECT_CUDA_TRY(cudaGetLastError());
-  }
-  return detail::top_k_ids(stream, keys, ids, num_rows, k);
+  return detail::top_k_rows<std::uint32_t>(stream, num_rows, k, [&](std::uint32_t* keys, std::int64_t* ids) {
+    detail::count_keys_kernel<<<detail::grid_stride_blocks(num_rows), detail::elementwise_block_threads, 0, stream>>>(counts, num_rows, keys, ids);
+  });
 }
 
 /// The `k` most accessed nodes of `csr` according to `counts` (csr.num_nodes device counters),
@@ -149,14 +154,9 @@ template <class Offset, class Index>
 buffer<std::int64_t> hot_rows_by_count(cudaStream_t stream, const std::uint32_t* counts,
                                        const csr_view<Offset, Index>& csr, std::int64_t k)
 {
-  std::int64_t const n = csr.num_nodes;
-  buffer<std::uint64_t> keys(static_cast<std::size_t>(n), memory_kind::device);
-  buffer<std::int64_t> ids(static_cast<std::size_t>(n), memory_kind::device);
-  if (n > 0) {
-    detail::count_degree_keys_kernel<<<detail::grid_stride_blocks(n), detail::elementwise_block_threads, 0, stream>>>(counts, csr, keys.data(), ids.data());
-    GNNDIRECT_CUDA_TRY(cudaGetLastError());
-  }
-  return detail::top_k_ids(stream, keys, ids, n, k);
+  return detail::top_k_rows<std::uint64_t>(stream, csr.num_nodes, k, [&](std::uint64_t* keys, std::int64_t* ids) {
+    detail::count_degree_keys_kernel<<<detail::grid_stride_blocks(csr.num_nodes), detail::elementwise_block_threads, 0, stream>>>(counts, csr, keys, ids);
+  });
 }
 
 }  // namespace gnndirect
