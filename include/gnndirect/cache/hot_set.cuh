@@ -19,14 +19,21 @@
 namespace gnndirect {
 namespace detail {
 
+/// degree(v) saturated to 32 bits (a sort key: degrees beyond 2^32 - 1 tie at the top).
+template <class Offset, class Index>
+GNNDIRECT_HOST_DEVICE std::uint32_t saturated_degree(const csr_view<Offset, Index>& csr, std::int64_t v)
+{
+  auto const degree = static_cast<std::uint64_t>(csr.degree(v));
+  return degree > 0xFFFFFFFFull ? 0xFFFFFFFFu : static_cast<std::uint32_t>(degree);
+}
+
 /// keys[v] = min(degree(v), 2^32 - 1); ids[v] = v.
 template <class Offset, class Index>
 GNNDIRECT_KERNEL void degree_keys_kernel(csr_view<Offset, Index> csr, std::uint32_t* keys, std::int64_t* ids)
 {
   for (std::int64_t v = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; v < csr.num_nodes;
        v += std::int64_t{gridDim.x} * blockDim.x) {
-    auto const degree = static_cast<std::uint64_t>(csr.degree(v));
-    keys[v] = degree > 0xFFFFFFFFull ? 0xFFFFFFFFu : static_cast<std::uint32_t>(degree);
+    keys[v] = saturated_degree(csr, v);
     ids[v] = v;
   }
 }
@@ -53,8 +60,7 @@ GNNDIRECT_KERNEL void count_degree_keys_kernel(const std::uint32_t* counts, csr_
 {
   for (std::int64_t v = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; v < csr.num_nodes;
        v += std::int64_t{gridDim.x} * blockDim.x) {
-    auto const degree = static_cast<std::uint64_t>(csr.degree(v));
-    keys[v] = (std::uint64_t{counts[v]} << 32) | (degree > 0xFFFFFFFFull ? 0xFFFFFFFFull : degree);
+    keys[v] = (std::uint64_t{counts[v]} << 32) | saturated_degree(csr, v);
     ids[v] = v;
   }
 }
