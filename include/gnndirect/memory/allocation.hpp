@@ -6,6 +6,7 @@
 #include <gnndirect/error.hpp>
 #include <gnndirect/memory/host_memory.hpp>
 #include <gnndirect/memory/memory_kind.hpp>
+#include <gnndirect/memory/resource.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -84,26 +85,27 @@ class allocation {
     }
   }
 
-  /// Stream-ordered device allocation (cudaMallocAsync / cudaMallocFromPoolAsync): usable by
-  /// work enqueued on `stream` after this call, freed on `stream` by the destructor, so `stream`
-  /// must outlive the allocation. With a pool whose release threshold keeps memory reserved,
-  /// steady-state per-batch allocations never reach cudaMalloc. `pool` null = the device's
-  /// default pool. @throws allocation_error, no_device_error.
-  allocation(std::size_t bytes, cudaStream_t stream, cudaMemPool_t pool = nullptr)
-    : kind_(memory_kind::device), bytes_(bytes), stream_(stream), stream_ordered_(true)
+  /// Stream-ordered device allocation from `mr` (default: the device's stream-ordered pool):
+  /// usable by work enqueued on `stream` after this call, returned to `mr` on `stream` by the
+  /// destructor, so `stream` and the resource must outlive the allocation. With a resource that
+  /// keeps its memory (a pool with a high release threshold, PyTorch's caching allocator),
+  /// steady-state per-batch allocations never reach cudaMalloc.
+  /// @throws allocation_error (or what `mr` throws), no_device_error.
+  allocation(std::size_t bytes, cudaStream_t stream, resource_ref mr = {})
+    : kind_(memory_kind::device), bytes_(bytes), stream_(stream), stream_ordered_(true), mr_(mr)
   {
     if (bytes == 0) { return; }
     require_device();
-    cudaError_t const status = pool != nullptr
-                                 ? cudaMallocFromPoolAsync(&device_ptr_, bytes, pool, stream)
-                                 : cudaMallocAsync(&device_ptr_, bytes, stream);
-    if (status != cudaSuccess) {
-      device_ptr_ = nullptr;
-      detail::throw_allocation_failure(__FILE__, __LINE__, bytes_, kind_, "cudaMallocAsync", status,
-                                       "device memory is exhausted");
-    }
+    device_ptr_ = mr_.allocate(stream, bytes, default_allocation_alignment);
   }
-
+  /// As above, from a CUDA memory pool of the current device (null: its default pool).
+  allocation(std::size_t bytes, cudaStream_t stream, cudaMemPool_t pool)
+    : kind_(memory_kind::device), bytes_(bytes), stream_(stream), stream_ordered_(true), pool_(pool)
+  {
+    if (bytes == 0) { return; }
+    require_device();
+    device_ptr_ = device_pool_resource(pool_).allocate(stream, bytes, default_allocation_alignment);
+  }
   allocation(allocation&& other) noexcept { swap(other); }
   allocation& operator=(allocation&& other) noexcept
   {
@@ -132,6 +134,8 @@ class allocation {
     std::swap(device_ptr_, other.device_ptr_);
     std::swap(stream_, other.stream_);
     std::swap(stream_ordered_, other.stream_ordered_);
+    std::swap(mr_, other.mr_);
+    std::swap(pool_, other.pool_);
   }
 
  private:
@@ -199,8 +203,10 @@ class allocation {
     if (bytes_ == 0 || (host_ptr_ == nullptr && device_ptr_ == nullptr)) { return; }
     switch (kind_) {
       case memory_kind::device:
-        if (stream_ordered_) {
-          GNNDIRECT_CUDA_TRY_NOTHROW(cudaFreeAsync(device_ptr_, stream_));
+        if (stream_ordered_ && mr_.is_default()) {
+          device_pool_resource(pool_).deallocate(stream_, device_ptr_, bytes_, default_allocation_alignment);
+        } else if (stream_ordered_) {
+          mr_.deallocate(stream_, device_ptr_, bytes_, default_allocation_alignment);
         } else {
           GNNDIRECT_CUDA_TRY_NOTHROW(cudaFree(device_ptr_));
         }
@@ -219,6 +225,8 @@ class allocation {
   void* device_ptr_{nullptr};
   cudaStream_t stream_{nullptr};  // stream-ordered allocations only
   bool stream_ordered_{false};
+  resource_ref mr_{};             // stream-ordered allocations: where the memory came from
+  cudaMemPool_t pool_{nullptr};   // ... or this pool, when mr_ is the default
 };
 
 }  // namespace gnndirect

@@ -20,10 +20,15 @@ class buffer {
   buffer() noexcept = default;
   /// Allocates `size` elements synchronously. @throws as allocation::allocation.
   buffer(std::size_t size, memory_kind kind) : storage_(kind, size * sizeof(T)), size_(size) {}
-  /// Allocates `size` elements of device memory stream-ordered on `stream` (from `pool`, or the
-  /// device's default pool); freed on `stream`, which must outlive the buffer. Enqueued, not
-  /// synchronous. @throws as allocation::allocation.
-  buffer(std::size_t size, cudaStream_t stream, cudaMemPool_t pool = nullptr)
+  /// Allocates `size` elements of device memory stream-ordered on `stream` from `mr` (default:
+  /// the device's default pool); returned to `mr` on `stream`, which must outlive the buffer, as
+  /// must the resource. Enqueued, not synchronous. @throws as allocation::allocation.
+  buffer(std::size_t size, cudaStream_t stream, resource_ref mr = {})
+    : storage_(size * sizeof(T), stream, mr), size_(size)
+  {
+  }
+  /// As above, from a CUDA memory pool of the current device (null: its default pool).
+  buffer(std::size_t size, cudaStream_t stream, cudaMemPool_t pool)
     : storage_(size * sizeof(T), stream, pool), size_(size)
   {
   }
