@@ -46,13 +46,6 @@ inline gather_policy tiered_policy(gather_policy policy)
   return policy;
 }
 
-template <class T>
-cache_tier tier_of(const tiered_view<T>& src) noexcept
-{
-  return cache_tier{src.slot_of, reinterpret_cast<const std::byte*>(src.cache),
-                    static_cast<std::int64_t>(src.host.row_bytes())};
-}
-
 }  // namespace detail
 
 /// Owner of the device tier of a host-resident table (the table itself is not owned).
@@ -123,27 +116,27 @@ class tiered_table {
 };
 
 /// Enqueues dst.row(i) = row indices[i] of the tiered table: cached rows from device memory, the
-/// others from the host tier, one launch, caller order. Same contract as gather_async (size the
-/// workspace with gather_workspace_bytes for src.host; call gather_check afterwards when checked).
+/// others from the host tier, one launch, caller order (the kernel is instantiated for
+/// tiered_source, so plain gathers pay nothing for the tier). Same contract as gather_async (size
+/// the workspace with gather_workspace_bytes for src.host; call gather_check afterwards when
+/// checked). Unless the policy sets a block budget, the full grid is used (most rows come from HBM).
 template <class T, class D, class Index>
 void gather_async(cudaStream_t stream, const tiered_view<T>& src, const Index* indices, std::int64_t count,
                   table_view<D> dst, workspace_view ws, const gather_policy& policy = {})
 {
-  detail::check_index_type<Index>();
-  detail::check_element_types<const T, D>();
-  detail::move_rows_async(stream, src.host, indices, count, dst, ws, detail::tiered_policy(policy),
-                          detail::move_direction::gather, detail::tier_of(src));
+  validate(src.host, "src.host");
+  GNNDIRECT_EXPECTS(src.host.rows == 0 || src.slot_of != nullptr, "tiered_view: null slot_of");
+  gather_async(stream, tiered_source<T>(src), indices, count, dst, ws, detail::tiered_policy(policy));
 }
 
-/// Synchronous tiered gather (as gather() for a plain table). @throws as gather().
+/// Synchronous tiered gather (as gather() for a plain table; scratch from `mr`). @throws as gather().
 template <class T, class D, class Index>
 void gather(cudaStream_t stream, const tiered_view<T>& src, const Index* indices, std::int64_t count,
-            table_view<D> dst, const gather_policy& policy = {})
+            table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {})
 {
-  detail::check_index_type<Index>();
-  detail::check_element_types<const T, D>();
-  detail::move_rows_sync(stream, src.host, indices, count, dst, detail::tiered_policy(policy),
-                         detail::move_direction::gather, detail::tier_of(src));
+  validate(src.host, "src.host");
+  GNNDIRECT_EXPECTS(src.host.rows == 0 || src.slot_of != nullptr, "tiered_view: null slot_of");
+  gather(stream, tiered_source<T>(src), indices, count, dst, detail::tiered_policy(policy), mr);
 }
 
 }  // namespace gnndirect
