@@ -81,6 +81,7 @@ GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE row_copy resolve_row(const Source& source
   return copy;
 }
 
+GNNDIRECT_USER_KERNELS_BEGIN
 /// Grid-stride loop: each tile moves `Rows` consecutive batch entries per iteration with
 /// copy_rows (the public primitive: one code path for the library and for users).
 template <move_direction Dir, class Source, class Index, int V, int Rows>
@@ -99,6 +100,7 @@ GNNDIRECT_KERNEL void move_rows_kernel(Source source, move_rows_args<Index> a)
     copy_rows<V, Rows>(tile, rows, a.row_bytes);
   }
 }
+GNNDIRECT_USER_KERNELS_END
 
 /// Blocks of `block_threads` threads that keep every SM of the current device fully occupied.
 inline int full_grid_blocks(int block_threads)

@@ -24,6 +24,7 @@
 
 namespace gnndirect::detail {
 
+GNNDIRECT_USER_KERNELS_BEGIN
 /// One tile per seed (grid-stride over seeds, tile-uniform so the tile stays converged): samples
 /// into the fixed-stride slots [i * fanout, i * fanout + count) and writes counts[i]. A seed
 /// outside [0, num_nodes) (when checked) is reported to `flag`, gets count 0 and no slot write.
@@ -62,6 +63,7 @@ GNNDIRECT_KERNEL void sample_neighbors_kernel(csr_view<Offset, Index> csr, const
     if (tile.lane == 0) { counts[i] = count; }
   }
 }
+GNNDIRECT_USER_KERNELS_END
 
 /// Moves slot j < count of seed i to neighbors[offsets[i] + j] (one thread per slot, so reads
 /// and writes are both coalesced); offsets are the scanned counts.
