@@ -32,6 +32,16 @@
 #include <cstdint>
 
 namespace gnndirect {
+namespace detail {
+/// Keeps a parameter out of template argument deduction (C++20's std::type_identity_t), so that
+/// a literal nullptr is accepted for an output the caller does not want.
+template <class T>
+struct non_deduced {
+  using type = T;
+};
+template <class T>
+using non_deduced_t = typename non_deduced<T>::type;
+}  // namespace detail
 
 /// Bytes of scratch one tile of `tile_size` lanes needs to sample `fanout` neighbours with
 /// `sampler` (16-byte multiple). Shared memory is the natural place; any device-visible memory
@@ -61,7 +71,8 @@ GNNDIRECT_HOST_DEVICE std::size_t sample_scratch_bytes(const Sampler& sampler, i
 template <class Sampler, class Offset, class Index>
 GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE std::int64_t sample_neighbors_tile(
   const dynamic_tile& tile, const csr_view<Offset, Index>& csr, std::int64_t node, int fanout,
-  int layer, const Sampler& sampler, void* scratch, Index* out_neighbors, Offset* out_edge_ids)
+  int layer, const Sampler& sampler, void* scratch, detail::non_deduced_t<Index>* out_neighbors,
+  detail::non_deduced_t<Offset>* out_edge_ids)
 {
   if (fanout <= 0) { return 0; }
   Offset const first = csr.indptr[node];
