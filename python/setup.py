@@ -30,10 +30,12 @@ REPO_INCLUDE = os.path.join(REPO, "include")
 PACKAGE_INCLUDE = os.path.join(HERE, "gnndirect_torch", "include")
 CSRC = os.path.join("gnndirect_torch", "csrc")
 
-# Commands that only report metadata: they neither compile nor copy anything.
+# Options that only report metadata: with one of them nothing is compiled or copied.
 INFO_ONLY = {"--version", "--name", "--fullname", "--help", "-h", "--help-commands"}
-# Commands that do not compile: they work without torch (sdist, metadata for pip).
-NO_COMPILE = INFO_ONLY | {"sdist", "egg_info", "dist_info", "check", "clean"}
+# Commands that compile the extension (and need torch); the others (sdist, egg_info, dist_info:
+# what pip asks for metadata) work without it.
+COMPILING = {"build", "build_ext", "bdist_wheel", "bdist_egg", "bdist", "install", "develop",
+             "editable_wheel"}
 
 
 def in_repository():
@@ -112,11 +114,13 @@ def extension_modules():
 
 def main():
     os.chdir(HERE)  # relative source paths, also when run as python python/setup.py ...
-    commands = set(sys.argv[1:])
-    if not commands <= INFO_ONLY:
+    arguments = set(sys.argv[1:])
+    if arguments & INFO_ONLY:
+        arguments = set()
+    else:
         copy_headers_into_package()
     ext_modules, cmdclass = [], {}
-    if not commands <= NO_COMPILE:
+    if arguments & COMPILING:
         ext_modules, cmdclass = extension_modules()
     setup(
         version=read_version(),
@@ -125,6 +129,7 @@ def main():
         package_data={"gnndirect_torch": ["include/gnndirect/*.hpp", "include/gnndirect/*.cuh",
                                           "include/gnndirect/**/*.hpp", "include/gnndirect/**/*.cuh"]},
         include_package_data=False,
+        license_files=["LICENSE", "NOTICE"],
         ext_modules=ext_modules,
         cmdclass=cmdclass,
     )
