@@ -1,10 +1,10 @@
 #pragma once
 /// @file version.hpp
 /// @brief Library version and the versioned inline namespace (host-compilable, no CUDA).
-///
-/// These three macros are the project's one version number: CMakeLists.txt and python/setup.py
-/// read them from this file (test `version_consistency` checks that they agree).
 
+// These three macros are the project's one version number: CMakeLists.txt and python/setup.py
+// read them from this file (test `version_consistency` checks that they agree).
+/// Major, minor and patch version.
 #define GNNDIRECT_VERSION_MAJOR 0
 #define GNNDIRECT_VERSION_MINOR 1
 #define GNNDIRECT_VERSION_PATCH 0
