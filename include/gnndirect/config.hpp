@@ -1,6 +1,9 @@
 #pragma once
 /// @file config.hpp
-/// @brief Compiler portability macros shared by every header (host-compilable).
+/// @brief Compiler portability macros shared by every header (host-compilable, no CUDA), and the
+/// versioned namespace macros of version.hpp.
+
+#include <gnndirect/version.hpp>
 
 /// Marks functions usable from host and device code; plain inline for a host-only compiler.
 #if defined(__CUDACC__)
