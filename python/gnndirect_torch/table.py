@@ -17,11 +17,13 @@ def _cuda_device(device) -> torch.device:
     """The CUDA device meant by ``device`` (None: current), or the CPU when ``device`` is a CPU
     device (host-reference mode: no placement, every op runs on the CPU; for debugging and for
     machines without a GPU)."""
+    if device is not None and torch.device(device).type == "cpu":
+        return torch.device(device)
+    # before torch.cuda is touched: in a bad fork torch's own error would not say what to do
+    _process.check_cuda_allowed("a gnndirect_torch object on a CUDA device")
     if device is None:
         return torch.device("cuda", torch.cuda.current_device())
     device = torch.device(device)
-    if device.type == "cpu":
-        return device
     if device.type != "cuda":
         raise ValueError(f"device must be a CUDA or CPU device, got {device}")
     if device.index is None:

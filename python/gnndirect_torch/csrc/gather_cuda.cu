@@ -43,14 +43,15 @@ void check_tier(const at::Tensor& table, const at::Tensor& index, const at::Tens
 
 /// Checks every slot_of entry against the cache: -1 (not cached) or a row of `cache`, so that a
 /// slot map of another table (or a stale one after the cache shrank) cannot make the kernel read
-/// outside the cache. One reduction over slot_of on the current stream and one synchronisation
-/// (the gather with check=True synchronises anyway). @throws c10::ValueError.
+/// outside the cache. One reduction over slot_of on the current stream (O(table rows) int32
+/// reads) and one synchronisation, with check=True only. @throws c10::ValueError.
 void check_slots(const at::Tensor& slot_of, std::int64_t cache_rows)
 {
   if (slot_of.numel() == 0) { return; }
   auto const [low, high] = at::aminmax(slot_of);
-  std::int64_t const min_slot = low.item<std::int64_t>();
-  std::int64_t const max_slot = high.item<std::int64_t>();
+  at::Tensor const bounds = at::stack({low, high}).to(at::kCPU, at::kLong);  // one synchronisation
+  std::int64_t const min_slot = bounds[0].item<std::int64_t>();
+  std::int64_t const max_slot = bounds[1].item<std::int64_t>();
   TORCH_CHECK_VALUE(min_slot >= -1 && max_slot < cache_rows, "gnndirect: slot_of holds slots in [",
                     min_slot, ", ", max_slot, "] but the cache has ", cache_rows,
                     " rows (valid: -1 for not cached, or 0 .. cache rows - 1)");
