@@ -6,7 +6,7 @@ allocator as gnndirect's memory resource.
 
 Tests marked ``cuda`` need a GPU; the others run on any machine with the extension built."""
 
-import multiprocessing
+import contextlib
 import pickle
 import queue
 import threading
@@ -309,7 +309,9 @@ def _fake_loader(pipeline):
     return loader
 
 
-def test_loader_serialises_threads_and_close():
+def test_loader_serialises_threads_and_close(monkeypatch):
+    # the fake loader has no device: entering torch.cuda.device needs none
+    monkeypatch.setattr(torch.cuda, "device", lambda device: contextlib.nullcontext())
     pipeline = _FakePipeline(batches=24)
     loader = _fake_loader(pipeline)
     iterator = iter(loader)
