@@ -11,7 +11,7 @@ import os
 from setuptools import setup
 
 try:
-    from torch.utils.cpp_extension import CUDA_HOME, BuildExtension, CUDAExtension
+    from torch.utils.cpp_extension import BuildExtension, CUDAExtension
 except ImportError as error:  # pragma: no cover - build-time message
     raise SystemExit("building gnndirect_torch needs PyTorch: pip install torch") from error
 
@@ -32,10 +32,6 @@ VISIBILITY = ["-fvisibility=" + os.environ.get("GNNDIRECT_TORCH_VISIBILITY", "hi
 # shared libstdc++ (the usual case) it changes nothing.
 LINK_ARGS = ["-Wl,--exclude-libs,ALL"]
 
-# CUDA 13 keeps CCCL (<cuda/stream_ref>, needed by gnndirect/memory/resource.hpp) in include/cccl,
-# which nvcc searches on its own but the host compiler of the .cpp files does not.
-CCCL = [d for d in [os.path.join(CUDA_HOME or "", "include", "cccl")] if CUDA_HOME and os.path.isdir(d)]
-
 sources = sorted(glob.glob(os.path.join(CSRC, "*.cpp")) + glob.glob(os.path.join(CSRC, "*.cu")))
 
 setup(
@@ -47,7 +43,7 @@ setup(
         CUDAExtension(
             name="gnndirect_torch._C",
             sources=sources,
-            include_dirs=[INCLUDE, os.path.join(HERE, CSRC)] + CCCL,
+            include_dirs=[INCLUDE, os.path.join(HERE, CSRC)],
             extra_compile_args={
                 # hidden visibility: the extension's types and gnndirect's kernels stay private
                 # to this module (two frameworks embedding gnndirect never clash)
