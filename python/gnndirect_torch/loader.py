@@ -3,14 +3,16 @@ the loader and the PyG adapter."""
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import List, Optional, Sequence
 
 import torch
 
+from . import _process
 from ._util import cache_bytes_for, check_fanouts, layer_slices, num_batches, pyg_counts
 from .ops import load_extension
-from .table import Graph, Table
+from .table import Graph, Table, update_cached_rows
 
 
 @dataclass
@@ -111,7 +113,14 @@ class NeighborLoader:
     Each ``iter(loader)`` starts the next epoch (0, 1, ...); starting a new one invalidates the
     previous iterator. Batches are copied out of the pipeline's pool into ordinary tensors on the
     current stream (which waits for their preparation; no host synchronisation), so they live as
-    long as any tensor. The loader keeps its graph, table and labels alive.
+    long as any tensor. The loader keeps its graph, table and labels alive; while it lives,
+    ``graph.close()`` and ``features.close()`` are refused, and ``features.scatter`` also updates
+    the loader's device cache tier.
+
+    Threads: every call into the pipeline (``iter``, ``next``, ``close``, counters, cache
+    updates) holds the loader's lock, so iterators may be shared between threads (each batch is
+    handed out once) and ``close()`` waits for a ``next()`` in progress. Processes: the loader
+    cannot be pickled, and is refused in a forked child (RuntimeError saying what to do).
     """
 
     def __init__(self, graph: Graph, features: Table, labels: torch.Tensor, train_ids: torch.Tensor,
@@ -123,9 +132,12 @@ class NeighborLoader:
             raise TypeError("graph must be a gnndirect_torch.Graph")
         if not isinstance(features, Table):
             raise TypeError("features must be a gnndirect_torch.Table")
+        self._lock = threading.RLock()
+        self._pipeline = None
         ext = load_extension()
         if graph.device.type != "cuda" or features.device.type != "cuda":
             raise ValueError("NeighborLoader needs a graph and a table on a CUDA device")
+        _process.check_cuda_allowed("gnndirect_torch.NeighborLoader")
         self.graph, self.features = graph, features
         device = graph.device
         labels = torch.as_tensor(labels)
@@ -160,6 +172,7 @@ class NeighborLoader:
             self._pipeline = ext.Pipeline(graph.indptr, graph.indices, features.tensor, self.labels,
                                           self.train_ids, config)
         features._users.add(self)
+        graph._users.add(self)
         self._epoch = 0
         self._active = None
 
@@ -171,44 +184,76 @@ class NeighborLoader:
         """Starts the next epoch (shuffle, worker start; returns at once) and returns its
         iterator; a previous iterator of this loader becomes invalid.
         Raises RuntimeError after close()."""
-        if self._pipeline is None:
-            raise RuntimeError("NeighborLoader is closed")
-        epoch = self._epoch
-        self._epoch += 1
-        with torch.cuda.device(self.graph.device):
-            self._pipeline.start_epoch(epoch)
-        iterator = _LoaderIterator(self, epoch)
-        self._active = epoch
-        return iterator
+        _process.check_cuda_allowed("gnndirect_torch.NeighborLoader")
+        with self._lock:
+            if self._pipeline is None:
+                raise RuntimeError("NeighborLoader is closed")
+            epoch = self._epoch
+            self._epoch += 1
+            with torch.cuda.device(self.graph.device):
+                self._pipeline.start_epoch(epoch)
+            iterator = _LoaderIterator(self, epoch)
+            self._active = epoch
+            return iterator
 
     def close(self) -> None:
         """Stops the pipeline (its workers finish the batch they prepare) and frees it, before
-        the graph and table it reads may be released; idempotent. The loader is unusable
-        afterwards."""
-        pipeline = getattr(self, "_pipeline", None)
-        if pipeline is not None:
-            self._pipeline = None
-            self._active = None
-            del pipeline  # the C++ destructor stops the workers and synchronises its streams
-        features = getattr(self, "features", None)
-        if features is not None:
-            features._users.discard(self)
+        the graph and table it reads may be released; idempotent. Waits for a ``next()`` in
+        progress in another thread. The loader is unusable afterwards."""
+        lock = getattr(self, "_lock", None)
+        if lock is None:  # __init__ failed before the lock existed
+            return
+        with lock:
+            pipeline = getattr(self, "_pipeline", None)
+            if pipeline is not None:
+                self._pipeline = None
+                self._active = None
+                del pipeline  # the C++ destructor stops the workers and synchronises its streams
+            for owner in (getattr(self, "features", None), getattr(self, "graph", None)):
+                if owner is not None:
+                    owner._users.discard(self)
+
+    def __reduce_ex__(self, protocol):
+        """Refuses pickling (TypeError): the pipeline and its placed graph and table belong to
+        this process."""
+        _process.refuse_pickle("NeighborLoader", "a GPU pipeline")
+
+    def _update_cached_rows(self, index: torch.Tensor, src: torch.Tensor) -> None:
+        """Keeps the pipeline's device cache tier coherent with ``features[index] = src`` (last
+        duplicate wins; see :func:`~gnndirect_torch.table.update_cached_rows`), then synchronises
+        the current stream: the pipeline's side streams are not ordered after it, and batches
+        prepared after this call must see the new rows."""
+        with self._lock:
+            if self._pipeline is None:
+                return
+            with torch.cuda.device(self.graph.device):
+                tensors = self._pipeline.cache_tensors()
+                if tensors and tensors[0].shape[0] > 0:
+                    update_cached_rows(tensors[0], tensors[1], index, src)
+                    torch.cuda.current_stream().synchronize()
 
     def __del__(self):
         # The pipeline first: Python clears attributes in no particular order, and the table's
         # registration must outlive every read the workers may still have in flight.
         self.close()
 
+    def _open_pipeline(self):
+        if self._pipeline is None:
+            raise RuntimeError("NeighborLoader is closed")
+        return self._pipeline
+
     @property
     def cached_rows(self) -> int:
-        """Feature rows in the pipeline's device cache tier."""
-        return self._pipeline.cached_rows
+        """Feature rows in the pipeline's device cache tier. RuntimeError after close()."""
+        with self._lock:
+            return self._open_pipeline().cached_rows
 
     def counters(self) -> dict:
         """Pipeline counters: batches_prepared, feature_bytes (since construction),
         prepare_seconds and batches_ready (current epoch; preparation time summed over batches,
-        overlapping)."""
-        c = self._pipeline.counters()
+        overlapping). RuntimeError after close()."""
+        with self._lock:
+            c = self._open_pipeline().counters()
         return {"batches_prepared": c.batches_prepared, "feature_bytes": c.feature_bytes,
                 "prepare_seconds": c.prepare_seconds, "batches_ready": c.batches_ready}
 
@@ -233,16 +278,19 @@ class _LoaderIterator:
         """The next prepared batch (waits on the host only until it is prepared; the current
         stream waits for it on the GPU). Raises StopIteration at the end of the epoch,
         RuntimeError when invalidated, and the library's errors (e.g. IndexError)."""
-        if self._done:
-            raise StopIteration
-        if self._loader._active != self._epoch or self._loader._pipeline is None:
-            raise RuntimeError("this NeighborLoader iterator was invalidated by a newer "
-                               "iter(loader) or by loader.close()")
-        with torch.cuda.device(self._loader.graph.device):
-            out = self._loader._pipeline.next()
-        if out is None:
-            self._done = True
-            raise StopIteration
+        loader = self._loader
+        _process.check_cuda_allowed("gnndirect_torch.NeighborLoader")
+        with loader._lock:  # next() releases the GIL: no second caller, no close() meanwhile
+            if self._done:
+                raise StopIteration
+            if loader._active != self._epoch or loader._pipeline is None:
+                raise RuntimeError("this NeighborLoader iterator was invalidated by a newer "
+                                   "iter(loader) or by loader.close()")
+            with torch.cuda.device(loader.graph.device):
+                out = loader._pipeline.next()
+            if out is None:
+                self._done = True
+                raise StopIteration
         blocks = []
         num_dst = out.num_seeds
         layers = out.layers

@@ -3,7 +3,10 @@ opcheck, and error mapping.
 
 Every op runs on torch's current CUDA stream when any of its tensors is a CUDA tensor (the GPU
 kernels) and on the CPU when all are CPU tensors (the library's host reference, all cores).
-Outputs and workspaces come from torch's caching allocator.
+Outputs and workspaces come from torch's caching allocator (except the temporaries of GPU
+sample_blocks, from the device's default stream-ordered pool, until the library's
+sample_blocks takes caller-owned outputs). Ops with a CUDA tensor refuse to run in a child forked
+after CUDA was used (RuntimeError saying what to do).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 import torch
 
+from . import _process
 from ._util import check_fanouts, memory_error_message
 
 _lock = threading.Lock()
@@ -92,6 +96,12 @@ def _call(op, *args):
         raise
 
 
+def _check_fork(what: str, *tensors) -> None:
+    """RuntimeError (see ``_process``) when an op would run CUDA work in a bad fork."""
+    if any(isinstance(t, torch.Tensor) and t.is_cuda for t in tensors):
+        _process.check_cuda_allowed(what)
+
+
 def _tensor_of(table):
     """The tensor behind a Table (or the tensor itself) and its cache tier tensors."""
     from .table import Table
@@ -122,11 +132,13 @@ def gather(table, index: torch.Tensor, *, check: bool = True) -> torch.Tensor:
     """
     load_extension()
     tensor, cache, slot_of = _tensor_of(table)
+    _check_fork("gnndirect_torch.gather", tensor, index, cache)
     return _call(torch.ops.gnndirect.gather.default, tensor, index, cache, slot_of, check)
 
 
 def scatter(table, index: torch.Tensor, src: torch.Tensor, *, check: bool = True) -> None:
-    """In place ``table[index[i]] = src[i]`` (table in any placement; duplicates: one row wins).
+    """In place ``table[index[i]] = src[i]`` (table in any placement; duplicate indices: the
+    last occurrence wins, whole row).
 
     A :class:`~gnndirect_torch.Table` with a cache tier also updates its cached copies.
     Synchronises the current stream when ``check``. Raises as :func:`gather`.
@@ -136,6 +148,7 @@ def scatter(table, index: torch.Tensor, src: torch.Tensor, *, check: bool = True
     if isinstance(table, Table):
         table.scatter(index, src, check=check)
         return
+    _check_fork("gnndirect_torch.scatter", table, index, src)
     _call(torch.ops.gnndirect.scatter_rows.default, table, index, src, check)
 
 
@@ -178,6 +191,7 @@ def sample_neighbors(graph, seeds: torch.Tensor, fanout: int, *, indices: Option
     load_extension()
     indptr, indices, graph_weights = _graph_tensors(graph, indices)
     weights = graph_weights if weights is None else weights
+    _check_fork("gnndirect_torch.sample_neighbors", indptr, indices, seeds, weights)
     out = _call(torch.ops.gnndirect.sample_neighbors.default, indptr, indices, seeds, int(fanout),
                 int(layer), int(seed), bool(replace), weights, bool(check), int(threads))
     return Sampled(*out)
@@ -197,6 +211,7 @@ def sample_blocks(graph, seeds: torch.Tensor, fanouts: Sequence[int], *,
     fans = check_fanouts(fanouts)
     indptr, indices, graph_weights = _graph_tensors(graph, indices)
     weights = graph_weights if weights is None else weights
+    _check_fork("gnndirect_torch.sample_blocks", indptr, indices, seeds, weights)
     flat = _call(torch.ops.gnndirect.sample_blocks.default, indptr, indices, seeds, fans,
                  int(seed), bool(replace), weights, bool(check), int(threads))
     blocks = []
@@ -207,6 +222,18 @@ def sample_blocks(graph, seeds: torch.Tensor, fanouts: Sequence[int], *,
                             edge_ids=edge_ids))
         num_dst = src.shape[0]
     return blocks
+
+
+def device_copy_bytes(reset: bool = False) -> int:
+    """Device-to-device bytes the extension has copied out of library-owned buffers into torch
+    tensors (GPU sample_blocks outputs, NeighborLoader batches) since start or the last reset;
+    with ``reset`` the count restarts at 0 after reading. The copies go once the library writes
+    into caller-owned tensors."""
+    ext = load_extension()
+    value = int(ext.device_copy_bytes())
+    if reset:
+        ext.reset_device_copy_bytes()
+    return value
 
 
 def placement_of(tensor: torch.Tensor) -> str:

@@ -8,6 +8,7 @@ from typing import Optional, Tuple
 
 import torch
 
+from . import _process
 from ._util import cache_bytes_for, normalize_placement
 from .ops import _call, load_extension
 
@@ -16,11 +17,13 @@ def _cuda_device(device) -> torch.device:
     """The CUDA device meant by ``device`` (None: current), or the CPU when ``device`` is a CPU
     device (host-reference mode: no placement, every op runs on the CPU; for debugging and for
     machines without a GPU)."""
+    if device is not None and torch.device(device).type == "cpu":
+        return torch.device(device)
+    # before torch.cuda is touched: in a bad fork torch's own error would not say what to do
+    _process.check_cuda_allowed("a gnndirect_torch object on a CUDA device")
     if device is None:
         return torch.device("cuda", torch.cuda.current_device())
     device = torch.device(device)
-    if device.type == "cpu":
-        return device
     if device.type != "cuda":
         raise ValueError(f"device must be a CUDA or CPU device, got {device}")
     if device.index is None:
@@ -85,6 +88,39 @@ def to_placement(tensor: torch.Tensor, placement: str = "auto", *,
     return placed, None
 
 
+def _last_occurrences(index: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+    """(distinct values of ``index``, position of each one's LAST occurrence in ``index``)."""
+    values, inverse = torch.unique(index, sorted=True, return_inverse=True)
+    positions = torch.arange(index.numel(), device=index.device)
+    last = torch.zeros(values.numel(), dtype=torch.int64, device=index.device)
+    last.scatter_reduce_(0, inverse, positions, "amax", include_self=False)
+    return values, last
+
+
+def update_cached_rows(cache: torch.Tensor, slot_of: torch.Tensor, index: torch.Tensor,
+                       src: torch.Tensor) -> None:
+    """Writes ``src[i]`` into the cached copy of row ``index[i]`` (rows without a copy, and
+    indices outside the table, are skipped), so that a cache tier stays coherent with
+    ``table[index] = src``. Duplicate indices: the LAST occurrence wins, whole row, the rule of
+    :meth:`Table.scatter` on every placement.
+
+    Args:
+        cache: cached rows [cache_rows, cols].  slot_of: int32 [table rows], -1 = not cached.
+        index: 1-D row ids.  src: [len(index), cols] rows of the cache's dtype.
+    Runs on the current stream of the cache's device (synchronises it once: the number of
+    cached rows hit sizes the copy).
+    """
+    if index.numel() == 0 or cache.shape[0] == 0 or slot_of.numel() == 0:
+        return
+    rows, last = _last_occurrences(index.to(slot_of.device, torch.int64))
+    inside = (rows >= 0) & (rows < slot_of.shape[0])
+    slots = slot_of[rows.clamp(0, slot_of.shape[0] - 1)].to(torch.int64)
+    hit = inside & (slots >= 0)
+    targets = slots[hit]
+    sources = last[hit].to(src.device)
+    cache.index_copy_(0, targets.to(cache.device), src.index_select(0, sources).to(cache.device))
+
+
 class Table:
     """A 2-D feature table (rows x cols, any dtype; fp32/fp16/bf16 in the pipeline) that GPU
     kernels read in place, optionally with a device cache tier of hot rows.
@@ -115,6 +151,8 @@ class Table:
         if data.shape[1] > 1 and data.stride(1) != 1:
             raise ValueError("the columns of a Table must be contiguous (stride(1) == 1)")
         self.device = _cuda_device(device)
+        if self.device.type == "cuda":
+            _process.check_cuda_allowed("gnndirect_torch.Table")
         if self.device.type == "cpu":  # host-reference mode
             self.placement = "cpu"
             self.tensor, self._keepalive = data, None
@@ -183,17 +221,48 @@ class Table:
     def gather(self, index: torch.Tensor, *, check: bool = True) -> torch.Tensor:
         """``self[index]`` on index's device (see :func:`gnndirect_torch.gather`)."""
         from .ops import gather
+        self._check_process()
         return gather(self, index, check=check)
 
     def scatter(self, index: torch.Tensor, src: torch.Tensor, *, check: bool = True) -> None:
-        """In place ``self[index[i]] = src[i]``; cached copies are updated too. Synchronises the
-        current stream when ``check``. Raises as :func:`gnndirect_torch.gather`."""
+        """In place ``self[index[i]] = src[i]``. Duplicate indices: the LAST occurrence wins,
+        whole row (on every placement, and in every cached copy).
+
+        Cached copies are updated too: the table's own cache tier, and the device cache tier of
+        every live :class:`~gnndirect_torch.NeighborLoader` reading this table, so that a later
+        gather (or batch) returns the new values. Batches a loader prepared (or is preparing)
+        before this call may still hold the old values, as with any prefetching.
+        Synchronises the current stream when ``check`` or when a cache tier holds rows. Raises
+        as :func:`gnndirect_torch.gather`; RuntimeError in a forked child (see ``_process``).
+        """
         load_extension()
+        self._check_process()
         _call(torch.ops.gnndirect.scatter_rows.default, self.tensor, index, src, check)
-        if self.slot_of is not None and index.numel() > 0:
-            slots = self.slot_of[index.to(self.slot_of.device, torch.int64)]
-            hit = slots >= 0
-            self.cache_rows_tensor[slots[hit].long()] = src.to(self.cache_rows_tensor.device)[hit]
+        if self.slot_of is not None:
+            update_cached_rows(self.cache_rows_tensor, self.slot_of, index, src)
+        for loader in list(self._users):
+            loader._update_cached_rows(index, src)
+
+    def _check_process(self) -> None:
+        """RuntimeError when a CUDA table is used in a child forked after CUDA was used."""
+        if self.device.type == "cuda":
+            _process.check_cuda_allowed("gnndirect_torch.Table")
+
+    def __reduce_ex__(self, protocol):
+        """Refuses pickling (TypeError) unless the table is in host-reference (CPU) mode: see
+        ``_process.refuse_pickle`` for why and what to do instead."""
+        if self.device.type != "cpu":
+            _process.refuse_pickle("Table", self.placement)
+        return super().__reduce_ex__(protocol)
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_users", None)  # loaders are per process
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._users = weakref.WeakSet()
 
     def close(self) -> None:
         """Unregister (registered placement) and drop the data; idempotent.
@@ -229,10 +298,22 @@ class Graph:
         weights: optional float32 edge weights (weighted sampling).
         device: CUDA device (default: current); a CPU device keeps the arrays as they are and
             samples with the host reference.
+        validate: check the whole graph once, after placement (gnndirect's validator: on the
+            GPU for CUDA graphs, reading each array once; on the host for CPU graphs): indptr
+            starts at 0, never decreases and ends at len(indices), every neighbour id lies in
+            [0, num_nodes), weights are finite and >= 0. Only trusted graphs should skip it: the
+            sampling kernels read indices[indptr[v]:indptr[v+1]] unchecked.
+    Raises:
+        ValueError: a corrupt graph (naming the first bad array, position and value), shapes.
+        TypeError: dtypes.  RuntimeError: in a forked child (see ``_process``).
+
+    The graph cannot be pickled (unless in CPU mode), and :meth:`close` is refused while a
+    :class:`~gnndirect_torch.NeighborLoader` uses it.
     """
 
     def __init__(self, indptr: torch.Tensor, indices: torch.Tensor, *, placement: str = "auto",
-                 indptr_placement: str = "device", weights: Optional[torch.Tensor] = None, device=None):
+                 indptr_placement: str = "device", weights: Optional[torch.Tensor] = None, device=None,
+                 validate: bool = True):
         for name, t in (("indptr", indptr), ("indices", indices)):
             if not isinstance(t, torch.Tensor) or t.dim() != 1:
                 raise ValueError(f"{name} must be a 1-D tensor")
@@ -240,14 +321,58 @@ class Graph:
                 raise TypeError(f"{name} must be int32 or int64, got {t.dtype}")
         if indptr.numel() < 1:
             raise ValueError("indptr needs num_nodes + 1 >= 1 entries")
+        if weights is not None and (not isinstance(weights, torch.Tensor) or weights.dim() != 1
+                                    or weights.numel() != indices.numel()):
+            raise ValueError("weights must be a 1-D tensor with one weight per edge "
+                             f"({indices.numel()})")
         self.device = _cuda_device(device)
+        self._users = weakref.WeakSet()
         cpu = self.device.type == "cpu"  # host-reference mode: arrays stay as given
+        if not cpu:
+            _process.check_cuda_allowed("gnndirect_torch.Graph")
         self.placement = "cpu" if cpu else _resolve(placement)
         self.indptr_placement = "cpu" if cpu else _resolve(indptr_placement)
         self._keep = []
         self.indptr = self._place(indptr.contiguous(), self.indptr_placement)
         self.indices = self._place(indices.contiguous(), self.placement)
         self.weights = None if weights is None else self._place(weights.float().contiguous(), self.placement)
+        if validate:
+            self.validate()
+
+    def validate(self) -> None:
+        """Checks the whole graph with gnndirect's validator (see the class doc); synchronous.
+
+        Raises:
+            ValueError: the first rule broken, naming the array, position and value.
+        """
+        ext = load_extension()
+        device = -1 if self.device.type == "cpu" else self.device.index
+        if device >= 0:
+            self._check_process()
+            with torch.cuda.device(self.device):
+                ext.validate_csr(self.indptr, self.indices, self.weights, device)
+        else:
+            ext.validate_csr(self.indptr, self.indices, self.weights, -1)
+
+    def _check_process(self) -> None:
+        """RuntimeError when a CUDA graph is used in a child forked after CUDA was used."""
+        if self.device.type == "cuda":
+            _process.check_cuda_allowed("gnndirect_torch.Graph")
+
+    def __reduce_ex__(self, protocol):
+        """Refuses pickling (TypeError) unless the graph is in host-reference (CPU) mode."""
+        if self.device.type != "cpu":
+            _process.refuse_pickle("Graph", self.placement)
+        return super().__reduce_ex__(protocol)
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_users", None)  # loaders are per process
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._users = weakref.WeakSet()
 
     def _place(self, tensor, placement):
         if placement == "cpu":
@@ -281,15 +406,25 @@ class Graph:
     def sample_neighbors(self, seeds: torch.Tensor, fanout: int, **kwargs):
         """See :func:`gnndirect_torch.sample_neighbors`."""
         from .ops import sample_neighbors
+        self._check_process()
         return sample_neighbors(self, seeds, fanout, **kwargs)
 
     def sample_blocks(self, seeds: torch.Tensor, fanouts, **kwargs):
         """See :func:`gnndirect_torch.sample_blocks`."""
         from .ops import sample_blocks
+        self._check_process()
         return sample_blocks(self, seeds, fanouts, **kwargs)
 
     def close(self) -> None:
-        """Unregister registered arrays; idempotent (the graph is unusable afterwards)."""
+        """Unregister registered arrays; idempotent (the graph is unusable afterwards).
+
+        Raises:
+            RuntimeError: a live NeighborLoader still uses the graph (its workers read the
+                arrays; close or delete the loader first).
+        """
+        if len(self._users) > 0:
+            raise RuntimeError("Graph.close: a NeighborLoader still uses this graph (its workers "
+                               "read the arrays); close the loader first")
         for keep in self._keep:
             keep.close()
         self._keep = []

@@ -3,6 +3,11 @@
 
 #include "common.hpp"
 
+#include <ATen/core/CachingHostAllocator.h>
+#include <c10/cuda/CUDAStream.h>
+
+#include <atomic>
+
 namespace gnndirect_torch {
 
 placed_pointer placement_of(const at::Tensor& t, const char* what, int device)
@@ -74,5 +79,37 @@ void check_table_tensor(const at::Tensor& t, const char* what)
   TORCH_CHECK_VALUE(t.size(0) <= 1 || t.stride(0) >= t.size(1), "gnndirect: ", what,
                     " has overlapping rows (stride(0) < size(1))");
 }
+
+void check_indptr_end(const at::Tensor& indptr, const at::Tensor& indices)
+{
+  if (indptr.numel() == 0) { return; }  // the callers' shape checks report this case
+  std::int64_t const last = indptr.select(0, indptr.size(0) - 1).item<std::int64_t>();
+  TORCH_CHECK_VALUE(last == indices.size(0), "gnndirect: corrupt CSR graph: indptr[",
+                    indptr.size(0) - 1, "] = ", last, " but indices has ", indices.size(0),
+                    " entries (indptr must end at the edge count; is indices truncated?)");
+}
+
+void record_host_use(const at::Tensor& t, cudaStream_t stream, int device)
+{
+  if (t.is_cuda() || !t.has_storage() || t.numel() == 0) { return; }
+  at::DataPtr const& data = t.storage().data_ptr();
+  c10::Stream const on = c10::cuda::getStreamFromExternal(stream, static_cast<c10::DeviceIndex>(device));
+  // false (not a block of torch's pinned cache) is the expected answer for registered,
+  // cudaHostAlloc'd and managed tensors: nothing to record for them.
+  (void)at::getHostAllocator(at::kCUDA)->record_event(data.get(), data.get_context(), on);
+}
+
+namespace {
+std::atomic<std::int64_t> copied_bytes{0};
+}  // namespace
+
+void count_device_copy(std::size_t bytes) noexcept
+{
+  copied_bytes.fetch_add(static_cast<std::int64_t>(bytes), std::memory_order_relaxed);
+}
+
+std::int64_t device_copy_bytes() noexcept { return copied_bytes.load(std::memory_order_relaxed); }
+
+void reset_device_copy_bytes() noexcept { copied_bytes.store(0, std::memory_order_relaxed); }
 
 }  // namespace gnndirect_torch

@@ -89,6 +89,28 @@ void check_index_tensor(const at::Tensor& t, const char* what);
 /// @throws c10::ValueError.
 void check_table_tensor(const at::Tensor& t, const char* what);
 
+/// Checks that `indptr` ends at the edge count: indptr[num_nodes] == indices.size(0). The cheap
+/// part of CSR validation that every op runs before any kernel, so that a truncated `indices`
+/// (or a wrong indptr) cannot make a kernel read past the arrays. Reads one element: a host read
+/// for CPU tensors (any host placement), a copy and a synchronisation of the current stream for
+/// CUDA tensors. @throws c10::ValueError naming both numbers.
+void check_indptr_end(const at::Tensor& indptr, const at::Tensor& indices);
+
+/// Tells torch's pinned-memory cache (CachingHostAllocator, behind Tensor.pin_memory()) that
+/// work enqueued on `stream` so far uses the host tensor `t`, so that the block is not handed
+/// out again before that work completes (torch records such events for its own copies; a
+/// kernel of this extension that reads or writes a pin_memory() tensor must do the same). A
+/// no-op for CUDA tensors and for host memory torch's cache does not own. Never synchronises.
+void record_host_use(const at::Tensor& t, cudaStream_t stream, int device);
+
+/// Adds `bytes` to the process-wide count of device-to-device bytes the extension copied (out
+/// of library-owned buffers into torch tensors). Thread-safe.
+void count_device_copy(std::size_t bytes) noexcept;
+/// Device-to-device bytes copied since the process started (or the last reset).
+std::int64_t device_copy_bytes() noexcept;
+/// Sets the device-to-device copy count back to 0.
+void reset_device_copy_bytes() noexcept;
+
 /// Calls body(tag) with tag an unsigned integer type of `bytes` bytes (1, 2, 4 or 8): feature
 /// rows are moved as bytes, so fp32/fp16/bf16 (and int types) share instantiations.
 /// @throws c10::TypeError for other element sizes.

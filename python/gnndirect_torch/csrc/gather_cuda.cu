@@ -2,8 +2,11 @@
 /// @brief CUDA kernels of torch.ops.gnndirect.gather (plain and with a device cache tier).
 ///
 /// Runs on torch's current CUDA stream of the index's device; the output and the workspace come
-/// from torch's caching allocator. With check=True the call synchronises that stream once (to
-/// raise an out-of-range index as IndexError); with check=False it only enqueues.
+/// from torch's caching allocator. With check=True the call synchronises that stream (to raise an
+/// out-of-range index as IndexError, and, with a cache tier, to check slot_of against the cache's
+/// rows); with check=False it only enqueues. A table in torch's pinned cache (pin_memory()) gets
+/// an event recorded, so that freeing it right after the call cannot recycle the block under the
+/// kernel.
 
 #include "common.hpp"
 
@@ -38,6 +41,22 @@ void check_tier(const at::Tensor& table, const at::Tensor& index, const at::Tens
                     table.size(0), "), got shape ", slot_of.sizes());
 }
 
+/// Checks every slot_of entry against the cache: -1 (not cached) or a row of `cache`, so that a
+/// slot map of another table (or a stale one after the cache shrank) cannot make the kernel read
+/// outside the cache. One reduction over slot_of on the current stream (O(table rows) int32
+/// reads) and one synchronisation, with check=True only. @throws c10::ValueError.
+void check_slots(const at::Tensor& slot_of, std::int64_t cache_rows)
+{
+  if (slot_of.numel() == 0) { return; }
+  auto const [low, high] = at::aminmax(slot_of);
+  at::Tensor const bounds = at::stack({low, high}).to(at::kCPU, at::kLong);  // one synchronisation
+  std::int64_t const min_slot = bounds[0].item<std::int64_t>();
+  std::int64_t const max_slot = bounds[1].item<std::int64_t>();
+  TORCH_CHECK_VALUE(min_slot >= -1 && max_slot < cache_rows, "gnndirect: slot_of holds slots in [",
+                    min_slot, ", ", max_slot, "] but the cache has ", cache_rows,
+                    " rows (valid: -1 for not cached, or 0 .. cache rows - 1)");
+}
+
 at::Tensor gather_cuda(const at::Tensor& table, const at::Tensor& index,
                        const std::optional<at::Tensor>& cache, const std::optional<at::Tensor>& slot_of,
                        bool check)
@@ -52,7 +71,10 @@ at::Tensor gather_cuda(const at::Tensor& table, const at::Tensor& index,
   at::Tensor const idx = index.contiguous();
   at::Tensor out = at::empty({idx.size(0), table.size(1)}, table.options().device(index.device()));
   if (idx.numel() == 0 || table.size(1) == 0) { return out; }
-  if (cache.has_value()) { check_tier(table, idx, *cache, *slot_of); }
+  if (cache.has_value()) {
+    check_tier(table, idx, *cache, *slot_of);
+    if (check) { check_slots(*slot_of, cache->size(0)); }
+  }
   int const device = index.device().index();
   placed_pointer const src = placement_of(table, "table", device);
   cudaStream_t const stream = at::cuda::getCurrentCUDAStream(device).stream();
@@ -81,6 +103,7 @@ at::Tensor gather_cuda(const at::Tensor& table, const at::Tensor& index,
           gnndirect::gather_async(stream, from, data_as<const I>(idx), idx.size(0), to, scratch,
                                   policy);
         }
+        record_host_use(table, stream, device);  // also with check=False: see common.hpp
         if (check) { gnndirect::gather_check(stream, scratch, table.size(0)); }
       });
     });

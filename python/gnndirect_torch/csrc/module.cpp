@@ -9,6 +9,7 @@
 #include "common.hpp"
 #include "memory.hpp"
 #include "pipeline.hpp"
+#include "validate.hpp"
 
 #include <gnndirect/version.hpp>
 
@@ -43,6 +44,7 @@ std::unique_ptr<pipeline_base> make_pipeline(const at::Tensor& indptr, const at:
   TORCH_CHECK_VALUE(labels.dim() == 1 && labels.is_contiguous() && labels.size(0) >= indptr.size(0) - 1,
                     "gnndirect: labels must be a contiguous 1-D tensor with one label per node");
   TORCH_CHECK_VALUE(!config.fanouts.empty(), "gnndirect: at least one fanout is needed");
+  check_indptr_end(indptr, indices);
   bool const narrow = indices.scalar_type() == at::kInt;
   switch (features.element_size()) {
     case 2:
@@ -119,6 +121,18 @@ PYBIND11_MODULE(_C, m)
         "allocation. Raises ValueError, MemoryError.");
   m.def("placement_name", &placement_name, py::arg("tensor"),
         "Where the tensor's bytes live: 'device', 'pinned', 'managed_host' or 'pageable'.");
+  m.def("validate_csr", &validate_csr, py::arg("indptr"), py::arg("indices"),
+        py::arg("weights") = py::none(), py::arg("device") = -1,
+        "Full CSR check (gnndirect::validate): on the GPU `device` (device-visible arrays), or "
+        "on the host with device=-1. Raises ValueError naming the first bad array, position and "
+        "value; synchronises.");
+  m.def("device_copy_bytes", &device_copy_bytes,
+        "Device-to-device bytes the extension copied out of library-owned buffers into torch "
+        "tensors (sampled blocks, pipeline batches) since start or the last reset.");
+  m.def("reset_device_copy_bytes", &reset_device_copy_bytes, "Sets device_copy_bytes() to 0.");
+  m.def("resource_self_check", &resource_self_check, py::arg("device"), py::arg("bytes"),
+        "Allocates a gnndirect buffer through the torch caching-allocator resource and returns "
+        "torch's allocated bytes [before, during, after] (a test hook).");
   m.def("auto_placement", &auto_placement, "Placement gnndirect's auto choice picks on this device.");
   m.def("auto_placement_reason", &auto_placement_reason, "Why auto_placement() picked it.");
 
@@ -159,5 +173,8 @@ PYBIND11_MODULE(_C, m)
     .def("next", &pipeline_base::next, py::call_guard<py::gil_scoped_release>(),
          "Next batch on the current stream, or None at the end of the epoch (blocks without the GIL).")
     .def("counters", &pipeline_base::counters, "Counters snapshot.")
-    .def_property_readonly("cached_rows", &pipeline_base::cached_rows, "Rows in the device cache tier.");
+    .def_property_readonly("cached_rows", &pipeline_base::cached_rows, "Rows in the device cache tier.")
+    .def("cache_tensors", &pipeline_base::cache_tensors,
+         "Non-owning [cache rows, slot_of] tensors of the device tier ([] without one); valid "
+         "while the pipeline lives (for keeping cached copies coherent with table writes).");
 }

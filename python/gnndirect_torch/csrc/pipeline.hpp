@@ -60,6 +60,12 @@ class pipeline_base {
   virtual pipeline_counters counters() const = 0;
   /// Rows held by the device cache tier (0 without one).
   virtual std::int64_t cached_rows() const = 0;
+  /// The device cache tier as non-owning tensors {cached rows [cached_rows x cols], slot_of
+  /// int32 [table rows], -1 = not cached}, or none without a tier. Valid while the pipeline
+  /// lives and until the tier is rebuilt; for keeping cached copies coherent with writes into
+  /// the table (Table.scatter). Writing rows while batches are prepared is a race on those rows
+  /// only (a batch then sees either value). @throws c10 errors.
+  virtual std::vector<at::Tensor> cache_tensors() = 0;
 };
 
 /// Builds a pipeline over tensors: indptr (int64) and indices (int32/int64) device-visible in any

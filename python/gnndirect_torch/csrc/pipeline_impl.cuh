@@ -16,7 +16,10 @@
 namespace gnndirect_torch {
 namespace detail {
 
-/// Copies `count` elements of T from device memory into a new tensor (stream-ordered).
+/// Copies `count` elements of T from device memory into a new tensor (stream-ordered) and counts
+/// the bytes (count_device_copy). TODO(pipeline resource_ref): once the pipeline takes a
+/// gnndirect::resource_ref and caller-owned outputs, batches are written straight into tensors
+/// allocated here and these copies go (next() is the one place that uses them).
 template <class T>
 at::Tensor copy_out(const T* from, std::int64_t count, at::ScalarType dtype, const at::Device& device,
                     cudaStream_t stream, std::int64_t cols = -1)
@@ -27,6 +30,7 @@ at::Tensor copy_out(const T* from, std::int64_t count, at::ScalarType dtype, con
   if (count > 0) {
     GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(out.data_ptr(), from, static_cast<std::size_t>(count) * sizeof(T),
                                        cudaMemcpyDeviceToDevice, stream));
+    count_device_copy(static_cast<std::size_t>(count) * sizeof(T));
   }
   return out;
 }
@@ -138,6 +142,21 @@ class typed_pipeline final : public pipeline_base {
     return cache == nullptr ? 0 : cache->cached_rows();
   }
 
+  std::vector<at::Tensor> cache_tensors() override
+  {
+    auto* cache = pipeline_->feature_cache();
+    if (cache == nullptr) { return {}; }
+    gnndirect::tiered_view<Feature> const view = cache->view();
+    auto const options = at::TensorOptions().device(device_);
+    // Non-owning views of the tier's device buffers (the tier owns them; the Python side uses
+    // them only under the loader's lock, while the pipeline lives).
+    at::Tensor rows = at::from_blob(const_cast<Feature*>(view.cache), {view.cache_rows, features_.size(1)},
+                                    options.dtype(feature_dtype_));
+    at::Tensor slots = at::from_blob(const_cast<std::int32_t*>(view.slot_of), {features_.size(0)},
+                                     options.dtype(at::kInt));
+    return {rows, slots};
+  }
+
  private:
   static int current_device()
   {
@@ -174,6 +193,10 @@ class translating_pipeline final : public pipeline_base {
   std::optional<batch_tensors> next() override { return translate_errors([&] { return inner_->next(); }); }
   pipeline_counters counters() const override { return translate_errors([&] { return inner_->counters(); }); }
   std::int64_t cached_rows() const override { return inner_->cached_rows(); }
+  std::vector<at::Tensor> cache_tensors() override
+  {
+    return translate_errors([&] { return inner_->cache_tensors(); });
+  }
 
  private:
   std::unique_ptr<pipeline_base> inner_;

@@ -18,7 +18,8 @@
 namespace gnndirect_torch {
 
 /// Checks the CSR tensors of a sampling op: indptr and indices 1-D int32/int64 and contiguous,
-/// indptr non-empty, seeds 1-D with the dtype of indices, weights (when given) 1-D float32 with
+/// indptr non-empty and ending at the edge count (check_indptr_end), seeds 1-D with the dtype
+/// of indices, weights (when given) 1-D float32 with
 /// one weight per edge. `cuda`: seeds must be a CUDA tensor (the CUDA kernels).
 /// @throws c10::TypeError (dtypes), c10::ValueError (shapes, contiguity, devices).
 inline void check_csr_tensors(const at::Tensor& indptr, const at::Tensor& indices,
@@ -42,6 +43,7 @@ inline void check_csr_tensors(const at::Tensor& indptr, const at::Tensor& indice
                       "gnndirect: weights must be a contiguous 1-D tensor with one weight per edge (",
                       indices.size(0), "), got shape ", weights->sizes());
   }
+  check_indptr_end(indptr, indices);
   if (cuda) {
     TORCH_CHECK_VALUE(seeds.is_cuda(), "gnndirect: seeds must be a CUDA tensor for GPU sampling "
                                        "(or pass CPU tensors everywhere for the host reference)");
@@ -113,4 +115,27 @@ gnndirect::csr_view<Offset, Index> host_csr_view(const at::Tensor& indptr, const
   return csr;
 }
 
+namespace detail {
+
+/// csr_view over device-visible tensors (any placement, detected per array).
+template <class Offset, class Index>
+gnndirect::csr_view<Offset, Index> device_csr_view(const at::Tensor& indptr, const at::Tensor& indices,
+                                                   const std::optional<at::Tensor>& weights, int device)
+{
+  placed_pointer const ptr = placement_of(indptr, "indptr", device);
+  placed_pointer const idx = placement_of(indices, "indices", device);
+  gnndirect::csr_view<Offset, Index> csr;
+  csr.indptr = static_cast<const Offset*>(ptr.device);
+  csr.indices = static_cast<const Index*>(idx.device);
+  if (weights.has_value()) {
+    csr.weights = static_cast<const float*>(placement_of(*weights, "weights", device).device);
+  }
+  csr.num_nodes = indptr.size(0) - 1;
+  csr.num_edges = indices.size(0);
+  csr.indptr_kind = ptr.kind;
+  csr.indices_kind = idx.kind;
+  return csr;
+}
+
+}  // namespace detail
 }  // namespace gnndirect_torch

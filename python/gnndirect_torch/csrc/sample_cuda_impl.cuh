@@ -7,7 +7,6 @@
 #include "sample_common.hpp"
 #include "sample_cuda.hpp"
 
-#include <gnndirect/detail/pipeline/cuda_handles.hpp>
 #include <gnndirect/graph/sample_blocks.cuh>
 #include <gnndirect/graph/sample_neighbors.cuh>
 
@@ -15,46 +14,9 @@
 #include <c10/cuda/CUDAGuard.h>
 
 #include <algorithm>
-#include <mutex>
-#include <unordered_map>
 
 namespace gnndirect_torch {
 namespace detail {
-
-/// A memory pool per device that never returns memory to the driver (created on first use and
-/// deliberately never destroyed, so process teardown order cannot matter).
-inline cudaMemPool_t retaining_pool(int device)
-{
-  static std::mutex mutex;
-  static auto* pools = new std::unordered_map<int, cudaMemPool_t>();
-  std::lock_guard<std::mutex> lock(mutex);
-  auto found = pools->find(device);
-  if (found != pools->end()) { return found->second; }
-  // Leaked on purpose: the owner is never destroyed, so the pool outlives every user.
-  auto* owner = new gnndirect::detail::pool_handle(gnndirect::detail::make_retaining_pool(device));
-  pools->emplace(device, owner->get());
-  return owner->get();
-}
-
-/// csr_view over device-visible tensors (any placement, detected per array).
-template <class Offset, class Index>
-gnndirect::csr_view<Offset, Index> device_csr_view(const at::Tensor& indptr, const at::Tensor& indices,
-                                                   const std::optional<at::Tensor>& weights, int device)
-{
-  placed_pointer const ptr = placement_of(indptr, "indptr", device);
-  placed_pointer const idx = placement_of(indices, "indices", device);
-  gnndirect::csr_view<Offset, Index> csr;
-  csr.indptr = static_cast<const Offset*>(ptr.device);
-  csr.indices = static_cast<const Index*>(idx.device);
-  if (weights.has_value()) {
-    csr.weights = static_cast<const float*>(placement_of(*weights, "weights", device).device);
-  }
-  csr.num_nodes = indptr.size(0) - 1;
-  csr.num_edges = indices.size(0);
-  csr.indptr_kind = ptr.kind;
-  csr.indices_kind = idx.kind;
-  return csr;
-}
 
 /// Policy with the tile size the library's selector picks for this fanout and mean degree.
 inline gnndirect::sampling_policy gpu_policy(std::int64_t seed, bool replace, bool weighted,
@@ -67,7 +29,9 @@ inline gnndirect::sampling_policy gpu_policy(std::int64_t seed, bool replace, bo
   return policy;
 }
 
-/// Copies a library buffer into a new tensor of torch's caching allocator (stream-ordered).
+/// Copies a library buffer into a new tensor of torch's caching allocator (stream-ordered) and
+/// counts the bytes (count_device_copy). Goes away once sample_blocks writes into caller-owned
+/// outputs (see sample_blocks_cuda_typed).
 template <class T>
 at::Tensor to_tensor(const gnndirect::buffer<T>& from, at::ScalarType dtype, const at::Device& device,
                      cudaStream_t stream)
@@ -76,8 +40,19 @@ at::Tensor to_tensor(const gnndirect::buffer<T>& from, at::ScalarType dtype, con
   if (from.size() > 0) {
     GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(out.data_ptr(), from.data(), from.bytes(),
                                        cudaMemcpyDeviceToDevice, stream));
+    count_device_copy(from.bytes());
   }
   return out;
+}
+
+/// Tells torch's pinned-memory cache that the sampling kernels enqueued on `stream` read the
+/// graph's host-resident arrays (see record_host_use).
+inline void record_graph_use(const at::Tensor& indptr, const at::Tensor& indices,
+                             const std::optional<at::Tensor>& weights, cudaStream_t stream, int device)
+{
+  record_host_use(indptr, stream, device);
+  record_host_use(indices, stream, device);
+  if (weights.has_value()) { record_host_use(*weights, stream, device); }
 }
 
 }  // namespace detail
@@ -111,6 +86,7 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> sample_neighbors_cuda_typed(
                                                           data_as<std::int64_t>(offsets)};
     gnndirect::sample_neighbors_async(stream, csr, data_as<const Index>(ids), n, fanout, layer,
                                       policy, out, scratch);
+    detail::record_graph_use(indptr, indices, weights, stream, device);
     if (check) { gnndirect::sample_neighbors_check(stream, scratch, csr.num_nodes); }
     std::int64_t const edges =
       gnndirect::detail::read_scalar(stream, data_as<const std::int64_t>(offsets) + n);
@@ -137,8 +113,15 @@ std::vector<at::Tensor> sample_blocks_cuda_typed(const at::Tensor& indptr, const
     int const widest = *std::max_element(fanouts.begin(), fanouts.end());
     auto const policy = detail::gpu_policy(seed, replace, weights.has_value(), check, widest,
                                            csr.num_nodes, csr.num_edges);
+    // Temporaries and the blocks come from the device's default stream-ordered pool, which
+    // returns its memory at the next synchronisation (the extension's private retaining pool is
+    // gone: it never shrank). TODO(sample_blocks_async): once the library takes caller-owned
+    // outputs, allocate them with at::empty at the host-queried upper bounds, pass
+    // torch_caching_resource::for_device(device) as the resource of the temporaries, and return
+    // narrowed views instead of the copies below (one function, this block).
     auto const blocks = gnndirect::sample_blocks(stream, csr, data_as<const Index>(ids), ids.size(0),
-                                                 fanouts, policy, detail::retaining_pool(device));
+                                                 fanouts, policy);
+    detail::record_graph_use(indptr, indices, weights, stream, device);
     std::vector<at::Tensor> out;
     out.reserve(4 * blocks.layers.size());
     for (auto const& layer : blocks.layers) {

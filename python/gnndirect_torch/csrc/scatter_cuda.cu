@@ -4,7 +4,8 @@
 ///
 /// Runs on torch's current stream of src's device; workspace from torch's caching allocator.
 /// With check=True it synchronises that stream once (IndexError for a bad index); otherwise it
-/// only enqueues. With duplicate indices one of the rows wins (unspecified which).
+/// only enqueues. Duplicate indices: the last occurrence wins, whole row (the rule of the host
+/// reference and of Table.scatter's cache update; the library's scatter_async follows it).
 
 #include "common.hpp"
 
@@ -55,6 +56,7 @@ void scatter_rows_cuda(const at::Tensor& table, const at::Tensor& index, const a
         gnndirect::workspace_view const scratch{ws.data_ptr(), ws_bytes};
         gnndirect::scatter_async(stream, from, data_as<const I>(idx), idx.size(0), to, scratch,
                                  policy);
+        record_host_use(table, stream, device);  // also with check=False: see common.hpp
         if (check) { gnndirect::gather_check(stream, scratch, table.size(0)); }
       });
     });

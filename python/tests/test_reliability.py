@@ -1,0 +1,471 @@
+"""Reliability defects of the PyTorch extension (issue 19, items 4-7 and 11; issue 16 item 3):
+CSR validation at the entry points, cache coherence of Table.scatter (last duplicate wins),
+processes (pickling, mp.Queue, spawn and fork DataLoader workers), threads (loader lock,
+close refused under a loader), the pinned cache event, slot_of checks, and the torch caching
+allocator as gnndirect's memory resource.
+
+Tests marked ``cuda`` need a GPU; the others run on any machine with the extension built."""
+
+import contextlib
+import pickle
+import queue
+import threading
+import time
+import types
+
+import pytest
+import torch
+
+import gnndirect_torch as gd
+from gnndirect_torch import _process
+from gnndirect_torch.table import update_cached_rows
+from conftest import HOST_PLACEMENTS, context_usable, cuda, random_csr
+
+pytestmark = pytest.mark.usefixtures("_extension")
+
+
+def _truncated(num_nodes=500, max_degree=20, drop=7):
+    indptr, indices = random_csr(num_nodes, max_degree)
+    assert indices.numel() > drop
+    return indptr, indices, indices[:-drop].clone()
+
+
+# -- item 4: CSR validation ---------------------------------------------------------------------
+
+def test_graph_validates_at_construction_cpu(seed):
+    indptr, indices, truncated = _truncated()
+    gd.Graph(indptr, indices, device="cpu")  # valid: accepted
+    with pytest.raises(ValueError, match="indptr"):
+        gd.Graph(indptr, truncated, device="cpu")
+    bad = indices.clone()
+    bad[5] = indptr.numel() - 1  # == num_nodes: out of range
+    with pytest.raises(ValueError, match=r"indices\[5\]"):
+        gd.Graph(indptr, bad, device="cpu")
+    shuffled = indptr.clone()
+    shuffled[3], shuffled[4] = int(indptr[4]) + 1, int(indptr[3])
+    with pytest.raises(ValueError, match="indptr"):
+        gd.Graph(shuffled, indices, device="cpu")
+
+
+@pytest.mark.parametrize("op", ["sample_neighbors", "sample_blocks"])
+def test_cpu_ops_check_indptr_end(seed, op):
+    indptr, _, truncated = _truncated()
+    seeds = torch.arange(indptr.numel() - 1)
+    with pytest.raises(ValueError, match="indices has"):
+        if op == "sample_neighbors":
+            gd.sample_neighbors(indptr, seeds, 10, indices=truncated)
+        else:
+            gd.sample_blocks(indptr, seeds, [10, 5], indices=truncated)
+
+
+@cuda
+@pytest.mark.parametrize("placement", HOST_PLACEMENTS + ["device"])
+def test_graph_validates_at_construction_gpu(seed, placement):
+    indptr, indices, truncated = _truncated()
+    graph = gd.Graph(indptr, indices, placement=placement)
+    assert graph.num_edges == indices.numel()
+    with pytest.raises(ValueError, match="indptr"):
+        gd.Graph(indptr, truncated, placement=placement)
+    bad = indices.clone()
+    bad[11] = -3
+    with pytest.raises(ValueError, match=r"indices\[11\] = -3"):
+        gd.Graph(indptr, bad, placement=placement)
+    assert context_usable()
+
+
+@cuda
+@pytest.mark.parametrize("op", ["sample_neighbors", "sample_blocks"])
+def test_gpu_ops_check_indptr_end(seed, op):
+    indptr, _, truncated = _truncated()
+    seeds = torch.arange(indptr.numel() - 1, device="cuda")
+    for ptr in (indptr.cuda(), gd.to_placement(indptr, "pinned")[0]):
+        with pytest.raises(ValueError, match="indices has"):
+            if op == "sample_neighbors":
+                gd.sample_neighbors(ptr, seeds, 10, indices=truncated.cuda())
+            else:
+                gd.sample_blocks(ptr, seeds, [10, 5], indices=truncated.cuda())
+    assert context_usable()
+
+
+@cuda
+def test_loader_refuses_unvalidated_truncated_graph(seed):
+    indptr, _, truncated = _truncated()
+    graph = gd.Graph(indptr, truncated, placement="pinned", validate=False)
+    table = gd.Table(torch.randn(indptr.numel() - 1, 8), "pinned")
+    labels = torch.zeros(indptr.numel() - 1, dtype=torch.int64)
+    with pytest.raises(ValueError, match="indices has"):
+        gd.NeighborLoader(graph, table, labels, torch.arange(100), fanouts=[5])
+    assert context_usable()
+
+
+# -- item 5: Table.scatter and cached copies (last duplicate wins) ------------------------------
+
+def test_cpu_scatter_duplicates_last_wins(seed):
+    table = torch.randn(50, 6)
+    index = torch.tensor([3, 7, 3, 9, 7, 3])
+    src = torch.randn(6, 6)
+    gd.scatter(table, index, src)
+    assert torch.equal(table[3], src[5]) and torch.equal(table[7], src[4]) and torch.equal(table[9], src[3])
+
+
+def test_update_cached_rows_last_wins(seed):
+    rows, cols = 40, 5
+    slot_of = torch.full((rows,), -1, dtype=torch.int32)
+    hot = torch.randperm(rows)[:12]
+    slot_of[hot] = torch.arange(12, dtype=torch.int32)
+    cache = torch.randn(12, cols)
+    before = cache.clone()
+    index = torch.randint(0, rows, (60,))  # many duplicates
+    src = torch.randn(60, cols)
+    update_cached_rows(cache, slot_of, index, src)
+    expect = before.clone()
+    for i in range(60):  # sequential: the last occurrence wins
+        slot = int(slot_of[index[i]])
+        if slot >= 0:
+            expect[slot] = src[i]
+    assert torch.equal(cache, expect)
+    update_cached_rows(cache, slot_of, torch.tensor([rows, -1]), torch.randn(2, cols))  # skipped
+    assert torch.equal(cache, expect)
+
+
+def _loader_setup(num_nodes=2000, cols=12, cache_fraction=0.5):
+    indptr, indices = random_csr(num_nodes, 15)
+    x = torch.randn(num_nodes, cols)
+    y = torch.randint(0, 5, (num_nodes,))
+    graph = gd.Graph(indptr, indices, placement="pinned")
+    table = gd.Table(x.clone(), "managed_host", cache_fraction=cache_fraction, graph=indptr)
+    return indptr, x, y, graph, table
+
+
+@cuda
+def test_scatter_updates_the_loaders_cache(seed):
+    indptr, x, y, graph, table = _loader_setup()
+    loader = gd.NeighborLoader(graph, table, y, torch.randperm(2000)[:600], fanouts=[5, 5],
+                               batch_size=200, cache_fraction=0.5)
+    assert loader.cached_rows == 1000
+    for _ in loader:  # one epoch with the old values
+        pass
+    index = torch.randperm(2000)[:1500]  # hits cached and uncached rows
+    new = torch.randn(1500, x.shape[1])
+    table.scatter(index.cuda(), new.cuda())
+    x[index] = new
+    for batch in loader:
+        assert torch.equal(batch.x.cpu(), x.index_select(0, batch.n_id.long().cpu())), "stale rows"
+    assert torch.equal(table.gather(torch.arange(2000, device="cuda")).cpu(), x)
+
+
+@cuda
+def test_scatter_duplicates_last_wins_with_cache(seed):
+    # Needs the library's scatter to follow the rule for the host-resident rows too.
+    indptr, x, y, graph, table = _loader_setup()
+    index = torch.randint(0, 2000, (5000,))
+    src = torch.randn(5000, x.shape[1])
+    table.scatter(index.cuda(), src.cuda())
+    for i in range(5000):
+        x[index[i]] = src[i]
+    assert torch.equal(table.gather(torch.arange(2000, device="cuda")).cpu(), x)
+    assert torch.equal(table.tensor.cpu(), x)
+
+
+# -- item 6: processes --------------------------------------------------------------------------
+
+def _fake_placed_table():
+    """A CPU-mode table whose device says CUDA: what the pickling refusal looks at (so that the
+    refusal itself is tested without a GPU; the GPU tests below use real placed tables)."""
+    table = gd.Table(torch.randn(10, 4), device="cpu")
+    table.device, table.placement = torch.device("cuda", 0), "pinned"
+    return table
+
+
+def test_pickling_refused_with_a_clear_error():
+    with pytest.raises(TypeError, match="cannot be pickled"):
+        pickle.dumps(_fake_placed_table())
+    cpu_table = gd.Table(torch.randn(10, 4), device="cpu")  # host-reference mode may travel
+    again = pickle.loads(pickle.dumps(cpu_table))
+    assert torch.equal(again.tensor, cpu_table.tensor)
+    indptr, indices = random_csr(30, 5)
+    graph = pickle.loads(pickle.dumps(gd.Graph(indptr, indices, device="cpu")))
+    assert torch.equal(graph.indices, indices)
+
+
+class _GatherDataset(torch.utils.data.Dataset):
+    def __init__(self, table):
+        self.table = table
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        return self.table.gather(torch.tensor([i]))
+
+
+class _CheckDataset(torch.utils.data.Dataset):
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        _process.check_cuda_allowed("the test's dataset")
+        return torch.tensor([i])
+
+
+def test_fork_after_cuda_use_is_detected():
+    _process.note_cuda_use()  # as if this process had used CUDA through gnndirect
+    loader = torch.utils.data.DataLoader(_CheckDataset(), num_workers=1,
+                                         multiprocessing_context="fork")
+    with pytest.raises(RuntimeError, match="forked"):
+        list(loader)
+    # host-reference tables need no CUDA and stay usable in forked workers
+    table = gd.Table(torch.arange(40.0).reshape(10, 4), device="cpu")
+    loader = torch.utils.data.DataLoader(_GatherDataset(table), num_workers=1,
+                                         multiprocessing_context="fork")
+    assert [int(b[0, 0, 0]) for b in loader] == [0, 4, 8, 12]
+
+
+@cuda
+@pytest.mark.parametrize("placement", HOST_PLACEMENTS)
+def test_placed_table_refuses_pickle_and_queue(placement):
+    src = torch.randn(64, 8)
+    table = gd.Table(src.clone(), placement)
+    ptr = table.tensor.data_ptr()
+    with pytest.raises(TypeError, match="cannot be pickled"):
+        pickle.dumps(table)
+    graph = gd.Graph(*random_csr(50, 5), placement=placement)
+    with pytest.raises(TypeError, match="cannot be pickled"):
+        pickle.dumps(graph)
+    ctx = torch.multiprocessing.get_context("spawn")
+    q = ctx.Queue()
+    q.put(table)  # pickled in the feeder thread: refused there, nothing is sent
+    with pytest.raises(queue.Empty):
+        q.get(timeout=2)
+    q.close()
+    # the table is untouched: same memory, same placement, correct rows
+    assert table.tensor.data_ptr() == ptr and not table.tensor.is_shared()
+    assert gd.placement_of(table.tensor) in ("pinned", "managed_host")
+    index = torch.randint(0, 64, (100,), device="cuda")
+    assert torch.equal(table.gather(index).cpu(), src.index_select(0, index.cpu()))
+
+
+@cuda
+def test_spawn_dataloader_refuses_the_table():
+    table = gd.Table(torch.randn(16, 4), "pinned")
+    loader = torch.utils.data.DataLoader(_GatherDataset(table), num_workers=1,
+                                         multiprocessing_context="spawn")
+    with pytest.raises(TypeError, match="cannot be pickled"):
+        list(loader)
+    assert gd.placement_of(table.tensor) == "pinned"
+    assert context_usable()
+
+
+@cuda
+def test_fork_dataloader_worker_gets_a_clear_error():
+    table = gd.Table(torch.randn(16, 4), "pinned")
+    table.gather(torch.tensor([1], device="cuda"))  # CUDA is initialised in the parent
+    loader = torch.utils.data.DataLoader(_GatherDataset(table), num_workers=1,
+                                         multiprocessing_context="fork")
+    with pytest.raises(RuntimeError, match="forked"):
+        list(loader)
+    assert context_usable()
+
+
+# -- item 7: threads and close ------------------------------------------------------------------
+
+class _FakePipeline:
+    """Stands in for the C++ pipeline: next() sleeps without the GIL (as the real one waits for
+    a batch) and records whether two callers were ever inside at once."""
+
+    def __init__(self, batches):
+        self.left = batches
+        self.busy = 0
+        self.overlaps = 0
+        self.guard = threading.Lock()
+        self.entered = threading.Event()
+
+    def start_epoch(self, epoch):
+        self.epoch = epoch
+
+    def next(self):
+        with self.guard:
+            self.busy += 1
+            self.overlaps += self.busy > 1
+        self.entered.set()
+        time.sleep(0.02)
+        with self.guard:
+            self.busy -= 1
+            if self.left == 0:
+                return None
+            self.left -= 1
+            index = self.left
+        ids = torch.tensor([index])
+        return types.SimpleNamespace(epoch=self.epoch, index=index, num_seeds=1, sampling_seed=0,
+                                     layers=[ids, torch.tensor([0, 0]), ids[:0], ids[:0]],
+                                     x=torch.zeros(1, 2), y=torch.zeros(1))
+
+
+def _fake_loader(pipeline):
+    loader = gd.NeighborLoader.__new__(gd.NeighborLoader)
+    owner = types.SimpleNamespace(device=None, _users=set())
+    loader.__dict__.update(_pipeline=pipeline, _epoch=0, _active=None, graph=owner, features=owner,
+                           _num_batches=pipeline.left, _lock=threading.RLock())
+    return loader
+
+
+def test_loader_serialises_threads_and_close(monkeypatch):
+    # the fake loader has no device: entering torch.cuda.device needs none
+    monkeypatch.setattr(torch.cuda, "device", lambda device: contextlib.nullcontext())
+    pipeline = _FakePipeline(batches=24)
+    loader = _fake_loader(pipeline)
+    iterator = iter(loader)
+    got, errors = [], []
+
+    def consume():
+        try:
+            for batch in iterator:
+                got.append(batch.index)
+        except RuntimeError as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=consume) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and pipeline.overlaps == 0, "two threads were inside pipeline.next()"
+    assert sorted(got) == list(range(24)), "each batch once"
+
+    pipeline = _FakePipeline(batches=1000)
+    loader = _fake_loader(pipeline)
+    iterator = iter(loader)
+    worker = threading.Thread(target=lambda: next(iterator))
+    worker.start()
+    assert pipeline.entered.wait(5)  # the worker is inside next()
+    loader.close()
+    assert pipeline.busy == 0, "close() returned while next() was running"
+    worker.join()
+    with pytest.raises(RuntimeError, match="invalidated"):
+        next(iterator)
+
+
+@cuda
+def test_graph_close_refused_under_a_loader(seed):
+    indptr, x, y, graph, table = _loader_setup(cache_fraction=0.0)
+    loader = gd.NeighborLoader(graph, table, y, torch.arange(300), fanouts=[4], batch_size=100)
+    iterator = iter(loader)
+    next(iterator)
+    with pytest.raises(RuntimeError, match="NeighborLoader"):
+        graph.close()
+    with pytest.raises(RuntimeError, match="NeighborLoader"):
+        table.close()
+    loader.close()
+    graph.close()
+    table.close()
+    assert context_usable()
+
+
+@cuda
+def test_loader_shared_between_threads(seed):
+    indptr, x, y, graph, table = _loader_setup(cache_fraction=0.1)
+    train = torch.randperm(2000)[:1000]
+    loader = gd.NeighborLoader(graph, table, y, train, fanouts=[5, 3], batch_size=50)
+    iterator = iter(loader)
+    seen, errors = [], []
+
+    def consume():
+        try:
+            for batch in iterator:
+                assert torch.equal(batch.x.cpu(), x.index_select(0, batch.n_id.long().cpu()))
+                seen.append(batch.n_id[: batch.batch_size].cpu())
+        except Exception as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=consume) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert torch.equal(torch.cat(seen).sort().values, train.sort().values)
+    # close from another thread while one iterates
+    iterator = iter(loader)
+    stop = threading.Thread(target=loader.close)
+    next(iterator)
+    stop.start()
+    stop.join()
+    with pytest.raises(RuntimeError):
+        next(iterator)
+    assert context_usable()
+
+
+# -- item 11: memory, slot_of, pinned cache -----------------------------------------------------
+
+@cuda
+def test_sample_blocks_memory_is_returned(seed):
+    indptr, indices = random_csr(20000, 40)
+    graph = gd.Graph(indptr, indices, placement="device")
+    seeds = torch.arange(20000, device="cuda")
+    torch.cuda.synchronize()
+    torch.cuda.empty_cache()
+    free_before = torch.cuda.mem_get_info()[0]
+    blocks = gd.sample_blocks(graph, seeds, [40, 40])
+    del blocks
+    torch.cuda.synchronize()
+    torch.cuda.empty_cache()
+    free_after = torch.cuda.mem_get_info()[0]
+    assert free_before - free_after < (8 << 20), "sampling temporaries stay reserved"
+
+
+@cuda
+def test_tiered_gather_checks_slot_of(seed):
+    table = gd.Table(torch.randn(500, 8), "pinned", cache_fraction=0.1)
+    index = torch.randint(0, 500, (100,), device="cuda")
+    bad = table.slot_of.clone()
+    bad[7] = table.cached_rows  # one past the cache
+    with pytest.raises(ValueError, match="slot_of"):
+        gd.ops._call(torch.ops.gnndirect.gather.default, table.tensor, index,
+                     table.cache_rows_tensor, bad, True)
+    bad[7] = -2
+    with pytest.raises(ValueError, match="slot_of"):
+        gd.ops._call(torch.ops.gnndirect.gather.default, table.tensor, index,
+                     table.cache_rows_tensor, bad, True)
+    assert context_usable()
+
+
+@cuda
+def test_pin_memory_table_block_not_recycled_under_unchecked_gather(seed):
+    rows, cols = 4096, 64
+    reference = torch.randn(rows, cols)
+    src = reference.pin_memory()
+    address = src.data_ptr()
+    index = torch.randint(0, rows, (200000,), device="cuda")
+    torch.cuda._sleep(200_000_000)  # the stream is busy: the gather below cannot have run yet
+    out = gd.gather(src, index, check=False)
+    del src
+    again = torch.empty(rows, cols).pin_memory()
+    assert again.data_ptr() != address, "torch reused the pinned block under the kernel"
+    again.fill_(float("nan"))
+    torch.cuda.synchronize()
+    assert torch.equal(out.cpu(), reference.index_select(0, index.cpu()))
+
+
+# -- issue 16: torch's caching allocator as the memory resource; copy counter --------------------
+
+@cuda
+def test_caching_allocator_resource():
+    ext = gd.load_extension()
+    before, during, after = ext.resource_self_check(torch.cuda.current_device(), 3 << 20)
+    assert during - before >= 3 << 20, "the buffer did not come from torch's allocator"
+    assert after == before
+
+
+@cuda
+def test_device_copy_bytes_per_batch(seed):
+    indptr, x, y, graph, table = _loader_setup(cache_fraction=0.0)
+    loader = gd.NeighborLoader(graph, table, y, torch.arange(400), fanouts=[5, 5], batch_size=100)
+    gd.ops.device_copy_bytes(reset=True)
+    counted = []
+    for batch in loader:
+        copied = gd.ops.device_copy_bytes(reset=True)
+        tensors = [batch.x, batch.y] + [t for b in batch.blocks
+                                        for t in (b.src_nodes, b.offsets, b.indices, b.edge_ids)]
+        assert copied == sum(t.numel() * t.element_size() for t in tensors)
+        counted.append(copied)
+    print(f"[d2d] NeighborLoader bytes copied per batch: {counted}")
