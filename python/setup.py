@@ -96,10 +96,14 @@ def extension_modules():
     # shared libstdc++ (the usual case) it changes nothing.
     link_args = ["-Wl,--exclude-libs,ALL"]
     sources = sorted(glob.glob(os.path.join(CSRC, "*.cpp")) + glob.glob(os.path.join(CSRC, "*.cu")))
+    # CUDA 13 keeps CCCL (libcu++'s <cuda/stream_ref>, used by the memory-resource concept) under
+    # include/cccl, which nvcc finds by itself but the host compiler of the .cpp files does not.
+    from torch.utils.cpp_extension import CUDA_HOME
+    cccl = [d for d in [os.path.join(CUDA_HOME or "", "include", "cccl")] if os.path.isdir(d)]
     extension = CUDAExtension(
         name="gnndirect_torch._C",
         sources=sources,
-        include_dirs=[include_dir(), os.path.join(HERE, CSRC)],
+        include_dirs=[include_dir(), os.path.join(HERE, CSRC)] + cccl,
         extra_compile_args={
             # hidden visibility: the extension's types and gnndirect's kernels stay private
             # to this module (two frameworks embedding gnndirect never clash)
