@@ -49,7 +49,7 @@ void scatter_rows_cuda(const at::Tensor& table, const at::Tensor& index, const a
         using I = decltype(index_tag);
         gnndirect::gather_policy policy;
         policy.check_indices = check;
-        std::size_t const ws_bytes = gnndirect::gather_workspace_bytes<I>(
+        std::size_t const ws_bytes = gnndirect::scatter_workspace_bytes<I>(
           idx.size(0), table.size(0), dst.kind, to.row_bytes(), policy);
         at::Tensor ws = at::empty({static_cast<std::int64_t>(ws_bytes)},
                                   idx.options().dtype(at::kByte));
