@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <gnndirect/gather/copy_row.cuh>
+#include <gnndirect/cache/tiered_table.cuh>
 #include <gnndirect/gather/gather.cuh>
 #include <gnndirect/graph/sample_device.cuh>
 #include <gnndirect/graph/sample_neighbors.cuh>
@@ -341,4 +342,58 @@ TEST_CASE("two host threads sampling with different shared-memory needs do not f
   a.join();
   b.join();
   CHECK(failures.load() == 0);
+}
+
+namespace {
+/// A caller's resource that counts what it serves (on top of the device's default pool).
+struct counting_resource {
+  std::int64_t allocations{0}, live_bytes{0};
+  void* allocate(cuda::stream_ref stream, std::size_t bytes, std::size_t alignment)
+  {
+    ++allocations;
+    live_bytes += static_cast<std::int64_t>(bytes);
+    return gnndirect::device_pool_resource{}.allocate(stream, bytes, alignment);
+  }
+  void deallocate(cuda::stream_ref stream, void* ptr, std::size_t bytes, std::size_t alignment) noexcept
+  {
+    live_bytes -= static_cast<std::int64_t>(bytes);
+    gnndirect::device_pool_resource{}.deallocate(stream, ptr, bytes, alignment);
+  }
+};
+}  // namespace
+
+TEST_CASE("the synchronous gather and the tiered table allocate from a caller's resource")
+{
+  std::mt19937_64 rng(gnndirect::test::fresh_seed());
+  counting_resource counter;
+  static_assert(gnndirect::is_stream_ordered_resource_v<counting_resource>);
+  std::int64_t const rows = 4000, cols = 16, count = 10000;
+  placed_table<float> table(memory_kind::pinned, rows, cols);
+  std::vector<unsigned char> const bytes = gnndirect::test::random_bytes(rng, table.owner.bytes());
+  table.fill(bytes.data());
+  auto const indices = gnndirect::test::random_indices<std::int64_t>(rng, count, rows);
+  auto const device_indices = to_buffer(indices);
+  placed_table<float> out(memory_kind::device, count, cols);
+  cudaStream_t stream;
+  GNNDIRECT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  gnndirect::gather(stream, table_view<const float>(table.view()), device_indices.data(), count, out.view(),
+                    gather_policy{}, counter);
+  CHECK(counter.allocations == 1);  // the scratch (error record and sort)
+  CHECK(counter.live_bytes == 0);   // returned on scope exit
+  {
+    gnndirect::tiered_table<float> tier(table.view(), 1000 * cols * sizeof(float), stream, counter);
+    CHECK(counter.allocations == 3);  // cache rows and slot map
+    auto const hot = to_buffer(gnndirect::test::random_indices<std::int64_t>(rng, 1000, rows));
+    tier.rebuild(stream, hot.data(), 1000);
+    CHECK(counter.allocations == 4);  // the rebuild's gather scratch
+    gnndirect::gather(stream, tier.view(), device_indices.data(), count, out.view());
+    std::vector<unsigned char> expected(out.owner.bytes());
+    for (std::int64_t i = 0; i < count; ++i) {
+      std::memcpy(expected.data() + i * cols * 4, bytes.data() + indices[i] * cols * 4, cols * 4);
+    }
+    CHECK(out.read() == expected);
+  }
+  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+  CHECK(counter.live_bytes == 0);
+  GNNDIRECT_CUDA_TRY(cudaStreamDestroy(stream));
 }

@@ -14,6 +14,7 @@
 #include <gnndirect/gather/gather.cuh>
 #include <gnndirect/host_wait.hpp>
 #include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/memory/resource.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -60,9 +61,7 @@ class tiered_table {
   /// source, more than 2^31 - 1 cached rows), allocation_error.
   tiered_table(table_view<const T> rows, std::size_t budget_bytes)
     : host_(rows),
-      capacity_(rows.row_bytes() == 0 ? 0
-                                      : std::min<std::int64_t>(rows.rows,
-                                                               static_cast<std::int64_t>(budget_bytes / rows.row_bytes()))),
+      capacity_(capacity_for(rows, budget_bytes)),
       cache_(static_cast<std::size_t>(capacity_ * rows.cols), memory_kind::device),
       slot_of_(static_cast<std::size_t>(rows.rows), memory_kind::device)
   {
@@ -70,6 +69,23 @@ class tiered_table {
     GNNDIRECT_EXPECTS(capacity_ <= std::numeric_limits<std::int32_t>::max(),
                       "tiered_table: at most 2^31 - 1 cached rows");
     clear(cudaStreamLegacy);  // nothing can use the tier yet: no device-wide wait needed
+  }
+
+  /// As above, with the cache, the slot map and the rebuild's scratch allocated stream-ordered
+  /// on `stream` from `mr` (e.g. a framework's caching allocator); `stream` and `mr` must outlive
+  /// the tier, which returns its memory on `stream`. Synchronises `stream` once (the empty tier).
+  /// @throws invalid_argument, allocation_error (or what `mr` throws).
+  tiered_table(table_view<const T> rows, std::size_t budget_bytes, cudaStream_t stream, resource_ref mr)
+    : host_(rows),
+      capacity_(capacity_for(rows, budget_bytes)),
+      cache_(static_cast<std::size_t>(capacity_ * rows.cols), stream, mr),
+      slot_of_(static_cast<std::size_t>(rows.rows), stream, mr),
+      mr_(mr)
+  {
+    validate(rows, "rows");
+    GNNDIRECT_EXPECTS(capacity_ <= std::numeric_limits<std::int32_t>::max(),
+                      "tiered_table: at most 2^31 - 1 cached rows");
+    clear(stream);
   }
 
   /// Rows that fit in the budget.
@@ -115,7 +131,7 @@ class tiered_table {
       return;
     }
     table_view<T> const cache_rows(cache_.data(), n, host_.cols, host_.cols, memory_kind::device);
-    gather(stream, host_, hot, n, cache_rows);  // checks every id before any slot is assigned
+    gather(stream, host_, hot, n, cache_rows, gather_policy{}, mr_);  // checks every id before any slot is assigned
     detail::assign_slots_kernel<<<detail::grid_stride_blocks(n), detail::elementwise_block_threads, 0, stream>>>(hot, n, host_.rows, slot_of_.data());
     GNNDIRECT_CUDA_TRY(cudaGetLastError());
     detail::synchronize(stream);
@@ -126,6 +142,13 @@ class tiered_table {
   tiered_view<T> view() const noexcept { return {host_, cache_.data(), slot_of_.data(), cached_}; }
 
  private:
+  /// Rows of `rows` that fit in `budget_bytes`.
+  static std::int64_t capacity_for(const table_view<const T>& rows, std::size_t budget_bytes) noexcept
+  {
+    if (rows.row_bytes() == 0) { return 0; }
+    return std::min<std::int64_t>(rows.rows, static_cast<std::int64_t>(budget_bytes / rows.row_bytes()));
+  }
+
   /// Enqueues the slot-map reset (every row to "not cached") on `stream`.
   void clear_async(cudaStream_t stream)
   {
@@ -138,6 +161,7 @@ class tiered_table {
   std::int64_t capacity_;
   buffer<T> cache_;
   buffer<std::int32_t> slot_of_;
+  resource_ref mr_{};  // scratch of rebuild's gather
   std::int64_t cached_{0};
 };
 
