@@ -10,25 +10,36 @@
 /// How it is fast:
 /// - all cores through a persistent worker_pool; work is cut into chunks of 512 dst nodes taken
 ///   dynamically (power-law degrees balance themselves);
-/// - one splitmix64 stream per chunk keyed by (seed, layer, chunk): results depend on the seed
-///   and the inputs only, never on the thread count, and cost one multiply-xorshift per draw;
+/// - one splitmix64 stream per (seed, layer, node id), as the GPU sampler keys Philox: a node's
+///   samples depend on the seed only, never on the thread count or its position in the batch,
+///   and cost one multiply-xorshift per draw;
 /// - no allocation per seed or per batch in steady state: outputs are reused (default-initialised
 ///   vectors, so growing them does not zero-fill on one thread) and Floyd's positions are
 ///   staged in the output's edge-id slots;
 /// - relabelling through one dense marker array (8 bytes per graph node, allocated once, reset
-///   only where it was touched) with atomic minimum, in five parallel passes per layer; this
-///   gives the exact first-appearance order without a sequential hash map (torch-sparse and
-///   pyg-lib relabel with one hash map per batch, on one thread).
+///   only where it was touched) instead of a hash map. torch-sparse and pyg-lib relabel with one
+///   hash map per batch on one thread; here one thread does one marker access per edge, and
+///   several threads do it in four parallel passes per layer (claim with plain stores, no
+///   compare-exchange, then count owners, assign ids, translate).
 ///
 /// Semantics (uniform only; weighted sampling is the GPU's / the reference's):
 /// - without replacement: degree <= fanout takes every neighbour in stored order; otherwise
 ///   Floyd's algorithm picks `fanout` distinct positions uniformly (every subset equally likely),
 ///   listed in Floyd's insertion order, not sorted;
 /// - with replacement: `fanout` independent uniform positions (nothing for degree 0);
-/// - a node listed twice among one layer's dst nodes gets independent samples each time.
-/// Block layout (same as gnndirect::sample_blocks and the reference): src_nodes = dst_nodes in
-/// order, then each other sampled neighbour once, in order of first appearance in the layer's
-/// concatenated per-dst samples; indices are local src ids.
+/// - a node listed twice among one layer's dst nodes gets the same samples both times (DGL's and
+///   the GPU sampler's "deterministic per node"); batches differ through the seed.
+/// Block layout (that of gnndirect::sample_blocks): src_nodes = dst_nodes in order, then every
+/// other sampled neighbour once; indices are local src ids, src_nodes[indices[e]] is the global
+/// neighbour. Order of the new src nodes:
+/// - one thread, or a layer of fewer than 16384 sampled edges: first appearance in the layer's
+///   concatenated per-dst samples (as gnndirect::sample_blocks), edges to a repeated dst id use
+///   its first row;
+/// - otherwise grouped by chunk of 512 dst nodes, in chunk order, first appearance within the
+///   chunk; a node reached from several chunks belongs to one of them, and which one (so the
+///   local ids, the next layer's dst order and which row of a repeated dst id edges use) can
+///   differ between runs. What each global node samples in each layer, and so every layer's node
+///   set and edge set in global ids, never does.
 
 #include <gnndirect/error.hpp>
 #include <gnndirect/graph/sampling_policy.hpp>
@@ -134,6 +145,9 @@ namespace detail {
 /// Dst nodes per task: large enough to amortise the task hand-out, small enough to balance.
 constexpr std::int64_t cpu_chunk_nodes = 512;
 
+/// Layers with fewer sampled edges are relabelled on the calling thread.
+constexpr std::int64_t cpu_sequential_relabel_edges = 16384;
+
 /// Marker value of a node no layer has touched.
 constexpr std::int64_t unmarked = std::numeric_limits<std::int64_t>::max();
 
@@ -165,10 +179,10 @@ struct splitmix64 {
   }
 };
 
-/// The random stream of one chunk of one layer.
-inline splitmix64 chunk_stream(std::uint64_t seed, int layer, std::int64_t chunk) noexcept
+/// The random stream of one node in one layer (two multiply-xorshift rounds to seed it).
+inline splitmix64 node_stream(std::uint64_t seed, int layer, std::int64_t node) noexcept
 {
-  std::uint64_t const key = (static_cast<std::uint64_t>(layer) << 48) ^ static_cast<std::uint64_t>(chunk);
+  std::uint64_t const key = (static_cast<std::uint64_t>(layer) << 56) ^ static_cast<std::uint64_t>(node);
   return splitmix64{splitmix64::mix(seed ^ splitmix64::mix(key + 0x632BE59BD9B4E019ull))};
 }
 
@@ -179,6 +193,14 @@ inline void atomic_min(std::atomic<std::int64_t>& slot, std::int64_t value) noex
   while (value < current &&
          !slot.compare_exchange_weak(current, value, std::memory_order_relaxed)) {
   }
+}
+
+/// Writes value into an unmarked slot. Racing writers leave exactly one of their values (the
+/// owner). Plain loads and stores, not a compare-exchange: a locked instruction per sampled edge
+/// would stop the core from overlapping the cache misses that sampling is made of.
+inline void claim(std::atomic<std::int64_t>& slot, std::int64_t value) noexcept
+{
+  if (slot.load(std::memory_order_relaxed) == unmarked) { slot.store(value, std::memory_order_relaxed); }
 }
 
 /// First position a check found bad (atomic minimum; INT64_MAX when none).
@@ -245,7 +267,8 @@ void fresh_size(V& v, std::int64_t n)
 
 }  // namespace detail
 
-/// Fast all-core CPU neighbour sampler with relabelling (see the file comment for semantics).
+/// Fast all-core CPU neighbour sampler with relabelling (see the file comment for semantics and
+/// for the order of local ids).
 ///
 /// Holds the worker threads, the relabelling marker (8 bytes per node of the largest graph seen,
 /// allocated on first use) and per-chunk scratch. One call at a time per sampler (calls are
@@ -386,7 +409,8 @@ class cpu_sampler {
   }
 
   /// Pass B: turns counts into offsets and draws every dst node's neighbours (global ids into
-  /// nbr). With `mark`, also lowers marker[dst[d]] to d and marker[nbr[e]] to num_dst + e.
+  /// nbr). With `mark`, also claims marker[nbr[j]] = num_dst + j for unmarked neighbours (the
+  /// dst nodes are marked already) and checks the neighbour ids.
   template <class Offset, class Index>
   void sample_pass(const csr_view<Offset, Index>& csr, const Index* dst, std::int64_t num_dst, int layer,
                    const sampling_policy& policy, std::int64_t* offsets, Index* nbr,
@@ -395,13 +419,12 @@ class cpu_sampler {
     bool const replace = policy.kind == sampling_kind::uniform_with_replacement;
     detail::first_bad bad;
     pool_.run(chunks(num_dst), [&](std::int64_t c, int) {
-      detail::splitmix64 rng = detail::chunk_stream(policy.seed, layer, c);
       std::int64_t out = chunk_base_[static_cast<std::size_t>(c)];
       for (std::int64_t d = chunk_begin(c); d < chunk_end(c, num_dst); ++d) {
         auto const v = static_cast<std::int64_t>(dst[d]);
         std::int64_t const k = offsets[d + 1];
         offsets[d + 1] = out + k;
-        if (mark && layer == 0) { detail::atomic_min(marker_[v], d); }  // later layers: already
+        detail::splitmix64 rng = detail::node_stream(policy.seed, layer, v);
         detail::draw_positions(static_cast<std::int64_t>(csr.degree(v)), k, replace, rng, eid + out);
         Offset const first = csr.begin(v);
         for (std::int64_t j = out; j < out + k; ++j) {
@@ -413,7 +436,7 @@ class cpu_sampler {
           if (u < 0 || static_cast<std::int64_t>(u) >= csr.num_nodes) {
             bad.note(j);
           } else {
-            detail::atomic_min(marker_[static_cast<std::int64_t>(u)], num_dst + j);
+            detail::claim(marker_[static_cast<std::int64_t>(u)], num_dst + j);
           }
         }
         out += k;
@@ -439,7 +462,14 @@ class cpu_sampler {
                                           "seeds of layer " + std::to_string(layer));
     detail::fresh_size(out.indices, edges);
     detail::fresh_size(out.edge_ids, edges);
-    Index* const ids = out.indices.data();  // global ids until translate_pass
+    Index* const ids = out.indices.data();  // global ids until relabelled
+    if (pool_.size() == 1 || edges < detail::cpu_sequential_relabel_edges) {
+      sample_pass(csr, out.dst_nodes.data(), num_dst, layer, policy, out.offsets.data(), ids,
+                  out.edge_ids.data(), false);
+      relabel_sequential(csr, ids, edges, layer, out);
+      return;
+    }
+    if (layer == 0) { mark_dst(out.dst_nodes.data(), num_dst); }  // later layers: done by the last
     sample_pass(csr, out.dst_nodes.data(), num_dst, layer, policy, out.offsets.data(), ids,
                 out.edge_ids.data(), true);
     std::int64_t const new_nodes = count_owned(ids, num_dst);
@@ -448,10 +478,57 @@ class cpu_sampler {
     translate(ids, num_dst);
   }
 
-  /// Edge e (global index j) owns node u when marker[u] == num_dst + j: the first edge to u of a
-  /// node that is not a dst node. Counts owned edges per chunk into chunk_new_ (prefix-summed).
+  /// One-thread relabelling (one marker access per edge, no atomics): used on one core, where
+  /// the parallel passes would only add work, and for small layers, where they cost more in
+  /// hand-offs than they save. Same result as the parallel passes.
+  template <class Offset, class Index>
+  void relabel_sequential(const csr_view<Offset, Index>& csr, Index* ids, std::int64_t edges, int layer,
+                          cpu_block<Offset, Index>& out)
+  {
+    std::int64_t const num_dst = out.num_dst();
+    detail::fresh_size(out.src_nodes, num_dst + edges);
+    Index* const src = out.src_nodes.data();
+    std::copy(out.dst_nodes.begin(), out.dst_nodes.end(), src);
+    if (layer == 0) {  // later layers: the previous layer left marker[dst[d]] <= d
+      for (std::int64_t d = 0; d < num_dst; ++d) {
+        auto& slot = marker_[static_cast<std::int64_t>(src[d])];
+        if (slot.load(std::memory_order_relaxed) == detail::unmarked) { slot.store(d, std::memory_order_relaxed); }
+      }
+    }
+    std::int64_t next = num_dst;
+    for (std::int64_t j = 0; j < edges; ++j) {
+      auto const u = static_cast<std::int64_t>(ids[j]);
+      if (u < 0 || u >= csr.num_nodes) {
+        throw index_out_of_range(__FILE__, __LINE__, "sampled neighbour ids (csr.indices) of layer " +
+                                 std::to_string(layer), j, u, csr.num_nodes);
+      }
+      auto& slot = marker_[u];
+      std::int64_t local = slot.load(std::memory_order_relaxed);
+      if (local == detail::unmarked) {
+        local = next++;
+        slot.store(local, std::memory_order_relaxed);
+        src[local] = ids[j];
+      }
+      ids[j] = static_cast<Index>(local);
+    }
+    out.src_nodes.resize(static_cast<std::size_t>(next));  // shrinking keeps the storage
+  }
+
+  /// marker[dst[d]] = d (for repeated dst ids: one of their rows), before any edge claims.
   template <class Index>
-  std::int64_t count_owned(const Index* ids, std::int64_t num_dst)
+  void mark_dst(const Index* dst, std::int64_t num_dst)
+  {
+    pool_.run(chunks(num_dst), [&](std::int64_t c, int) {
+      for (std::int64_t d = chunk_begin(c); d < chunk_end(c, num_dst); ++d) {
+        detail::claim(marker_[static_cast<std::int64_t>(dst[d])], d);
+      }
+    });
+  }
+
+  /// Edge j owns node u when its claim survived (marker[u] == num_dst + j); owned edges are
+  /// flagged by storing ~u in ids[j]. Counts them per chunk into chunk_new_ (prefix-summed).
+  template <class Index>
+  std::int64_t count_owned(Index* ids, std::int64_t num_dst)
   {
     std::int64_t const n_chunks = chunks(num_dst);
     chunk_new_.assign(static_cast<std::size_t>(n_chunks) + 1, 0);
@@ -459,7 +536,11 @@ class cpu_sampler {
       std::int64_t owned = 0;
       auto const cb = static_cast<std::size_t>(c);
       for (std::int64_t j = chunk_base_[cb]; j < chunk_base_[cb + 1]; ++j) {
-        owned += marker_[static_cast<std::int64_t>(ids[j])].load(std::memory_order_relaxed) == num_dst + j;
+        auto const u = static_cast<std::int64_t>(ids[j]);
+        if (marker_[u].load(std::memory_order_relaxed) == num_dst + j) {
+          ids[j] = static_cast<Index>(~u);
+          ++owned;
+        }
       }
       chunk_new_[cb + 1] = owned;
     });
@@ -467,21 +548,21 @@ class cpu_sampler {
     return chunk_new_.back();
   }
 
-  /// src = dst, then owned nodes at num_dst + (owned edges before them); marker[u] = local id.
-  /// A non-owner never mistakes a rewritten marker for its own edge: the owner's local id is at
-  /// most num_dst + its edge index, which is below every other edge to u.
+  /// src = dst, then each chunk's owned nodes (in edge order) at num_dst + (owned edges in
+  /// earlier chunks); marker[u] = its local id; clears the ownership flags.
   template <class Index>
-  void assign_ids(const Index* dst, const Index* ids, std::int64_t num_dst, Index* src)
+  void assign_ids(const Index* dst, Index* ids, std::int64_t num_dst, Index* src)
   {
     pool_.run(chunks(num_dst), [&](std::int64_t c, int) {
       auto const cb = static_cast<std::size_t>(c);
       std::copy(dst + chunk_begin(c), dst + chunk_end(c, num_dst), src + chunk_begin(c));
       std::int64_t next = num_dst + chunk_new_[cb];
       for (std::int64_t j = chunk_base_[cb]; j < chunk_base_[cb + 1]; ++j) {
-        auto& slot = marker_[static_cast<std::int64_t>(ids[j])];
-        if (slot.load(std::memory_order_relaxed) != num_dst + j) { continue; }
-        src[next] = ids[j];
-        slot.store(next++, std::memory_order_relaxed);
+        if (ids[j] >= 0) { continue; }
+        Index const u = static_cast<Index>(~ids[j]);
+        ids[j] = u;
+        src[next] = u;
+        marker_[static_cast<std::int64_t>(u)].store(next++, std::memory_order_relaxed);
       }
     });
   }
