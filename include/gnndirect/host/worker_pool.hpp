@@ -6,7 +6,6 @@
 /// one-off fills but costs tens of microseconds per call; the CPU sampler runs five parallel
 /// passes per layer per mini-batch, so it keeps its threads alive and hands them tasks instead.
 
-#include <gnndirect/error.hpp>
 #include <gnndirect/host/parallel.hpp>
 
 #include <algorithm>
