@@ -2,10 +2,13 @@
 // by side on one GPU:
 //   gnndirect    graph and features stay in host memory; the mini-batch pipeline samples and
 //                gathers on the GPU straight from there (no CPU gather, no staging copy);
-//   cpu-centric  the usual loader: host sampling and feature gather on all cores into pinned
-//                memory, then cudaMemcpy of features, blocks and labels to the GPU;
+//   cpu-centric  a good CPU loader: fast host sampling and relabelling on all cores
+//                (host::cpu_sampler), feature gather on all cores into two pinned staging
+//                buffers, each copied to the GPU while the other fills (host::staged_gather),
+//                then blocks and labels copied; no wait between batches;
 //   all-in-gpu   graph and features copied into GPU memory first (when they fit), same pipeline.
-// Every path prepares exactly the same batches (same shuffle, same per-batch sampling seeds).
+// Every path prepares the same batches (same shuffle, same seed nodes, same fanouts; the
+// CPU-centric sampler draws the neighbours with its own generator).
 // Reports epoch time, batches/s, feature GB/s, CPU core-seconds, ratios to the CPU-centric path,
 // and how close gnndirect comes to the host link's floor (bytes that must cross it / link peak
 // measured in the same run).
@@ -17,9 +20,9 @@
 #include <gnndirect/error.hpp>
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/graph/generate.cuh>
-#include <gnndirect/host/gather_reference.hpp>
+#include <gnndirect/host/cpu_gather.hpp>
+#include <gnndirect/host/cpu_sampler.hpp>
 #include <gnndirect/host/parallel.hpp>
-#include <gnndirect/host/sample_reference.hpp>
 #include <gnndirect/memory/buffer.hpp>
 #include <gnndirect/memory/placement.hpp>
 #include <gnndirect/memory/table.hpp>
@@ -568,7 +571,7 @@ struct dataset {
   std::vector<Index> training_ids;
   memory_kind host_kind{memory_kind::managed_host};
 
-  /// A csr_view with host addresses for the host reference (indices are CPU-readable).
+  /// A csr_view with host addresses for the CPU-centric sampler (indices are CPU-readable).
   gnndirect::csr_view<std::int64_t, Index> host_view() const
   {
     auto view = graph.view();
@@ -728,8 +731,8 @@ struct uploaded_batch {
   gnndirect::buffer<label_type> labels;
 };
 
-template <class T>
-gnndirect::buffer<T> upload(cudaStream_t stream, cudaMemPool_t pool, const std::vector<T>& host)
+template <class T, class Allocator>
+gnndirect::buffer<T> upload(cudaStream_t stream, cudaMemPool_t pool, const std::vector<T, Allocator>& host)
 {
   gnndirect::buffer<T> device(host.size(), stream, pool);
   if (!host.empty()) {
@@ -738,8 +741,9 @@ gnndirect::buffer<T> upload(cudaStream_t stream, cudaMemPool_t pool, const std::
   return device;
 }
 
-/// The CPU-centric loader: host sampling and gathering on all cores, then copies to the GPU.
-/// Prepares exactly the batches the pipeline prepares (same order, same sampling seeds).
+/// The CPU-centric loader: fast host sampling on all cores, then the feature gather double
+/// buffered with its copies to the GPU, blocks and labels copied. Same seed nodes in the same
+/// order as the pipeline; the stream is synchronised once per epoch, not per batch.
 template <class Index>
 path_result run_cpu_path(const demo_args& a, const dataset<Index>& d)
 {
@@ -747,9 +751,11 @@ path_result run_cpu_path(const demo_args& a, const dataset<Index>& d)
   auto const stream = gnndirect::detail::make_non_blocking_stream();
   auto const pool = gnndirect::detail::make_retaining_pool(gnndirect::require_device());
   auto const graph = d.host_view();
-  auto const host_features = d.features.host_view();
+  gnndirect::table_view<const float> const host_features = d.features.host_view();
   std::int64_t const dim = host_features.cols;
-  gnndirect::buffer<float> staging;  // pinned, grown on demand
+  gnndirect::host::cpu_sampler sampler;                          // all cores, persistent threads
+  gnndirect::host::staged_gather<float> staged(std::size_t{16} << 20);  // 2 x 16 MiB pinned
+  gnndirect::host::cpu_blocks<std::int64_t, Index> blocks;       // reused: no per-batch allocation
   std::int64_t const epoch_batches = batches_per_epoch(a, static_cast<std::int64_t>(d.training_ids.size()));
   std::int64_t const batches = a.cpu_max_batches > 0 ? std::min(epoch_batches, a.cpu_max_batches) : epoch_batches;
   gnndirect::pipeline_options const options = pipeline_options_for(a);
@@ -764,35 +770,32 @@ path_result run_cpu_path(const demo_args& a, const dataset<Index>& d)
       std::int64_t const n = std::min(a.batch_size, static_cast<std::int64_t>(order.size()) - first);
       gnndirect::sampling_policy policy = options.sampling;
       policy.seed = gnndirect::batch_sampling_seed(options.sampling.seed, epoch, b);
-      auto const blocks = gnndirect::host::sample_blocks_reference(graph, order.data() + first, n,
-                                                                   a.fanouts, policy);
+      sampler.sample_blocks(graph, order.data() + first, n, a.fanouts, policy, blocks);
       auto const& inputs = blocks.input_nodes();
       auto const n_in = static_cast<std::int64_t>(inputs.size());
-      if (static_cast<std::int64_t>(staging.size()) < n_in * dim) {
-        staging = gnndirect::buffer<float>(static_cast<std::size_t>(n_in * dim * 5 / 4), memory_kind::pinned);
-      }
-      gnndirect::table_view<float> const staged(staging.host_data(), n_in, dim, dim, memory_kind::pinned);
-      gnndirect::host::gather_reference(host_features, inputs.data(), n_in, staged);
       std::vector<label_type> labels(static_cast<std::size_t>(n));
       for (std::int64_t i = 0; i < n; ++i) {
         labels[static_cast<std::size_t>(i)] =
           d.host_labels[static_cast<std::size_t>(order[static_cast<std::size_t>(first + i)])];
       }
-      uploaded_batch<Index> up;
+      uploaded_batch<Index> up;  // freed stream-ordered at the end of the iteration
       for (auto const& layer : blocks.layers) {
+        // Pageable sources: cudaMemcpyAsync returns once the bytes are staged, so `blocks` may be
+        // overwritten by the next batch.
         up.ids.push_back(upload(stream.get(), pool.get(), layer.src_nodes));
         up.ids.push_back(upload(stream.get(), pool.get(), layer.indices));
         up.offsets.push_back(upload(stream.get(), pool.get(), layer.offsets));
         up.edge_ids.push_back(upload(stream.get(), pool.get(), layer.edge_ids));
       }
       up.features = gnndirect::buffer<float>(static_cast<std::size_t>(n_in * dim), stream.get(), pool.get());
-      GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(up.features.data(), staging.host_data(), up.features.bytes(),
-                                         cudaMemcpyHostToDevice, stream.get()));
+      // Pieces of 16 MiB alternate between the two pinned buffers: the gather of one overlaps
+      // the copy of the other, and the last copy overlaps the next batch's sampling.
+      staged.gather(sampler.pool(), host_features, inputs.data(), n_in, up.features.data(), stream.get());
       up.labels = upload(stream.get(), pool.get(), labels);
-      GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream.get()));  // staging is reused next batch
       result.feature_bytes += static_cast<std::uint64_t>(n_in) * host_features.row_bytes();
       bar.update(b + 1);
     }
+    GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream.get()));  // the epoch ends when its data has landed
     meter.stop();
     bar.finish();
     // With --cpu-max-batches the epoch is extrapolated from the batches that ran (batches are

@@ -1,0 +1,142 @@
+#pragma once
+/// @file cpu_gather.hpp
+/// @brief The CPU-centric feature path: all-core row gather (index_select) on the host, and a
+/// double-buffered loader that gathers into one pinned staging buffer while the other is being
+/// copied to the GPU (host-compilable; the copy part calls the CUDA runtime).
+///
+/// This is what a good CPU loader does (PyTorch's pinned-memory DataLoader, DGL's CPU path):
+/// the gather of piece k+1 overlaps the H2D copy of piece k, so the epoch costs about
+/// max(gather, copy) rather than their sum.
+
+#include <gnndirect/error.hpp>
+#include <gnndirect/host/worker_pool.hpp>
+#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/memory/memory_kind.hpp>
+#include <gnndirect/views/table_view.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+namespace gnndirect::host {
+
+/// Packs rows: dst + i * src.cols receives src.row(ids[i]) for i in [0, n), on all the pool's
+/// workers (chunks of 1024 rows). src must be CPU-readable, dst a host array of n * src.cols.
+/// Blocking. @throws index_out_of_range ("indices", first bad position) when an id is outside
+/// [0, src.rows): dst then holds unspecified rows; invalid_argument for null pointers.
+template <class S, class Index>
+void gather_rows(worker_pool& pool, table_view<S> src, const Index* ids, std::int64_t n,
+                 std::remove_const_t<S>* dst)
+{
+  GNNDIRECT_EXPECTS(n >= 0 && (n == 0 || (ids != nullptr && dst != nullptr && src.data != nullptr)),
+                    "gather_rows: null ids, dst or source table");
+  constexpr std::int64_t grain = 1024;
+  std::size_t const bytes = src.row_bytes();
+  std::atomic<std::int64_t> bad{std::numeric_limits<std::int64_t>::max()};
+  pool.run((n + grain - 1) / grain, [&](std::int64_t task, int) {
+    std::int64_t const end = std::min(n, (task + 1) * grain);
+    for (std::int64_t i = task * grain; i < end; ++i) {
+      auto const r = static_cast<std::int64_t>(ids[i]);
+      if (r < 0 || r >= src.rows) {
+        std::int64_t seen = bad.load(std::memory_order_relaxed);
+        while (i < seen && !bad.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {}
+        continue;
+      }
+      std::memcpy(dst + i * src.cols, src.row(r), bytes);
+    }
+  });
+  std::int64_t const p = bad.load();
+  if (p != std::numeric_limits<std::int64_t>::max()) {
+    throw index_out_of_range(__FILE__, __LINE__, "indices", p, static_cast<std::int64_t>(ids[p]), src.rows);
+  }
+}
+
+/// Double-buffered CPU gather into the GPU: rows are gathered on the CPU into one of two pinned
+/// staging buffers while the other buffer's cudaMemcpyAsync is in flight.
+///
+/// A gather is cut into pieces of at most slot_bytes; piece k waits only for the copy that last
+/// used its slot (a CUDA event), so CPU gather and PCIe copy overlap within a batch and across
+/// consecutive batches. Not thread-safe: one loader thread per object.
+template <class T>
+class staged_gather {
+  static_assert(std::is_trivially_copyable_v<T>, "staged_gather: rows must be trivially copyable");
+
+ public:
+  /// @param slot_bytes bytes per staging buffer (two are allocated, pinned, on first use; grown
+  /// to one row when a row is larger). @throws cuda_error when events cannot be created.
+  explicit staged_gather(std::size_t slot_bytes = std::size_t{16} << 20) : slot_bytes_(slot_bytes)
+  {
+    for (auto& e : events_) { GNNDIRECT_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming)); }
+  }
+  ~staged_gather()
+  {
+    for (auto& e : events_) {
+      GNNDIRECT_CUDA_TRY_NOTHROW(cudaEventSynchronize(e));  // no copy may read freed staging
+      GNNDIRECT_CUDA_TRY_NOTHROW(cudaEventDestroy(e));
+    }
+  }
+  staged_gather(const staged_gather&) = delete;
+  staged_gather& operator=(const staged_gather&) = delete;
+
+  /// Enqueues device_dst[i * src.cols ..] = src.row(ids[i]) for i in [0, n) on `stream`.
+  /// Returns when the last piece's copy is enqueued (in flight): stream-ordered consumers may
+  /// use device_dst; call synchronize() before reading it from the host. The CPU work blocks.
+  /// @param pool CPU workers that gather  @param src CPU-readable table  @param ids host ids
+  /// @param device_dst device (or any cudaMemcpy-able) array of n * src.cols elements
+  /// @throws index_out_of_range as gather_rows (pieces already enqueued still land); cuda_error.
+  template <class Index>
+  void gather(worker_pool& pool, table_view<const T> src, const Index* ids, std::int64_t n,
+              T* device_dst, cudaStream_t stream)
+  {
+    GNNDIRECT_EXPECTS(n == 0 || device_dst != nullptr, "staged_gather: null device destination");
+    std::size_t const row_bytes = std::max<std::size_t>(src.row_bytes(), 1);
+    ensure_slots(row_bytes);
+    auto const piece = static_cast<std::int64_t>(slot_capacity_ / row_bytes);
+    for (std::int64_t first = 0; first < n; first += piece) {
+      std::int64_t const rows = std::min(piece, n - first);
+      GNNDIRECT_CUDA_TRY(cudaEventSynchronize(events_[next_]));  // the slot's previous copy is done
+      T* const staging = slots_[next_].host_data();
+      gather_rows(pool, src, ids + first, rows, staging);
+      GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(device_dst + first * src.cols, staging,
+                                         static_cast<std::size_t>(rows) * src.row_bytes(),
+                                         cudaMemcpyHostToDevice, stream));
+      GNNDIRECT_CUDA_TRY(cudaEventRecord(events_[next_], stream));
+      next_ ^= 1;
+    }
+  }
+
+  /// Blocks until both staging buffers' copies have completed.
+  void synchronize()
+  {
+    for (auto& e : events_) { GNNDIRECT_CUDA_TRY(cudaEventSynchronize(e)); }
+  }
+
+  /// Bytes of each of the two staging buffers (0 before first use).
+  std::size_t slot_bytes() const noexcept { return slot_capacity_; }
+
+ private:
+  void ensure_slots(std::size_t row_bytes)
+  {
+    std::size_t const want = std::max(slot_bytes_, row_bytes);
+    if (slot_capacity_ >= want) { return; }
+    synchronize();
+    std::size_t const elements = (want + sizeof(T) - 1) / sizeof(T);
+    for (auto& slot : slots_) { slot = buffer<T>(elements, memory_kind::pinned); }
+    slot_capacity_ = elements * sizeof(T);
+  }
+
+  std::size_t slot_bytes_;
+  std::size_t slot_capacity_{0};
+  std::array<buffer<T>, 2> slots_{};
+  std::array<cudaEvent_t, 2> events_{};
+  int next_{0};
+};
+
+}  // namespace gnndirect::host
