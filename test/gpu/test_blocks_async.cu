@@ -421,3 +421,37 @@ TEST_CASE("bad seeds under sample_blocks_async: recorded, raised by the check, t
                   gnndirect::invalid_argument);
   CHECK(cudaGetLastError() == cudaSuccess);
 }
+
+TEST_CASE("a corrupt neighbour id is reported with its layer and CSR position, not silently dropped")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  graph_pair<std::int64_t, std::int32_t> g(500, seed, false);
+  // Seed 0 is node x with >= 3 neighbours; its second stored neighbour is out of range.
+  std::int32_t x = 0;
+  while (g.indptr[static_cast<std::size_t>(x) + 1] - g.indptr[static_cast<std::size_t>(x)] < 3) { ++x; }
+  REQUIRE(x < 500);
+  g.indices[static_cast<std::size_t>(g.indptr[static_cast<std::size_t>(x)]) + 1] = 500;
+  g.d_indices = to_buffer(g.indices);
+  csr_view<std::int64_t, std::int32_t> const csr = g.device();
+  std::vector<int> const fanouts{1000, 2};  // every neighbour of x is taken, in stored order
+  std::vector<std::int32_t> const seeds{x, static_cast<std::int32_t>(rng() % 500)};
+  buffer<std::int32_t> const d_seeds = to_buffer(seeds);
+  stream_guard s;
+  gnndirect::sample_blocks_buffers<std::int64_t, std::int32_t> const storage(2, fanouts, csr.num_nodes,
+                                                                            s.stream);
+  sampling_policy const policy{sampling_kind::uniform_without_replacement, rng(), 32, 0, true};
+  gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 2, fanouts, policy, storage.ref(),
+                                 storage.workspace());
+  try {
+    gnndirect::sample_blocks_check(s.stream, storage.workspace(), fanouts.size(), csr.num_nodes);
+    FAIL("expected index_out_of_range");
+  } catch (gnndirect::index_out_of_range const& e) {
+    CHECK(e.position() == 1);  // seed 0's second sampled edge
+    CHECK(e.value() == 500);
+    CHECK(std::string(e.what()).find("sampled neighbours of layer 0") != std::string::npos);
+  }
+  CHECK_THROWS_AS((void)gnndirect::sample_blocks(s.stream, csr, d_seeds.data(), 2, fanouts, policy),
+                  gnndirect::index_out_of_range);
+}

@@ -105,8 +105,8 @@ struct sampled_blocks_ref {
 
 namespace detail {
 
-/// Slices of a sample_blocks workspace: one error record per layer first (so the check finds
-/// them from the layer count alone), then the temporaries of one layer sized for the largest
+/// Slices of a sample_blocks workspace: two error records per layer first (its seeds, its sampled
+/// neighbours; so the check finds them from the layer count alone), then the temporaries of one layer sized for the largest
 /// layer (layers run one after another on the stream and reuse them).
 template <class Offset, class Index>
 struct blocks_workspace {
@@ -138,7 +138,7 @@ blocks_workspace<Offset, Index> carve_blocks_workspace(workspace_view ws,
   auto const n = [](std::int64_t count, std::size_t size) { return static_cast<std::size_t>(count) * size; };
   workspace_carver carver(ws);
   blocks_workspace<Offset, Index> w;
-  w.records = carver.take<error_record>(n(static_cast<std::int64_t>(bounds.size()), sizeof(error_record)));
+  w.records = carver.take<error_record>(n(2 * static_cast<std::int64_t>(bounds.size()), sizeof(error_record)));
   w.padded = carver.take<Index>(n(dst, sizeof(Index)));
   w.counts = carver.take<std::int64_t>(n(dst, sizeof(std::int64_t)));
   w.slot_neighbors = carver.take<Index>(n(slots, sizeof(Index)));
@@ -190,7 +190,7 @@ void sample_block_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                         const sampled_block_ref<Offset, Index>& out,
                         const blocks_workspace<Offset, Index>& w)
 {
-  error_flag_ref const flag{w.records + l};
+  error_flag_ref const flag{w.records + 2 * l};
   std::int64_t const dst_bound = num_dst.bound;
   Offset* const slot_edge_ids = out.edge_ids == nullptr ? nullptr : w.slot_edge_ids;
   GNNDIRECT_CUDA_TRY(cudaMemsetAsync(out.offsets, 0, sizeof(std::int64_t), stream));
@@ -214,6 +214,7 @@ void sample_block_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
   in.offsets = out.offsets;
   in.fanout = fanout;
   in.num_nodes = csr.num_nodes;
+  in.bad_neighbors = error_flag_ref{w.records + 2 * l + 1};
   relabel_output<Offset, Index> const result{out.src_nodes, out.indices, out.edge_ids, out.num_src,
                                              out.num_edges};
   relabel_async(stream, in, result, w.relabel);
@@ -242,9 +243,11 @@ std::size_t sample_blocks_workspace_bytes(std::int64_t num_seeds, const std::vec
 /// Never synchronises and never allocates: capturable in a CUDA graph (the seeds are read when
 /// the work runs, so a graph replays with new seeds copied into the same array). A seed outside
 /// [0, csr.num_nodes) (checked when policy.check_seeds; layers l > 0 are always checked) is
-/// recorded in `ws` and gets no neighbours: call sample_blocks_check afterwards to raise it.
-/// @param csr device-visible graph (any placement); its neighbour ids must lie in [0, num_nodes)
-/// (an id outside is left unrelabelled; check untrusted graphs with validate())
+/// recorded in `ws` and gets no neighbours, and so is a sampled neighbour id outside the graph
+/// (it is dropped from the src nodes, its local id left unwritten): call sample_blocks_check
+/// afterwards to raise them.
+/// @param csr device-visible graph (any placement); its neighbour ids should lie in
+/// [0, num_nodes) (check untrusted graphs with validate())
 /// @param seeds device-visible array of num_seeds node ids (repeats allowed: separate dst rows)
 /// @param fanouts one fanout (>= 0) per layer  @param policy kind, seed, tile, budget, checks
 /// @param out caller-owned outputs, one entry per fanout
@@ -267,7 +270,8 @@ void sample_blocks_async(cudaStream_t stream, const csr_view<Offset, Index>& csr
   std::vector<block_bounds> const bounds = sample_blocks_bounds(num_seeds, fanouts, csr.num_nodes);
   for (std::size_t l = 0; l < bounds.size(); ++l) { detail::check_layer_output(out.layers[l], bounds[l], l); }
   auto const w = detail::carve_blocks_workspace<Offset, Index>(ws, bounds);
-  GNNDIRECT_CUDA_TRY(cudaMemsetAsync(w.records, 0xFF, sizeof(detail::error_record) * bounds.size(), stream));
+  GNNDIRECT_CUDA_TRY(
+    cudaMemsetAsync(w.records, 0xFF, 2 * sizeof(detail::error_record) * bounds.size(), stream));
   for (std::size_t l = 0; l < bounds.size(); ++l) {
     const Index* const dst = l == 0 ? seeds : out.layers[l - 1].src_nodes;
     detail::device_count const num_dst{l == 0 ? nullptr : out.layers[l - 1].num_src, bounds[l].num_dst};
@@ -276,24 +280,27 @@ void sample_blocks_async(cudaStream_t stream, const csr_view<Offset, Index>& csr
   }
 }
 
-/// Synchronises `stream` and raises the first bad seed recorded in `ws` by the last
-/// sample_blocks_async of `num_layers` layers that used it. Not capturable.
+/// Synchronises `stream` and raises the first error recorded in `ws` by the last
+/// sample_blocks_async of `num_layers` layers that used it, layer by layer (a layer's seeds, then
+/// its sampled neighbours). Not capturable.
 /// @param num_nodes the graph's node count (for the message)
-/// @throws index_out_of_range naming "seeds of layer l"[position] = value; invalid_argument (null
-/// workspace); cuda_error.
+/// @throws index_out_of_range naming "seeds of layer l"[position] = value, or "sampled neighbours
+/// of layer l"[edge position] = value (a corrupt graph); invalid_argument (null workspace);
+/// cuda_error.
 inline void sample_blocks_check(cudaStream_t stream, workspace_view ws, std::size_t num_layers,
                                 std::int64_t num_nodes)
 {
   GNNDIRECT_EXPECTS(ws.data != nullptr, "sample_blocks_check: null workspace");
-  std::vector<detail::error_record> records(num_layers);
-  GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(records.data(), ws.data, sizeof(detail::error_record) * num_layers,
+  std::vector<detail::error_record> records(2 * num_layers);
+  GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(records.data(), ws.data, sizeof(detail::error_record) * records.size(),
                                      cudaMemcpyDefault, stream));
   detail::synchronize(stream);
-  for (std::size_t l = 0; l < num_layers; ++l) {
-    if (records[l].position != detail::no_bad_position) {
-      throw index_out_of_range(__FILE__, __LINE__, "seeds of layer " + std::to_string(l),
-                               static_cast<std::int64_t>(records[l].position),
-                               static_cast<std::int64_t>(records[l].value), num_nodes);
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    if (records[r].position != detail::no_bad_position) {
+      std::string const what = (r % 2 == 0 ? "seeds of layer " : "sampled neighbours of layer ") +
+                               std::to_string(r / 2);
+      throw index_out_of_range(__FILE__, __LINE__, what, static_cast<std::int64_t>(records[r].position),
+                               static_cast<std::int64_t>(records[r].value), num_nodes);
     }
   }
 }
@@ -466,9 +473,9 @@ sampled_blocks<Offset, Index> sample_blocks_sync(cudaStream_t stream, const csr_
 /// @param seeds device-visible node ids  @param num_seeds their number
 /// @param fanouts one fanout per layer (at least one)  @param policy kind, seed, tile, checks
 /// @param mr memory resource for every allocation (default: the device's default pool)
-/// @throws invalid_argument (arguments), index_out_of_range ("seeds of layer l": a seed, or for
-/// l > 0 a sampled neighbour, outside [0, num_nodes); the context stays usable),
-/// allocation_error, cuda_error.
+/// @throws invalid_argument (arguments), index_out_of_range (when policy.check_seeds: "seeds of
+/// layer l" for a seed outside [0, num_nodes), "sampled neighbours of layer l" for a corrupt
+/// graph; the context stays usable), allocation_error, cuda_error.
 template <class Offset, class Index>
 sampled_blocks<Offset, Index> sample_blocks(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                                             const Index* seeds, std::int64_t num_seeds,

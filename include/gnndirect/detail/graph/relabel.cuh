@@ -9,7 +9,9 @@
 /// concatenated order, so we relabel straight from the slots. Method, over upper-bound-sized
 /// arrays whose sizes the host knows: every occurrence gets a position (dst i: i; slot s:
 /// dst_bound + s) and its id, or a sentinel id (num_nodes, which sorts after every valid id) when
-/// it is unused (a dst row past num_dst, an empty slot) or not a valid node id. A stable radix
+/// it is unused (a dst row past num_dst, an empty slot) or not a valid node id (a sampled id
+/// outside the graph is also recorded in an error record, so a corrupt graph is reported rather
+/// than silently dropped). A stable radix
 /// sort of the (id, position) pairs over the whole bound makes each id's run start at its first
 /// position; run heads are marked, each element finds its head with a max-scan, first appearances
 /// of new ids are ranked with a sum-scan over slot positions (that is "order of first
@@ -17,6 +19,7 @@
 
 #include <gnndirect/config.hpp>
 #include <gnndirect/detail/bits.hpp>
+#include <gnndirect/detail/error_flag.cuh>
 #include <gnndirect/error.hpp>
 
 #include <cub/device/device_radix_sort.cuh>
@@ -54,6 +57,7 @@ struct relabel_input {
   const std::int64_t* offsets{nullptr};  ///< dst_bound + 1: scanned counts
   int fanout{0};
   std::int64_t num_nodes{0};             ///< valid ids are [0, num_nodes); num_nodes is the sentinel
+  error_flag_ref bad_neighbors;          ///< records the first sampled id outside the graph
 
   GNNDIRECT_HOST_DEVICE std::int64_t dst_bound() const noexcept { return num_dst.bound; }
   GNNDIRECT_HOST_DEVICE std::int64_t slot_bound() const noexcept { return num_dst.bound * fanout; }
@@ -114,9 +118,25 @@ GNNDIRECT_KERNEL void fill_occurrences_kernel(relabel_input<Offset, Index> in, I
     std::int64_t const i = s / in.fanout;
     std::int64_t const j = s - i * in.fanout;
     bool const used = i < num_dst && j < in.counts[i];
-    ids[t] = valid_or_sentinel(used ? in.slot_neighbors[s] : Index{0}, used, in.num_nodes);
+    Index const id = valid_or_sentinel(used ? in.slot_neighbors[s] : Index{0}, used, in.num_nodes);
+    if (used && id == static_cast<Index>(in.num_nodes)) { in.bad_neighbors.report(s); }
+    ids[t] = id;
     if (used && edge_ids != nullptr) { edge_ids[in.offsets[i] + j] = in.slot_edge_ids[s]; }
   }
+}
+
+/// Completes a bad-neighbour record: its position is a slot (the smallest reported, which is also
+/// the first in CSR order); it becomes the CSR position offsets[i] + j, with the id found there.
+template <class Index>
+GNNDIRECT_KERNEL void capture_slot_value_kernel(error_record* record, const Index* slot_neighbors,
+                                                const std::int64_t* offsets, int fanout)
+{
+  unsigned long long const slot = record->position;
+  if (slot == no_bad_position) { return; }
+  auto const s = static_cast<std::int64_t>(slot);
+  std::int64_t const i = s / fanout;
+  record->value = static_cast<long long>(slot_neighbors[s]);
+  record->position = static_cast<unsigned long long>(offsets[i] + (s - i * fanout));
 }
 
 /// For sorted (id, position) pairs: head_source[t] = t at the first element of an id's run (0
@@ -241,6 +261,11 @@ void relabel_async(cudaStream_t stream, const relabel_input<Offset, Index>& in,
     fill_occurrences_kernel<Offset, Index><<<blocks, 256, 0, stream>>>(
       in, tmp.ids_in, tmp.positions_in, in.slot_edge_ids == nullptr ? nullptr : out.edge_ids);
     GNNDIRECT_CUDA_TRY(cudaGetLastError());
+    if (slots > 0 && in.bad_neighbors.record != nullptr) {
+      capture_slot_value_kernel<Index><<<1, 1, 0, stream>>>(in.bad_neighbors.record,
+                                                            in.slot_neighbors, in.offsets, in.fanout);
+      GNNDIRECT_CUDA_TRY(cudaGetLastError());
+    }
     std::size_t bytes = tmp.cub_bytes;
     GNNDIRECT_CUDA_TRY(::cub::DeviceRadixSort::SortPairs(
       tmp.cub_storage, bytes, tmp.ids_in, tmp.ids_sorted, tmp.positions_in, tmp.positions_sorted,
