@@ -250,13 +250,13 @@ class gnn_preparer {
   /// @throws index_out_of_range naming "training_ids" and the first bad position.
   std::int64_t start_epoch(std::int64_t epoch)
   {
+    order_ = training_ids_;
+    shuffle_epoch(order_, options_.shuffle_seed, epoch);
     if (bad_id_position_ >= 0) {
       auto const position = static_cast<std::size_t>(bad_id_position_);
       throw index_out_of_range(__FILE__, __LINE__, "training_ids", bad_id_position_,
                                static_cast<std::int64_t>(training_ids_[position]), graph_.num_nodes);
     }
-    order_ = training_ids_;
-    shuffle_epoch(order_, options_.shuffle_seed, epoch);
     return num_batches();
   }
 
