@@ -33,11 +33,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <mutex>
 #include <sstream>
@@ -100,32 +102,68 @@ void print_usage(std::FILE* out)
     "  --help               this text\n");
 }
 
-std::vector<std::string> split(const std::string& text, char separator)
+/// Reports a bad command-line value naming the option and what it accepts, then exits 2.
+[[noreturn]] void bad_option(const std::string& flag, const std::string& expected, const std::string& got)
 {
-  std::vector<std::string> parts;
-  std::stringstream in(text);
-  std::string part;
-  while (std::getline(in, part, separator)) {
-    if (!part.empty()) { parts.push_back(part); }
-  }
-  return parts;
+  std::fprintf(stderr, "demo: %s expects %s, got '%s' (see --help)\n", flag.c_str(), expected.c_str(),
+               got.c_str());
+  std::exit(2);
 }
 
-/// Parses a number or exits with a message naming the flag.
+/// Splits a comma-separated list; an empty entry ("15,,5", a trailing comma) is an error.
+std::vector<std::string> split_list(const std::string& flag, const std::string& text,
+                                    const std::string& expected)
+{
+  std::vector<std::string> parts;
+  std::size_t begin = 0;
+  while (true) {
+    std::size_t const comma = text.find(',', begin);
+    std::string part = text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
+    if (part.empty()) { bad_option(flag, expected + " (no empty entries)", text); }
+    parts.push_back(std::move(part));
+    if (comma == std::string::npos) { return parts; }
+    begin = comma + 1;
+  }
+}
+
+/// Parses an integer in [lo, hi] or exits naming the flag and the range.
 template <class T>
-T parse_number(const std::string& flag, const std::string& text)
+T parse_integer(const std::string& flag, const std::string& text, long long lo, long long hi)
+{
+  std::string const expected = hi == std::numeric_limits<long long>::max()
+                                 ? "an integer >= " + std::to_string(lo)
+                                 : "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  char* end = nullptr;
+  errno = 0;
+  long long const value = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno != 0 || value < lo || value > hi) {
+    bad_option(flag, expected, text);
+  }
+  return static_cast<T>(value);
+}
+
+/// Parses a finite number in (lo, hi] or exits naming the flag and the range.
+double parse_real(const std::string& flag, const std::string& text, double lo, double hi,
+                  const std::string& expected)
 {
   char* end = nullptr;
   errno = 0;
-  T value{};
-  if constexpr (std::is_floating_point_v<T>) {
-    value = static_cast<T>(std::strtod(text.c_str(), &end));
-  } else {
-    value = static_cast<T>(std::strtoll(text.c_str(), &end, 10));
+  double const value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || errno != 0 || !std::isfinite(value) || !(value > lo) ||
+      value > hi) {
+    bad_option(flag, expected, text);
   }
-  if (text.empty() || end == nullptr || *end != '\0' || errno != 0) {
-    std::fprintf(stderr, "demo: %s expects a number, got '%s'\n", flag.c_str(), text.c_str());
-    std::exit(2);
+  return value;
+}
+
+/// A seed: any unsigned 64-bit integer.
+std::uint64_t parse_seed(const std::string& flag, const std::string& text)
+{
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long const value = std::strtoull(text.c_str(), &end, 10);
+  if (text.empty() || text[0] == '-' || *end != '\0' || errno != 0) {
+    bad_option(flag, "an integer in [0, 2^64)", text);
   }
   return value;
 }
@@ -136,24 +174,94 @@ gnndirect::graph_preset parse_preset(const std::string& name)
   if (name == "products") { return gnndirect::graph_preset::products; }
   if (name == "reddit") { return gnndirect::graph_preset::reddit; }
   if (name == "papers100m") { return gnndirect::graph_preset::papers100m; }
-  std::fprintf(stderr, "demo: unknown preset '%s' (small, products, reddit, papers100m)\n", name.c_str());
-  std::exit(2);
+  bad_option("--preset", "one of small, products, reddit, papers100m", name);
 }
 
-void check_args(const demo_args& a)
+/// The data paths --paths accepts.
+constexpr const char* known_paths[] = {"gnndirect", "cached", "cpu", "gpu"};
+
+std::vector<std::string> parse_paths(const std::string& text)
 {
-  bool ok = a.scale > 0 && a.batch_size > 0 && a.epochs >= 1 && a.max_batches >= 0 &&
-            !a.fanouts.empty() && (a.feature_dim == -1 || a.feature_dim > 0) &&
-            (a.train_nodes == -1 || a.train_nodes > 0) && a.workers >= 1 && a.depth >= 1;
-  for (int f : a.fanouts) { ok = ok && f >= 0; }
-  for (auto const& p : a.paths) { ok = ok && (p == "gnndirect" || p == "cached" || p == "cpu" || p == "gpu"); }
-  ok = ok && a.cpu_max_batches >= 0 && a.cache_pct > 0 && a.cache_pct <= 100;
-  if (!ok) {
-    std::fprintf(stderr, "demo: invalid arguments (see --help)\n");
+  std::string expected = "a comma-separated list of";
+  for (const char* p : known_paths) { expected += std::string(" ") + p; }
+  auto paths = split_list("--paths", text, expected);
+  for (auto const& path : paths) {
+    if (std::find(std::begin(known_paths), std::end(known_paths), path) == std::end(known_paths)) {
+      bad_option("--paths", expected + " ('" + path + "' is none of them)", text);
+    }
+  }
+  return paths;
+}
+
+/// Checks before the run that the --json file can be written (an unwritable path found after a
+/// long run would lose its results); leaves no file behind when there was none.
+void check_json_writable(const std::string& path)
+{
+  bool const existed = ::access(path.c_str(), F_OK) == 0;
+  std::FILE* const probe = std::fopen(path.c_str(), "a");
+  if (probe == nullptr) {
+    std::fprintf(stderr, "demo: --json: cannot write '%s': %s\n", path.c_str(), std::strerror(errno));
     std::exit(2);
+  }
+  std::fclose(probe);
+  if (!existed) { std::remove(path.c_str()); }
+}
+
+bool is_option_with_value(const std::string& flag)
+{
+  static const char* const flags[] = {"--preset", "--scale", "--batch-size", "--fanouts", "--epochs",
+                                      "--max-batches", "--cpu-max-batches", "--cache-pct", "--paths",
+                                      "--feature-dim", "--train-nodes", "--workers", "--depth",
+                                      "--seed", "--json"};
+  return std::find(std::begin(flags), std::end(flags), flag) != std::end(flags);
+}
+
+/// Applies one option (flag known to take a value) to `a`, validating the value.
+void apply_option(demo_args& a, const std::string& flag, const std::string& value)
+{
+  constexpr long long any = std::numeric_limits<long long>::max();
+  constexpr long long int_max = std::numeric_limits<int>::max();
+  if (flag == "--preset") {
+    a.preset = parse_preset(value);
+    a.preset_name = value;
+  } else if (flag == "--scale") {
+    a.scale = parse_real(flag, value, 0, 1e6, "a number > 0");
+  } else if (flag == "--batch-size") {
+    a.batch_size = parse_integer<std::int64_t>(flag, value, 1, int_max);
+  } else if (flag == "--fanouts") {
+    a.fanouts.clear();
+    for (auto const& f : split_list(flag, value, "a comma-separated list of integers >= 0, one per layer")) {
+      a.fanouts.push_back(parse_integer<int>(flag, f, 0, int_max));
+    }
+  } else if (flag == "--epochs") {
+    a.epochs = parse_integer<int>(flag, value, 1, 1000);
+  } else if (flag == "--max-batches") {
+    a.max_batches = parse_integer<std::int64_t>(flag, value, 0, any);
+  } else if (flag == "--cpu-max-batches") {
+    a.cpu_max_batches = parse_integer<std::int64_t>(flag, value, 0, any);
+  } else if (flag == "--cache-pct") {
+    a.cache_pct = parse_real(flag, value, 0, 100, "a percentage in (0, 100]");
+  } else if (flag == "--paths") {
+    a.paths = parse_paths(value);
+  } else if (flag == "--feature-dim") {
+    a.feature_dim = parse_integer<std::int64_t>(flag, value, 1, 1 << 20);
+  } else if (flag == "--train-nodes") {
+    a.train_nodes = parse_integer<std::int64_t>(flag, value, 1, any);
+  } else if (flag == "--workers") {
+    a.workers = parse_integer<int>(flag, value, 1, 256);
+  } else if (flag == "--depth") {
+    a.depth = parse_integer<int>(flag, value, 1, 256);
+  } else if (flag == "--seed") {
+    a.seed = parse_seed(flag, value);
+  } else if (flag == "--json") {
+    if (value.empty()) { bad_option(flag, "a file name", value); }
+    a.json = value;
   }
 }
 
+/// Parses and validates the command line; every bad option exits 2 with a message naming it and
+/// the values it accepts. Relative paths are relative to the current directory (scripts/demo runs
+/// the demo from the caller's).
 demo_args parse_args(int argc, char** argv)
 {
   demo_args a;
@@ -163,49 +271,17 @@ demo_args parse_args(int argc, char** argv)
       print_usage(stdout);
       std::exit(0);
     }
+    if (!is_option_with_value(flag)) {
+      std::fprintf(stderr, "demo: unknown option '%s' (see --help)\n", flag.c_str());
+      std::exit(2);
+    }
     if (i + 1 >= argc) {
       std::fprintf(stderr, "demo: %s needs a value (see --help)\n", flag.c_str());
       std::exit(2);
     }
-    std::string const value = argv[++i];
-    if (flag == "--preset") {
-      a.preset = parse_preset(value);
-      a.preset_name = value;
-    } else if (flag == "--scale") {
-      a.scale = parse_number<double>(flag, value);
-    } else if (flag == "--batch-size") {
-      a.batch_size = parse_number<std::int64_t>(flag, value);
-    } else if (flag == "--fanouts") {
-      a.fanouts.clear();
-      for (auto const& f : split(value, ',')) { a.fanouts.push_back(parse_number<int>(flag, f)); }
-    } else if (flag == "--epochs") {
-      a.epochs = parse_number<int>(flag, value);
-    } else if (flag == "--max-batches") {
-      a.max_batches = parse_number<std::int64_t>(flag, value);
-    } else if (flag == "--cpu-max-batches") {
-      a.cpu_max_batches = parse_number<std::int64_t>(flag, value);
-    } else if (flag == "--cache-pct") {
-      a.cache_pct = parse_number<double>(flag, value);
-    } else if (flag == "--paths") {
-      a.paths = split(value, ',');
-    } else if (flag == "--feature-dim") {
-      a.feature_dim = parse_number<std::int64_t>(flag, value);
-    } else if (flag == "--train-nodes") {
-      a.train_nodes = parse_number<std::int64_t>(flag, value);
-    } else if (flag == "--workers") {
-      a.workers = parse_number<int>(flag, value);
-    } else if (flag == "--depth") {
-      a.depth = parse_number<int>(flag, value);
-    } else if (flag == "--seed") {
-      a.seed = parse_number<std::uint64_t>(flag, value);
-    } else if (flag == "--json") {
-      a.json = value;
-    } else {
-      std::fprintf(stderr, "demo: unknown option %s (see --help)\n", flag.c_str());
-      std::exit(2);
-    }
+    apply_option(a, flag, argv[++i]);
   }
-  check_args(a);
+  if (!a.json.empty()) { check_json_writable(a.json); }
   return a;
 }
 
@@ -228,6 +304,56 @@ std::int64_t default_train_nodes(gnndirect::graph_preset preset, double scale, s
     case gnndirect::graph_preset::small: return std::max<std::int64_t>(1, nodes / 10);
   }
   return std::clamp<std::int64_t>(std::llround(full * scale), 1, nodes);
+}
+
+/// Bytes of host memory available to this process: MemAvailable, or less under a cgroup limit;
+/// 0 when unknown.
+std::uint64_t available_host_bytes()
+{
+  std::uint64_t available = 0;
+  if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
+    char line[256];
+    unsigned long long kib = 0;
+    while (std::fgets(line, sizeof line, f) != nullptr) {
+      if (std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1) { available = kib * 1024ull; }
+    }
+    std::fclose(f);
+  }
+  unsigned long long limit = 0;
+  unsigned long long used = 0;
+  std::FILE* max = std::fopen("/sys/fs/cgroup/memory.max", "r");
+  std::FILE* cur = std::fopen("/sys/fs/cgroup/memory.current", "r");
+  if (max != nullptr && cur != nullptr && std::fscanf(max, "%llu", &limit) == 1 &&
+      std::fscanf(cur, "%llu", &used) == 1 && limit > used) {
+    available = available == 0 ? limit - used : std::min<std::uint64_t>(available, limit - used);
+  }
+  if (max != nullptr) { std::fclose(max); }
+  if (cur != nullptr) { std::fclose(cur); }
+  return available;
+}
+
+/// Refuses (exit 2) a preset whose graph and features cannot fit in the host memory available,
+/// before anything is generated: features (fp32), edge ids, indptr copy, labels. A lower bound
+/// (the process, CUDA and the CPU-centric path need more), so it never refuses a run that fits.
+void check_host_memory(const demo_args& a)
+{
+  auto const shape = gnndirect::preset_options(a.preset, a.scale, a.seed);
+  auto const nodes = static_cast<double>(shape.num_nodes);
+  double const dim = static_cast<double>(a.feature_dim > 0 ? a.feature_dim : default_feature_dim(a.preset));
+  double const index_bytes = shape.num_nodes - 1 <= std::numeric_limits<std::int32_t>::max() ? 4 : 8;
+  double const features = nodes * dim * 4;
+  double const edges = static_cast<double>(gnndirect::output_edge_count(shape)) * index_bytes;
+  double const needed = features + edges + nodes * (8 + sizeof(label_type));
+  double const available = static_cast<double>(available_host_bytes());
+  if (available > 0 && needed > available) {
+    std::fprintf(stderr,
+                 "demo: --preset %s --scale %g needs at least %.1f GB of host memory (features %.1f GB,\n"
+                 "      edges %.1f GB), and %.1f GB are available: use a smaller --scale (about %.2f\n"
+                 "      fits) or --feature-dim\n",
+                 a.preset_name.c_str(), a.scale, needed / 1e9, features / 1e9, edges / 1e9,
+                 available / 1e9, a.scale * available / needed * 0.9);
+    std::exit(2);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -463,7 +589,7 @@ dataset<Index> make_dataset(const demo_args& a, cudaStream_t stream, memory_kind
   {
     elapsed_ticker const ticker("generating R-MAT graph on the GPU");
     // indptr in HBM: it is small (8 B per node) and read once per sampled node, and the sampling
-    // probe (DESIGN.md §3) ran with it there; the edge arrays live in host memory.
+    // probe (docs/design.md §3) ran with it there; the edge arrays live in host memory.
     d.graph = gnndirect::generate_csr<std::int64_t, Index>(
       stream, options, gnndirect::csr_placement{memory_kind::device, host_kind});
   }
@@ -790,13 +916,14 @@ std::string json_escape(const std::string& text)
   return out;
 }
 
-void write_json(const std::string& file, const demo_args& a, const report_context& ctx,
+/// Writes the results as JSON; false (after a message) when the file cannot be written.
+bool write_json(const std::string& file, const demo_args& a, const report_context& ctx,
                 const std::vector<path_result>& results)
 {
   std::FILE* out = std::fopen(file.c_str(), "w");
   if (out == nullptr) {
-    std::fprintf(stderr, "demo: cannot write %s\n", file.c_str());
-    return;
+    std::fprintf(stderr, "demo: cannot write %s: %s\n", file.c_str(), std::strerror(errno));
+    return false;
   }
   std::string fanouts;
   for (int f : a.fanouts) { fanouts += (fanouts.empty() ? "" : ",") + std::to_string(f); }
@@ -835,8 +962,12 @@ void write_json(const std::string& file, const demo_args& a, const report_contex
     std::fprintf(out, "}");
   }
   std::fprintf(out, "\n  ]\n}\n");
-  std::fclose(out);
+  if (std::fclose(out) != 0) {
+    std::fprintf(stderr, "demo: writing %s failed: %s\n", file.c_str(), std::strerror(errno));
+    return false;
+  }
   std::printf("results written to %s\n", file.c_str());
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -888,7 +1019,7 @@ int run(demo_args a, report_context ctx, gnndirect::placement_decision where)
     print_result_line(results.back(), nullptr);
   }
   print_table(ctx, results);
-  if (!a.json.empty()) { write_json(a.json, a, ctx, results); }
+  if (!a.json.empty() && !write_json(a.json, a, ctx, results)) { return 1; }
   return 0;
 }
 
@@ -897,6 +1028,7 @@ int run(demo_args a, report_context ctx, gnndirect::placement_decision where)
 int main(int argc, char** argv)
 {
   demo_args a = parse_args(argc, argv);
+  check_host_memory(a);
   if (gnndirect::device_count() == 0) {
     std::fprintf(stderr, "demo: no CUDA device found; this demo needs an NVIDIA GPU and driver.\n");
     return 1;

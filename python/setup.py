@@ -1,58 +1,138 @@
 """Build the gnndirect PyTorch extension (gnndirect_torch._C) against the installed torch.
 
-    cd python && MAX_JOBS=16 python setup.py build_ext --inplace
+    pip install --no-build-isolation ./python      # or: pip wheel --no-build-isolation ./python
+    cd python && python setup.py build_ext --inplace   # a development build, used from the tree
 
-Needs torch with CUDA, nvcc (CUDA 12+) and ninja (parallel compilation of the .cu files).
-TORCH_CUDA_ARCH_LIST selects the GPU architectures (default here: 9.0, H100/H200).
+Needs torch with CUDA (>= 2.4) already installed in the same environment, nvcc (CUDA 12+) and
+ninja (parallel compilation of the .cu files; MAX_JOBS bounds it). --no-build-isolation because
+the extension must be compiled against the very torch it will run with: pip's default isolated
+build environment has no torch, or another one.
+
+GPU architectures: torch's own selection (TORCH_CUDA_ARCH_LIST when set, e.g. "8.0;9.0";
+otherwise the GPUs visible at build time, or torch's default list when there is none).
+
+The gnndirect headers travel inside the package (gnndirect_torch/include): built from the
+repository, this script copies ../include/gnndirect there first, so that an sdist or a wheel
+is self-contained; built from an sdist, they are already there. The version is the one of
+include/gnndirect/version.hpp, the project's single version number.
 """
 import glob
 import os
+import re
+import shutil
+import sys
 
 from setuptools import setup
 
-try:
-    from torch.utils.cpp_extension import BuildExtension, CUDAExtension
-except ImportError as error:  # pragma: no cover - build-time message
-    raise SystemExit("building gnndirect_torch needs PyTorch: pip install torch") from error
-
 HERE = os.path.dirname(os.path.abspath(__file__))
-INCLUDE = os.path.join(os.path.dirname(HERE), "include")
+REPO = os.path.dirname(HERE)
+REPO_INCLUDE = os.path.join(REPO, "include")
+PACKAGE_INCLUDE = os.path.join(HERE, "gnndirect_torch", "include")
 CSRC = os.path.join("gnndirect_torch", "csrc")
 
-os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0")
+# Options that only report metadata: with one of them nothing is compiled or copied.
+INFO_ONLY = {"--version", "--name", "--fullname", "--help", "-h", "--help-commands"}
+# Commands that compile the extension (and need torch); the others (sdist, egg_info, dist_info:
+# what pip asks for metadata) work without it.
+COMPILING = {"build", "build_ext", "bdist_wheel", "bdist_egg", "bdist", "install", "develop",
+             "editable_wheel"}
 
-# GNNDIRECT_TORCH_VISIBILITY=default builds with default symbol visibility (a diagnostic switch).
-VISIBILITY = ["-fvisibility=" + os.environ.get("GNNDIRECT_TORCH_VISIBILITY", "hidden")]
 
-# Keep symbols of static archives out of the extension's dynamic symbol table. A compiler that
-# links libstdc++ statically (seen on the H200 machine: /opt/gcc) otherwise leaves the static
-# copy's data symbols (locale facet ids) interposable by the libstdc++.so that torch loaded: the
-# copy then mixes two libraries' locale state and the first number it formats (an error message
-# with a shape) dereferences a null facet. With the flag the static copy binds to itself; with a
-# shared libstdc++ (the usual case) it changes nothing.
-LINK_ARGS = ["-Wl,--exclude-libs,ALL"]
+def in_repository():
+    """True when this file is python/setup.py of a gnndirect checkout (not an unpacked sdist)."""
+    return (os.path.isfile(os.path.join(REPO_INCLUDE, "gnndirect", "version.hpp"))
+            and os.path.isfile(os.path.join(REPO, "CMakeLists.txt")))
 
-sources = sorted(glob.glob(os.path.join(CSRC, "*.cpp")) + glob.glob(os.path.join(CSRC, "*.cu")))
 
-setup(
-    name="gnndirect_torch",
-    version="0.1.0",
-    description="PyTorch/PyG integration of gnndirect (GPU-centric graph data access)",
-    packages=["gnndirect_torch"],
-    ext_modules=[
-        CUDAExtension(
-            name="gnndirect_torch._C",
-            sources=sources,
-            include_dirs=[INCLUDE, os.path.join(HERE, CSRC)],
-            extra_compile_args={
-                # hidden visibility: the extension's types and gnndirect's kernels stay private
-                # to this module (two frameworks embedding gnndirect never clash)
-                "cxx": ["-O3", "-std=c++17"] + VISIBILITY,
-                "nvcc": ["-O3", "-std=c++17", "--expt-relaxed-constexpr", "-lineinfo",
-                         "-Xcompiler=" + VISIBILITY[0]],
-            },
-            extra_link_args=LINK_ARGS,
-        )
-    ],
-    cmdclass={"build_ext": BuildExtension},
-)
+def include_dir():
+    """Where the gnndirect headers are read from: the repository's, else the packaged copy."""
+    return REPO_INCLUDE if in_repository() else PACKAGE_INCLUDE
+
+
+def copy_headers_into_package():
+    """Refreshes gnndirect_torch/include and the license files from the repository (no-op in an
+    unpacked sdist, which carries them)."""
+    if not in_repository():
+        return
+    shutil.rmtree(os.path.join(PACKAGE_INCLUDE, "gnndirect"), ignore_errors=True)
+    shutil.copytree(os.path.join(REPO_INCLUDE, "gnndirect"), os.path.join(PACKAGE_INCLUDE, "gnndirect"))
+    for name in ("LICENSE", "NOTICE"):
+        shutil.copyfile(os.path.join(REPO, name), os.path.join(HERE, name))
+
+
+def read_version():
+    """major.minor.patch from include/gnndirect/version.hpp."""
+    path = os.path.join(include_dir(), "gnndirect", "version.hpp")
+    try:
+        text = open(path, encoding="utf-8").read()
+    except OSError as error:
+        raise SystemExit(f"gnndirect_torch: cannot read the gnndirect headers ({path}): build from a "
+                         "gnndirect checkout (pip >= 21.3 builds ./python in place) or from an sdist") from error
+    parts = [re.search(rf"#define GNNDIRECT_VERSION_{p} (\d+)", text) for p in ("MAJOR", "MINOR", "PATCH")]
+    if not all(parts):
+        raise SystemExit(f"gnndirect_torch: no GNNDIRECT_VERSION_MAJOR/MINOR/PATCH in {path}")
+    return ".".join(m.group(1) for m in parts)
+
+
+def extension_modules():
+    """The CUDA extension, or a clear exit when torch cannot be imported."""
+    try:
+        from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+    except ImportError as error:
+        raise SystemExit(
+            "gnndirect_torch compiles against the PyTorch it will run with, and "
+            f"{sys.executable} cannot import torch ({error}).\n"
+            "Install torch with CUDA first. pip builds in an isolated environment without the "
+            "installed torch unless told otherwise, so use:\n"
+            "    pip install --no-build-isolation ./python") from error
+
+    # GNNDIRECT_TORCH_VISIBILITY=default builds with default symbol visibility (a diagnostic switch).
+    visibility = "-fvisibility=" + os.environ.get("GNNDIRECT_TORCH_VISIBILITY", "hidden")
+    # Keep symbols of static archives out of the extension's dynamic symbol table. A compiler that
+    # links libstdc++ statically (seen on the H200 machine: /opt/gcc) otherwise leaves the static
+    # copy's data symbols (locale facet ids) interposable by the libstdc++.so that torch loaded: the
+    # copy then mixes two libraries' locale state and the first number it formats (an error message
+    # with a shape) dereferences a null facet. With the flag the static copy binds to itself; with a
+    # shared libstdc++ (the usual case) it changes nothing.
+    link_args = ["-Wl,--exclude-libs,ALL"]
+    sources = sorted(glob.glob(os.path.join(CSRC, "*.cpp")) + glob.glob(os.path.join(CSRC, "*.cu")))
+    extension = CUDAExtension(
+        name="gnndirect_torch._C",
+        sources=sources,
+        include_dirs=[include_dir(), os.path.join(HERE, CSRC)],
+        extra_compile_args={
+            # hidden visibility: the extension's types and gnndirect's kernels stay private
+            # to this module (two frameworks embedding gnndirect never clash)
+            "cxx": ["-O3", "-std=c++17", visibility],
+            "nvcc": ["-O3", "-std=c++17", "--expt-relaxed-constexpr", "-lineinfo",
+                     "-Xcompiler=" + visibility],
+        },
+        extra_link_args=link_args,
+    )
+    return [extension], {"build_ext": BuildExtension}
+
+
+def main():
+    os.chdir(HERE)  # relative source paths, also when run as python python/setup.py ...
+    arguments = set(sys.argv[1:])
+    if arguments & INFO_ONLY:
+        arguments = set()
+    else:
+        copy_headers_into_package()
+    ext_modules, cmdclass = [], {}
+    if arguments & COMPILING:
+        ext_modules, cmdclass = extension_modules()
+    setup(
+        version=read_version(),
+        packages=["gnndirect_torch"],
+        # The headers, for extensions built on top of this one (not needed at run time).
+        package_data={"gnndirect_torch": ["include/gnndirect/*.hpp", "include/gnndirect/*.cuh",
+                                          "include/gnndirect/**/*.hpp", "include/gnndirect/**/*.cuh"]},
+        include_package_data=False,
+        license_files=["LICENSE", "NOTICE"],
+        ext_modules=ext_modules,
+        cmdclass=cmdclass,
+    )
+
+
+main()

@@ -4,7 +4,9 @@ gnndirect_host_test(test_host_foundation host/test_error.cpp host/test_views.cpp
 gnndirect_gpu_test(test_gpu_memory gpu/test_memory.cu)
 gnndirect_host_test(test_host_gather host/test_gather_host.cpp)
 gnndirect_gpu_test(test_gpu_gather gpu/test_gather.cu)
-gnndirect_host_test(test_host_sampling host/test_philox.cpp host/test_sampling_reference.cpp)
+gnndirect_gpu_test(test_gpu_device_layer gpu/test_device_layer.cu)
+gnndirect_host_test(test_host_sampling host/test_philox.cpp host/test_sampling_reference.cpp
+                    host/test_sampling_math.cpp)
 gnndirect_host_test(test_graph_host host/test_graph_host.cpp)
 gnndirect_gpu_test(test_gpu_sampling gpu/test_sampling.cu)
 gnndirect_gpu_test(test_gpu_blocks_async gpu/test_blocks_async.cu)

@@ -1,10 +1,33 @@
 #pragma once
 /// @file version.hpp
-/// @brief Library version (kept equal to the CMake project version).
+/// @brief Library version and the versioned inline namespace (host-compilable, no CUDA).
 
+// These three macros are the project's one version number: CMakeLists.txt and python/setup.py
+// read them from this file (test `version_consistency` checks that they agree).
+/// Major, minor and patch version.
 #define GNNDIRECT_VERSION_MAJOR 0
 #define GNNDIRECT_VERSION_MINOR 1
 #define GNNDIRECT_VERSION_PATCH 0
+
+#define GNNDIRECT_DETAIL_ABI_NAME(major, minor) v##major##_##minor
+#define GNNDIRECT_DETAIL_ABI_NAME_EXPANDED(major, minor) GNNDIRECT_DETAIL_ABI_NAME(major, minor)
+
+/// Name of the inline namespace inside `gnndirect` (v<major>_<minor>, e.g. v0_1). Two libraries
+/// that embed different gnndirect versions in one process then never share a mangled symbol, and
+/// a mismatch shows up as a link error rather than an ODR violation.
+#define GNNDIRECT_ABI_NAMESPACE \
+  GNNDIRECT_DETAIL_ABI_NAME_EXPANDED(GNNDIRECT_VERSION_MAJOR, GNNDIRECT_VERSION_MINOR)
+
+/// Opens `namespace gnndirect { inline namespace v<major>_<minor> {`; user code still names
+/// everything `gnndirect::...`. Close with GNNDIRECT_NAMESPACE_END.
+#define GNNDIRECT_NAMESPACE_BEGIN \
+  namespace gnndirect {           \
+  inline namespace GNNDIRECT_ABI_NAMESPACE {
+
+/// Closes what GNNDIRECT_NAMESPACE_BEGIN opened.
+#define GNNDIRECT_NAMESPACE_END \
+  }                             \
+  }
 
 namespace gnndirect {
 /// Version as a single integer: major * 10000 + minor * 100 + patch.

@@ -16,6 +16,8 @@
 // be int32_t or int64_t" (gather/gather.cuh). No failing-compile test is built for them.
 #include <doctest/doctest.h>
 
+#include <gnndirect/cache/tiered_table.cuh>
+#include <gnndirect/detail/pointer_checks.hpp>
 #include <gnndirect/gather/gather.cuh>
 #include <gnndirect/graph/sample_blocks.cuh>
 #include <gnndirect/graph/sample_neighbors.cuh>
@@ -1089,6 +1091,157 @@ TEST_CASE("bad-input: sampling workspace too small")
   std::size_t const needed = gnndirect::sample_neighbors_workspace_bytes(f.count);
   f.rejected(f.d.view, f.seeds.data(), f.count, f.fanout, sampling_policy{}, {f.ws.data(), needed - 1},
              "workspace too small: needs at least " + std::to_string(needed) + " bytes, got " + std::to_string(needed - 1));
+  check_context_usable();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Where pointers live and how they are aligned (checked up front, issue #19 items 2-3): before
+// the checks these rows lost the CUDA context (sticky illegal-address / misaligned-address).
+
+namespace {
+
+/// Pretends, for one scope, that the device lacks (0) or has (1) pageable-memory access, so that
+/// GPUs with HMM/ATS also exercise the rejection path.
+class pageable_access_as {
+ public:
+  explicit pageable_access_as(int value) { gnndirect::detail::pageable_access_override() = value; }
+  ~pageable_access_as() { gnndirect::detail::pageable_access_override() = -1; }
+  pageable_access_as(const pageable_access_as&) = delete;
+  pageable_access_as& operator=(const pageable_access_as&) = delete;
+};
+
+/// A pointer `offset` bytes past the start of device buffer `b`, as T*.
+template <class T, class B>
+T* offset_by(const buffer<B>& b, std::size_t offset)
+{
+  return reinterpret_cast<T*>(reinterpret_cast<char*>(b.data()) + offset);
+}
+
+}  // namespace
+
+TEST_CASE("bad-input: pageable index array")
+{
+  ROW_RNG(rng);
+  move_fixture const f(rng);
+  std::vector<std::int32_t> const pageable = gnndirect::test::random_indices<std::int32_t>(rng, f.count, f.rows);
+  std::vector<std::int32_t> const pageable_before = pageable;
+  {
+    pageable_access_as const no(0);
+    gather_rejected<gnndirect::invalid_argument>(f, f.src(), pageable.data(), f.count, f.dst(f.count), gather_policy{},
+                                                 "is pageable host memory");
+    gather_rejected<gnndirect::invalid_argument>(f, f.src(), pageable.data(), f.count, f.dst(f.count), gather_policy{},
+                                                 "indices (0x");
+    // scatter into the table from a pageable index array
+    check_rejected_before_enqueue<gnndirect::invalid_argument>(
+      [&](cudaStream_t s) {
+        gnndirect::scatter_async(s, table_view<const float>(f.dst(f.count)), pageable.data(), f.count, f.src(), f.workspace());
+      },
+      "indices (0x");
+    f.check_untouched();
+    // tiered gather over a pinned table
+    placed_table<float> pinned(memory_kind::pinned, f.rows, f.cols);
+    pinned.fill(f.table_bytes.data());
+    gnndirect::tiered_table<float> tier(pinned.view(), 0);
+    check_throws_exactly<gnndirect::invalid_argument>(
+      [&] { gnndirect::gather(cudaStream_t{}, tier.view(), pageable.data(), f.count, f.dst(f.count)); }, "indices (0x");
+    f.check_untouched();
+    // sampling seeds
+    sample_fixture const sf(rng);
+    std::vector<std::int32_t> const seeds = gnndirect::test::random_indices<std::int32_t>(rng, sf.count, 500);
+    sf.rejected(sf.d.view, seeds.data(), sf.count, sf.fanout, sampling_policy{}, sf.workspace(), "seeds (0x");
+    sf.rejected(sf.d.view, seeds.data(), sf.count, sf.fanout, sampling_policy{}, sf.workspace(), "is pageable host memory");
+    check_throws_exactly<gnndirect::invalid_argument>(
+      [&] { (void)gnndirect::sample_blocks(cudaStream_t{}, sf.d.view, seeds.data(), sf.count, {5, 3}); }, "seeds (0x");
+  }
+  CHECK(pageable == pageable_before);
+  check_context_usable();
+  int pageable_access = 0;
+  GNNDIRECT_CUDA_TRY(cudaDeviceGetAttribute(&pageable_access, cudaDevAttrPageableMemoryAccess, gnndirect::require_device()));
+  MESSAGE("cudaDevAttrPageableMemoryAccess = " << pageable_access);
+  if (pageable_access != 0) {  // HMM/ATS: the device reads pageable memory, so the call is valid
+    gnndirect::gather(cudaStream_t{}, f.src(), pageable.data(), f.count, f.dst(f.count));
+    std::vector<unsigned char> expected(f.batch.bytes(), poison);
+    gnndirect::host::gather_reference(table_view<const float>(host_view<float>(const_cast<std::vector<unsigned char>&>(f.table_bytes), 0, f.rows, f.cols, f.cols)),
+                                      pageable.data(), f.count, host_view<float>(expected, 0, f.count, f.cols, f.cols));
+    CHECK(to_host(reinterpret_cast<const unsigned char*>(f.batch.data()), static_cast<std::int64_t>(f.batch.bytes())) == expected);
+  }
+}
+
+TEST_CASE("bad-input: int64 indices or outputs at a 4-byte offset")
+{
+  ROW_RNG(rng);
+  move_fixture const f(rng);
+  auto const values = gnndirect::test::random_indices<std::int64_t>(rng, f.count, f.rows);
+  buffer<std::int64_t> storage(static_cast<std::size_t>(f.count + 1), memory_kind::device);
+  auto* const misaligned = offset_by<std::int64_t>(storage, 4);
+  GNNDIRECT_CUDA_TRY(cudaMemcpy(misaligned, values.data(), values.size() * sizeof(std::int64_t), cudaMemcpyDefault));
+  check_throws_exactly<gnndirect::invalid_argument>(
+    [&] { gnndirect::gather(cudaStream_t{}, f.src(), static_cast<const std::int64_t*>(misaligned), f.count, f.dst(f.count)); },
+    "is not 8-byte aligned (4 bytes past a boundary)");
+  f.check_untouched();
+  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+    [&](cudaStream_t s) {
+      gnndirect::gather_async(s, f.src(), static_cast<const std::int64_t*>(misaligned), f.count, f.dst(f.count), f.workspace());
+    },
+    "indices at 0x");
+  f.check_untouched();
+  // Sampling: int64 seeds and int64 counts/offsets outputs 4 bytes off.
+  sample_fixture const sf(rng);
+  buffer<std::int64_t> out_storage(static_cast<std::size_t>(sf.count + 2), memory_kind::device);
+  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+    [&](cudaStream_t s) {
+      auto out = sf.out();
+      out.offsets = offset_by<std::int64_t>(out_storage, 4);
+      gnndirect::sample_neighbors_async(s, sf.d.view, sf.seeds.data(), sf.count, sf.fanout, 0, sampling_policy{}, out, sf.workspace());
+    },
+    "offsets at 0x");
+  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+    [&](cudaStream_t s) {
+      auto out = sf.out();
+      out.counts = offset_by<std::int64_t>(out_storage, 4);
+      gnndirect::sample_neighbors_async(s, sf.d.view, sf.seeds.data(), sf.count, sf.fanout, 0, sampling_policy{}, out, sf.workspace());
+    },
+    "is not 8-byte aligned");
+  sf.check_untouched();
+  check_context_usable();
+}
+
+TEST_CASE("bad-input: workspace 4 bytes off its alignment")
+{
+  ROW_RNG(rng);
+  move_fixture const f(rng);
+  workspace_view const off{offset_by<std::byte>(f.ws, 4), f.ws.bytes() - 4};
+  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+    [&](cudaStream_t s) { gnndirect::gather_async(s, f.src(), f.indices.data(), f.count, f.dst(f.count), off); },
+    "4 bytes past a boundary");  // the carver's or the pointer check's message, whichever runs first
+  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+    [&](cudaStream_t s) { gnndirect::scatter_async(s, table_view<const float>(f.dst(f.count)), f.indices.data(), f.count, f.src(), off); },
+    "256-byte aligned");
+  f.check_untouched();
+  sample_fixture const sf(rng);
+  sf.rejected(sf.d.view, sf.seeds.data(), sf.count, sf.fanout, sampling_policy{},
+              {offset_by<std::byte>(sf.ws, 4), sf.ws.bytes() - 4}, "256-byte aligned");
+  // gather_check reads the error record at the workspace's start: refused too, nothing read.
+  CHECK_THROWS_WITH_AS(gnndirect::gather_check(cudaStream_t{}, off, f.rows), doctest::Contains("256-byte aligned"),
+                       gnndirect::invalid_argument);
+  check_context_usable();
+}
+
+TEST_CASE("bad-input: workspace too small names the total needed")
+{
+  ROW_RNG(rng);
+  move_fixture const f(rng);
+  gather_policy policy;
+  policy.order = locality_order::sorted;
+  std::size_t const needed = gnndirect::gather_workspace_bytes<std::int32_t>(f.count, f.rows, memory_kind::device,
+                                                                            static_cast<std::size_t>(f.cols) * 4, policy);
+  // Room for the error record only: carving fails at the second slice, the message names all.
+  std::size_t const given = gnndirect::workspace_alignment + 8;
+  REQUIRE(needed > 2 * gnndirect::workspace_alignment);
+  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+    [&](cudaStream_t s) { gnndirect::gather_async(s, f.src(), f.indices.data(), f.count, f.dst(f.count), {f.ws.data(), given}, policy); },
+    "workspace too small: needs at least " + std::to_string(needed) + " bytes, got " + std::to_string(given));
+  f.check_untouched();
   check_context_usable();
 }
 

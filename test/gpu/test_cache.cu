@@ -12,6 +12,7 @@
 #include "support/transfer.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -42,6 +43,14 @@ bool tiered_gather_matches(const gnndirect::tiered_view<float>& view, const std:
                                     table_view<float>(expected.data(), count, cols, cols, memory_kind::device));
   std::vector<float> const got = to_host(out.data(), out.size());
   return std::memcmp(got.data(), expected.data(), got.size() * sizeof(float)) == 0;
+}
+
+/// Spins until *release != 0 or about `max_ns` nanoseconds have passed (never hangs a test).
+__global__ void hold_until_released(const volatile int* release, long long max_ns)
+{
+  long long const start = static_cast<long long>(clock64());
+  long long const cycles = max_ns * 2;  // clock64 runs at ~1-2 GHz: an upper bound is enough
+  while (*release == 0 && static_cast<long long>(clock64()) - start < cycles) {}
 }
 
 }  // namespace
@@ -223,4 +232,75 @@ TEST_CASE("the pipeline with a feature cache (a flag) yields the same batches as
   CHECK(b.next(cudaStream_t{}) == nullptr);
   CHECK(batches > 3);
   CHECK(mismatches == 0);
+}
+
+TEST_CASE("rebuild on a non-blocking stream is ordered with that stream, not the legacy stream")
+{
+  // Before the fix, rebuild's reset of the slot map was a cudaMemset on the legacy stream: with
+  // the legacy stream busy, it ran *after* the rebuild on a non-blocking stream. Meanwhile the
+  // old tier's slots still pointed at cache rows now holding other nodes (wrong rows served),
+  // and when the reset finally ran the tier was silently empty.
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  std::int64_t const rows = 4096, cols = 32;
+  gnndirect::test::placed_table<float> table(memory_kind::pinned, rows, cols);
+  std::vector<unsigned char> const bytes = gnndirect::test::random_bytes(rng, table.owner.bytes());
+  table.fill(bytes.data());
+  std::vector<float> host_rows(static_cast<std::size_t>(rows * cols));
+  std::memcpy(host_rows.data(), bytes.data(), bytes.size());
+  std::int64_t const hot_count = rows / 4;
+  gnndirect::tiered_table<float> tier(table.view(), static_cast<std::size_t>(hot_count) * cols * sizeof(float));
+  std::vector<std::int64_t> order(static_cast<std::size_t>(rows));
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), rng);
+  std::vector<std::int64_t> const first(order.begin(), order.begin() + hot_count);               // hot set A
+  std::vector<std::int64_t> const second(order.begin() + hot_count, order.begin() + 2 * hot_count);  // B, disjoint
+  auto const device_first = to_buffer(first);
+  auto const device_second = to_buffer(second);
+  // Every node of A and B, in random order, with a pre-allocated workspace and output (nothing
+  // below may touch the legacy stream while it is held).
+  std::vector<std::int64_t> probe(order.begin(), order.begin() + 2 * hot_count);
+  std::shuffle(probe.begin(), probe.end(), rng);
+  auto const device_probe = to_buffer(probe);
+  auto const count = static_cast<std::int64_t>(probe.size());
+  gnndirect::buffer<float> out(static_cast<std::size_t>(count * cols), memory_kind::device);
+  gnndirect::buffer<std::byte> ws(gnndirect::gather_workspace_bytes<std::int64_t>(count, rows, memory_kind::pinned, cols * sizeof(float)),
+                                  memory_kind::device);
+  gnndirect::buffer<int> release(1, memory_kind::pinned);
+  *release.host_data() = 0;
+  cudaStream_t stream;
+  GNNDIRECT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  tier.rebuild(stream, device_first.data(), hot_count);
+  REQUIRE(tier.cached_rows() == hot_count);
+  GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());
+
+  hold_until_released<<<1, 1, 0, cudaStreamLegacy>>>(release.data(), 2'000'000'000LL);  // legacy stream busy
+  GNNDIRECT_CUDA_TRY(cudaGetLastError());
+  tier.rebuild(stream, device_second.data(), hot_count);
+  gnndirect::gather_async(stream, tier.view(), device_probe.data(), count,
+                          table_view<float>(out.data(), count, cols, cols, memory_kind::device),
+                          gnndirect::workspace_view{ws.data(), ws.bytes()});
+  gnndirect::gather_check(stream, gnndirect::workspace_view{ws.data(), ws.bytes()}, rows);
+  *static_cast<volatile int*>(release.host_data()) = 1;
+  GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());
+
+  std::vector<float> expected(static_cast<std::size_t>(count * cols));
+  gnndirect::host::gather_reference(table_view<const float>(host_rows.data(), rows, cols, cols, memory_kind::pinned),
+                                    probe.data(), count, table_view<float>(expected.data(), count, cols, cols, memory_kind::device));
+  std::vector<float> const got = to_host(out.data(), count * cols);
+  CHECK(std::memcmp(got.data(), expected.data(), got.size() * sizeof(float)) == 0);  // no row of another node
+  // The tier holds B afterwards: every slot of B is its position, every other row uncached.
+  CHECK(tier.cached_rows() == hot_count);
+  std::vector<std::int32_t> const slots = to_host(tier.view().slot_of, rows);
+  std::vector<std::int32_t> expected_slots(static_cast<std::size_t>(rows), -1);
+  for (std::int64_t i = 0; i < hot_count; ++i) { expected_slots[static_cast<std::size_t>(second[static_cast<std::size_t>(i)])] = static_cast<std::int32_t>(i); }
+  CHECK(slots == expected_slots);  // not silently emptied
+  CHECK(tiered_gather_matches(tier.view(), host_rows, gnndirect::test::random_indices<std::int64_t>(rng, 5000, rows)));
+  // clear(stream) empties it, ordered the same way.
+  tier.clear(stream);
+  CHECK(tier.cached_rows() == 0);
+  std::vector<std::int32_t> const cleared = to_host(tier.view().slot_of, rows);
+  CHECK(std::all_of(cleared.begin(), cleared.end(), [](std::int32_t v) { return v == -1; }));
+  GNNDIRECT_CUDA_TRY(cudaStreamDestroy(stream));
 }

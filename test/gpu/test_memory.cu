@@ -152,6 +152,36 @@ TEST_CASE("auto placement on this device is inspectable and allocatable")
   check_kernel_round_trip(t);
 }
 
+TEST_CASE("auto placement for a table larger than the GPU's free memory falls back and allocates")
+{
+  auto const caps = gnndirect::query_capabilities(gnndirect::require_device());
+  std::size_t const free = free_device_bytes();
+  // Decision on this device for a table twice the free memory: never managed (it would be refused).
+  gnndirect::placement_decision const big = gnndirect::choose_host_placement(2 * free);
+  MESSAGE("auto placement for " << 2 * free << " bytes: " << gnndirect::to_string(big.kind) << " (" << big.reason << ")");
+  CHECK(big.kind != memory_kind::managed_host);
+  CHECK(big.kind == gnndirect::choose_host_placement(caps, 2 * free, free).kind);
+  if (gnndirect::test::device_is_shared()) {
+    MESSAGE("device shared (GNNDIRECT_SHARED_DEVICE): skipped the allocation under scarce device memory");
+    return;
+  }
+  // The headline case, made small: occupy the GPU so that only ~256 MiB stay free, then ask auto
+  // for a 512 MiB table. Before the fallback, auto said managed_host and the allocation threw.
+  std::size_t const table_bytes = std::size_t{512} << 20;
+  std::size_t const keep_free = std::size_t{256} << 20;
+  REQUIRE(free > keep_free + (std::size_t{64} << 20));
+  gnndirect::buffer<char> const hog(free - keep_free, memory_kind::device);
+  gnndirect::placement_decision const decision = gnndirect::choose_host_placement(table_bytes);
+  CAPTURE(decision.reason);
+  CHECK(decision.kind == gnndirect::choose_host_placement(caps, table_bytes, free_device_bytes()).kind);
+  if (caps.can_map_host_memory) {
+    CHECK(gnndirect::is_host_resident(decision.kind));
+    CHECK(decision.kind != memory_kind::managed_host);
+    gnndirect::table<std::int32_t> t(static_cast<std::int64_t>(table_bytes / 4 / 1024), 1024, decision.kind);
+    check_kernel_round_trip(t);
+  }
+}
+
 TEST_CASE("owners release their memory")
 {
   std::size_t const before = free_device_bytes();

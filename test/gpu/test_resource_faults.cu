@@ -7,9 +7,15 @@
 #include <doctest/doctest.h>
 
 #include <gnndirect/device.hpp>
+#include <gnndirect/gather/gather.cuh>
 #include <gnndirect/memory/buffer.hpp>
 #include <gnndirect/memory/host_memory.hpp>
 #include <gnndirect/memory/registration.hpp>
+#include <gnndirect/memory/table.hpp>
+
+#include "support/device_memory.hpp"
+#include "support/random.hpp"
+#include "support/transfer.hpp"
 
 #include <grp.h>
 #include <signal.h>
@@ -19,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -26,6 +33,7 @@
 #include <cstring>
 #include <fstream>
 #include <optional>
+#include <random>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -220,6 +228,72 @@ TEST_CASE("resource: stream-ordered device request beyond capacity")
   // driver's, not ours: nothing was handed out); release it before the leak check.
   cudaMemPool_t pool;
   GNNDIRECT_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, gnndirect::require_device()));
+  GNNDIRECT_CUDA_TRY(cudaMemPoolTrimTo(pool, 0));
+  check_no_leak_and_usable(before);
+}
+
+TEST_CASE("resource: synchronous gather scratch beyond device memory")
+{
+  // The synchronous gather allocates its scratch (sort keys, positions, CUB storage) itself; when
+  // the device is full that must be an allocation_error (kind device), like every other refused
+  // allocation, not a bare cuda_error -- and the context and the stream stay usable.
+  if (skip_deliberate_driver_failure()) { return; }
+  if (gnndirect::test::device_is_shared()) {
+    MESSAGE("device shared (GNNDIRECT_SHARED_DEVICE): skipped (fills the GPU)");
+    return;
+  }
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  std::int64_t const rows = 1000, cols = 4, count = std::int64_t{8} << 20;
+  gnndirect::table<float> src(rows, cols, memory_kind::pinned);
+  std::vector<float> values(static_cast<std::size_t>(rows * cols));
+  for (auto& v : values) { v = static_cast<float>(rng() % 100000); }
+  std::copy(values.begin(), values.end(), src.host_view().data);
+  auto const indices = gnndirect::test::random_indices<std::int64_t>(rng, count, rows);
+  auto const device_indices = gnndirect::test::to_buffer(indices);
+  gnndirect::buffer<float> out(static_cast<std::size_t>(count * cols), memory_kind::device);
+  gnndirect::table_view<float> const dst(out.data(), count, cols, cols, memory_kind::device);
+  gnndirect::gather_policy policy;
+  policy.order = gnndirect::locality_order::sorted;
+  std::size_t const scratch = gnndirect::gather_workspace_bytes<std::int64_t>(count, rows, memory_kind::pinned,
+                                                                              cols * sizeof(float), policy);
+  REQUIRE(scratch > 64 * MiB);
+  cudaMemPool_t pool;
+  GNNDIRECT_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, gnndirect::require_device()));
+  GNNDIRECT_CUDA_TRY(cudaMemPoolTrimTo(pool, 0));  // nothing cached that could serve the scratch
+  std::size_t const before = free_device_bytes();
+  cudaStream_t stream;
+  GNNDIRECT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  {
+    gnndirect::buffer<char> const hog(before - scratch / 4, memory_kind::device);  // leaves < scratch free
+    try {
+      gnndirect::gather(stream, src.view(), device_indices.data(), count, dst, policy);
+      FAIL("the scratch allocation was not refused");
+    } catch (const allocation_error& e) {
+      CAPTURE(e.what());
+      CHECK(typeid(e) == typeid(allocation_error));
+      CHECK(e.kind() == memory_kind::device);
+      CHECK(e.bytes() >= scratch / 2);
+    } catch (const std::exception& e) {
+      CAPTURE(e.what());
+      FAIL("expected allocation_error, got " << typeid(e).name());
+    }
+    CHECK(cudaGetLastError() == cudaSuccess);
+  }
+  GNNDIRECT_CUDA_TRY(cudaMemPoolTrimTo(pool, 0));
+  // The same gather on the same stream now works and equals the reference.
+  gnndirect::gather(stream, src.view(), device_indices.data(), count, dst, policy);
+  std::vector<float> const got = gnndirect::test::to_host(out.data(), count * cols);
+  std::size_t mismatches = 0;
+  for (std::int64_t i = 0; i < count; ++i) {
+    for (std::int64_t c = 0; c < cols; ++c) {
+      mismatches += got[static_cast<std::size_t>(i * cols + c)] != values[static_cast<std::size_t>(indices[static_cast<std::size_t>(i)] * cols + c)];
+    }
+  }
+  CHECK(mismatches == 0);
+  CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
+  GNNDIRECT_CUDA_TRY(cudaStreamDestroy(stream));
   GNNDIRECT_CUDA_TRY(cudaMemPoolTrimTo(pool, 0));
   check_no_leak_and_usable(before);
 }

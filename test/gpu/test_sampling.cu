@@ -346,17 +346,17 @@ TEST_CASE("sample_neighbors_async with a caller workspace runs under CUDA graph 
 namespace {
 
 /// A user kernel that inlines the device primitive: one 16-lane tile per seed, global scratch.
-template <class Offset, class Index>
+template <class Sampler, class Offset, class Index>
 __global__ void user_sampling_kernel(csr_view<Offset, Index> csr, const Index* seeds, std::int64_t n,
-                                     int fanout, sampling_policy policy, unsigned char* scratch,
+                                     int fanout, Sampler sampler, unsigned char* scratch,
                                      std::size_t scratch_bytes, Index* ids, Offset* eids,
                                      std::int64_t* counts)
 {
-  auto const tile = gnndirect::make_sampling_tile(16);
+  auto const tile = gnndirect::dynamic_tile::of_calling_thread(16);
   std::int64_t const i = (blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x) / 16;
   if (i >= n) { return; }
   std::int64_t const count = gnndirect::sample_neighbors_tile(
-    tile, csr, static_cast<std::int64_t>(seeds[i]), fanout, 0, policy, scratch + i * scratch_bytes,
+    tile, csr, static_cast<std::int64_t>(seeds[i]), fanout, 0, sampler, scratch + i * scratch_bytes,
     ids + i * fanout, eids + i * fanout);
   if (tile.lane == 0) { counts[i] = count; }
 }
@@ -376,7 +376,8 @@ TEST_CASE("the device primitive works inside a user kernel with global-memory sc
   for (auto kind : all_kinds) {
     CAPTURE(gnndirect::to_string(kind));
     sampling_policy const policy{kind, seed, 16, 0, false};
-    std::size_t const per_tile = gnndirect::sample_scratch_bytes(kind, fanout, 16);
+    std::size_t const per_tile =
+      gnndirect::visit_sampler(policy, [&](auto sampler) { return gnndirect::sample_scratch_bytes(sampler, fanout, 16); });
     buffer<unsigned char> scratch(std::max<std::size_t>(1, per_tile * n), memory_kind::device);
     buffer<std::int64_t> ids(static_cast<std::size_t>(n * fanout), memory_kind::device);
     buffer<std::int64_t> eids(static_cast<std::size_t>(n * fanout), memory_kind::device);
@@ -384,9 +385,11 @@ TEST_CASE("the device primitive works inside a user kernel with global-memory sc
     gnndirect::test::fill_bytes(ids.data(), 0xFF, ids.bytes());  // poison: slots past a count stay -1
     gnndirect::test::fill_bytes(eids.data(), 0xFF, eids.bytes());
     auto const threads = static_cast<int>(n * 16);
-    user_sampling_kernel<<<(threads + 127) / 128, 128>>>(d.view, seeds.data(), n, fanout, policy,
-                                                        scratch.data(), per_tile, ids.data(),
-                                                        eids.data(), counts.data());
+    gnndirect::visit_sampler(policy, [&](auto sampler) {
+      user_sampling_kernel<<<(threads + 127) / 128, 128>>>(d.view, seeds.data(), n, fanout, sampler,
+                                                          scratch.data(), per_tile, ids.data(),
+                                                          eids.data(), counts.data());
+    });
     GNNDIRECT_CUDA_TRY(cudaGetLastError());
     GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());
     auto const expected = gnndirect::host::sample_neighbors_reference(g.view(), host_seeds.data(), n,

@@ -13,6 +13,8 @@
 // built for them.
 #include <doctest/doctest.h>
 
+#include <gnndirect/detail/pointer_checks.hpp>
+#include <gnndirect/device.hpp>
 #include <gnndirect/graph/sampling_policy.hpp>
 #include <gnndirect/graph/validate.hpp>
 #include <gnndirect/host/gather_reference.hpp>
@@ -658,4 +660,67 @@ TEST_CASE("bad-input: edge-list random garbage never crashes the parser")
   }
   MESSAGE("edge-list garbage: " << accepted << " accepted, " << refused << " refused");
   CHECK(refused > 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pointer residency and alignment (detail/pointer_checks.hpp): the decision is a pure function of
+// what cudaPointerGetAttributes reports, so every branch is checked here without a GPU; the GPU
+// rows (test_gpu_bad_input) run it through the entry points.
+
+TEST_CASE("bad-input: pointer checks accept reachable memory and name the argument otherwise (host)")
+{
+  using gnndirect::detail::access_context;
+  using gnndirect::detail::access_problem;
+  using gnndirect::detail::pointer_facts;
+  std::mt19937_64 rng(gnndirect::test::fresh_seed());
+  auto const* p = reinterpret_cast<const void*>(std::uintptr_t{0x7f0000000000} + 256 * (rng() % 1000));
+  access_context here{0, false, false};
+  CHECK(access_problem(p, pointer_facts{cudaMemoryTypeDevice, 0, p}, here, "indices").empty());
+  CHECK(access_problem(p, pointer_facts{cudaMemoryTypeManaged, 0, p}, here, "indices").empty());
+  CHECK(access_problem(p, pointer_facts{cudaMemoryTypeHost, -2, p}, here, "indices").empty());
+  // Pageable host memory: only with cudaDevAttrPageableMemoryAccess.
+  std::string const pageable = access_problem(p, pointer_facts{}, here, "seeds");
+  CAPTURE(pageable);
+  CHECK(pageable.find("seeds (0x") == 0);
+  CHECK(pageable.find("is pageable host memory, which device 0 cannot access") != std::string::npos);
+  CHECK(access_problem(p, pointer_facts{}, access_context{0, true, false}, "seeds").empty());
+  // Page-locked but not mapped, or passed by its host address where the device address differs.
+  CHECK(access_problem(p, pointer_facts{cudaMemoryTypeHost, -2, nullptr}, here, "dst").find("not mapped") != std::string::npos);
+  auto const* other = reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(p) + 4096);
+  CHECK(access_problem(p, pointer_facts{cudaMemoryTypeHost, -2, other}, here, "dst").find("cudaHostGetDevicePointer") != std::string::npos);
+  // Device memory of another GPU: only with peer access.
+  std::string const foreign = access_problem(p, pointer_facts{cudaMemoryTypeDevice, 3, p}, access_context{1, false, false}, "src");
+  CHECK(foreign.find("src (0x") == 0);
+  CHECK(foreign.find("memory of device 3, which the current device 1 cannot access") != std::string::npos);
+  CHECK(access_problem(p, pointer_facts{cudaMemoryTypeDevice, 3, p}, access_context{1, false, true}, "src").empty());
+}
+
+TEST_CASE("bad-input: misaligned pointers are refused before any CUDA call (host)")
+{
+  std::mt19937_64 rng(gnndirect::test::fresh_seed());
+  std::vector<std::int64_t> storage(64);
+  auto* const base = reinterpret_cast<unsigned char*>(storage.data());
+  // An int64 array 4 bytes off: a sticky misaligned-address fault on the GPU before the check.
+  std::size_t const offset = 4 * (1 + 2 * (rng() % 2));  // 4 or 12
+  CAPTURE(offset);
+  CHECK_THROWS_WITH_AS(gnndirect::detail::check_device_accessible(base + offset, 64, alignof(std::int64_t), "indices"),
+                       doctest::Contains("indices at 0x"), gnndirect::invalid_argument);
+  CHECK_THROWS_WITH_AS(gnndirect::detail::check_device_accessible(base + offset, 64, 8, "indices"),
+                       doctest::Contains("is not 8-byte aligned (4 bytes past a boundary)"), gnndirect::invalid_argument);
+  CHECK(gnndirect::detail::alignment_problem(base + 8, 8, "x").empty());
+  CHECK(gnndirect::detail::alignment_problem(base + 2, 1, "x").empty());
+  std::uintptr_t const boundary = (reinterpret_cast<std::uintptr_t>(base) + 255) / 256 * 256;
+  std::string const ws_problem = gnndirect::detail::alignment_problem(reinterpret_cast<void*>(boundary + 4), 256, "workspace");
+  CHECK(ws_problem.find("workspace at 0x") == 0);
+  CHECK(ws_problem.find("is not 256-byte aligned (4 bytes past a boundary)") != std::string::npos);
+  CHECK_THROWS_AS(gnndirect::detail::check_device_accessible(base, 8, 3, "x"), gnndirect::invalid_argument);
+  // Null: accepted only for an empty range.
+  CHECK_NOTHROW(gnndirect::detail::check_device_accessible(nullptr, 0, 8, "indices"));
+  CHECK_THROWS_WITH_AS(gnndirect::detail::check_device_accessible(nullptr, 16, 8, "indices"),
+                       doctest::Contains("indices is null but 16 bytes would be accessed"), gnndirect::invalid_argument);
+  CHECK_THROWS_WITH_AS(gnndirect::detail::check_device_accessible(base, ~std::size_t{0}, 8, "indices"),
+                       doctest::Contains("wraps around the address space"), gnndirect::invalid_argument);
+  if (gnndirect::device_count() == 0) {  // a well-formed pointer needs the driver to classify it
+    CHECK_THROWS_AS(gnndirect::detail::check_device_accessible(base, 64, 8, "indices"), gnndirect::no_device_error);
+  }
 }

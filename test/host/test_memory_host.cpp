@@ -5,12 +5,21 @@
 #include <gnndirect/device.hpp>
 #include <gnndirect/host/parallel.hpp>
 #include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/memory/host_memory.hpp>
 #include <gnndirect/memory/placement.hpp>
 #include <gnndirect/memory/registration.hpp>
 #include <gnndirect/memory/table.hpp>
 
 #include <atomic>
+#include <cctype>
+#include <chrono>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -35,6 +44,26 @@ TEST_CASE("auto placement picks the fastest supported host-resident kind")
   CHECK(choose_host_placement(device_capabilities{false, true}).kind == memory_kind::pinned);
   CHECK(choose_host_placement(device_capabilities{false, false}).kind == memory_kind::device);
   CHECK(std::string(choose_host_placement(device_capabilities{true, true}).reason).size() > 10);
+  // Sized: a table larger than the GPU's free memory never gets managed memory (the library
+  // refuses such managed requests), but pinned, with the reason.
+  std::size_t const free = std::size_t{80} << 30;
+  CHECK(choose_host_placement(device_capabilities{true, true}, free / 2, free).kind == memory_kind::managed_host);
+  CHECK(choose_host_placement(device_capabilities{true, true}, free - free / 8, free).kind == memory_kind::managed_host);
+  auto const big = choose_host_placement(device_capabilities{true, true}, free - free / 8 + 1, free);
+  CHECK(big.kind == memory_kind::pinned);
+  CHECK(std::string(big.reason).find("larger than 7/8 of the GPU's free memory") != std::string::npos);
+  CHECK(choose_host_placement(device_capabilities{true, true}, std::size_t{512} << 30, free).kind == memory_kind::pinned);
+  CHECK(choose_host_placement(device_capabilities{false, true}, std::size_t{512} << 30, free).kind == memory_kind::pinned);
+  CHECK(choose_host_placement(device_capabilities{false, false}, 1, free).kind == memory_kind::device);
+  CHECK(choose_host_placement(device_capabilities{true, false}, std::size_t{512} << 30, free).kind == memory_kind::device);
+  std::mt19937_64 rng(std::random_device{}());
+  for (int round = 0; round < 1000; ++round) {  // managed only ever where the allocator accepts it
+    std::size_t const f = rng() % (std::size_t{1} << 40);
+    std::size_t const bytes = rng() % (std::size_t{1} << 41);
+    auto const d = choose_host_placement(device_capabilities{true, true}, bytes, f);
+    CHECK((d.kind == memory_kind::managed_host) == (bytes <= f - f / 8));
+    CHECK(d.kind != memory_kind::device);
+  }
   if (gnndirect::device_count() == 0) {
     CHECK_THROWS_AS(choose_host_placement(), gnndirect::no_device_error);
   }
@@ -61,9 +90,175 @@ TEST_CASE("host memory limit: probe, and the environment override")
   CHECK(probed >= (std::uint64_t{1} << 28));  // any CI machine has more than 256 MiB
   ::setenv("GNNDIRECT_HOST_MEMORY_LIMIT", "3G", 1);
   CHECK(gnndirect::host_memory_limit_bytes() == (3ull << 30));
-  ::setenv("GNNDIRECT_HOST_MEMORY_LIMIT", "garbage", 1);
-  CHECK(gnndirect::host_memory_limit_bytes() == probed);
+  CHECK(gnndirect::query_host_memory_limit().source == "GNNDIRECT_HOST_MEMORY_LIMIT");
+  // Forms that were silently ignored before: decimal-looking units, lower case, fractions.
+  for (const char* text : {"64GB", "64g", "64GiB", "64 G", " 64G\n"}) {
+    CAPTURE(text);
+    ::setenv("GNNDIRECT_HOST_MEMORY_LIMIT", text, 1);
+    CHECK(gnndirect::host_memory_limit_bytes() == (64ull << 30));
+  }
+  ::setenv("GNNDIRECT_HOST_MEMORY_LIMIT", "1.5G", 1);
+  CHECK(gnndirect::host_memory_limit_bytes() == (3ull << 29));
+  // Garbage, zero and values that overflow 64 bits are errors, never ignored or wrapped.
+  for (const char* text : {"garbage", "", "12Q", "-5G", "0", "99999999999T", "18446744073709551616", "1.G"}) {
+    CAPTURE(text);
+    ::setenv("GNNDIRECT_HOST_MEMORY_LIMIT", text, 1);
+    CHECK_THROWS_WITH_AS(gnndirect::host_memory_limit_bytes(),
+                         doctest::Contains(("GNNDIRECT_HOST_MEMORY_LIMIT='" + std::string(text) + "' is not a size").c_str()),
+                         gnndirect::invalid_argument);
+  }
   ::unsetenv("GNNDIRECT_HOST_MEMORY_LIMIT");
+  CHECK(gnndirect::host_memory_limit_bytes() == probed);
+}
+
+TEST_CASE("size parsing: binary units in any spelling, exact, overflow-checked")
+{
+  using gnndirect::detail::parse_size;
+  std::mt19937_64 rng(std::random_device{}());
+  for (int round = 0; round < 200; ++round) {
+    std::uint64_t const value = rng() % 100000;
+    int const exponent = static_cast<int>(rng() % 5);
+    char const letter = "BKMGT"[exponent];
+    std::string const suffixes[] = {"", "B", "iB"};
+    std::string unit = exponent == 0 ? std::string(rng() % 2 ? "" : "B") : std::string(1, letter) + suffixes[rng() % 3];
+    if (rng() % 2) {
+      for (char& c : unit) { c = static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+    }
+    std::string const text = std::to_string(value) + unit;
+    CAPTURE(text);
+    REQUIRE(parse_size(text).has_value());
+    CHECK(*parse_size(text) == value << (10 * exponent));
+  }
+  CHECK(parse_size("0.5k") == 512);
+  CHECK(parse_size("1.25M") == (5ull << 18));
+  CHECK(parse_size("16383P") == 16383ull << 50);
+  CHECK_FALSE(parse_size("16384P").has_value());  // 2^64
+  CHECK(parse_size("18446744073709551615") == ~0ull);
+  CHECK_FALSE(parse_size("18446744073709551616").has_value());
+  CHECK_FALSE(parse_size("99999999999T").has_value());
+  CHECK_FALSE(parse_size("1e9").has_value());
+  CHECK_FALSE(parse_size("G").has_value());
+  CHECK(gnndirect::detail::parse_cgroup_limit("max\n") == 0);
+  CHECK(gnndirect::detail::parse_cgroup_limit("9223372036854771712\n") == 0);  // v1 "unlimited"
+  CHECK(gnndirect::detail::parse_cgroup_limit("34359738368\n") == (32ull << 30));
+}
+
+namespace {
+
+/// A throw-away directory tree standing in for / (proc and sys files) in probe tests.
+class fake_root {
+ public:
+  fake_root()
+  {
+    char pattern[] = "/tmp/gnndirect-fake-root-XXXXXX";
+    REQUIRE(::mkdtemp(pattern) != nullptr);
+    root_ = pattern;
+  }
+  ~fake_root()
+  {
+    std::error_code ignored;
+    std::filesystem::remove_all(root_, ignored);
+  }
+  fake_root(const fake_root&) = delete;
+  fake_root& operator=(const fake_root&) = delete;
+  /// Writes `text` to root + path, creating the directories.
+  void write(const std::string& path, const std::string& text) const
+  {
+    std::string const full = root_ + path;
+    std::filesystem::create_directories(full.substr(0, full.rfind('/')));
+    std::ofstream(full) << text;
+  }
+  void meminfo_gib(std::uint64_t gib) const
+  {
+    write("/proc/meminfo", "MemTotal:       " + std::to_string(gib << 20) + " kB\nMemAvailable: 1024 kB\n");
+  }
+  const std::string& path() const { return root_; }
+
+ private:
+  std::string root_;
+};
+
+}  // namespace
+
+TEST_CASE("host memory limit: the smallest cgroup v2 limit up the hierarchy wins over MemTotal")
+{
+  fake_root fs;
+  fs.meminfo_gib(512);
+  fs.write("/proc/self/cgroup", "0::/kubepods/pod1/c1\n");
+  fs.write("/sys/fs/cgroup/kubepods/memory.max", std::to_string(40ull << 30) + "\n");
+  fs.write("/sys/fs/cgroup/kubepods/pod1/memory.max", std::to_string(32ull << 30) + "\n");
+  fs.write("/sys/fs/cgroup/kubepods/pod1/c1/memory.max", "max\n");
+  gnndirect::host_memory_limit const limit = gnndirect::detail::probe_host_memory_limit(fs.path());
+  CHECK(limit.bytes == (32ull << 30));  // the old probe took the maximum: 512 GiB
+  CHECK(limit.source == "cgroup v2 " + fs.path() + "/sys/fs/cgroup/kubepods/pod1/memory.max");
+  // A 100 GiB request in that container is refused (to the OOM killer before).
+  CHECK(limit.bytes < (100ull << 30));
+}
+
+TEST_CASE("host memory limit: cgroup v1 memory controller, hybrid v2 and namespaced roots")
+{
+  {  // v1, combined controller list, "unlimited" sentinel at the root
+    fake_root fs;
+    fs.meminfo_gib(256);
+    fs.write("/proc/self/cgroup", "9:pids:/\n4:cpu,memory:/docker/abc\n0::/\n");
+    fs.write("/sys/fs/cgroup/memory/memory.limit_in_bytes", "9223372036854771712\n");
+    fs.write("/sys/fs/cgroup/memory/docker/abc/memory.limit_in_bytes", std::to_string(16ull << 30) + "\n");
+    gnndirect::host_memory_limit const limit = gnndirect::detail::probe_host_memory_limit(fs.path());
+    CHECK(limit.bytes == (16ull << 30));
+    CHECK(limit.source.find("cgroup v1") == 0);
+  }
+  {  // hybrid: v2 under unified/, limited; cgroup namespace ("0::/") with the limit at the mount root
+    fake_root fs;
+    fs.meminfo_gib(64);
+    fs.write("/proc/self/cgroup", "0::/\n");
+    fs.write("/sys/fs/cgroup/unified/memory.max", std::to_string(8ull << 30) + "\n");
+    CHECK(gnndirect::detail::probe_host_memory_limit(fs.path()).bytes == (8ull << 30));
+  }
+  {  // no cgroup limit: MemTotal
+    fake_root fs;
+    fs.meminfo_gib(64);
+    fs.write("/proc/self/cgroup", "0::/user.slice\n");
+    fs.write("/sys/fs/cgroup/user.slice/memory.max", "max\n");
+    gnndirect::host_memory_limit const limit = gnndirect::detail::probe_host_memory_limit(fs.path());
+    CHECK(limit.bytes == (64ull << 30));
+    CHECK(limit.source == "MemTotal of /proc/meminfo");
+  }
+  {  // a VM whose memory grows on demand: MemTotal reads low, the block total is what it can
+     // give; a cgroup limit still caps it
+    fake_root fs;
+    fs.meminfo_gib(16);
+    fs.write("/sys/devices/system/memory/block_size_bytes", "8000000\n");  // 128 MiB
+    for (int b = 0; b < 1024; ++b) { fs.write("/sys/devices/system/memory/memory" + std::to_string(b) + "/online", "1\n"); }
+    CHECK(gnndirect::detail::probe_host_memory_limit(fs.path()).bytes == (128ull << 30));
+    fs.write("/proc/self/cgroup", "0::/\n");
+    fs.write("/sys/fs/cgroup/memory.max", std::to_string(100ull << 30) + "\n");
+    CHECK(gnndirect::detail::probe_host_memory_limit(fs.path()).bytes == (100ull << 30));
+  }
+  {  // nothing readable: 0, nothing is refused
+    fake_root fs;
+    CHECK(gnndirect::detail::probe_host_memory_limit(fs.path()).bytes == 0);
+  }
+}
+
+TEST_CASE("registration beyond the host-memory limit is refused before any CUDA call")
+{
+  ::setenv("GNNDIRECT_HOST_MEMORY_LIMIT", "1M", 1);
+  std::vector<char> bytes(std::size_t{2} << 20);
+  try {
+    gnndirect::host_registration const r(bytes.data(), bytes.size());
+    FAIL("expected allocation_error");
+  } catch (const gnndirect::allocation_error& e) {
+    CAPTURE(e.what());
+    CHECK(e.kind() == memory_kind::registered);
+    CHECK(e.bytes() == bytes.size());
+    CHECK(std::string(e.what()).find("exceeds the host's memory (1048576 bytes, from GNNDIRECT_HOST_MEMORY_LIMIT)") != std::string::npos);
+  }
+  ::unsetenv("GNNDIRECT_HOST_MEMORY_LIMIT");
+  // Refused before anything was recorded: the same range can be registered (GPU) or fails only
+  // for lack of a device (CPU CI).
+  if (gnndirect::device_count() == 0) {
+    CHECK_THROWS_AS(gnndirect::host_registration(bytes.data(), bytes.size()), gnndirect::no_device_error);
+  }
 }
 
 TEST_CASE("argument errors are raised before any CUDA call")
@@ -142,6 +337,84 @@ TEST_CASE("parallel_for_ranges covers [0, n) exactly once and rethrows")
                       if (b > 0) { throw std::runtime_error("worker failed"); }
                     }, 4),
                   std::runtime_error);
+}
+
+TEST_CASE("host thread count: set_host_threads, GNNDIRECT_NUM_THREADS, OMP_NUM_THREADS, CPUs")
+{
+  using gnndirect::detail::resolve_host_threads;
+  CHECK(resolve_host_threads(0, "3", "8", 64) == 3);
+  CHECK(resolve_host_threads(0, nullptr, "8", 64) == 8);
+  CHECK(resolve_host_threads(0, nullptr, "6,2", 64) == 6);  // nested OpenMP list: first level
+  CHECK(resolve_host_threads(0, "abc", "5", 64) == 5);      // garbage ignored (warned once)
+  CHECK(resolve_host_threads(0, "0", "-1", 12) == 12);
+  CHECK(resolve_host_threads(0, nullptr, nullptr, 0) == 1);
+  CHECK(resolve_host_threads(2, "3", "8", 64) == 2);        // set_host_threads wins
+  CHECK(gnndirect::detail::available_cpus() >= 1);
+  ::setenv("OMP_NUM_THREADS", "3", 1);
+  CHECK(gnndirect::host_threads() == 3);
+  ::setenv("GNNDIRECT_NUM_THREADS", "2", 1);
+  CHECK(gnndirect::host::default_thread_count() == 2);
+  gnndirect::set_host_threads(5);
+  CHECK(gnndirect::host_threads() == 5);
+  gnndirect::set_host_threads(0);
+  CHECK(gnndirect::host_threads() == 2);
+  ::unsetenv("GNNDIRECT_NUM_THREADS");
+  ::unsetenv("OMP_NUM_THREADS");
+}
+
+TEST_CASE("parallel_for_ranges runs on at most the configured number of threads")
+{
+  std::mt19937_64 rng(std::random_device{}());
+  int const limit = 2 + static_cast<int>(rng() % 5);
+  CAPTURE(limit);
+  gnndirect::set_host_threads(limit);
+  std::mutex mutex;
+  std::set<std::thread::id> seen;
+  std::vector<std::atomic<int>> hits(100000);
+  std::atomic<int> top_worker{0};
+  gnndirect::host::parallel_for_ranges(static_cast<std::int64_t>(hits.size()), [&](std::int64_t b, std::int64_t e, int w) {
+    int seen_top = top_worker.load();
+    while (w > seen_top && !top_worker.compare_exchange_weak(seen_top, w)) {}
+    for (std::int64_t i = b; i < e; ++i) { hits[static_cast<std::size_t>(i)]++; }
+    std::lock_guard<std::mutex> lock(mutex);
+    seen.insert(std::this_thread::get_id());
+  });
+  gnndirect::set_host_threads(0);
+  CHECK(top_worker.load() == limit - 1);
+  CHECK(seen.size() <= static_cast<std::size_t>(limit));
+  CHECK(seen.count(std::this_thread::get_id()) == 1);  // the caller works too
+  bool all_once = true;
+  for (auto& h : hits) { all_once = all_once && h.load() == 1; }
+  CHECK(all_once);
+}
+
+TEST_CASE("a refused worker thread raises gnndirect::error after joining the started ones")
+{
+  std::mt19937_64 rng(std::random_device{}());
+  int const threads = 3 + static_cast<int>(rng() % 6);
+  int const refused = 1 + static_cast<int>(rng() % static_cast<std::uint64_t>(threads - 1));
+  CAPTURE(threads);
+  CAPTURE(refused);
+  std::atomic<int> ran{0};
+  gnndirect::detail::fail_thread_start_at() = refused;
+  try {
+    gnndirect::host::parallel_for_ranges(1000, [&](std::int64_t, std::int64_t, int) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));  // still running when refused
+      ++ran;
+    }, threads);
+    FAIL("expected gnndirect::error");
+  } catch (const gnndirect::error& e) {
+    CAPTURE(e.what());
+    CHECK(std::string(e.what()).find("could not start host worker thread " + std::to_string(refused) + " of " +
+                                     std::to_string(threads)) != std::string::npos);
+    CHECK(std::string(e.what()).find("GNNDIRECT_NUM_THREADS") != std::string::npos);
+  }
+  gnndirect::detail::fail_thread_start_at() = -1;
+  CHECK(ran.load() == refused - 1);  // every started worker finished before the throw
+  // The helpers still work afterwards.
+  std::atomic<std::int64_t> sum{0};
+  gnndirect::host::parallel_for_ranges(1000, [&](std::int64_t b, std::int64_t e, int) { sum += e - b; }, threads);
+  CHECK(sum.load() == 1000);
 }
 
 TEST_CASE("parallel_memcpy copies every byte")

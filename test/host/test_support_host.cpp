@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <map>
 #include <numeric>
+#include <random>
+#include <string>
 #include <set>
 #include <thread>
 #include <vector>
@@ -36,8 +38,51 @@ TEST_CASE("workspace carver: sizing and carving agree, slices aligned, too small
   CHECK(carving.used() == needed);
   gnndirect::detail::workspace_carver small(gnndirect::workspace_view{base, needed - 1});
   (void)small.take<int>(1);
-  CHECK_THROWS_WITH_AS(small.take<double>(300), doctest::Contains("workspace too small: needs at least 768 bytes, got 767"),
+  CHECK(small.take<double>(300) == nullptr);  // does not fit: reported by used(), with the total
+  CHECK_THROWS_WITH_AS((void)small.used(), doctest::Contains("workspace too small: needs at least 768 bytes, got 767"),
                        gnndirect::invalid_argument);
+}
+
+TEST_CASE("workspace too small reports the total the whole carving needs, not where it ran out")
+{
+  std::mt19937_64 rng(gnndirect::test::fresh_seed());
+  std::vector<std::size_t> slices(3 + rng() % 5);
+  for (auto& bytes : slices) { bytes = 1 + rng() % 100000; }
+  gnndirect::detail::workspace_carver sizing(gnndirect::workspace_view{});
+  for (std::size_t bytes : slices) { (void)sizing.take<char>(bytes); }
+  std::size_t const needed = sizing.used();
+  std::vector<unsigned char> memory(needed + 256);
+  auto* base = memory.data() + (256 - reinterpret_cast<std::uintptr_t>(memory.data()) % 256) % 256;
+  // Too small already for the second slice: the message still names the full total.
+  std::size_t const given = gnndirect::detail::align_workspace(slices[0]) + 8;
+  CAPTURE(needed);
+  gnndirect::detail::workspace_carver small(gnndirect::workspace_view{base, given});
+  CHECK(small.take<char>(slices[0]) == reinterpret_cast<char*>(base));
+  for (std::size_t i = 1; i < slices.size(); ++i) { CHECK(small.take<char>(slices[i]) == nullptr); }
+  CHECK_THROWS_WITH_AS((void)small.used(),
+                       doctest::Contains(("workspace too small: needs at least " + std::to_string(needed) +
+                                          " bytes, got " + std::to_string(given)).c_str()),
+                       gnndirect::invalid_argument);
+  // Exactly enough works.
+  gnndirect::detail::workspace_carver exact(gnndirect::workspace_view{base, needed});
+  for (std::size_t bytes : slices) { CHECK(exact.take<char>(bytes) != nullptr); }
+  CHECK(exact.used() == needed);
+}
+
+TEST_CASE("workspace alignment is a checked requirement")
+{
+  CHECK(gnndirect::workspace_alignment == 256);
+  std::vector<unsigned char> memory(4096);
+  auto* base = memory.data() + (256 - reinterpret_cast<std::uintptr_t>(memory.data()) % 256) % 256;
+  CHECK_NOTHROW(gnndirect::detail::workspace_carver(gnndirect::workspace_view{base, 1024}));
+  for (std::size_t offset : {std::size_t{4}, std::size_t{8}, std::size_t{128}, std::size_t{255}}) {
+    CAPTURE(offset);
+    CHECK_THROWS_WITH_AS(gnndirect::detail::workspace_carver(gnndirect::workspace_view{base + offset, 1024}),
+                         doctest::Contains(("workspace data must be 256-byte aligned, but it is " + std::to_string(offset) +
+                                            " bytes past a boundary").c_str()),
+                         gnndirect::invalid_argument);
+  }
+  CHECK_NOTHROW(gnndirect::detail::workspace_carver(gnndirect::workspace_view{}));  // sizing pass
 }
 
 TEST_CASE("vector width is the widest of 16/8/4/2/1 dividing every address, stride and size")

@@ -46,13 +46,6 @@ inline gather_policy tiered_policy(gather_policy policy)
   return policy;
 }
 
-template <class T>
-cache_tier tier_of(const tiered_view<T>& src) noexcept
-{
-  return cache_tier{src.slot_of, reinterpret_cast<const std::byte*>(src.cache),
-                    static_cast<std::int64_t>(src.host.row_bytes())};
-}
-
 }  // namespace detail
 
 /// Owner of the device tier of a host-resident table (the table itself is not owned).
@@ -76,7 +69,7 @@ class tiered_table {
     validate(rows, "rows");
     GNNDIRECT_EXPECTS(capacity_ <= std::numeric_limits<std::int32_t>::max(),
                       "tiered_table: at most 2^31 - 1 cached rows");
-    clear();
+    clear(cudaStreamLegacy);  // nothing can use the tier yet: no device-wide wait needed
   }
 
   /// Rows that fit in the budget.
@@ -86,23 +79,41 @@ class tiered_table {
   /// Device bytes held (cached rows plus the slot map).
   std::size_t device_bytes() const noexcept { return cache_.bytes() + slot_of_.bytes(); }
 
-  /// Empties the tier (every row served from host memory). Synchronous. @throws cuda_error.
+  /// Empties the tier (every row served from host memory): resets the slot map on `stream`, the
+  /// stream the tier's gathers run on, and waits for it. Work enqueued earlier on `stream` (a
+  /// gather still reading the tier) finishes first; gathers of this tier on *other* streams must
+  /// be finished by the caller. @throws cuda_error.
+  void clear(cudaStream_t stream)
+  {
+    cached_ = 0;
+    clear_async(stream);
+    detail::synchronize(stream);
+  }
+  /// Same on the legacy default stream, after waiting for the whole device (so that it is ordered
+  /// with gathers on non-blocking streams too). Prefer clear(stream). @throws cuda_error.
   void clear()
   {
-    if (!slot_of_.empty()) { GNNDIRECT_CUDA_TRY(cudaMemset(slot_of_.data(), 0xFF, slot_of_.bytes())); }
-    cached_ = 0;
+    GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());
+    clear(cudaStreamLegacy);
   }
 
   /// Caches the first min(count, capacity()) rows of `hot` (device-visible ids, most valuable
   /// first; e.g. from hot_rows_by_degree or hot_rows_by_count), replacing the previous tier.
-  /// Copies the rows with one gather over the link. Synchronous (call between epochs).
+  /// Every step (slot-map reset, row copy, slot assignment) is enqueued on `stream` -- the stream
+  /// of the tier's gathers -- in that order, so a gather enqueued on `stream` before the call
+  /// still sees the old tier and one enqueued after sees the new one; gathers on other streams
+  /// must be finished by the caller. Synchronous (call between epochs).
   /// @throws index_out_of_range for a bad id (the tier is then empty), cuda_error.
   template <class Index>
   void rebuild(cudaStream_t stream, const Index* hot, std::int64_t count)
   {
-    clear();
+    cached_ = 0;
+    clear_async(stream);
     std::int64_t const n = std::clamp<std::int64_t>(count, 0, capacity_);
-    if (n == 0) { return; }
+    if (n == 0) {
+      detail::synchronize(stream);
+      return;
+    }
     table_view<T> const cache_rows(cache_.data(), n, host_.cols, host_.cols, memory_kind::device);
     gather(stream, host_, hot, n, cache_rows);  // checks every id before any slot is assigned
     detail::assign_slots_kernel<<<detail::grid_stride_blocks(n), detail::elementwise_block_threads, 0, stream>>>(hot, n, host_.rows, slot_of_.data());
@@ -115,6 +126,14 @@ class tiered_table {
   tiered_view<T> view() const noexcept { return {host_, cache_.data(), slot_of_.data(), cached_}; }
 
  private:
+  /// Enqueues the slot-map reset (every row to "not cached") on `stream`.
+  void clear_async(cudaStream_t stream)
+  {
+    if (!slot_of_.empty()) {
+      GNNDIRECT_CUDA_TRY(cudaMemsetAsync(slot_of_.data(), 0xFF, slot_of_.bytes(), stream));
+    }
+  }
+
   table_view<const T> host_;
   std::int64_t capacity_;
   buffer<T> cache_;
@@ -123,27 +142,27 @@ class tiered_table {
 };
 
 /// Enqueues dst.row(i) = row indices[i] of the tiered table: cached rows from device memory, the
-/// others from the host tier, one launch, caller order. Same contract as gather_async (size the
-/// workspace with gather_workspace_bytes for src.host; call gather_check afterwards when checked).
+/// others from the host tier, one launch, caller order (the kernel is instantiated for
+/// tiered_source, so plain gathers pay nothing for the tier). Same contract as gather_async (size
+/// the workspace with gather_workspace_bytes for src.host; call gather_check afterwards when
+/// checked). Unless the policy sets a block budget, the full grid is used (most rows come from HBM).
 template <class T, class D, class Index>
 void gather_async(cudaStream_t stream, const tiered_view<T>& src, const Index* indices, std::int64_t count,
                   table_view<D> dst, workspace_view ws, const gather_policy& policy = {})
 {
-  detail::check_index_type<Index>();
-  detail::check_element_types<const T, D>();
-  detail::move_rows_async(stream, src.host, indices, count, dst, ws, detail::tiered_policy(policy),
-                          detail::move_direction::gather, detail::tier_of(src));
+  validate(src.host, "src.host");
+  GNNDIRECT_EXPECTS(src.host.rows == 0 || src.slot_of != nullptr, "tiered_view: null slot_of");
+  gather_async(stream, tiered_source<T>(src), indices, count, dst, ws, detail::tiered_policy(policy));
 }
 
-/// Synchronous tiered gather (as gather() for a plain table). @throws as gather().
+/// Synchronous tiered gather (as gather() for a plain table; scratch from `mr`). @throws as gather().
 template <class T, class D, class Index>
 void gather(cudaStream_t stream, const tiered_view<T>& src, const Index* indices, std::int64_t count,
-            table_view<D> dst, const gather_policy& policy = {})
+            table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {})
 {
-  detail::check_index_type<Index>();
-  detail::check_element_types<const T, D>();
-  detail::move_rows_sync(stream, src.host, indices, count, dst, detail::tiered_policy(policy),
-                         detail::move_direction::gather, detail::tier_of(src));
+  validate(src.host, "src.host");
+  GNNDIRECT_EXPECTS(src.host.rows == 0 || src.slot_of != nullptr, "tiered_view: null slot_of");
+  gather(stream, tiered_source<T>(src), indices, count, dst, detail::tiered_policy(policy), mr);
 }
 
 }  // namespace gnndirect

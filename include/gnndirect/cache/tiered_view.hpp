@@ -3,6 +3,8 @@
 /// @brief View of a tiered feature table: every row in host memory, the hot rows also in device
 /// memory (host-compilable).
 
+#include <gnndirect/config.hpp>
+#include <gnndirect/gather/row_source.hpp>
 #include <gnndirect/views/table_view.hpp>
 
 #include <cstdint>
@@ -25,5 +27,41 @@ struct tiered_view {
 };
 
 static_assert(std::is_trivially_copyable_v<tiered_view<float>>);
+
+/// Row source over a tiered table (read-only: scatter into its host table, then rebuild or
+/// update the cache): a cached row is read from HBM, any other row over the host link.
+template <class T>
+struct tiered_source {
+  using element_type = const T;
+  tiered_view<T> tiers{};  ///< host rows, cache and slot map
+
+  tiered_source() = default;
+  /// Source over `view`.
+  explicit tiered_source(const tiered_view<T>& view) noexcept : tiers(view) {}
+
+  /// Rows of the host table.
+  std::int64_t num_rows() const noexcept { return tiers.host.rows; }
+  /// Elements per row.
+  std::int64_t num_cols() const noexcept { return tiers.host.cols; }
+  /// Placement of the uncached rows (host-resident).
+  memory_kind placement() const noexcept { return tiers.host.kind; }
+  /// Host and cache base addresses and strides, OR-ed.
+  std::uintptr_t address_bits() const noexcept
+  {
+    return reinterpret_cast<std::uintptr_t>(tiers.host.data) |
+           static_cast<std::uintptr_t>(tiers.host.stride_bytes()) |
+           reinterpret_cast<std::uintptr_t>(tiers.cache) |
+           static_cast<std::uintptr_t>(tiers.host.cols) * sizeof(T);
+  }
+  /// The cached copy of `row` when there is one, else the host row.
+  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE row_location<const T> locate(std::int64_t row) const noexcept
+  {
+    std::int32_t const slot = tiers.slot_of[row];
+    if (slot >= 0) { return {tiers.cache + std::int64_t{slot} * tiers.host.cols, false}; }
+    return {tiers.host.row(row), true};
+  }
+};
+
+static_assert(is_row_source_v<tiered_source<float>>);
 
 }  // namespace gnndirect

@@ -5,7 +5,10 @@
 ///
 /// - `gather(stream, src, indices, count, dst)`: dst row i = src row indices[i].
 /// - `scatter(stream, src, indices, count, dst)`: dst row indices[i] = src row i (e.g. sparse
-///   embedding updates written back into a host-resident table).
+///   embedding updates written back into a host-resident table). With duplicate indices the
+///   LAST occurrence wins, whole row, on every placement and policy.
+/// The indexed side is a row source (gather/row_source.hpp): a table_view, a tiered_view
+/// (cache/tiered_table.cuh) or a caller's own type; the kernels are templates on it.
 /// Each comes as `*_async` (enqueue only, caller workspace, capturable in a CUDA graph) and a
 /// synchronous form. Indices are int32 or int64, device-visible. Checked by default: a negative or
 /// too large index raises index_out_of_range naming the first bad position and its value; nothing
@@ -15,7 +18,10 @@
 #include <gnndirect/detail/gather/move_rows.cuh>
 #include <gnndirect/error.hpp>
 #include <gnndirect/gather/gather_policy.hpp>
+#include <gnndirect/gather/row_source.hpp>
 #include <gnndirect/host_wait.hpp>
+#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/memory/resource.hpp>
 #include <gnndirect/memory/workspace.hpp>
 #include <gnndirect/views/table_view.hpp>
 
@@ -41,8 +47,26 @@ constexpr void check_index_type()
 template <class S, class D>
 constexpr void check_element_types()
 {
-  static_assert(std::is_same_v<std::remove_const_t<S>, D>,
+  static_assert(std::is_same_v<std::remove_const_t<S>, std::remove_const_t<D>>,
                 "gnndirect gather/scatter: source and destination element types differ");
+}
+
+template <class Source>
+constexpr void check_row_source()
+{
+  static_assert(is_row_source_v<Source>,
+                "gnndirect gather: the source must model the row-source concept "
+                "(gather/row_source.hpp): element_type, num_rows, num_cols, placement, "
+                "address_bits, locate, trivially copyable");
+}
+
+template <class Source>
+constexpr void check_writable_source()
+{
+  check_row_source<Source>();
+  static_assert(!std::is_const_v<typename Source::element_type>,
+                "gnndirect scatter: the target row source is read-only (a tiered_view or a "
+                "table_view<const T>); scatter into the host table itself, then rebuild the tier");
 }
 
 /// Slices of a gather workspace; the same carving sizes and fills it.
@@ -63,8 +87,17 @@ inline error_flag_ref gather_flag(workspace_view ws) noexcept
   return error_flag_ref{static_cast<error_record*>(ws.data)};
 }
 
+/// Key bits the locality sort looks at: the indexed table's significant bits, or every bit when
+/// checked scatter must also keep out-of-range indices apart from the valid ones (duplicate
+/// detection compares neighbours of the sorted order).
 template <class Index>
-gather_scratch<Index> carve_gather_scratch(workspace_view ws, std::int64_t count, std::int64_t rows,
+int sort_bits(std::int64_t rows, bool all_bits) noexcept
+{
+  return all_bits ? static_cast<int>(sizeof(Index) * 8) : significant_bits(rows);
+}
+
+template <class Index>
+gather_scratch<Index> carve_gather_scratch(workspace_view ws, std::int64_t count, int key_bits,
                                            bool sorted)
 {
   workspace_carver carver(ws);
@@ -78,115 +111,122 @@ gather_scratch<Index> carve_gather_scratch(workspace_view ws, std::int64_t count
     GNNDIRECT_CUDA_TRY(::cub::DeviceRadixSort::SortPairs(
       nullptr, s.sort_temp_bytes, static_cast<const Index*>(nullptr), static_cast<Index*>(nullptr),
       static_cast<const std::int64_t*>(nullptr), static_cast<std::int64_t*>(nullptr), count, 0,
-      significant_bits(rows)));
+      key_bits));
     s.sort_temp = carver.take<void>(s.sort_temp_bytes);
   }
   s.total = carver.used();
   return s;
 }
 
-/// Shape checks shared by gather and scatter (before any launch). `batch` is the side with one
-/// row per index, `table` the indexed side.
-template <class S, class D>
-void check_move_shapes(const table_view<S>& src, const table_view<D>& dst, const void* indices,
-                       std::int64_t count, bool gather)
+/// How a move visits the indices, decided on the host from the resolved policy.
+struct move_plan {
+  gather_policy policy;  ///< resolved tuning
+  bool sorted;           ///< visit in sorted (index, position) order
+  bool all_key_bits;     ///< sort on every key bit
+};
+
+/// Resolves the policy and the visiting order. Scatter sorts unless the caller promises unique
+/// indices: the stable sort puts the occurrences of an index in caller order, so only the last
+/// one writes (no torn rows from concurrent writers).
+template <move_direction Dir>
+move_plan plan_move(const gather_policy& policy, memory_kind remote_kind, std::size_t row_bytes,
+                    std::int64_t count)
 {
-  validate(src, "src");
-  validate(dst, "dst");
+  move_plan plan{select_gather_policy(policy, remote_kind, row_bytes, count), false, false};
+  bool const wants_sort = plan.policy.order == locality_order::sorted ||
+                          (Dir == move_direction::scatter && !plan.policy.unique_indices);
+  plan.sorted = wants_sort && count > 1;
+  plan.all_key_bits = Dir == move_direction::scatter && plan.policy.check_indices;
+  return plan;
+}
+
+/// Shape checks shared by gather and scatter (before any launch). `batch` is the side with one
+/// row per index.
+template <move_direction Dir, class Source, class B>
+void check_move_shapes(const Source& source, const table_view<B>& batch, const void* indices,
+                       std::int64_t count)
+{
+  bool const gather = Dir == move_direction::gather;
+  validate(batch, gather ? "dst" : "src");
+  GNNDIRECT_EXPECTS(source.num_rows() >= 0 && source.num_cols() >= 0,
+                    std::string(gather ? "src" : "dst") + ": negative shape");
   GNNDIRECT_EXPECTS(count >= 0, "negative index count " + std::to_string(count));
   GNNDIRECT_EXPECTS(count == 0 || indices != nullptr, "null indices with count > 0");
-  GNNDIRECT_EXPECTS(src.cols == dst.cols, "src has " + std::to_string(src.cols) +
-                                            " columns but dst has " + std::to_string(dst.cols));
-  std::int64_t const batch_rows = gather ? dst.rows : src.rows;
-  GNNDIRECT_EXPECTS(batch_rows == count, std::string(gather ? "dst" : "src") + " has " +
-                                           std::to_string(batch_rows) + " rows but " +
+  std::int64_t const src_cols = gather ? source.num_cols() : batch.cols;
+  std::int64_t const dst_cols = gather ? batch.cols : source.num_cols();
+  GNNDIRECT_EXPECTS(src_cols == dst_cols, "src has " + std::to_string(src_cols) +
+                                            " columns but dst has " + std::to_string(dst_cols));
+  GNNDIRECT_EXPECTS(batch.rows == count, std::string(gather ? "dst" : "src") + " has " +
+                                           std::to_string(batch.rows) + " rows but " +
                                            std::to_string(count) + " indices were given");
 }
 
-template <class Index, class S, class D>
-void move_rows_async(cudaStream_t stream, table_view<S> src, const Index* indices,
-                     std::int64_t count, table_view<D> dst, workspace_view ws, gather_policy policy,
-                     move_direction direction, cache_tier tier = {})
+/// Enqueues one gather or scatter between `source` (indexed) and `batch` (one row per index).
+template <move_direction Dir, class Source, class Index, class B>
+void move_rows_async(cudaStream_t stream, const Source& source, const Index* indices,
+                     std::int64_t count, table_view<B> batch, workspace_view ws,
+                     const gather_policy& policy)
 {
-  bool const gather = direction == move_direction::gather;
-  check_move_shapes(src, dst, indices, count, gather);
-  std::int64_t const bound = gather ? src.rows : dst.rows;
-  memory_kind const remote_kind = gather ? src.kind : dst.kind;
-  policy = select_gather_policy(policy, remote_kind, dst.row_bytes(), count);
-  bool const sorted = policy.order == locality_order::sorted && count > 1;
+  check_move_shapes<Dir>(source, batch, indices, count);
+  std::int64_t const bound = source.num_rows();
+  move_plan const plan = plan_move<Dir>(policy, source.placement(), batch.row_bytes(), count);
   GNNDIRECT_EXPECTS(ws.data != nullptr, "gather/scatter: null workspace (size it with "
-                                        "gather_workspace_bytes)");
-  gather_scratch<Index> const scratch = carve_gather_scratch<Index>(ws, count, bound, sorted);
+                                        "gather_workspace_bytes or scatter_workspace_bytes)");
+  int const key_bits = sort_bits<Index>(bound, plan.all_key_bits);
+  gather_scratch<Index> const scratch = carve_gather_scratch<Index>(ws, count, key_bits, plan.sorted);
   error_flag_ref const flag{scratch.record};
   flag.reset_async(stream);
-  if (count == 0 || dst.row_bytes() == 0) { return; }
+  if (count == 0 || batch.row_bytes() == 0) { return; }
 
   move_rows_args<Index> args{};
-  args.src = reinterpret_cast<const std::byte*>(src.data);
-  args.src_stride = static_cast<std::int64_t>(src.stride_bytes());
-  args.dst = reinterpret_cast<std::byte*>(dst.data);
-  args.dst_stride = static_cast<std::int64_t>(dst.stride_bytes());
+  args.batch = batch_rows{reinterpret_cast<std::byte*>(const_cast<std::remove_const_t<B>*>(batch.data)),
+                          static_cast<std::int64_t>(batch.stride_bytes())};
   args.indices = indices;
   args.count = count;
   args.bound = bound;
-  args.row_bytes = dst.row_bytes();
-  args.direction = direction;
+  args.row_bytes = batch.row_bytes();
+  args.checked = plan.policy.check_indices;
   args.flag = flag;
-  args.tier = tier;
-  if (sorted) {
+  if (plan.sorted) {
     iota_async(stream, scratch.positions_in, count);
     std::size_t temp_bytes = scratch.sort_temp_bytes;
     GNNDIRECT_CUDA_TRY(::cub::DeviceRadixSort::SortPairs(
       scratch.sort_temp, temp_bytes, indices, scratch.sorted_indices, scratch.positions_in,
-      scratch.positions_out, count, 0, significant_bits(bound), stream));
+      scratch.positions_out, count, 0, key_bits, stream));
     args.indices = scratch.sorted_indices;
     args.positions = scratch.positions_out;
+    args.skip_superseded = Dir == move_direction::scatter;
   }
-  enqueue_move_rows(stream, args, policy);
-  if (policy.check_indices) { flag.capture_value_async(stream, indices); }
+  enqueue_move_rows<Dir>(stream, source, args, plan.policy);
+  if (plan.policy.check_indices) { flag.capture_value_async(stream, indices); }
 }
 
 /// Workspace bytes of one gather/scatter (see gather_workspace_bytes).
-template <class Index>
+template <move_direction Dir, class Index>
 std::size_t scratch_bytes(std::int64_t count, std::int64_t table_rows, memory_kind table_kind,
                           std::size_t row_bytes, const gather_policy& policy)
 {
-  gather_policy const resolved = select_gather_policy(policy, table_kind, row_bytes, count);
-  bool const sorted = resolved.order == locality_order::sorted && count > 1;
-  return carve_gather_scratch<Index>(workspace_view{}, count, table_rows, sorted).total;
+  move_plan const plan = plan_move<Dir>(policy, table_kind, row_bytes, count);
+  return carve_gather_scratch<Index>(workspace_view{}, count,
+                                     sort_bits<Index>(table_rows, plan.all_key_bits), plan.sorted)
+    .total;
 }
 
-/// Stream-ordered scratch allocation for the synchronous calls (freed on scope exit).
-class stream_scratch {
- public:
-  stream_scratch(cudaStream_t stream, std::size_t bytes) : stream_(stream)
-  {
-    GNNDIRECT_CUDA_TRY(cudaMallocAsync(&ws_.data, bytes, stream));
-    ws_.bytes = bytes;
-  }
-  stream_scratch(const stream_scratch&) = delete;
-  stream_scratch& operator=(const stream_scratch&) = delete;
-  ~stream_scratch() { GNNDIRECT_CUDA_TRY_NOTHROW(cudaFreeAsync(ws_.data, stream_)); }
-  workspace_view view() const noexcept { return ws_; }
-
- private:
-  cudaStream_t stream_;
-  workspace_view ws_{};
-};
-
-template <class Index, class S, class D>
-void move_rows_sync(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
-                    table_view<D> dst, const gather_policy& policy, move_direction direction,
-                    cache_tier tier = {})
+/// Synchronous form: scratch from `mr` (stream-ordered, returned on scope exit), then the index
+/// check (which synchronises) or a plain synchronisation.
+template <move_direction Dir, class Source, class Index, class B>
+void move_rows_sync(cudaStream_t stream, const Source& source, const Index* indices,
+                    std::int64_t count, table_view<B> batch, const gather_policy& policy,
+                    resource_ref mr)
 {
-  bool const gather = direction == move_direction::gather;
-  check_move_shapes(src, dst, indices, count, gather);
-  std::int64_t const bound = gather ? src.rows : dst.rows;
-  stream_scratch const scratch(
-    stream, scratch_bytes<Index>(count, bound, gather ? src.kind : dst.kind, dst.row_bytes(), policy));
-  move_rows_async(stream, src, indices, count, dst, scratch.view(), policy, direction, tier);
+  check_move_shapes<Dir>(source, batch, indices, count);
+  buffer<std::byte> const scratch(scratch_bytes<Dir, Index>(count, source.num_rows(), source.placement(),
+                                                            batch.row_bytes(), policy),
+                                  stream, mr);
+  workspace_view const ws{scratch.data(), scratch.bytes()};
+  move_rows_async<Dir>(stream, source, indices, count, batch, ws, policy);
   if (policy.check_indices) {
-    gather_flag(scratch.view()).throw_if_set(stream, "indices", bound);
+    gather_flag(ws).throw_if_set(stream, "indices", source.num_rows());
   } else {
     detail::synchronize(stream);
   }
@@ -194,37 +234,62 @@ void move_rows_sync(cudaStream_t stream, table_view<S> src, const Index* indices
 
 }  // namespace detail
 
-/// Workspace bytes gather_async/scatter_async need for `count` indices into a table of
-/// `table_rows` rows held in `table_kind`, with `row_bytes` bytes per row and this policy.
-/// Queries the current device (CUB's sort sizing). @throws invalid_argument, cuda_error.
+/// Workspace bytes gather_async needs for `count` indices into a table of `table_rows` rows held
+/// in `table_kind`, with `row_bytes` bytes per row and this policy. Pure host computation apart
+/// from CUB's sort sizing. @throws invalid_argument (policy), cuda_error.
 template <class Index>
 std::size_t gather_workspace_bytes(std::int64_t count, std::int64_t table_rows, memory_kind table_kind,
                                    std::size_t row_bytes, const gather_policy& policy = {})
 {
   detail::check_index_type<Index>();
-  return detail::scratch_bytes<Index>(count, table_rows, table_kind, row_bytes, policy);
+  return detail::scratch_bytes<detail::move_direction::gather, Index>(count, table_rows, table_kind,
+                                                                      row_bytes, policy);
+}
+
+/// Workspace bytes scatter_async needs (as gather_workspace_bytes; scatter also sorts to apply
+/// the last-occurrence rule unless policy.unique_indices). @throws invalid_argument, cuda_error.
+template <class Index>
+std::size_t scatter_workspace_bytes(std::int64_t count, std::int64_t table_rows, memory_kind table_kind,
+                                    std::size_t row_bytes, const gather_policy& policy = {})
+{
+  detail::check_index_type<Index>();
+  return detail::scratch_bytes<detail::move_direction::scatter, Index>(count, table_rows, table_kind,
+                                                                       row_bytes, policy);
 }
 
 /// Enqueues dst.row(i) = src.row(indices[i]) for i in [0, count) on `stream`; returns at once.
 ///
-/// @param src table in any placement (device-visible view)  @param indices device-visible
-/// @param dst count x src.cols table, any device-visible placement (normally device memory)
+/// @param src a row source: any type modelling gather/row_source.hpp (the table_view overload
+///        below wraps a plain table)  @param indices device-visible int32/int64 array
+/// @param dst count x src.num_cols() table, any device-visible placement (normally device memory)
 /// @param ws scratch of at least gather_workspace_bytes(...) bytes; reused across calls
-/// @param policy tuning; defaults chosen by select_gather_policy from src.kind and row size
-/// With checking on, call gather_check(stream, ws, src.rows) after the gather to raise the error.
-/// Capturable in a CUDA graph. @throws invalid_argument (shapes, workspace) before any launch.
+/// @param policy tuning; defaults chosen by select_gather_policy from src.placement() and row size
+/// With checking on, call gather_check(stream, ws, src.num_rows()) after the gather to raise the
+/// error. Capturable in a CUDA graph. @throws invalid_argument (shapes, workspace) before any launch.
+template <class Source, class D, class Index, class = std::enable_if_t<is_row_source_v<Source>>>
+void gather_async(cudaStream_t stream, const Source& src, const Index* indices, std::int64_t count,
+                  table_view<D> dst, workspace_view ws, const gather_policy& policy = {})
+{
+  detail::check_row_source<Source>();
+  detail::check_index_type<Index>();
+  detail::check_element_types<typename Source::element_type, D>();
+  detail::move_rows_async<detail::move_direction::gather>(stream, src, indices, count, dst, ws, policy);
+}
+
+/// gather_async from a plain table (any placement). As above.
 template <class S, class D, class Index>
 void gather_async(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
                   table_view<D> dst, workspace_view ws, const gather_policy& policy = {})
 {
-  detail::check_index_type<Index>();
-  detail::check_element_types<S, D>();
-  detail::move_rows_async(stream, src, indices, count, dst, ws, policy, detail::move_direction::gather);
+  validate(src, "src");
+  gather_async(stream, table_source<const S>(src), indices, count, dst, ws, policy);
 }
 
 /// Enqueues dst.row(indices[i]) = src.row(i) for i in [0, count); returns at once. With duplicate
-/// indices one of the source rows wins (which one is unspecified). Parameters as gather_async,
-/// with the roles of src (count rows) and dst (indexed table, any placement) exchanged; call
+/// indices the last occurrence wins, whole row (a stable sort puts the occurrences in caller
+/// order and only the last writes; policy.unique_indices skips that sort for callers who know
+/// their indices are unique). Parameters as gather_async with the roles exchanged: src has count
+/// rows, dst is the indexed table (any placement); size `ws` with scatter_workspace_bytes and call
 /// gather_check(stream, ws, dst.rows) afterwards when checking. Capturable.
 template <class S, class D, class Index>
 void scatter_async(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
@@ -232,7 +297,10 @@ void scatter_async(cudaStream_t stream, table_view<S> src, const Index* indices,
 {
   detail::check_index_type<Index>();
   detail::check_element_types<S, D>();
-  detail::move_rows_async(stream, src, indices, count, dst, ws, policy, detail::move_direction::scatter);
+  detail::check_writable_source<table_source<D>>();
+  validate(dst, "dst");
+  detail::move_rows_async<detail::move_direction::scatter>(stream, table_source<D>(dst), indices, count,
+                                                           src, ws, policy);
 }
 
 /// Synchronises `stream` and raises the index error recorded in `ws` by the last checked
@@ -244,27 +312,42 @@ inline void gather_check(cudaStream_t stream, workspace_view ws, std::int64_t ta
   detail::gather_flag(ws).throw_if_set(stream, "indices", table_rows);
 }
 
-/// Gathers and synchronises: dst.row(i) = src.row(indices[i]). Allocates its scratch
-/// stream-ordered (cudaMallocAsync); use gather_async with a workspace on hot paths.
-/// @throws invalid_argument (shapes), index_out_of_range (bad index; no out-of-bounds access
-/// happened and the CUDA context stays usable), cuda_error.
-template <class S, class D, class Index>
-void gather(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
-            table_view<D> dst, const gather_policy& policy = {})
+/// Gathers and synchronises: dst.row(i) = src.row(indices[i]) from any row source. Scratch comes
+/// stream-ordered from `mr` (default: the device's default pool); use gather_async with a
+/// workspace on hot paths. @throws invalid_argument (shapes), index_out_of_range (bad index; no
+/// out-of-bounds access happened and the CUDA context stays usable), allocation_error (scratch),
+/// cuda_error.
+template <class Source, class D, class Index, class = std::enable_if_t<is_row_source_v<Source>>>
+void gather(cudaStream_t stream, const Source& src, const Index* indices, std::int64_t count,
+            table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {})
 {
+  detail::check_row_source<Source>();
   detail::check_index_type<Index>();
-  detail::check_element_types<S, D>();
-  detail::move_rows_sync(stream, src, indices, count, dst, policy, detail::move_direction::gather);
+  detail::check_element_types<typename Source::element_type, D>();
+  detail::move_rows_sync<detail::move_direction::gather>(stream, src, indices, count, dst, policy, mr);
 }
 
-/// Scatters and synchronises: dst.row(indices[i]) = src.row(i). As gather().
+/// gather() from a plain table (any placement). As above.
+template <class S, class D, class Index>
+void gather(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
+            table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {})
+{
+  validate(src, "src");
+  gather(stream, table_source<const S>(src), indices, count, dst, policy, mr);
+}
+
+/// Scatters and synchronises: dst.row(indices[i]) = src.row(i), the last occurrence of a
+/// duplicate index winning. Scratch from `mr`. @throws as gather().
 template <class S, class D, class Index>
 void scatter(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
-             table_view<D> dst, const gather_policy& policy = {})
+             table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {})
 {
   detail::check_index_type<Index>();
   detail::check_element_types<S, D>();
-  detail::move_rows_sync(stream, src, indices, count, dst, policy, detail::move_direction::scatter);
+  detail::check_writable_source<table_source<D>>();
+  validate(dst, "dst");
+  detail::move_rows_sync<detail::move_direction::scatter>(stream, table_source<D>(dst), indices, count,
+                                                          src, policy, mr);
 }
 
 }  // namespace gnndirect

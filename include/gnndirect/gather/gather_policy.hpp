@@ -42,6 +42,9 @@ struct gather_policy {
   /// Check every index (0 <= index < rows); a bad index raises index_out_of_range and its row is
   /// zero-filled, nothing is read or written out of bounds. Unchecked is for trusted input.
   bool check_indices{true};
+  /// Scatter only: the caller guarantees that no index repeats, so the sort that applies the
+  /// last-occurrence rule is skipped (with repeats, rows may then tear).
+  bool unique_indices{false};
 };
 
 /// Default thread-block budget (in 256-thread blocks) for gathers from host-resident tables.

@@ -3,106 +3,82 @@
 /// @brief Device primitive: sample up to k neighbours of one node with a tile of threads, for use
 /// inside any kernel (a framework's own loader kernel, or the bulk sample_neighbors).
 ///
-/// Semantics and random numbers are those of graph/sampling_policy.hpp, so results equal the host
-/// reference (host/sample_reference.hpp) bit for bit. Neighbour ids are read with consecutive
-/// lanes on consecutive positions where the algorithm allows it (all-neighbour and weighted
-/// streams); random picks read one id per lane.
+/// The sampler is a type (graph/samplers.cuh): the primitive compiles only the sampler it is
+/// given, and a user's own sampler plugs in by modelling the sampler concept. The library's
+/// samplers give results equal to the host reference (host/sample_reference.hpp) bit for bit.
+/// Neighbour ids are read with consecutive lanes on consecutive positions where the algorithm
+/// allows it (all-neighbour and weighted streams); random picks read one id per lane.
 ///
 /// @code
-///   __global__ void my_loader(csr_view<std::int64_t, std::int64_t> csr, ...) {
-///     extern __shared__ unsigned char scratch[];       // tiles_per_block * scratch_bytes
-///     auto tile = gnndirect::make_sampling_tile(16);
-///     void* mine = scratch + (threadIdx.x / 16) * scratch_bytes;
-///     std::int64_t n = gnndirect::sample_neighbors_tile(tile, csr, node, 10, 0, policy, mine,
+///   __global__ void my_loader(gnndirect::csr_view<std::int64_t, std::int64_t> csr, ...) {
+///     extern __shared__ unsigned char scratch[];       // tiles_per_block * per_tile bytes
+///     auto tile = gnndirect::dynamic_tile::of_calling_thread(16);
+///     gnndirect::uniform_sampler const sampler{seed};
+///     void* mine = scratch + (threadIdx.x / 16) * per_tile;   // sampler.scratch_bytes(10, 16)
+///     std::int64_t n = gnndirect::sample_neighbors_tile(tile, csr, node, 10, 0, sampler, mine,
 ///                                                       out_ids, out_eids);
 ///   }
 /// @endcode
+/// examples/custom_loader.cu is a complete kernel that samples one hop and copies the sampled
+/// rows with copy_row.
 
 #include <gnndirect/config.hpp>
-#include <gnndirect/detail/graph/sample_tile.cuh>
-#include <gnndirect/detail/graph/tile.cuh>
-#include <gnndirect/graph/sampling_policy.hpp>
+#include <gnndirect/dynamic_tile.cuh>
+#include <gnndirect/graph/sampled_output.hpp>
+#include <gnndirect/graph/samplers.cuh>
 #include <gnndirect/views/csr_view.hpp>
 
 #include <cstddef>
 #include <cstdint>
 
 namespace gnndirect {
+namespace detail {
+/// Keeps a parameter out of template argument deduction (C++20's std::type_identity_t), so that
+/// a literal nullptr is accepted for an output the caller does not want.
+template <class T>
+struct non_deduced {
+  using type = T;
+};
+template <class T>
+using non_deduced_t = typename non_deduced<T>::type;
+}  // namespace detail
 
-/// A group of 1..32 consecutive lanes of one warp that samples one node together.
-using sampling_tile = detail::warp_tile;
-
-#if defined(__CUDACC__)
-/// The calling thread's tile of `size` lanes (power of two <= 32); tiles are consecutive
-/// threadIdx.x ranges, and blockDim.x must be a multiple of 32. Device only.
-GNNDIRECT_DEVICE inline sampling_tile make_sampling_tile(int size) noexcept
+/// Bytes of scratch one tile of `tile_size` lanes needs to sample `fanout` neighbours with
+/// `sampler` (16-byte multiple). Shared memory is the natural place; any device-visible memory
+/// works. Host and device.
+template <class Sampler>
+GNNDIRECT_HOST_DEVICE std::size_t sample_scratch_bytes(const Sampler& sampler, int fanout,
+                                                       int tile_size) noexcept
 {
-  return sampling_tile::of_calling_thread(size);
-}
-#endif
-
-/// Bytes of scratch one tile needs for sample_neighbors_tile (16-byte multiple; 0 for sampling
-/// with replacement). Shared memory is the natural place; any device-visible memory works.
-/// @param kind sampling kind  @param fanout k  @param tile_size lanes of the tile
-GNNDIRECT_HOST_DEVICE constexpr std::size_t sample_scratch_bytes(sampling_kind kind, int fanout,
-                                                                 int tile_size) noexcept
-{
-  std::size_t bytes = 0;
-  switch (kind) {
-    case sampling_kind::uniform_without_replacement:
-      bytes = static_cast<std::size_t>(fanout) * sizeof(std::int64_t);
-      break;
-    case sampling_kind::uniform_with_replacement: bytes = 0; break;
-    case sampling_kind::weighted_without_replacement:
-      bytes = 2 * static_cast<std::size_t>(detail::weighted_buffer_capacity(fanout, tile_size)) *
-              sizeof(detail::keyed_position);
-      break;
-  }
-  return (bytes + 15) / 16 * 16;
+  return sampler.scratch_bytes(fanout, tile_size);
 }
 
 #if defined(__CUDACC__)
-/// Samples up to `fanout` neighbours of `node` with the tile and writes them to
+/// Samples up to `fanout` neighbours of `node` with the tile and the sampler, and writes them to
 /// out_neighbors[0, count) and (if not null) their edge ids to out_edge_ids[0, count).
 ///
 /// All lanes of the tile must call it together with identical arguments. Returns the count on
-/// every lane. Never throws and never reads outside node's neighbour list.
-/// @param tile the calling tile  @param csr device-visible graph (any placement)
+/// every lane. Never throws and never reads outside node's neighbour list (for the library's
+/// samplers; a user's sampler is bound by the concept).
+/// @param tile the calling tile (dynamic_tile::of_calling_thread)
+/// @param csr device-visible graph (any placement)
 /// @param node a valid node id (0 <= node < csr.num_nodes; the caller checks)
-/// @param fanout k >= 0  @param layer random counter layer  @param policy kind and seed
-/// @param scratch sample_scratch_bytes(policy.kind, fanout, tile.size) bytes, 8-byte aligned,
+/// @param fanout k (<= 0: nothing is sampled)  @param layer random counter layer
+/// @param sampler a sampler (graph/samplers.cuh)
+/// @param scratch sample_scratch_bytes(sampler, fanout, tile.size) bytes, 8-byte aligned,
 ///        private to the tile; reusable after return
 /// @param out_neighbors room for `fanout` ids  @param out_edge_ids room for `fanout` ids, or null
-template <class Offset, class Index>
-GNNDIRECT_DEVICE std::int64_t sample_neighbors_tile(const sampling_tile& tile,
-                                                    const csr_view<Offset, Index>& csr,
-                                                    std::int64_t node, int fanout, int layer,
-                                                    const sampling_policy& policy, void* scratch,
-                                                    Index* out_neighbors, Offset* out_edge_ids)
+template <class Sampler, class Offset, class Index>
+GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE std::int64_t sample_neighbors_tile(
+  const dynamic_tile& tile, const csr_view<Offset, Index>& csr, std::int64_t node, int fanout,
+  int layer, const Sampler& sampler, void* scratch, detail::non_deduced_t<Index>* out_neighbors,
+  detail::non_deduced_t<Offset>* out_edge_ids)
 {
-  if (fanout <= 0) { return 0; }  // every kind samples nothing; the weighted stream needs k >= 1
+  if (fanout <= 0) { return 0; }
   Offset const first = csr.indptr[node];
-  std::int64_t const degree = static_cast<std::int64_t>(csr.indptr[node + 1] - first);
-  detail::node_output<Offset, Index> const out{csr.indices, csr.edge_ids, first, out_neighbors,
-                                                 out_edge_ids};
-  auto const counter_layer = static_cast<std::uint32_t>(layer);
-  auto const counter_node = static_cast<std::uint64_t>(node);
-  switch (policy.kind) {
-    case sampling_kind::uniform_without_replacement:
-      if (degree <= fanout) { return detail::take_all(tile, out, degree); }
-      return detail::sample_floyd(tile, out, policy.seed, counter_layer, counter_node, degree,
-                                  std::int64_t{fanout}, static_cast<std::int64_t*>(scratch));
-    case sampling_kind::uniform_with_replacement:
-      return detail::sample_with_replacement(tile, out, policy.seed, counter_layer, counter_node,
-                                             degree, std::int64_t{fanout});
-    case sampling_kind::weighted_without_replacement:
-      if (degree <= fanout) { return detail::take_eligible(tile, out, csr.weights + first, degree); }
-      return detail::sample_weighted(tile, out, csr.weights + first, policy.seed, counter_layer,
-                                     counter_node, degree, std::int64_t{fanout},
-                                     detail::weighted_buffer_capacity(fanout, tile.size),
-                                     static_cast<detail::keyed_position*>(scratch));
-  }
-  return 0;
+  node_edges<Offset> const edges{node, first, static_cast<std::int64_t>(csr.indptr[node + 1] - first)};
+  sampled_output<Offset, Index> const out{csr.indices, csr.edge_ids, first, out_neighbors, out_edge_ids};
+  return sampler.sample(tile, csr, edges, fanout, layer, scratch, out);
 }
 #endif
 

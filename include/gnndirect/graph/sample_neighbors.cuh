@@ -24,6 +24,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <type_traits>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -99,12 +100,44 @@ inline std::size_t sample_neighbors_workspace_bytes(std::int64_t num_seeds)
   return detail::carve_sample_workspace(workspace_view{}, num_seeds).total;
 }
 
+namespace detail {
+
+/// The body shared by both sample_neighbors_async overloads: output and workspace checks, error
+/// record reset, offsets[0] = 0, then `launch(flag)` enqueues the sampling kernel, then the seed
+/// check's value capture and the scan of the counts.
+template <class Offset, class Index, class Launch>
+void enqueue_sample_neighbors(cudaStream_t stream, const Index* seeds, std::int64_t num_seeds,
+                              int fanout, bool check_seeds,
+                              const sampled_slots_ref<Offset, Index>& out, workspace_view ws,
+                              Launch&& launch)
+{
+  GNNDIRECT_EXPECTS(out.offsets != nullptr && (num_seeds == 0 || out.counts != nullptr),
+                    "sample_neighbors_async: null counts or offsets");
+  GNNDIRECT_EXPECTS(num_seeds == 0 || fanout == 0 || out.neighbors != nullptr,
+                    "sample_neighbors_async: null neighbour slots");
+  GNNDIRECT_EXPECTS(ws.data != nullptr,
+                    "sample_neighbors_async: null workspace (size it with "
+                    "sample_neighbors_workspace_bytes)");
+  sample_workspace const slices = carve_sample_workspace(ws, num_seeds);
+  slices.flag.reset_async(stream);
+  GNNDIRECT_CUDA_TRY(cudaMemsetAsync(out.offsets, 0, sizeof(std::int64_t), stream));
+  if (num_seeds == 0) { return; }
+  launch(slices.flag);
+  if (check_seeds) { slices.flag.capture_value_async(stream, seeds); }
+  std::size_t scan_bytes = slices.scan_bytes;
+  GNNDIRECT_CUDA_TRY(::cub::DeviceScan::InclusiveSum(slices.scan_storage, scan_bytes, out.counts,
+                                                     out.offsets + 1, num_seeds, stream));
+}
+
+}  // namespace detail
+
 /// Enqueues sampling of up to `fanout` neighbours of each seed on `stream`; returns at once.
 ///
 /// Writes out.counts, out.offsets and the first counts[i] slots of each seed. With
 /// policy.check_seeds, a seed outside [0, csr.num_nodes) gets count 0 and is recorded in `ws`:
 /// call sample_neighbors_check(stream, ws, csr.num_nodes) afterwards to raise it. Nothing is
 /// written out of bounds. Capturable in a CUDA graph (no allocation, no synchronisation).
+/// The run-time policy.kind is dispatched onto the library's sampler types (graph/samplers.cuh).
 /// @param csr device-visible graph  @param seeds device-visible array of num_seeds node ids
 /// @param fanout k >= 0  @param layer random counter layer (hop index)
 /// @param out caller-owned output (slots sized num_seeds * fanout)
@@ -117,23 +150,35 @@ void sample_neighbors_async(cudaStream_t stream, const csr_view<Offset, Index>& 
                             workspace_view ws)
 {
   detail::check_sample_arguments(csr, seeds, num_seeds, fanout, policy);
-  GNNDIRECT_EXPECTS(out.offsets != nullptr && (num_seeds == 0 || out.counts != nullptr),
-                    "sample_neighbors_async: null counts or offsets");
-  GNNDIRECT_EXPECTS(num_seeds == 0 || fanout == 0 || out.neighbors != nullptr,
-                    "sample_neighbors_async: null neighbour slots");
-  GNNDIRECT_EXPECTS(ws.data != nullptr,
-                    "sample_neighbors_async: null workspace (size it with "
-                    "sample_neighbors_workspace_bytes)");
-  detail::sample_workspace const slices = detail::carve_sample_workspace(ws, num_seeds);
-  slices.flag.reset_async(stream);
-  GNNDIRECT_CUDA_TRY(cudaMemsetAsync(out.offsets, 0, sizeof(std::int64_t), stream));
-  if (num_seeds == 0) { return; }
-  detail::launch_sample_neighbors(stream, csr, seeds, num_seeds, fanout, layer, policy,
-                                  out.neighbors, out.edge_ids, out.counts, slices.flag);
-  if (policy.check_seeds) { slices.flag.capture_value_async(stream, seeds); }
-  std::size_t scan_bytes = slices.scan_bytes;
-  GNNDIRECT_CUDA_TRY(::cub::DeviceScan::InclusiveSum(slices.scan_storage, scan_bytes, out.counts,
-                                                     out.offsets + 1, num_seeds, stream));
+  detail::enqueue_sample_neighbors(stream, seeds, num_seeds, fanout, policy.check_seeds, out, ws,
+                                   [&](detail::error_flag_ref flag) {
+                                     detail::launch_sample_neighbors(stream, csr, seeds, num_seeds, nullptr,
+                                                                     fanout, layer, policy, out.neighbors,
+                                                                     out.edge_ids, out.counts, flag);
+                                   });
+}
+
+/// As above with a caller's sampler type (any model of the sampler concept, graph/samplers.cuh):
+/// the kernel is instantiated for `Sampler` alone. `tuning` supplies tile_size, block_budget and
+/// check_seeds; its kind and seed are not used (the sampler carries its own).
+/// @throws invalid_argument (tuning, graph, sizes, workspace; weights missing for a sampler with
+/// needs_weights) before any launch; cuda_error.
+template <class Offset, class Index, class Sampler, class = std::enable_if_t<is_sampler_v<Sampler>>>
+void sample_neighbors_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
+                            const Index* seeds, std::int64_t num_seeds, int fanout, int layer,
+                            const Sampler& sampler, const sampling_policy& tuning,
+                            const sampled_slots_ref<Offset, Index>& out, workspace_view ws)
+{
+  sampling_policy checked = tuning;
+  checked.kind = Sampler::needs_weights ? sampling_kind::weighted_without_replacement
+                                        : sampling_kind::uniform_without_replacement;
+  detail::check_sample_arguments(csr, seeds, num_seeds, fanout, checked);
+  detail::enqueue_sample_neighbors(stream, seeds, num_seeds, fanout, tuning.check_seeds, out, ws,
+                                   [&](detail::error_flag_ref flag) {
+                                     detail::launch_sample_neighbors_with(
+                                       stream, csr, seeds, num_seeds, nullptr, fanout, layer, sampler,
+                                       tuning, out.neighbors, out.edge_ids, out.counts, flag);
+                                   });
 }
 
 /// Synchronises `stream` and raises the seed error recorded in `ws` by the last

@@ -28,6 +28,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -412,7 +413,7 @@ class npy_array {
   npy_array& operator=(const npy_array&) = delete;
   ~npy_array()
   {
-    registration_ = host_registration();  // unpin before unmapping
+    registration_.reset();  // unpin before unmapping
     unmap();
   }
 
@@ -420,10 +421,13 @@ class npy_array {
   /// Synchronous. @throws allocation_error (e.g. the locked-memory limit), no_device_error.
   void register_in_place()
   {
-    if (registration_.bytes() == 0) { registration_ = host_registration(base_, mapped_bytes_); }
+    if (!registration_) {
+      registration_ = registration_owner(new host_registration(base_, mapped_bytes_),
+                                         [](host_registration* r) { delete r; });
+    }
   }
   /// True after register_in_place().
-  bool registered() const noexcept { return registration_.bytes() != 0; }
+  bool registered() const noexcept { return registration_ != nullptr; }
 
   /// Path given at construction.
   const std::string& path() const noexcept { return path_; }
@@ -438,7 +442,7 @@ class npy_array {
   /// Device-visible address of element 0; nullptr until register_in_place().
   const void* device_data() const noexcept
   {
-    return registered() ? static_cast<const char*>(registration_.device_data()) + header_.data_offset
+    return registered() ? static_cast<const char*>(registration_->device_data()) + header_.data_offset
                         : nullptr;
   }
   /// Host address of element 0 as T. @throws invalid_argument when T is not the file's dtype.
@@ -489,7 +493,11 @@ class npy_array {
   char* base_{nullptr};
   std::size_t mapped_bytes_{0};
   npy_header header_{};
-  host_registration registration_;
+  // Owned through a deleter that only register_in_place() creates: a program that maps and
+  // reads .npy files but never registers them then references no CUDA runtime function and links
+  // without libcudart (host tools, converters).
+  using registration_owner = std::unique_ptr<host_registration, void (*)(host_registration*)>;
+  registration_owner registration_{nullptr, nullptr};
 };
 
 /// Writes `data` (element_count(shape) elements of `dtype`, C order) as a version 1.0 .npy file

@@ -4,6 +4,7 @@
 
 #include <gnndirect/device.hpp>
 #include <gnndirect/error.hpp>
+#include <gnndirect/memory/host_memory.hpp>
 
 #include <cuda_runtime_api.h>
 #include <sys/resource.h>
@@ -93,13 +94,17 @@ class host_registration {
 
   /// Registers [host, host + bytes) synchronously.
   /// @throws invalid_argument for a null pointer, zero size, or overlap with an existing
-  /// registration; allocation_error (kind registered) when the driver refuses, with the size and
-  /// the locked-memory limit as hint; no_device_error without a GPU.
+  /// registration; allocation_error (kind registered) when the range exceeds the host-memory
+  /// limit (host_memory.hpp) or the driver refuses, with the size and the locked-memory limit as
+  /// hint; no_device_error without a GPU.
   host_registration(void* host, std::size_t bytes, std::size_t chunk_bytes = default_chunk_bytes)
   {
     GNNDIRECT_EXPECTS(host != nullptr, "host_registration: null pointer");
     GNNDIRECT_EXPECTS(bytes > 0, "host_registration: zero-size range");
     GNNDIRECT_EXPECTS(chunk_bytes > 0, "host_registration: zero chunk size");
+    // Pinning faults every page in and locks it: a range beyond the host's (or the cgroup's)
+    // memory would bring the OOM killer, so it is refused like a pinned allocation.
+    detail::refuse_beyond_host_limit(bytes, memory_kind::registered);
     require_device();
     auto const begin = reinterpret_cast<std::uintptr_t>(host);
     detail::registration_registry::instance().add(begin, begin + bytes);

@@ -1,14 +1,17 @@
 #pragma once
 /// @file move_rows.cuh
-/// @brief The gather/scatter kernel and its launch-time dispatch (vector width, rows in flight,
-/// checking). Internal: use gather/gather.cuh.
+/// @brief The gather/scatter kernel, built from copy_rows, and its launch-time dispatch of run-time
+/// tuning (vector width, rows in flight) onto template parameters. Behaviour (row source,
+/// direction) is a template parameter of the caller. Internal: use gather/gather.cuh.
 
 #include <gnndirect/config.hpp>
 #include <gnndirect/detail/error_flag.cuh>
 #include <gnndirect/detail/launch.cuh>
+#include <gnndirect/dynamic_tile.cuh>
 #include <gnndirect/error.hpp>
 #include <gnndirect/gather/copy_row.cuh>
 #include <gnndirect/gather/gather_policy.hpp>
+#include <gnndirect/gather/row_source.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -19,92 +22,85 @@ namespace gnndirect::detail {
 
 /// Direction of a row move: which side the index selects.
 enum class move_direction : std::uint8_t {
-  gather,   ///< dst row pos  <- src row indices[i]   (remote side: src)
-  scatter,  ///< dst row indices[i] <- src row pos    (remote side: dst)
+  gather,   ///< batch row pos  <- source row indices[i]
+  scatter,  ///< source row indices[i] <- batch row pos   (the source is written)
 };
 
-/// A device-memory copy of some rows of the source table (the hot tier of a tiered table):
-/// slot_of[row] is the row's slot in `rows`, or negative when the row is only in the source.
-struct cache_tier {
-  const std::int32_t* slot_of{nullptr};  ///< one slot per source row (device); null = no tier
-  const std::byte* rows{nullptr};        ///< cached rows (device memory)
-  std::int64_t stride{0};                ///< bytes between cached rows
+/// The side with one row per index: gather's output, scatter's input.
+struct batch_rows {
+  std::byte* data;      ///< row 0 (const-cast for scatter's input: only read there)
+  std::int64_t stride;  ///< bytes between rows
 };
 
-/// Kernel arguments (passed by value; trivially copyable).
+/// Run-time arguments of the row-move kernel (trivially copyable, passed by value).
 template <class Index>
 struct move_rows_args {
-  const std::byte* src;                ///< source table base
-  std::int64_t src_stride;             ///< bytes between source rows
-  std::byte* dst;                      ///< destination table base
-  std::int64_t dst_stride;             ///< bytes between destination rows
-  const Index* indices;                ///< indices to visit (sorted copy when ordering)
-  const std::int64_t* positions;       ///< caller position of each visited index; null = identity
-  std::int64_t count;                  ///< number of rows to move
-  std::int64_t bound;                  ///< rows of the indexed table (valid: 0 <= index < bound)
-  std::size_t row_bytes;               ///< payload bytes per row
-  int tile_size;                       ///< threads per row
-  int log2_tile;                       ///< log2(tile_size)
-  bool align_128;                      ///< aligned reads of the remote side
-  move_direction direction;            ///< gather or scatter
-  error_flag_ref flag;                 ///< where checked kernels report bad indices
-  cache_tier tier;                     ///< gather only: rows served from device memory
+  batch_rows batch;                ///< the per-index side
+  const Index* indices;            ///< indices to visit (sorted copy when ordering)
+  const std::int64_t* positions;   ///< caller position of each visited index; null = identity
+  std::int64_t count;              ///< number of rows to move
+  std::int64_t bound;              ///< rows of the indexed source (valid: 0 <= index < bound)
+  std::size_t row_bytes;           ///< payload bytes per row
+  int tile_size;                   ///< threads per row
+  bool align_128;                  ///< aligned accesses on the remote side
+  bool checked;                    ///< check indices against bound (uniform branch)
+  bool skip_superseded;            ///< scatter, sorted: only the last occurrence of an index writes
+  error_flag_ref flag;             ///< where checked kernels report bad indices
 };
 
-/// Resolves the source/destination row of batch entry `i`; a rejected index yields a null
-/// remote pointer (gather: zero-fill the destination row; scatter: write nothing).
-template <class Index, bool Checked>
-GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE void resolve_row(const move_rows_args<Index>& a, std::int64_t i,
-                                                        const std::byte*& src, std::byte*& dst,
-                                                        bool& active, std::int64_t& head)
+/// The copy of batch entry `i`: gather reads the source row (zero-fills the output row for a
+/// rejected index); scatter writes the source row (nothing for a rejected or superseded index).
+template <move_direction Dir, class Source, class Index>
+GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE row_copy resolve_row(const Source& source,
+                                                            const move_rows_args<Index>& a,
+                                                            std::int64_t i)
 {
   auto const index = static_cast<std::int64_t>(a.indices[i]);
   std::int64_t const position = a.positions != nullptr ? a.positions[i] : i;
-  bool const ok = !Checked || static_cast<std::uint64_t>(index) < static_cast<std::uint64_t>(a.bound);
+  bool const ok = !a.checked || static_cast<std::uint64_t>(index) < static_cast<std::uint64_t>(a.bound);
   if (!ok) { a.flag.report(position); }
-  if (a.direction == move_direction::gather) {
-    std::int32_t const slot = (ok && a.tier.slot_of != nullptr) ? a.tier.slot_of[index] : -1;
-    dst = a.dst + position * a.dst_stride;
-    active = true;
-    if (slot >= 0) {  // hot row: read the device copy; alignment only matters on the link
-      src = a.tier.rows + slot * a.tier.stride;
-      head = 0;
-    } else {
-      src = ok ? a.src + index * a.src_stride : nullptr;
-      head = ok ? line_head(src, a.row_bytes, a.align_128) : 0;
+  std::byte* const batch_row = a.batch.data + position * a.batch.stride;
+  row_copy copy{};
+  if constexpr (Dir == move_direction::gather) {
+    copy.dst = batch_row;
+    if (ok) {
+      auto const where = source.locate(index);
+      copy.src = reinterpret_cast<const std::byte*>(where.data);
+      copy.head = a.align_128 ? line_head<true>(where.remote ? copy.src : nullptr, a.row_bytes) : 0;
     }
   } else {
-    src = a.src + position * a.src_stride;
-    dst = ok ? a.dst + index * a.dst_stride : nullptr;
-    active = ok;
-    head = ok ? line_head(dst, a.row_bytes, a.align_128) : 0;
+    // Sorted (index, position) pairs, stable: a later occurrence of the same index follows.
+    bool const superseded = a.skip_superseded && i + 1 < a.count && a.indices[i + 1] == a.indices[i];
+    copy.src = batch_row;
+    if (ok && !superseded) {
+      auto const where = source.locate(index);
+      copy.dst = reinterpret_cast<std::byte*>(where.data);
+      copy.head = a.align_128 ? line_head<true>(where.remote ? copy.dst : nullptr, a.row_bytes) : 0;
+    }
   }
+  return copy;
 }
 
-/// Grid-stride loop: each tile moves `Rows` consecutive batch entries per iteration.
-template <class Index, int V, int Rows, bool Checked>
-GNNDIRECT_KERNEL void move_rows_kernel(move_rows_args<Index> a)
+GNNDIRECT_USER_KERNELS_BEGIN
+/// Grid-stride loop: each tile moves `Rows` consecutive batch entries per iteration with
+/// copy_rows (the public primitive: one code path for the library and for users).
+template <move_direction Dir, class Source, class Index, int V, int Rows>
+GNNDIRECT_KERNEL void move_rows_kernel(Source source, move_rows_args<Index> a)
 {
-  std::int64_t const thread = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x;
-  int const lane = static_cast<int>(thread & (a.tile_size - 1));
-  std::int64_t const tile = thread >> a.log2_tile;
-  std::int64_t const tiles = (std::int64_t{gridDim.x} * blockDim.x) >> a.log2_tile;
-  for (std::int64_t first = tile * Rows; first < a.count; first += tiles * Rows) {
-    const std::byte* src[Rows];
-    std::byte* dst[Rows];
-    bool active[Rows];
-    std::int64_t head[Rows];
+  dynamic_tile const tile = dynamic_tile::of_calling_thread(a.tile_size);
+  std::int64_t const tiles_per_block = blockDim.x / a.tile_size;
+  std::int64_t const tile_id = blockIdx.x * tiles_per_block + threadIdx.x / a.tile_size;
+  std::int64_t const tiles = std::int64_t{gridDim.x} * tiles_per_block;
+  for (std::int64_t first = tile_id * Rows; first < a.count; first += tiles * Rows) {
+    row_copy rows[Rows];
 #pragma unroll
     for (int r = 0; r < Rows; ++r) {
-      src[r] = nullptr;
-      dst[r] = nullptr;
-      active[r] = false;
-      head[r] = 0;
-      if (first + r < a.count) { resolve_row<Index, Checked>(a, first + r, src[r], dst[r], active[r], head[r]); }
+      if (first + r < a.count) { rows[r] = resolve_row<Dir>(source, a, first + r); }
     }
-    tile_copy_rows<V, Rows>(lane, a.tile_size, src, dst, active, a.row_bytes, head);
+    copy_rows<V, Rows>(tile, rows, a.row_bytes);
   }
 }
+GNNDIRECT_USER_KERNELS_END
 
 /// Blocks of `block_threads` threads that keep every SM of the current device fully occupied.
 inline int full_grid_blocks(int block_threads)
@@ -128,50 +124,37 @@ inline unsigned move_rows_grid(std::int64_t count, const gather_policy& policy)
   return static_cast<unsigned>(blocks < 1 ? 1 : blocks);
 }
 
-template <class Index, int V, int Rows>
-void launch_move_rows(cudaStream_t stream, const move_rows_args<Index>& args, bool checked,
-                      unsigned grid, int block)
-{
-  if (checked) {
-    move_rows_kernel<Index, V, Rows, true><<<grid, block, 0, stream>>>(args);
-  } else {
-    move_rows_kernel<Index, V, Rows, false><<<grid, block, 0, stream>>>(args);
-  }
-}
-
-template <class Index, int V>
-void launch_move_rows(cudaStream_t stream, const move_rows_args<Index>& args,
+/// Launches the kernel instance for vector width V, dispatching rows in flight.
+template <move_direction Dir, class Source, class Index, int V>
+void launch_move_rows(cudaStream_t stream, const Source& source, const move_rows_args<Index>& args,
                       const gather_policy& policy, unsigned grid)
 {
+  int const block = policy.block_threads;
   switch (policy.rows_in_flight) {
-    case 4: launch_move_rows<Index, V, 4>(stream, args, policy.check_indices, grid, policy.block_threads); break;
-    case 2: launch_move_rows<Index, V, 2>(stream, args, policy.check_indices, grid, policy.block_threads); break;
-    default: launch_move_rows<Index, V, 1>(stream, args, policy.check_indices, grid, policy.block_threads); break;
+    case 4: move_rows_kernel<Dir, Source, Index, V, 4><<<grid, block, 0, stream>>>(source, args); break;
+    case 2: move_rows_kernel<Dir, Source, Index, V, 2><<<grid, block, 0, stream>>>(source, args); break;
+    default: move_rows_kernel<Dir, Source, Index, V, 1><<<grid, block, 0, stream>>>(source, args); break;
   }
 }
 
 /// Enqueues the row-move kernel with the widest vector the addresses allow. `policy` must be
 /// resolved (select_gather_policy). @throws cuda_error when the launch fails.
-template <class Index>
-void enqueue_move_rows(cudaStream_t stream, move_rows_args<Index> args, const gather_policy& policy)
+template <move_direction Dir, class Source, class Index>
+void enqueue_move_rows(cudaStream_t stream, const Source& source, move_rows_args<Index> args,
+                       const gather_policy& policy)
 {
   if (args.count == 0) { return; }
   args.tile_size = policy.tile_size;
-  args.log2_tile = 0;
-  while ((1 << args.log2_tile) < policy.tile_size) { ++args.log2_tile; }
   args.align_128 = policy.align_128;
-  int const width = vector_width_for(
-    reinterpret_cast<std::uintptr_t>(args.src) | reinterpret_cast<std::uintptr_t>(args.tier.rows),
-    static_cast<std::uintptr_t>(args.src_stride) | static_cast<std::uintptr_t>(args.tier.stride),
-    reinterpret_cast<std::uintptr_t>(args.dst), static_cast<std::uintptr_t>(args.dst_stride),
-    args.row_bytes);
+  int const width = vector_width_for(source.address_bits(), reinterpret_cast<std::uintptr_t>(args.batch.data),
+                                     static_cast<std::uintptr_t>(args.batch.stride), args.row_bytes, 16);
   unsigned const grid = move_rows_grid(args.count, policy);
   switch (width) {
-    case 16: launch_move_rows<Index, 16>(stream, args, policy, grid); break;
-    case 8: launch_move_rows<Index, 8>(stream, args, policy, grid); break;
-    case 4: launch_move_rows<Index, 4>(stream, args, policy, grid); break;
-    case 2: launch_move_rows<Index, 2>(stream, args, policy, grid); break;
-    default: launch_move_rows<Index, 1>(stream, args, policy, grid); break;
+    case 16: launch_move_rows<Dir, Source, Index, 16>(stream, source, args, policy, grid); break;
+    case 8: launch_move_rows<Dir, Source, Index, 8>(stream, source, args, policy, grid); break;
+    case 4: launch_move_rows<Dir, Source, Index, 4>(stream, source, args, policy, grid); break;
+    case 2: launch_move_rows<Dir, Source, Index, 2>(stream, source, args, policy, grid); break;
+    default: launch_move_rows<Dir, Source, Index, 1>(stream, source, args, policy, grid); break;
   }
   GNNDIRECT_CUDA_TRY(cudaGetLastError());
 }

@@ -9,33 +9,16 @@
 
 #include <gnndirect/config.hpp>
 #include <gnndirect/detail/graph/sampling_math.hpp>
-#include <gnndirect/detail/graph/tile.cuh>
+#include <gnndirect/dynamic_tile.cuh>
+#include <gnndirect/graph/sampled_output.hpp>
 
 #include <cstdint>
 
 namespace gnndirect::detail {
 
-/// Where one node's sampled edges go: slot s gets a neighbour id and, if out_edge_ids is not
-/// null, the edge id. Holds the two CSR pointers by value (not the view by address, which would
-/// force a kernel parameter copy into local memory).
+/// Former internal name of sampled_output (graph/sampled_output.hpp).
 template <class Offset, class Index>
-struct node_output {
-  const Index* indices;        ///< csr.indices
-  const Offset* csr_edge_ids;  ///< csr.edge_ids (null: an edge's id is its position)
-  Offset first;                ///< the node's first edge position
-  Index* out_neighbors;
-  Offset* out_edge_ids;
-
-  /// Writes the edge at `position` (relative to first) to `slot`.
-  GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE void emit(std::int64_t position, std::int64_t slot) const
-  {
-    auto const e = static_cast<Offset>(first + position);
-    out_neighbors[slot] = indices[e];
-    if (out_edge_ids != nullptr) {
-      out_edge_ids[slot] = csr_edge_ids != nullptr ? csr_edge_ids[e] : e;  // csr_view::edge_id
-    }
-  }
-};
+using node_output = sampled_output<Offset, Index>;
 
 /// Number of values in values[0, count) smaller than `x` (the rank of x among distinct values).
 template <class T, class Less>

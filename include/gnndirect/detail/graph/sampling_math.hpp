@@ -28,7 +28,7 @@ GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE int count_leading_zeros32(std::uint3
 /// -log2(u) for u = (r + 1) / 2^32 in (0, 1], as an unsigned fixed-point number with 32 fraction
 /// bits (so in [0, 32 * 2^32]). Integer-only (exponent from the leading-zero count, fraction bit
 /// by bit by repeated squaring of the normalised mantissa), hence identical on every platform;
-/// absolute error below 2^-31, monotone non-increasing in r.
+/// absolute error below 2^-30 (truncation in each of the 32 squarings), monotone non-increasing in r.
 GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE std::uint64_t neg_log2_fixed32(std::uint32_t r) noexcept
 {
   std::uint64_t const x = std::uint64_t{r} + 1;  // in [1, 2^32]

@@ -1,0 +1,46 @@
+# cmake -P script behind the `demo_bad_options` test: every bad command line of the demo exits 2
+# before touching the GPU, with a message that names the option (and for values, the range).
+#   cmake -DDEMO=<path to demo> -DWORK_DIR=<dir> -P check_demo_options.cmake
+# Each case: arguments separated by '|', then '=>' and a text the message must contain, with
+# '{' and '}' standing for '[' and ']' (brackets would change how CMake splits the list).
+set(cases
+  "--bogus=>unknown option '--bogus'"
+  "--bogus|1=>unknown option '--bogus'"
+  "--scale=>--scale needs a value"
+  "--scale|-1=>--scale expects a number > 0, got '-1'"
+  "--scale|nan=>--scale expects a number > 0"
+  "--batch-size|0=>--batch-size expects an integer in {1, "
+  "--paths|foo=>--paths expects a comma-separated list of gnndirect cached cpu gpu ('foo'"
+  "--paths|gnndirect,,cpu=>--paths expects"
+  "--epochs|0=>--epochs expects an integer in {1, 1000}, got '0'"
+  "--cache-pct|150=>--cache-pct expects a percentage in (0, 100}, got '150'"
+  "--workers|0=>--workers expects an integer in {1, 256}, got '0'"
+  "--depth|x=>--depth expects an integer in {1, 256}, got 'x'"
+  "--fanouts|15,,5=>--fanouts expects a comma-separated list of integers >= 0, one per layer (no empty entries), got '15,,5'"
+  "--fanouts|15,-1=>--fanouts expects an integer in {0, "
+  "--seed|-3=>--seed expects an integer in {0, 2^64)"
+  "--preset|huge=>--preset expects one of small, products, reddit, papers100m, got 'huge'"
+  "--json|${WORK_DIR}/no-such-dir/out.json=>--json: cannot write"
+  "--preset|papers100m|--scale|1000=>of host memory")
+set(failures 0)
+foreach(case IN LISTS cases)
+  string(FIND "${case}" "=>" split)
+  string(SUBSTRING "${case}" 0 ${split} args)
+  math(EXPR from "${split} + 2")
+  string(SUBSTRING "${case}" ${from} -1 expected)
+  string(REPLACE "{" "[" expected "${expected}")
+  string(REPLACE "}" "]" expected "${expected}")
+  string(REPLACE "|" ";" args "${args}")
+  execute_process(COMMAND ${DEMO} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
+                  TIMEOUT 60)
+  string(FIND "${err}" "${expected}" at)
+  if(NOT rc EQUAL 2 OR at EQUAL -1)
+    message(SEND_ERROR "demo ${args}: exit ${rc}, expected 2 and a message containing\n  ${expected}\ngot:\n${err}${out}")
+    math(EXPR failures "${failures} + 1")
+  endif()
+endforeach()
+list(LENGTH cases count)
+if(failures)
+  message(FATAL_ERROR "${failures} of ${count} bad command lines not reported as expected")
+endif()
+message(STATUS "${count} bad command lines rejected with their own message")
