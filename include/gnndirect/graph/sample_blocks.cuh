@@ -23,7 +23,7 @@
 /// kernel's size depends on a count the host has not seen.
 
 #include <gnndirect/detail/error_flag.cuh>
-#include <gnndirect/detail/graph/bounded_sampling.cuh>
+#include <gnndirect/detail/graph/sample_kernels.cuh>
 #include <gnndirect/detail/graph/relabel.cuh>
 #include <gnndirect/error.hpp>
 #include <gnndirect/graph/sample_neighbors.cuh>
@@ -111,7 +111,6 @@ namespace detail {
 template <class Offset, class Index>
 struct blocks_workspace {
   error_record* records{nullptr};
-  Index* padded{nullptr};          // TODO(lead, issue 16): drop with the device-count launch
   std::int64_t* counts{nullptr};
   Index* slot_neighbors{nullptr};
   Offset* slot_edge_ids{nullptr};
@@ -139,7 +138,6 @@ blocks_workspace<Offset, Index> carve_blocks_workspace(workspace_view ws,
   workspace_carver carver(ws);
   blocks_workspace<Offset, Index> w;
   w.records = carver.take<error_record>(n(2 * static_cast<std::int64_t>(bounds.size()), sizeof(error_record)));
-  w.padded = carver.take<Index>(n(dst, sizeof(Index)));
   w.counts = carver.take<std::int64_t>(n(dst, sizeof(std::int64_t)));
   w.slot_neighbors = carver.take<Index>(n(slots, sizeof(Index)));
   w.slot_edge_ids = carver.take<Offset>(n(slots, sizeof(Offset)));
@@ -195,10 +193,10 @@ void sample_block_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
   Offset* const slot_edge_ids = out.edge_ids == nullptr ? nullptr : w.slot_edge_ids;
   GNNDIRECT_CUDA_TRY(cudaMemsetAsync(out.offsets, 0, sizeof(std::int64_t), stream));
   if (dst_bound > 0 && fanout > 0) {
-    const Index* const checked =
-      launch_sample_bounded(stream, csr, dst, num_dst, w.padded, fanout, l, policy,
+    // Seeds past the device-side count get count 0 and are not read.
+    launch_sample_neighbors(stream, csr, dst, dst_bound, num_dst.value, fanout, l, policy,
                             w.slot_neighbors, slot_edge_ids, w.counts, flag);
-    flag.capture_value_async(stream, checked);
+    if (policy.check_seeds) { flag.capture_value_async(stream, dst); }
     std::size_t bytes = w.relabel.cub_bytes;
     GNNDIRECT_CUDA_TRY(::cub::DeviceScan::InclusiveSum(w.relabel.cub_storage, bytes, w.counts,
                                                        out.offsets + 1, dst_bound, stream));
@@ -242,10 +240,10 @@ std::size_t sample_blocks_workspace_bytes(std::int64_t num_seeds, const std::vec
 /// valid prefixes src_nodes[0, num_src), indices and edge_ids [0, num_edges); nothing else.
 /// Never synchronises and never allocates: capturable in a CUDA graph (the seeds are read when
 /// the work runs, so a graph replays with new seeds copied into the same array). A seed outside
-/// [0, csr.num_nodes) (checked when policy.check_seeds; layers l > 0 are always checked) is
-/// recorded in `ws` and gets no neighbours, and so is a sampled neighbour id outside the graph
-/// (it is dropped from the src nodes, its local id left unwritten): call sample_blocks_check
-/// afterwards to raise them.
+/// [0, csr.num_nodes) (checked when policy.check_seeds) is recorded in `ws` and gets no
+/// neighbours, and a sampled neighbour id outside the graph (always checked: it is dropped from
+/// the src nodes, its local id left unwritten) is recorded too: call sample_blocks_check
+/// afterwards to raise them. Without seed checks a bad seed is undefined behaviour.
 /// @param csr device-visible graph (any placement); its neighbour ids should lie in
 /// [0, num_nodes) (check untrusted graphs with validate())
 /// @param seeds device-visible array of num_seeds node ids (repeats allowed: separate dst rows)

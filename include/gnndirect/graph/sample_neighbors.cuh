@@ -256,10 +256,6 @@ std::int64_t sample_into(cudaStream_t stream, const csr_view<Offset, Index>& csr
   return read_scalar(stream, storage.offsets.data() + num_seeds);
 }
 
-}  // namespace detail
-
-namespace detail {
-
 /// The synchronous sample_neighbors on either kind of memory source (resource_ref or pool).
 template <class Offset, class Index, class Memory>
 sampled_neighbors<Offset, Index> sample_neighbors_sync(cudaStream_t stream,
