@@ -18,6 +18,8 @@
 #include <cooperative_groups.h>
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -290,4 +292,53 @@ TEST_CASE("a user-written sampler (most recent edges before a query time) throug
       }
     }
   }
+}
+
+TEST_CASE("two host threads sampling with different shared-memory needs do not fail each other's launches")
+{
+  // The kernel's dynamic shared-memory limit is process-wide state; it used to be set per call to
+  // that call's size, so a thread launching right after another thread's smaller setting failed.
+  std::mt19937_64 rng(gnndirect::test::fresh_seed());
+  std::int64_t const nodes = 20000, num_seeds = 4000;
+  std::vector<std::int64_t> indptr{0}, indices;
+  std::vector<float> weights;
+  for (std::int64_t v = 0; v < nodes; ++v) {
+    auto const degree = static_cast<std::int64_t>(rng() % 300);
+    for (std::int64_t e = 0; e < degree; ++e) {
+      indices.push_back(static_cast<std::int64_t>(rng() % nodes));
+      weights.push_back(1.0f + static_cast<float>(rng() % 10));
+    }
+    indptr.push_back(static_cast<std::int64_t>(indices.size()));
+  }
+  auto const seeds = gnndirect::test::random_indices<std::int64_t>(rng, num_seeds, nodes);
+  auto const d_indptr = to_buffer(indptr), d_indices = to_buffer(indices), d_seeds = to_buffer(seeds);
+  auto const d_weights = to_buffer(weights);
+  gnndirect::csr_view<std::int64_t, std::int64_t> csr;
+  csr.indptr = d_indptr.data();
+  csr.indices = d_indices.data();
+  csr.weights = d_weights.data();
+  csr.num_nodes = nodes;
+  csr.num_edges = static_cast<std::int64_t>(indices.size());
+  std::atomic<int> failures{0};
+  auto const worker = [&](int fanout) {
+    try {
+      cudaStream_t stream;
+      GNNDIRECT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+      gnndirect::sampling_policy policy;
+      policy.kind = gnndirect::sampling_kind::weighted_without_replacement;
+      policy.tile_size = 32;
+      for (int round = 0; round < 30; ++round) {
+        auto const result = gnndirect::sample_neighbors(stream, csr, d_seeds.data(), num_seeds, fanout, 0, policy);
+        if (result.offsets.size() != static_cast<std::size_t>(num_seeds + 1)) { ++failures; }
+      }
+      GNNDIRECT_CUDA_TRY(cudaStreamDestroy(stream));
+    } catch (const std::exception& e) {
+      MESSAGE(e.what());
+      ++failures;
+    }
+  };
+  std::thread a(worker, 200), b(worker, 100);  // ~110 KB and ~59 KB of shared memory per block
+  a.join();
+  b.join();
+  CHECK(failures.load() == 0);
 }

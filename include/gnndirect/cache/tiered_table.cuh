@@ -152,6 +152,8 @@ void gather_async(cudaStream_t stream, const tiered_view<T>& src, const Index* i
 {
   validate(src.host, "src.host");
   GNNDIRECT_EXPECTS(src.host.rows == 0 || src.slot_of != nullptr, "tiered_view: null slot_of");
+  detail::check_device_accessible(src.host.data, 0, 1, "src.host");
+  detail::check_device_accessible(src.slot_of, 0, alignof(std::int32_t), "src.slot_of");
   gather_async(stream, tiered_source<T>(src), indices, count, dst, ws, detail::tiered_policy(policy));
 }
 
@@ -162,6 +164,8 @@ void gather(cudaStream_t stream, const tiered_view<T>& src, const Index* indices
 {
   validate(src.host, "src.host");
   GNNDIRECT_EXPECTS(src.host.rows == 0 || src.slot_of != nullptr, "tiered_view: null slot_of");
+  detail::check_device_accessible(src.host.data, 0, 1, "src.host");
+  detail::check_device_accessible(src.slot_of, 0, alignof(std::int32_t), "src.slot_of");
   gather(stream, tiered_source<T>(src), indices, count, dst, detail::tiered_policy(policy), mr);
 }
 

@@ -16,6 +16,7 @@
 
 #include <gnndirect/detail/error_flag.cuh>
 #include <gnndirect/detail/gather/move_rows.cuh>
+#include <gnndirect/detail/pointer_checks.hpp>
 #include <gnndirect/error.hpp>
 #include <gnndirect/gather/gather_policy.hpp>
 #include <gnndirect/gather/row_source.hpp>
@@ -161,6 +162,15 @@ void check_move_shapes(const Source& source, const table_view<B>& batch, const v
                                            std::to_string(count) + " indices were given");
 }
 
+/// Where the index and batch arrays live and how they are aligned, once per call on the host
+/// (a pageable or misaligned array would otherwise fault in the kernel and lose the context).
+template <move_direction Dir, class Index, class B>
+void check_move_pointers(const Index* indices, std::int64_t count, const table_view<B>& batch)
+{
+  check_device_accessible(indices, static_cast<std::size_t>(count) * sizeof(Index), alignof(Index), "indices");
+  check_device_accessible(batch.data, 0, 1, Dir == move_direction::gather ? "dst" : "src");
+}
+
 /// Enqueues one gather or scatter between `source` (indexed) and `batch` (one row per index).
 template <move_direction Dir, class Source, class Index, class B>
 void move_rows_async(cudaStream_t stream, const Source& source, const Index* indices,
@@ -168,10 +178,12 @@ void move_rows_async(cudaStream_t stream, const Source& source, const Index* ind
                      const gather_policy& policy)
 {
   check_move_shapes<Dir>(source, batch, indices, count);
+  check_move_pointers<Dir>(indices, count, batch);
   std::int64_t const bound = source.num_rows();
   move_plan const plan = plan_move<Dir>(policy, source.placement(), batch.row_bytes(), count);
   GNNDIRECT_EXPECTS(ws.data != nullptr, "gather/scatter: null workspace (size it with "
                                         "gather_workspace_bytes or scatter_workspace_bytes)");
+  check_device_accessible(ws.data, ws.bytes, workspace_alignment, "workspace");
   int const key_bits = sort_bits<Index>(bound, plan.all_key_bits);
   gather_scratch<Index> const scratch = carve_gather_scratch<Index>(ws, count, key_bits, plan.sorted);
   error_flag_ref const flag{scratch.record};
@@ -220,6 +232,7 @@ void move_rows_sync(cudaStream_t stream, const Source& source, const Index* indi
                     resource_ref mr)
 {
   check_move_shapes<Dir>(source, batch, indices, count);
+  check_move_pointers<Dir>(indices, count, batch);
   buffer<std::byte> const scratch(scratch_bytes<Dir, Index>(count, source.num_rows(), source.placement(),
                                                             batch.row_bytes(), policy),
                                   stream, mr);
@@ -282,6 +295,7 @@ void gather_async(cudaStream_t stream, table_view<S> src, const Index* indices, 
                   table_view<D> dst, workspace_view ws, const gather_policy& policy = {})
 {
   validate(src, "src");
+  detail::check_device_accessible(src.data, 0, 1, "src");
   gather_async(stream, table_source<const S>(src), indices, count, dst, ws, policy);
 }
 
@@ -299,6 +313,7 @@ void scatter_async(cudaStream_t stream, table_view<S> src, const Index* indices,
   detail::check_element_types<S, D>();
   detail::check_writable_source<table_source<D>>();
   validate(dst, "dst");
+  detail::check_device_accessible(dst.data, 0, 1, "dst");
   detail::move_rows_async<detail::move_direction::scatter>(stream, table_source<D>(dst), indices, count,
                                                            src, ws, policy);
 }
@@ -309,6 +324,7 @@ void scatter_async(cudaStream_t stream, table_view<S> src, const Index* indices,
 inline void gather_check(cudaStream_t stream, workspace_view ws, std::int64_t table_rows)
 {
   GNNDIRECT_EXPECTS(ws.data != nullptr, "gather_check: null workspace");
+  detail::check_device_accessible(ws.data, 0, workspace_alignment, "workspace");
   detail::gather_flag(ws).throw_if_set(stream, "indices", table_rows);
 }
 
@@ -333,6 +349,7 @@ void gather(cudaStream_t stream, table_view<S> src, const Index* indices, std::i
             table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {})
 {
   validate(src, "src");
+  detail::check_device_accessible(src.data, 0, 1, "src");
   gather(stream, table_source<const S>(src), indices, count, dst, policy, mr);
 }
 
@@ -346,6 +363,7 @@ void scatter(cudaStream_t stream, table_view<S> src, const Index* indices, std::
   detail::check_element_types<S, D>();
   detail::check_writable_source<table_source<D>>();
   validate(dst, "dst");
+  detail::check_device_accessible(dst.data, 0, 1, "dst");
   detail::move_rows_sync<detail::move_direction::scatter>(stream, table_source<D>(dst), indices, count,
                                                           src, policy, mr);
 }

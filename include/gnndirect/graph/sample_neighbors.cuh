@@ -11,6 +11,7 @@
 
 #include <gnndirect/detail/error_flag.cuh>
 #include <gnndirect/detail/graph/sample_kernels.cuh>
+#include <gnndirect/detail/pointer_checks.hpp>
 #include <gnndirect/error.hpp>
 #include <gnndirect/graph/sampling_policy.hpp>
 #include <gnndirect/host_wait.hpp>
@@ -89,6 +90,11 @@ void check_sample_arguments(const csr_view<Offset, Index>& csr, const Index* see
   validate(policy, csr, fanout);
   GNNDIRECT_EXPECTS(num_seeds >= 0, "sample_neighbors: num_seeds must be >= 0");
   GNNDIRECT_EXPECTS(num_seeds == 0 || seeds != nullptr, "sample_neighbors: null seeds");
+  check_device_accessible(seeds, static_cast<std::size_t>(num_seeds) * sizeof(Index), alignof(Index), "seeds");
+  check_device_accessible(csr.indptr, 0, alignof(Offset), "indptr");
+  check_device_accessible(csr.indices, 0, alignof(Index), "csr indices");
+  if (csr.weights != nullptr) { check_device_accessible(csr.weights, 0, alignof(float), "weights"); }
+  if (csr.edge_ids != nullptr) { check_device_accessible(csr.edge_ids, 0, alignof(Offset), "edge_ids"); }
 }
 
 }  // namespace detail
@@ -118,6 +124,11 @@ void enqueue_sample_neighbors(cudaStream_t stream, const Index* seeds, std::int6
   GNNDIRECT_EXPECTS(ws.data != nullptr,
                     "sample_neighbors_async: null workspace (size it with "
                     "sample_neighbors_workspace_bytes)");
+  check_device_accessible(out.counts, static_cast<std::size_t>(num_seeds) * 8, 8, "counts");
+  check_device_accessible(out.offsets, static_cast<std::size_t>(num_seeds + 1) * 8, 8, "offsets");
+  check_device_accessible(out.neighbors, 0, alignof(Index), "neighbors");
+  check_device_accessible(out.edge_ids, 0, alignof(Offset), "edge_ids");
+  check_device_accessible(ws.data, ws.bytes, workspace_alignment, "workspace");
   sample_workspace const slices = carve_sample_workspace(ws, num_seeds);
   slices.flag.reset_async(stream);
   GNNDIRECT_CUDA_TRY(cudaMemsetAsync(out.offsets, 0, sizeof(std::int64_t), stream));
@@ -187,6 +198,7 @@ void sample_neighbors_async(cudaStream_t stream, const csr_view<Offset, Index>& 
 inline void sample_neighbors_check(cudaStream_t stream, workspace_view ws, std::int64_t num_nodes)
 {
   GNNDIRECT_EXPECTS(ws.data != nullptr, "sample_neighbors_check: null workspace");
+  detail::check_device_accessible(ws.data, 0, workspace_alignment, "workspace");
   detail::sample_flag(ws).throw_if_set(stream, "seeds", num_nodes);
 }
 

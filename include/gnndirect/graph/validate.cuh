@@ -5,6 +5,7 @@
 
 #include <gnndirect/detail/graph/csr_rules.hpp>
 #include <gnndirect/detail/graph/validate_kernels.cuh>
+#include <gnndirect/detail/pointer_checks.hpp>
 #include <gnndirect/graph/validate.hpp>
 #include <gnndirect/memory/buffer.hpp>
 
@@ -66,11 +67,27 @@ std::optional<csr_violation> find_csr_violation_device(cudaStream_t stream,
 /// @throws corrupt_graph naming the first failing array, position and value (the value is read
 ///         back from the array); cuda_error; no_device_error without a GPU. Synchronises `stream`
 ///         and allocates 64 bytes of device memory (validation is off the hot path).
+namespace detail {
+/// Where the graph's arrays live and how they are aligned (after the shape check, so that a null
+/// array is still reported as corrupt_graph). @throws invalid_argument naming the array.
+template <class Offset, class Index>
+void check_csr_pointers(const csr_view<Offset, Index>& graph)
+{
+  auto const nodes = static_cast<std::size_t>(graph.num_nodes);
+  auto const edges = static_cast<std::size_t>(graph.num_edges);
+  check_device_accessible(graph.indptr, (nodes + 1) * sizeof(Offset), alignof(Offset), "indptr");
+  check_device_accessible(graph.indices, edges * sizeof(Index), alignof(Index), "indices");
+  if (graph.weights != nullptr) { check_device_accessible(graph.weights, edges * sizeof(float), alignof(float), "weights"); }
+  if (graph.edge_ids != nullptr) { check_device_accessible(graph.edge_ids, edges * sizeof(Offset), alignof(Offset), "edge_ids"); }
+}
+}  // namespace detail
+
 template <class Offset, class Index>
 void validate(cudaStream_t stream, const csr_view<Offset, Index>& graph)
 {
   detail::check_csr_shape(graph);
   require_device();
+  detail::check_csr_pointers(graph);
   if (auto const violation = detail::find_csr_violation_device(stream, graph)) {
     detail::throw_csr_violation(graph, *violation, [stream](auto const* array, std::int64_t i) {
       return detail::fetch_element(stream, array, i);
