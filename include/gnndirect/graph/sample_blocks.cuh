@@ -24,6 +24,7 @@
 
 #include <gnndirect/detail/error_flag.cuh>
 #include <gnndirect/detail/graph/sample_kernels.cuh>
+#include <gnndirect/detail/pointer_checks.hpp>
 #include <gnndirect/detail/graph/relabel.cuh>
 #include <gnndirect/error.hpp>
 #include <gnndirect/graph/sample_neighbors.cuh>
@@ -178,6 +179,15 @@ void check_layer_output(const sampled_block_ref<Offset, Index>& out, const block
   GNNDIRECT_EXPECTS(out.num_src != nullptr && out.num_edges != nullptr, where + "num_src/num_edges");
   GNNDIRECT_EXPECTS(b.num_src == 0 || out.src_nodes != nullptr, where + "src_nodes");
   GNNDIRECT_EXPECTS(b.num_edges == 0 || out.indices != nullptr, where + "indices");
+  auto const bytes = [](std::int64_t n, std::size_t size) { return static_cast<std::size_t>(n) * size; };
+  check_device_accessible(out.src_nodes, bytes(b.num_src, sizeof(Index)), alignof(Index), "src_nodes");
+  check_device_accessible(out.offsets, bytes(b.num_dst + 1, 8), 8, "offsets");
+  check_device_accessible(out.indices, bytes(b.num_edges, sizeof(Index)), alignof(Index), "indices");
+  if (out.edge_ids != nullptr) {
+    check_device_accessible(out.edge_ids, bytes(b.num_edges, sizeof(Offset)), alignof(Offset), "edge_ids");
+  }
+  check_device_accessible(out.num_src, 8, 8, "num_src");
+  check_device_accessible(out.num_edges, 8, 8, "num_edges");
 }
 
 /// Samples and relabels layer l whose dst nodes are dst[0, num_dst) (num_dst on the device for
@@ -251,8 +261,8 @@ std::size_t sample_blocks_workspace_bytes(std::int64_t num_seeds, const std::vec
 /// @param out caller-owned outputs, one entry per fanout
 /// @param ws workspace of at least sample_blocks_workspace_bytes<Offset, Index>(num_seeds,
 /// fanouts, csr.num_nodes) bytes; reusable once the enqueued work (and the check) has run
-/// @throws invalid_argument (policy, graph, sizes, null outputs, workspace) before any launch;
-/// cuda_error.
+/// @throws invalid_argument (policy, graph, sizes, null, unreachable or misaligned outputs or
+/// workspace) before any launch; cuda_error.
 template <class Offset, class Index>
 void sample_blocks_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                          const Index* seeds, std::int64_t num_seeds, const std::vector<int>& fanouts,
@@ -265,6 +275,7 @@ void sample_blocks_async(cudaStream_t stream, const csr_view<Offset, Index>& csr
                       " layers for " + std::to_string(fanouts.size()) + " fanouts");
   GNNDIRECT_EXPECTS(ws.data != nullptr, "sample_blocks_async: null workspace (size it with "
                                         "sample_blocks_workspace_bytes)");
+  detail::check_device_accessible(ws.data, ws.bytes, workspace_alignment, "workspace");
   std::vector<block_bounds> const bounds = sample_blocks_bounds(num_seeds, fanouts, csr.num_nodes);
   for (std::size_t l = 0; l < bounds.size(); ++l) { detail::check_layer_output(out.layers[l], bounds[l], l); }
   auto const w = detail::carve_blocks_workspace<Offset, Index>(ws, bounds);
@@ -289,6 +300,7 @@ inline void sample_blocks_check(cudaStream_t stream, workspace_view ws, std::siz
                                 std::int64_t num_nodes)
 {
   GNNDIRECT_EXPECTS(ws.data != nullptr, "sample_blocks_check: null workspace");
+  detail::check_device_accessible(ws.data, 0, workspace_alignment, "workspace");
   std::vector<detail::error_record> records(2 * num_layers);
   GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(records.data(), ws.data, sizeof(detail::error_record) * records.size(),
                                      cudaMemcpyDefault, stream));
