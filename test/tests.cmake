@@ -11,6 +11,7 @@ gnndirect_host_test(test_host_sampling host/test_philox.cpp host/test_sampling_r
 gnndirect_host_test(test_host_cpu_sampler host/test_cpu_sampler.cpp)
 gnndirect_host_test(test_graph_host host/test_graph_host.cpp)
 gnndirect_gpu_test(test_gpu_sampling gpu/test_sampling.cu)
+gnndirect_gpu_test(test_gpu_blocks_async gpu/test_blocks_async.cu)
 gnndirect_gpu_test(test_gpu_graph gpu/test_graph.cu)
 gnndirect_gpu_test(test_gpu_pipeline gpu/test_pipeline.cu)
 gnndirect_gpu_test(test_gpu_cache gpu/test_cache.cu)

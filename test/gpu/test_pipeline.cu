@@ -1,7 +1,8 @@
 // GPU tests of the mini-batch pipeline: every batch equals host sampling + host gather for the
 // seeds it used, epochs cover the training ids once and are deterministic per (seed, epoch);
 // batch i+1 is prepared while batch i is held; no pool growth after the first epoch; bad
-// training ids raise index_out_of_range from next() and leave the context usable.
+// training ids raise index_out_of_range from next() and leave the context usable; the pipeline
+// on a caller's memory resource; the batch scheduler driving a second (link-prediction) preparer.
 #include <doctest/doctest.h>
 
 #include <gnndirect/detail/pipeline/cuda_handles.hpp>
@@ -619,4 +620,236 @@ TEST_CASE("soak: many epochs, every batch spot-checked, every 16th in full, memo
                    << " nodes / " << f.host_graph.num_edges() << " edges");
   CHECK(batches == soak_epochs() * pipeline.num_batches());
   CHECK(spot_mismatches == 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The scheduler with a second preparer: link prediction. A batch is a run of positive edges of
+// the epoch's edge order plus `negatives` corrupted edges per positive (same source, a random
+// destination), with both endpoints' feature rows gathered on the GPU.
+
+namespace {
+
+/// What a link-prediction slot holds (storage reused across batches).
+struct link_batch {
+  std::int64_t epoch{0};
+  std::int64_t index{0};
+  std::int64_t num_positive{0};
+  std::int64_t num_pairs{0};                 // positives then negatives
+  std::vector<std::int32_t> host_src, host_dst;
+  gnndirect::buffer<std::int32_t> staging;   // pinned: src then dst of every pair
+  gnndirect::buffer<std::int32_t> endpoints; // device: src[0, pairs) then dst[0, pairs)
+  gnndirect::buffer<float> src_features, dst_features;
+  gnndirect::buffer<unsigned char> src_ws, dst_ws;
+};
+
+/// A link-prediction preparer over a host edge list and a feature table (models the concept in
+/// pipeline/scheduler.cuh).
+class link_preparer {
+ public:
+  using batch_type = link_batch;
+
+  link_preparer(const gnndirect::host_csr<std::int64_t, std::int32_t>& graph,
+                gnndirect::table_view<const float> features, std::int64_t batch_size, int negatives,
+                std::uint64_t seed, gnndirect::resource_ref mr)
+    : features_(features), batch_size_(batch_size), negatives_(negatives), seed_(seed), mr_(mr),
+      num_nodes_(graph.num_nodes)
+  {
+    for (std::int64_t v = 0; v < graph.num_nodes; ++v) {
+      for (auto e = graph.indptr[static_cast<std::size_t>(v)]; e < graph.indptr[static_cast<std::size_t>(v) + 1]; ++e) {
+        edges_.emplace_back(static_cast<std::int32_t>(v), graph.indices[static_cast<std::size_t>(e)]);
+      }
+    }
+  }
+
+  void init_batch(link_batch& batch, cudaStream_t stream)
+  {
+    std::size_t const pairs = static_cast<std::size_t>(batch_size_ * (1 + negatives_));
+    batch.staging = gnndirect::buffer<std::int32_t>(2 * pairs, memory_kind::pinned);
+    batch.endpoints = gnndirect::buffer<std::int32_t>(2 * pairs, stream, mr_);
+    batch.src_features = gnndirect::buffer<float>(pairs * static_cast<std::size_t>(features_.cols), stream, mr_);
+    batch.dst_features = gnndirect::buffer<float>(pairs * static_cast<std::size_t>(features_.cols), stream, mr_);
+    std::size_t const ws = gnndirect::gather_workspace_bytes<std::int32_t>(
+      static_cast<std::int64_t>(pairs), features_.rows, features_.kind, features_.row_bytes(), {});
+    batch.src_ws = gnndirect::buffer<unsigned char>(ws, stream, mr_);
+    batch.dst_ws = gnndirect::buffer<unsigned char>(ws, stream, mr_);
+  }
+
+  std::int64_t start_epoch(std::int64_t epoch)
+  {
+    order_.resize(edges_.size());
+    std::iota(order_.begin(), order_.end(), std::int64_t{0});
+    gnndirect::shuffle_epoch(order_, seed_, epoch);
+    return num_batches();
+  }
+
+  void prepare(link_batch& batch, cudaStream_t stream, std::int64_t epoch, std::int64_t b)
+  {
+    batch.epoch = epoch;
+    batch.index = b;
+    batch.num_positive = std::min(batch_size_, static_cast<std::int64_t>(order_.size()) - b * batch_size_);
+    pairs_of(epoch, b, batch.num_positive, batch.host_src, batch.host_dst);
+    batch.num_pairs = static_cast<std::int64_t>(batch.host_src.size());
+    auto const pairs = static_cast<std::size_t>(batch.num_pairs);
+    std::copy(batch.host_src.begin(), batch.host_src.end(), batch.staging.host_data());
+    std::copy(batch.host_dst.begin(), batch.host_dst.end(), batch.staging.host_data() + pairs);
+    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(batch.endpoints.data(), batch.staging.data(),
+                                       2 * pairs * sizeof(std::int32_t), cudaMemcpyDefault, stream));
+    gather(stream, batch.endpoints.data(), batch.num_pairs, batch.src_features, batch.src_ws);
+    gather(stream, batch.endpoints.data() + pairs, batch.num_pairs, batch.dst_features, batch.dst_ws);
+    gnndirect::gather_check(stream, {batch.src_ws.data(), batch.src_ws.bytes()}, features_.rows);
+    gnndirect::gather_check(stream, {batch.dst_ws.data(), batch.dst_ws.bytes()}, features_.rows);
+  }
+
+  std::uint64_t complete(link_batch& batch) noexcept
+  {
+    return static_cast<std::uint64_t>(2 * batch.num_pairs) * features_.row_bytes();
+  }
+
+  std::int64_t num_batches() const noexcept
+  {
+    return (static_cast<std::int64_t>(edges_.size()) + batch_size_ - 1) / batch_size_;
+  }
+
+  /// Endpoints of batch b: positives from the epoch order, then `negatives` corrupted copies of
+  /// each (destination drawn from a generator keyed by (seed, epoch, batch)). Also the host
+  /// computation the test checks against, run on the test's own order.
+  void pairs_of(std::int64_t epoch, std::int64_t b, std::int64_t positives, std::vector<std::int32_t>& src,
+                std::vector<std::int32_t>& dst) const
+  {
+    src.clear();
+    dst.clear();
+    for (std::int64_t i = 0; i < positives; ++i) {
+      auto const& edge = edges_[static_cast<std::size_t>(order_[static_cast<std::size_t>(b * batch_size_ + i)])];
+      src.push_back(edge.first);
+      dst.push_back(edge.second);
+    }
+    std::mt19937_64 rng(gnndirect::batch_sampling_seed(seed_, epoch, b));
+    for (std::int64_t i = 0; i < positives; ++i) {
+      for (int k = 0; k < negatives_; ++k) {
+        src.push_back(src[static_cast<std::size_t>(i)]);
+        dst.push_back(static_cast<std::int32_t>(rng() % static_cast<std::uint64_t>(num_nodes_)));
+      }
+    }
+  }
+
+  const std::vector<std::pair<std::int32_t, std::int32_t>>& edges() const noexcept { return edges_; }
+
+ private:
+  void gather(cudaStream_t stream, const std::int32_t* ids, std::int64_t count, gnndirect::buffer<float>& out,
+              gnndirect::buffer<unsigned char>& ws)
+  {
+    gnndirect::table_view<float> const dst(out.data(), count, features_.cols, features_.cols, memory_kind::device);
+    gnndirect::gather_async(stream, features_, ids, count, dst, {ws.data(), ws.bytes()}, gnndirect::gather_policy{});
+  }
+
+  gnndirect::table_view<const float> features_;
+  std::int64_t batch_size_;
+  int negatives_;
+  std::uint64_t seed_;
+  gnndirect::resource_ref mr_;
+  std::int64_t num_nodes_;
+  std::vector<std::pair<std::int32_t, std::int32_t>> edges_;
+  std::vector<std::int64_t> order_;
+};
+
+/// A stream-ordered resource that counts its allocations (forwarding to the default pool).
+struct counting_resource {
+  gnndirect::device_pool_resource upstream;
+  std::int64_t allocations{0};
+  void* allocate(::cuda::stream_ref stream, std::size_t bytes, std::size_t alignment)
+  {
+    ++allocations;
+    return upstream.allocate(stream, bytes, alignment);
+  }
+  void deallocate(::cuda::stream_ref stream, void* p, std::size_t bytes, std::size_t alignment) noexcept
+  {
+    upstream.deallocate(stream, p, bytes, alignment);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("batch_scheduler with a link-prediction preparer: pairs and both endpoints' features")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  fixture<std::int32_t> const f(seed, 0.02, 24, 10, csr_placement::all(memory_kind::device),
+                                memory_kind::pinned, memory_kind::device);
+  counting_resource mr;
+  link_preparer preparer(f.host_graph, f.features.view(), 300, 2, seed, mr);
+  // The test's own host computation: an independent preparer object (never run on the GPU).
+  link_preparer host(f.host_graph, f.features.view(), 300, 2, seed, mr);
+  auto const consumer = gnndirect::detail::make_non_blocking_stream();
+  std::vector<std::int32_t> want_src, want_dst;
+  {
+    gnndirect::batch_scheduler<link_preparer> scheduler(preparer, gnndirect::scheduler_options{3, 2});
+    CHECK(mr.allocations > 0);
+    for (std::int64_t epoch : {0, 1}) {
+      CAPTURE(epoch);
+      scheduler.start_epoch(epoch);
+      REQUIRE(host.start_epoch(epoch) == scheduler.num_batches());
+      std::int64_t expected = 0;
+      std::vector<std::int64_t> positives_seen;
+      while (auto* batch = scheduler.next(consumer.get())) {
+        CAPTURE(batch->index);
+        REQUIRE(batch->index == expected++);
+        CHECK(batch->epoch == epoch);
+        std::int64_t const positives =
+          std::min<std::int64_t>(300, static_cast<std::int64_t>(host.edges().size()) - batch->index * 300);
+        host.pairs_of(epoch, batch->index, positives, want_src, want_dst);
+        REQUIRE(batch->num_pairs == positives * 3);
+        auto const pairs = static_cast<std::size_t>(batch->num_pairs);
+        auto const ids = to_host(consumer.get(), batch->endpoints.data(), batch->num_pairs * 2);
+        CHECK(std::equal(want_src.begin(), want_src.end(), ids.begin()));
+        CHECK(std::equal(want_dst.begin(), want_dst.end(), ids.begin() + static_cast<std::ptrdiff_t>(pairs)));
+        auto const src_rows = to_host(consumer.get(), batch->src_features.data(), batch->num_pairs * f.dim);
+        auto const dst_rows = to_host(consumer.get(), batch->dst_features.data(), batch->num_pairs * f.dim);
+        std::int64_t mismatches = 0;
+        for (std::size_t i = 0; i < pairs; ++i) {
+          auto const* s = f.host_features.data() + static_cast<std::size_t>(want_src[i]) * f.dim;
+          auto const* d = f.host_features.data() + static_cast<std::size_t>(want_dst[i]) * f.dim;
+          mismatches += !std::equal(s, s + f.dim, src_rows.begin() + static_cast<std::ptrdiff_t>(i * f.dim));
+          mismatches += !std::equal(d, d + f.dim, dst_rows.begin() + static_cast<std::ptrdiff_t>(i * f.dim));
+        }
+        CHECK(mismatches == 0);
+        positives_seen.push_back(positives);
+        scheduler.release(batch, consumer.get());
+      }
+      CHECK(expected == scheduler.num_batches());
+      CHECK(std::accumulate(positives_seen.begin(), positives_seen.end(), std::int64_t{0}) ==
+            static_cast<std::int64_t>(host.edges().size()));
+      auto const stats = scheduler.stats();
+      CHECK(stats.epoch == epoch);
+      CHECK(static_cast<std::int64_t>(stats.batches.size()) == scheduler.num_batches());
+    }
+    CHECK(scheduler.stats().payload_bytes ==
+          2 * 3 * 2 * host.edges().size() * static_cast<std::uint64_t>(f.dim) * sizeof(float));
+  }
+}
+
+TEST_CASE("minibatch_pipeline on a caller's memory resource")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  fixture<std::int64_t> const f(seed, 0.05, 20, 900, csr_placement::all(memory_kind::device),
+                                memory_kind::device, memory_kind::device);
+  pipeline_options const options = test_options(seed, 2, 1);
+  counting_resource mr;
+  auto const consumer = gnndirect::detail::make_non_blocking_stream();
+  {
+    pipeline_of<std::int64_t> pipeline(f.graph.view(), f.features.view(), f.labels.data(), f.training_ids,
+                                       options, mr);
+    std::int64_t const after_setup = mr.allocations;
+    CHECK(after_setup > 0);
+    pipeline.start_epoch(3);
+    std::int64_t count = 0;
+    while (auto* batch = pipeline.next(consumer.get())) {
+      check_batch(f, *batch, options, consumer.get());
+      pipeline.release(batch, consumer.get());
+      ++count;
+    }
+    CHECK(count == pipeline.num_batches());
+    CHECK(reserved_bytes(pipeline.memory_pool()) == 0);  // nothing came from the pipeline's pool
+  }
+  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(consumer.get()));
 }

@@ -17,6 +17,7 @@
 #include <gnndirect/host_wait.hpp>
 #include <gnndirect/memory/buffer.hpp>
 #include <gnndirect/memory/memory_kind.hpp>
+#include <gnndirect/memory/resource.hpp>
 #include <gnndirect/memory/workspace.hpp>
 #include <gnndirect/views/csr_view.hpp>
 
@@ -216,8 +217,9 @@ void compact_sampled_async(cudaStream_t stream, const sampled_slots_ref<Offset, 
 namespace detail {
 
 /// Device-memory slots, counts, offsets and workspace for one synchronous sampling call,
-/// allocated stream-ordered on `stream` (from `pool`, or the device's default pool when null) so
-/// that a caller with a pool that keeps its memory never reaches cudaMalloc per call.
+/// allocated stream-ordered on `stream` from `memory` (a resource_ref, or a cudaMemPool_t where
+/// null is the device's default pool) so that a caller whose resource keeps its memory never
+/// reaches cudaMalloc per call.
 template <class Offset, class Index>
 struct sample_storage {
   buffer<Index> slot_neighbors;
@@ -226,12 +228,13 @@ struct sample_storage {
   buffer<std::int64_t> offsets;
   buffer<unsigned char> workspace;
 
-  sample_storage(std::int64_t num_seeds, int fanout, cudaStream_t stream, cudaMemPool_t pool)
-    : slot_neighbors(static_cast<std::size_t>(num_seeds * fanout), stream, pool),
-      slot_edge_ids(static_cast<std::size_t>(num_seeds * fanout), stream, pool),
-      counts(static_cast<std::size_t>(num_seeds), stream, pool),
-      offsets(static_cast<std::size_t>(num_seeds) + 1, stream, pool),
-      workspace(sample_neighbors_workspace_bytes(num_seeds), stream, pool)
+  template <class Memory>
+  sample_storage(std::int64_t num_seeds, int fanout, cudaStream_t stream, Memory memory)
+    : slot_neighbors(static_cast<std::size_t>(num_seeds * fanout), stream, memory),
+      slot_edge_ids(static_cast<std::size_t>(num_seeds * fanout), stream, memory),
+      counts(static_cast<std::size_t>(num_seeds), stream, memory),
+      offsets(static_cast<std::size_t>(num_seeds) + 1, stream, memory),
+      workspace(sample_neighbors_workspace_bytes(num_seeds), stream, memory)
   {
   }
   sampled_slots_ref<Offset, Index> slots() const noexcept
@@ -265,18 +268,40 @@ std::int64_t sample_into(cudaStream_t stream, const csr_view<Offset, Index>& csr
   return read_scalar(stream, storage.offsets.data() + num_seeds);
 }
 
+/// The synchronous sample_neighbors on either kind of memory source (resource_ref or pool).
+template <class Offset, class Index, class Memory>
+sampled_neighbors<Offset, Index> sample_neighbors_sync(cudaStream_t stream,
+                                                       const csr_view<Offset, Index>& csr,
+                                                       const Index* seeds, std::int64_t num_seeds,
+                                                       int fanout, int layer,
+                                                       const sampling_policy& policy, Memory memory)
+{
+  check_sample_arguments(csr, seeds, num_seeds, fanout, policy);
+  sample_storage<Offset, Index> storage(num_seeds, fanout, stream, memory);
+  std::int64_t const edges =
+    sample_into(stream, csr, seeds, num_seeds, fanout, layer, policy, storage, "seeds");
+  sampled_neighbors<Offset, Index> result;
+  result.neighbors = buffer<Index>(static_cast<std::size_t>(edges), stream, memory);
+  result.edge_ids = buffer<Offset>(static_cast<std::size_t>(edges), stream, memory);
+  compact_sampled_async(stream, storage.slots(), num_seeds, fanout, result.neighbors.data(),
+                        result.edge_ids.data());
+  synchronize(stream);
+  result.offsets = std::move(storage.offsets);
+  return result;
+}
+
 }  // namespace detail
 
 /// Samples up to `fanout` neighbours of each seed and returns them compacted in CSR form in
-/// device memory. Outputs and temporaries are allocated stream-ordered on `stream` (from `pool`,
-/// or the device's default pool when null); the outputs are freed on `stream` when the result is
-/// destroyed, so `stream` must outlive it, and work on another stream that still uses them must
-/// be ordered before that (e.g. with an event). Synchronises `stream` (one device-to-host read of
-/// the edge count, and once more before returning). Use sample_neighbors_async on hot paths.
+/// device memory. Outputs and temporaries are allocated stream-ordered on `stream` from `mr`; the
+/// outputs are freed on `stream` when the result is destroyed, so `stream` (and `mr`) must
+/// outlive it, and work on another stream that still uses them must be ordered before that (e.g.
+/// with an event). Synchronises `stream` (one device-to-host read of the edge count, and once
+/// more before returning). Use sample_neighbors_async on hot paths.
 /// @param stream stream to run on  @param csr device-visible graph (any placement)
 /// @param seeds device-visible node ids  @param num_seeds their number  @param fanout k >= 0
 /// @param layer random counter layer  @param policy kind, seed, tile size, budget, checks
-/// @param pool memory pool of the current device for every allocation (null: default pool)
+/// @param mr memory resource for every allocation (default: the device's default pool)
 /// @throws invalid_argument (arguments), index_out_of_range (bad seed, with checks on; the
 /// context stays usable), allocation_error, cuda_error.
 template <class Offset, class Index>
@@ -284,20 +309,20 @@ sampled_neighbors<Offset, Index> sample_neighbors(cudaStream_t stream, const csr
                                                   const Index* seeds, std::int64_t num_seeds,
                                                   int fanout, int layer,
                                                   const sampling_policy& policy = {},
-                                                  cudaMemPool_t pool = nullptr)
+                                                  resource_ref mr = {})
 {
-  detail::check_sample_arguments(csr, seeds, num_seeds, fanout, policy);
-  detail::sample_storage<Offset, Index> storage(num_seeds, fanout, stream, pool);
-  std::int64_t const edges =
-    detail::sample_into(stream, csr, seeds, num_seeds, fanout, layer, policy, storage, "seeds");
-  sampled_neighbors<Offset, Index> result;
-  result.neighbors = buffer<Index>(static_cast<std::size_t>(edges), stream, pool);
-  result.edge_ids = buffer<Offset>(static_cast<std::size_t>(edges), stream, pool);
-  compact_sampled_async(stream, storage.slots(), num_seeds, fanout, result.neighbors.data(),
-                        result.edge_ids.data());
-  detail::synchronize(stream);
-  result.offsets = std::move(storage.offsets);
-  return result;
+  return detail::sample_neighbors_sync(stream, csr, seeds, num_seeds, fanout, layer, policy, mr);
+}
+
+/// As above, allocating from a CUDA memory pool of the current device (null: its default pool);
+/// kept for source compatibility.
+template <class Offset, class Index>
+sampled_neighbors<Offset, Index> sample_neighbors(cudaStream_t stream, const csr_view<Offset, Index>& csr,
+                                                  const Index* seeds, std::int64_t num_seeds,
+                                                  int fanout, int layer,
+                                                  const sampling_policy& policy, cudaMemPool_t pool)
+{
+  return detail::sample_neighbors_sync(stream, csr, seeds, num_seeds, fanout, layer, policy, pool);
 }
 
 }  // namespace gnndirect

@@ -1,0 +1,423 @@
+#pragma once
+/// @file gnn_preparer.cuh
+/// @brief The GNN recipe as a batch_scheduler preparer (pipeline/scheduler.cuh): shuffled seeds
+/// -> message-flow blocks (sample_blocks_async) -> gathered features (optionally through a tier
+/// of hot rows in HBM) and labels.
+///
+/// Per batch, on the stream of the slot it occupies: the seeds go from pinned staging to the
+/// device, sample_blocks_async samples and relabels every layer into the slot's bound-sized
+/// arrays with all sizes on the device, the counts come back once, and gather_async copies the
+/// input nodes' feature rows and the seeds' labels. Every slot's arrays are allocated once (at
+/// construction, from the caller's memory resource) and reused; only the feature and label
+/// storage grow when a batch is the largest yet. So a batch costs one host round trip (the
+/// counts, which size the gathers: gather_async takes its row count from the host; TODO(issue 16):
+/// with a device-count gather the batch becomes one host-free stream of work), where the
+/// synchronous sample_blocks needed two per layer.
+
+#include <gnndirect/cache/hot_set.cuh>
+#include <gnndirect/cache/tiered_table.cuh>
+#include <gnndirect/device.hpp>
+#include <gnndirect/error.hpp>
+#include <gnndirect/gather/gather.cuh>
+#include <gnndirect/gather/gather_policy.hpp>
+#include <gnndirect/graph/sample_blocks.cuh>
+#include <gnndirect/graph/sampling_policy.hpp>
+#include <gnndirect/host_wait.hpp>
+#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/memory/memory_kind.hpp>
+#include <gnndirect/memory/resource.hpp>
+#include <gnndirect/memory/workspace.hpp>
+#include <gnndirect/pipeline/epoch_order.hpp>
+#include <gnndirect/views/csr_view.hpp>
+#include <gnndirect/views/table_view.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gnndirect {
+
+/// What a minibatch_pipeline (or a gnn_preparer) prepares and how.
+struct pipeline_options {
+  std::vector<int> fanouts{15, 10, 5};  ///< one fanout per layer, seeds side first (at least one)
+  std::int64_t batch_size{1024};        ///< seeds per batch (> 0)
+  bool drop_last{false};                ///< drop the last batch when it is smaller than batch_size
+  /// Sampling kind, tile and checks. Its seed is the base of every batch's sampling seed
+  /// (batch_sampling_seed(seed, epoch, batch)), so each batch draws fresh neighbours.
+  sampling_policy sampling{};
+  gather_policy gather{};               ///< how feature and label rows are gathered
+  std::uint64_t shuffle_seed{0};        ///< key of the per-epoch shuffle (shuffle_epoch)
+  /// Batches in flight (in preparation, ready or held). 2 is double buffering; with `workers`
+  /// > 1, depth >= workers + 1 lets the workers overlap while the consumer holds a batch.
+  int depth{3};
+  /// Host threads preparing batches concurrently (>= 1), each on its own stream: 2 overlaps one
+  /// batch's sampling with the previous batch's gathers.
+  int workers{2};
+  /// How the workers wait for the GPU (sleep: no CPU time while waiting; spin: lowest latency).
+  wait_mode worker_wait{wait_mode::sleep};
+  /// When > 0, caps the thread blocks of sampling (sampling.block_budget) and of gathering
+  /// (gather.max_blocks), so that preparation leaves most SMs to training kernels.
+  int block_budget{0};
+  /// Bytes to allocate from the memory resource once at construction and free again, so that a
+  /// retaining pool (the pipeline's own, by default) is grown to the working set up front.
+  std::size_t reserve_bytes{0};
+  /// When > 0, device bytes for a tier of hot feature rows (cache/tiered_table.cuh), filled at
+  /// construction with the highest-degree nodes; features of cached nodes are then gathered from
+  /// HBM, the others from the host table, in one launch. Rebuild it between epochs through
+  /// feature_cache() (e.g. with hot_rows_by_count from pre-sampling).
+  std::size_t cache_bytes{0};
+};
+
+/// A non-owning device array with the member names of buffer<T> (data(), size()).
+template <class T>
+struct device_span {
+  T* pointer{nullptr};     ///< first element (device memory)
+  std::int64_t count{0};   ///< number of elements
+
+  /// First element.
+  T* data() const noexcept { return pointer; }
+  /// Number of elements.
+  std::size_t size() const noexcept { return static_cast<std::size_t>(count); }
+  /// True when empty.
+  bool empty() const noexcept { return count == 0; }
+};
+
+/// One message-flow block of a prepared batch (views into the batch's slot; see sampled_block
+/// for the layout).
+template <class Offset, class Index>
+struct block_view {
+  device_span<const Index> dst_nodes;         ///< global ids of the destination nodes
+  device_span<const Index> src_nodes;         ///< global ids of the source nodes, dst first
+  device_span<const std::int64_t> offsets;    ///< num_dst + 1
+  device_span<const Index> indices;           ///< local src id of each sampled edge
+  device_span<const Offset> edge_ids;         ///< global edge id of each sampled edge
+
+  /// Number of destination nodes.
+  std::int64_t num_dst() const noexcept { return dst_nodes.count; }
+  /// Number of source nodes (>= num_dst).
+  std::int64_t num_src() const noexcept { return src_nodes.count; }
+  /// Number of sampled edges.
+  std::int64_t num_edges() const noexcept { return indices.count; }
+};
+
+/// All blocks of a prepared batch, seeds side first.
+template <class Offset, class Index>
+struct blocks_view {
+  std::vector<block_view<Offset, Index>> layers;  ///< one block per fanout
+
+  /// Global ids of the input (feature) nodes: the last layer's src nodes.
+  const device_span<const Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
+};
+
+namespace detail {
+
+/// A slot's reusable storage for the GNN recipe (internal to gnn_preparer).
+template <class Offset, class Index>
+struct gnn_slot_storage {
+  buffer<Index> staging;               // pinned: the seeds' path to the device
+  buffer<std::int64_t> host_counts;    // pinned: 2 x layers counts read back once per batch
+  buffer<Index> seeds;                 // device copy of the batch's seeds
+  sample_blocks_buffers<Offset, Index> blocks;
+  buffer<unsigned char> feature_ws;    // grow-only gather workspaces
+  buffer<unsigned char> label_ws;
+};
+
+/// Makes `storage` hold at least `count` elements (reallocating stream-ordered on `stream` from
+/// `mr`, with an eighth of headroom, only when it is too small). Never empty afterwards.
+template <class T>
+void ensure_capacity(buffer<T>& storage, std::int64_t count, cudaStream_t stream, resource_ref mr)
+{
+  auto const needed = static_cast<std::size_t>(std::max<std::int64_t>(count, 1));
+  if (storage.size() >= needed) { return; }
+  storage = buffer<T>(needed + needed / 8, stream, mr);
+}
+
+/// Placement of a device-visible pointer as the gather policy needs it (pinned and registered
+/// memory behave alike). @throws invalid_argument for memory the GPU cannot read; cuda_error.
+inline memory_kind device_visible_kind(const void* pointer, const char* what)
+{
+  cudaPointerAttributes attributes{};
+  GNNDIRECT_CUDA_TRY(cudaPointerGetAttributes(&attributes, pointer));
+  switch (attributes.type) {
+    case cudaMemoryTypeDevice: return memory_kind::device;
+    case cudaMemoryTypeManaged: return memory_kind::managed_host;
+    case cudaMemoryTypeHost: return memory_kind::pinned;
+    default: break;
+  }
+  throw invalid_argument(__FILE__, __LINE__,
+                         std::string(what) + " is not device-visible (pageable host memory?): " +
+                           "use device, pinned, registered or managed memory");
+}
+
+/// First position of an id outside [0, num_nodes), or -1.
+template <class Index>
+std::int64_t first_bad_id(const std::vector<Index>& ids, std::int64_t num_nodes) noexcept
+{
+  auto const bad = std::find_if(ids.begin(), ids.end(), [num_nodes](Index id) {
+    return id < 0 || static_cast<std::int64_t>(id) >= num_nodes;
+  });
+  return bad == ids.end() ? -1 : static_cast<std::int64_t>(bad - ids.begin());
+}
+
+}  // namespace detail
+
+/// One prepared mini-batch. Every device array lives in its slot and stays valid until the batch
+/// is released (and the consumer stream is past the release).
+template <class Offset, class Index, class Feature, class Label>
+struct minibatch {
+  std::int64_t epoch{0};              ///< epoch it belongs to
+  std::int64_t index{0};              ///< position of the batch in its epoch
+  std::int64_t first{0};              ///< position of its first seed in the epoch order
+  std::int64_t num_seeds{0};          ///< seeds (training nodes) in this batch
+  std::int64_t num_input_nodes{0};    ///< rows of `features` (the last layer's src nodes)
+  std::int64_t num_sampled_edges{0};  ///< sampled edges over all layers
+  std::size_t feature_bytes{0};       ///< bytes of feature rows gathered for this batch
+  std::uint64_t sampling_seed{0};     ///< sampling_policy::seed used for this batch's blocks
+  const Index* host_seeds{nullptr};   ///< the seeds in host memory (valid until the next epoch)
+  const Index* seeds{nullptr};        ///< the seeds in device memory (blocks.layers[0].dst_nodes)
+  blocks_view<Offset, Index> blocks;  ///< message-flow blocks, seeds side first
+  table_view<Feature> features;       ///< num_input_nodes x feature cols, device memory
+  const Label* labels{nullptr};       ///< num_seeds labels of the seeds, device memory
+  buffer<Feature> feature_storage;    ///< owner of `features` (grows, reused across batches)
+  buffer<Label> label_storage;        ///< owner of `labels` (grows, reused across batches)
+  detail::gnn_slot_storage<Offset, Index> storage;  ///< the slot's other arrays (internal)
+};
+
+/// The GNN recipe as a preparer for batch_scheduler (see scheduler.cuh for the concept).
+///
+/// The graph, features and labels are borrowed (views) and must outlive it, as must `mr`, from
+/// which every device array is allocated. prepare() may run concurrently on different batches.
+template <class Offset, class Index, class Feature, class Label>
+class gnn_preparer {
+ public:
+  /// What a slot holds.
+  using batch_type = minibatch<Offset, Index, Feature, Label>;
+
+  /// Checks the options and inputs, reserves options.reserve_bytes in `mr` and builds the
+  /// feature cache (options.cache_bytes) on `stream`. Synchronous.
+  /// @param graph device-visible CSR graph in any placement
+  /// @param features device-visible table with a row per node (rows >= graph.num_nodes)
+  /// @param labels device-visible array of graph.num_nodes labels
+  /// @param training_ids the training node ids (host); ids out of range fail start_epoch
+  /// @param options see pipeline_options (block_budget is applied here)
+  /// @param mr memory resource for every device array  @param stream stream of the set-up work
+  /// @throws invalid_argument (options, shapes, sampling policy, pageable labels), cuda_error,
+  /// allocation_error, no_device_error.
+  gnn_preparer(const csr_view<Offset, Index>& graph, table_view<const Feature> features,
+               const Label* labels, std::vector<Index> training_ids, pipeline_options options,
+               resource_ref mr, cudaStream_t stream)
+    : graph_(graph),
+      features_(features),
+      labels_(labels),
+      training_ids_(std::move(training_ids)),
+      options_(checked_options(std::move(options), graph, features, labels)),
+      labels_kind_(graph.num_nodes > 0 ? detail::device_visible_kind(labels, "labels")
+                                       : memory_kind::device),
+      bad_id_position_(detail::first_bad_id(training_ids_, graph.num_nodes)),
+      mr_(mr)
+  {
+    if (options_.reserve_bytes > 0) {
+      { buffer<std::byte> const reserve(options_.reserve_bytes, stream, mr_); }
+      GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+    }
+    if (options_.cache_bytes > 0) {
+      cache_ = std::make_unique<tiered_table<Feature>>(features_, options_.cache_bytes);
+      buffer<std::int64_t> const hot = hot_rows_by_degree(stream, graph_, cache_->capacity());
+      cache_->rebuild(stream, hot.data(), cache_->capacity());
+    }
+  }
+
+  /// Allocates a slot's arrays, sized for batch_size seeds: pinned staging and counts, the
+  /// bound-sized block arrays and sampling workspace (stream-ordered from the resource).
+  void init_batch(batch_type& batch, cudaStream_t stream)
+  {
+    auto const layers = options_.fanouts.size();
+    auto& st = batch.storage;
+    st.staging = buffer<Index>(static_cast<std::size_t>(options_.batch_size), memory_kind::pinned);
+    st.host_counts = buffer<std::int64_t>(2 * layers, memory_kind::pinned);
+    st.seeds = buffer<Index>(static_cast<std::size_t>(options_.batch_size), stream, mr_);
+    st.blocks = sample_blocks_buffers<Offset, Index>(options_.batch_size, options_.fanouts,
+                                                     graph_.num_nodes, stream, mr_);
+  }
+
+  /// Shuffles the training ids for `epoch` and returns the number of batches.
+  /// @throws index_out_of_range naming "training_ids" and the first bad position.
+  std::int64_t start_epoch(std::int64_t epoch)
+  {
+    order_ = training_ids_;
+    shuffle_epoch(order_, options_.shuffle_seed, epoch);
+    if (bad_id_position_ >= 0) {
+      auto const position = static_cast<std::size_t>(bad_id_position_);
+      throw index_out_of_range(__FILE__, __LINE__, "training_ids", bad_id_position_,
+                               static_cast<std::int64_t>(training_ids_[position]), graph_.num_nodes);
+    }
+    return num_batches();
+  }
+
+  /// Enqueues batch b of `epoch` on `stream`: seeds, blocks, one read of the counts (the batch's
+  /// only host round trip; with checks on it also raises bad ids), features and labels.
+  /// @throws index_out_of_range (corrupt graph, with checks on), cuda_error, allocation_error.
+  void prepare(batch_type& batch, cudaStream_t stream, std::int64_t epoch, std::int64_t b)
+  {
+    auto& st = batch.storage;
+    batch.epoch = epoch;
+    batch.index = b;
+    batch.first = b * options_.batch_size;
+    batch.num_seeds =
+      std::min(options_.batch_size, static_cast<std::int64_t>(order_.size()) - batch.first);
+    batch.host_seeds = order_.data() + batch.first;
+    std::copy_n(batch.host_seeds, batch.num_seeds, st.staging.host_data());
+    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(st.seeds.data(), st.staging.data(),
+                                       sizeof(Index) * static_cast<std::size_t>(batch.num_seeds),
+                                       cudaMemcpyDefault, stream));
+    batch.seeds = st.seeds.data();
+    sampling_policy policy = options_.sampling;
+    policy.seed = batch_sampling_seed(options_.sampling.seed, epoch, b);
+    batch.sampling_seed = policy.seed;
+    sample_blocks_async(stream, graph_, batch.seeds, batch.num_seeds, options_.fanouts, policy,
+                        st.blocks.ref(), st.blocks.workspace());
+    read_counts(batch, stream);
+    gather_inputs(batch, stream);
+  }
+
+  /// Host bookkeeping once the batch's GPU work is done: returns its feature bytes.
+  std::uint64_t complete(batch_type& batch) noexcept { return batch.feature_bytes; }
+
+  /// Batches per epoch: ceil(training ids / batch_size), or floor with drop_last.
+  std::int64_t num_batches() const noexcept
+  {
+    auto const n = static_cast<std::int64_t>(training_ids_.size());
+    return options_.drop_last ? n / options_.batch_size
+                              : (n + options_.batch_size - 1) / options_.batch_size;
+  }
+  /// The current epoch's shuffled training ids. Stable until the next start_epoch.
+  const std::vector<Index>& epoch_order() const noexcept { return order_; }
+  /// The hot-row tier of the features, or null when options.cache_bytes is 0.
+  tiered_table<Feature>* feature_cache() noexcept { return cache_.get(); }
+  /// The options in effect (block_budget applied).
+  const pipeline_options& options() const noexcept { return options_; }
+
+ private:
+  static pipeline_options checked_options(pipeline_options options,
+                                          const csr_view<Offset, Index>& graph,
+                                          const table_view<const Feature>& features,
+                                          const Label* labels)
+  {
+    GNNDIRECT_EXPECTS(!options.fanouts.empty(), "minibatch_pipeline: at least one fanout is needed");
+    GNNDIRECT_EXPECTS(options.batch_size > 0, "minibatch_pipeline: batch_size must be > 0");
+    GNNDIRECT_EXPECTS(options.depth >= 1, "minibatch_pipeline: depth must be >= 1");
+    GNNDIRECT_EXPECTS(options.workers >= 1, "minibatch_pipeline: workers must be >= 1");
+    GNNDIRECT_EXPECTS(options.block_budget >= 0, "minibatch_pipeline: block_budget must be >= 0");
+    if (options.block_budget > 0) {
+      options.sampling.block_budget = options.block_budget;
+      options.gather.max_blocks = options.block_budget;
+    }
+    for (int fanout : options.fanouts) { validate(options.sampling, graph, fanout); }
+    (void)sample_blocks_bounds(options.batch_size, options.fanouts, graph.num_nodes);
+    (void)select_gather_policy(options.gather, features.kind, features.row_bytes(), 0);
+    validate(features, "features");
+    GNNDIRECT_EXPECTS(features.rows >= graph.num_nodes,
+                      "minibatch_pipeline: features has " + std::to_string(features.rows) +
+                        " rows for " + std::to_string(graph.num_nodes) + " nodes");
+    GNNDIRECT_EXPECTS(graph.num_nodes == 0 || labels != nullptr, "minibatch_pipeline: null labels");
+    return options;
+  }
+
+  /// Reads the per-layer counts back (synchronising `stream`; with checks on, raising a bad id)
+  /// and points the batch's block views into the slot's arrays.
+  void read_counts(batch_type& batch, cudaStream_t stream)
+  {
+    auto& st = batch.storage;
+    std::size_t const layers = options_.fanouts.size();
+    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(st.host_counts.host_data(), st.blocks.counts(),
+                                       st.host_counts.bytes(), cudaMemcpyDefault, stream));
+    if (options_.sampling.check_seeds) {
+      sample_blocks_check(stream, st.blocks.workspace(), layers, graph_.num_nodes);
+    } else {
+      detail::synchronize(stream);
+    }
+    const std::int64_t* const counts = st.host_counts.host_data();
+    auto const ref = st.blocks.ref();
+    batch.blocks.layers.resize(layers);
+    batch.num_sampled_edges = 0;
+    for (std::size_t l = 0; l < layers; ++l) {
+      auto const& out = ref.layers[l];
+      block_view<Offset, Index>& view = batch.blocks.layers[l];
+      std::int64_t const num_dst = l == 0 ? batch.num_seeds : counts[2 * (l - 1)];
+      std::int64_t const edges = counts[2 * l + 1];
+      view.dst_nodes = {l == 0 ? batch.seeds : ref.layers[l - 1].src_nodes, num_dst};
+      view.src_nodes = {out.src_nodes, counts[2 * l]};
+      view.offsets = {out.offsets, num_dst + 1};
+      view.indices = {out.indices, edges};
+      view.edge_ids = {out.edge_ids, edges};
+      batch.num_sampled_edges += edges;
+    }
+  }
+
+  /// Enqueues the feature gather of the input nodes and the label gather of the seeds into the
+  /// slot's (grow-only) storage; raises index errors when the gather policy checks them.
+  void gather_inputs(batch_type& batch, cudaStream_t stream)
+  {
+    auto& st = batch.storage;
+    auto const& inputs = batch.blocks.input_nodes();
+    batch.num_input_nodes = inputs.count;
+    batch.features = cache_ ? gather_rows(stream, cache_->view(), inputs.data(), inputs.count,
+                                          batch.feature_storage, st.feature_ws)
+                            : gather_rows(stream, features_, inputs.data(), inputs.count,
+                                          batch.feature_storage, st.feature_ws);
+    batch.feature_bytes = static_cast<std::size_t>(inputs.count) * features_.row_bytes();
+    table_view<const Label> const label_table(labels_, graph_.num_nodes, 1, 1, labels_kind_);
+    batch.labels = gather_rows(stream, label_table, batch.seeds, batch.num_seeds,
+                               batch.label_storage, st.label_ws).data;
+    if (options_.gather.check_indices) {
+      gather_check(stream, workspace_view{st.feature_ws.data(), st.feature_ws.bytes()}, features_.rows);
+      gather_check(stream, workspace_view{st.label_ws.data(), st.label_ws.bytes()}, graph_.num_nodes);
+    }
+  }
+
+  static const table_view<const Feature>& rows_of(const tiered_view<Feature>& source) noexcept
+  {
+    return source.host;
+  }
+  template <class T>
+  static const table_view<const T>& rows_of(const table_view<const T>& source) noexcept
+  {
+    return source;
+  }
+
+  /// Gathers `count` rows of `source` into `storage` (grown when too small) with workspace `ws`
+  /// (likewise); returns the gathered table. Enqueued.
+  template <class Source, class T>
+  table_view<T> gather_rows(cudaStream_t stream, const Source& source, const Index* rows,
+                            std::int64_t count, buffer<T>& storage, buffer<unsigned char>& ws)
+  {
+    auto const& table = rows_of(source);
+    detail::ensure_capacity(storage, count * table.cols, stream, mr_);
+    table_view<T> const out(storage.data(), count, table.cols, table.cols, memory_kind::device);
+    auto const bytes = gather_workspace_bytes<Index>(count, table.rows, table.kind, table.row_bytes(),
+                                                     options_.gather);
+    detail::ensure_capacity(ws, static_cast<std::int64_t>(bytes), stream, mr_);
+    gather_async(stream, source, rows, count, out, workspace_view{ws.data(), ws.bytes()},
+                 options_.gather);
+    return out;
+  }
+
+  csr_view<Offset, Index> graph_;
+  table_view<const Feature> features_;
+  const Label* labels_;
+  std::vector<Index> training_ids_;
+  pipeline_options options_;
+  memory_kind labels_kind_;
+  std::int64_t bad_id_position_;  // first training id out of range, -1 if none
+  resource_ref mr_;
+  std::unique_ptr<tiered_table<Feature>> cache_;  // hot feature rows in HBM (options.cache_bytes)
+  std::vector<Index> order_;  // the epoch's shuffled ids; read by the workers
+};
+
+}  // namespace gnndirect

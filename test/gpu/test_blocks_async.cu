@@ -1,0 +1,457 @@
+// GPU tests of sample_blocks_async (no host round trip, bound-sized caller outputs): equality
+// with the host reference on fresh random graphs for several fanouts (0 included) and repeated
+// seeds, outputs poisoned first and nothing written past the valid prefixes; a CUDA graph
+// captured once and replayed with new seeds; the synchronous sample_blocks on a caller's memory
+// resource; bad seeds under the async path.
+#include <doctest/doctest.h>
+
+#include "support/random.hpp"
+#include "support/transfer.hpp"
+
+#include <gnndirect/graph/sample_blocks.cuh>
+#include <gnndirect/host/sample_reference.hpp>
+#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/memory/resource.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+using gnndirect::block_bounds;
+using gnndirect::buffer;
+using gnndirect::csr_view;
+using gnndirect::memory_kind;
+using gnndirect::sampling_kind;
+using gnndirect::sampling_policy;
+using gnndirect::test::to_buffer;
+using gnndirect::test::to_host;
+
+namespace {
+
+constexpr sampling_kind all_kinds[] = {sampling_kind::uniform_without_replacement,
+                                       sampling_kind::uniform_with_replacement,
+                                       sampling_kind::weighted_without_replacement};
+
+/// A random graph on the host (skewed degrees, some zero weights, optional edge ids) and its
+/// device copy.
+template <class Offset, class Index>
+struct graph_pair {
+  std::vector<Offset> indptr{0};
+  std::vector<Index> indices;
+  std::vector<float> weights;
+  std::vector<Offset> edge_ids;
+  buffer<Offset> d_indptr;
+  buffer<Index> d_indices;
+  buffer<float> d_weights;
+  buffer<Offset> d_edge_ids;
+
+  graph_pair(std::int64_t nodes, std::uint64_t seed, bool with_edge_ids)
+  {
+    std::mt19937_64 rng(seed);
+    for (std::int64_t v = 0; v < nodes; ++v) {
+      std::uint64_t const r = rng() % 100;
+      std::uint64_t const degree = r < 10 ? 0 : r < 80 ? rng() % 20 : r < 98 ? rng() % 150 : rng() % 2000;
+      for (std::uint64_t e = 0; e < degree; ++e) {
+        indices.push_back(static_cast<Index>(rng() % static_cast<std::uint64_t>(nodes)));
+        weights.push_back(rng() % 12 == 0 ? 0.0f : static_cast<float>(rng() % 10000) / 97.0f + 1e-3f);
+      }
+      indptr.push_back(static_cast<Offset>(indices.size()));
+    }
+    if (with_edge_ids) {
+      for (std::size_t e = 0; e < indices.size(); ++e) { edge_ids.push_back(static_cast<Offset>(3 * e + 1)); }
+    }
+    d_indptr = to_buffer(indptr);
+    d_indices = to_buffer(indices);
+    d_weights = to_buffer(weights);
+    d_edge_ids = to_buffer(edge_ids);
+  }
+  csr_view<Offset, Index> host() const { return view(indptr.data(), indices.data(), weights.data(), edge_ids.data()); }
+  csr_view<Offset, Index> device() const
+  {
+    return view(d_indptr.data(), d_indices.data(), d_weights.data(), d_edge_ids.data());
+  }
+
+ private:
+  csr_view<Offset, Index> view(const Offset* p, const Index* i, const float* w, const Offset* e) const
+  {
+    csr_view<Offset, Index> v;
+    v.indptr = p;
+    v.indices = i;
+    v.weights = w;
+    v.edge_ids = edge_ids.empty() ? nullptr : e;
+    v.num_nodes = static_cast<std::int64_t>(indptr.size()) - 1;
+    v.num_edges = static_cast<std::int64_t>(indices.size());
+    return v;
+  }
+};
+
+/// Seeds in [0, nodes) with repeats (every 7th repeats an earlier one).
+template <class Index>
+std::vector<Index> seeds_with_repeats(std::mt19937_64& rng, std::int64_t count, std::int64_t nodes)
+{
+  auto seeds = gnndirect::test::random_indices<Index>(rng, count, nodes);
+  for (std::size_t i = 7; i < seeds.size(); i += 7) { seeds[i] = seeds[rng() % i]; }
+  return seeds;
+}
+
+constexpr std::int64_t guard = 64;  // poisoned entries past each bound that must stay untouched
+
+/// Caller-allocated outputs of every layer, each `guard` entries longer than its bound, so the
+/// test sees writes past the bounds too.
+template <class Offset, class Index>
+struct guarded_outputs {
+  std::vector<block_bounds> bounds;
+  std::vector<buffer<Index>> src, indices;
+  std::vector<buffer<std::int64_t>> offsets;
+  std::vector<buffer<Offset>> edge_ids;
+  buffer<std::int64_t> counts;
+
+  guarded_outputs(std::vector<block_bounds> b) : bounds(std::move(b))
+  {
+    auto const n = [](std::int64_t x) { return static_cast<std::size_t>(x + guard); };
+    for (auto const& l : bounds) {
+      src.emplace_back(n(l.num_src), memory_kind::device);
+      offsets.emplace_back(n(l.num_dst + 1), memory_kind::device);
+      indices.emplace_back(n(l.num_edges), memory_kind::device);
+      edge_ids.emplace_back(n(l.num_edges), memory_kind::device);
+    }
+    counts = buffer<std::int64_t>(2 * bounds.size(), memory_kind::device);
+  }
+  gnndirect::sampled_blocks_ref<Offset, Index> ref() const
+  {
+    gnndirect::sampled_blocks_ref<Offset, Index> out;
+    for (std::size_t l = 0; l < bounds.size(); ++l) {
+      out.layers.push_back({src[l].data(), offsets[l].data(), indices[l].data(), edge_ids[l].data(),
+                            counts.data() + 2 * l, counts.data() + 2 * l + 1});
+    }
+    return out;
+  }
+  void poison(cudaStream_t stream) const
+  {
+    for (std::size_t l = 0; l < bounds.size(); ++l) {
+      GNNDIRECT_CUDA_TRY(cudaMemsetAsync(src[l].data(), 0xFF, src[l].bytes(), stream));
+      GNNDIRECT_CUDA_TRY(cudaMemsetAsync(offsets[l].data(), 0xFF, offsets[l].bytes(), stream));
+      GNNDIRECT_CUDA_TRY(cudaMemsetAsync(indices[l].data(), 0xFF, indices[l].bytes(), stream));
+      GNNDIRECT_CUDA_TRY(cudaMemsetAsync(edge_ids[l].data(), 0xFF, edge_ids[l].bytes(), stream));
+    }
+    GNNDIRECT_CUDA_TRY(cudaMemsetAsync(counts.data(), 0xFF, counts.bytes(), stream));
+  }
+};
+
+/// True when every element of `v` from `begin` on is the poison (all bits set, i.e. -1).
+template <class T>
+bool untouched_from(const std::vector<T>& v, std::int64_t begin)
+{
+  return std::all_of(v.begin() + begin, v.end(), [](T x) { return x == static_cast<T>(-1); });
+}
+
+/// Compares the async outputs with the reference: valid prefixes equal, offsets' tail equal to
+/// num_edges up to the bound, nothing else written.
+template <class Offset, class Index>
+void check_outputs(const guarded_outputs<Offset, Index>& out,
+                   const gnndirect::host::sampled_blocks<Offset, Index>& expected)
+{
+  auto const counts = to_host(out.counts.data(), static_cast<std::int64_t>(out.counts.size()));
+  for (std::size_t l = 0; l < out.bounds.size(); ++l) {
+    CAPTURE(l);
+    auto const& e = expected.layers[l];
+    auto const& b = out.bounds[l];
+    auto const num_dst = static_cast<std::int64_t>(e.dst_nodes.size());
+    auto const num_src = static_cast<std::int64_t>(e.src_nodes.size());
+    auto const num_edges = static_cast<std::int64_t>(e.indices.size());
+    REQUIRE(counts[2 * l] == num_src);
+    REQUIRE(counts[2 * l + 1] == num_edges);
+    CHECK(num_src <= b.num_src);
+    auto const src = to_host(out.src[l].data(), b.num_src + guard);
+    auto const offsets = to_host(out.offsets[l].data(), b.num_dst + 1 + guard);
+    auto const indices = to_host(out.indices[l].data(), b.num_edges + guard);
+    auto const edge_ids = to_host(out.edge_ids[l].data(), b.num_edges + guard);
+    CHECK(std::vector<Index>(src.begin(), src.begin() + num_src) == e.src_nodes);
+    CHECK(std::vector<std::int64_t>(offsets.begin(), offsets.begin() + num_dst + 1) == e.offsets);
+    CHECK(std::vector<Index>(indices.begin(), indices.begin() + num_edges) == e.indices);
+    CHECK(std::vector<Offset>(edge_ids.begin(), edge_ids.begin() + num_edges) == e.edge_ids);
+    CHECK(std::all_of(offsets.begin() + num_dst + 1, offsets.begin() + b.num_dst + 1,
+                      [&](std::int64_t x) { return x == num_edges; }));
+    CHECK(untouched_from(src, num_src));
+    CHECK(untouched_from(offsets, b.num_dst + 1));
+    CHECK(untouched_from(indices, num_edges));
+    CHECK(untouched_from(edge_ids, num_edges));
+  }
+}
+
+/// One async run against the reference, on fresh poisoned outputs.
+template <class Offset, class Index>
+void check_async(const graph_pair<Offset, Index>& g, const std::vector<Index>& seeds,
+                 const std::vector<int>& fanouts, const sampling_policy& policy, cudaStream_t stream)
+{
+  auto const n = static_cast<std::int64_t>(seeds.size());
+  csr_view<Offset, Index> const csr = g.device();
+  guarded_outputs<Offset, Index> const out(gnndirect::sample_blocks_bounds(n, fanouts, csr.num_nodes));
+  buffer<unsigned char> ws(gnndirect::sample_blocks_workspace_bytes<Offset, Index>(n, fanouts, csr.num_nodes),
+                           memory_kind::device);
+  gnndirect::workspace_view const workspace{ws.data(), ws.bytes()};
+  buffer<Index> const d_seeds = to_buffer(seeds);
+  out.poison(stream);
+  gnndirect::sample_blocks_async(stream, csr, d_seeds.data(), n, fanouts, policy, out.ref(), workspace);
+  gnndirect::sample_blocks_check(stream, workspace, fanouts.size(), csr.num_nodes);
+  auto const expected = gnndirect::host::sample_blocks_reference(g.host(), seeds.data(), n, fanouts, policy);
+  check_outputs(out, expected);
+}
+
+/// A stream-ordered resource that counts its allocations (forwarding to the default pool).
+struct counting_resource {
+  gnndirect::device_pool_resource upstream;
+  std::int64_t allocations{0};
+  void* allocate(::cuda::stream_ref stream, std::size_t bytes, std::size_t alignment)
+  {
+    ++allocations;
+    return upstream.allocate(stream, bytes, alignment);
+  }
+  void deallocate(::cuda::stream_ref stream, void* p, std::size_t bytes, std::size_t alignment) noexcept
+  {
+    upstream.deallocate(stream, p, bytes, alignment);
+  }
+};
+
+struct stream_guard {
+  cudaStream_t stream{};
+  stream_guard() { GNNDIRECT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)); }
+  ~stream_guard() { (void)cudaStreamDestroy(stream); }
+};
+
+}  // namespace
+
+TEST_CASE("sample_blocks_bounds: products, the graph cap, bad arguments")
+{
+  auto const b = gnndirect::sample_blocks_bounds(10, {3, 0, 2});
+  REQUIRE(b.size() == 3);
+  CHECK((b[0].num_dst == 10 && b[0].num_edges == 30 && b[0].num_src == 40));
+  CHECK((b[1].num_dst == 40 && b[1].num_edges == 0 && b[1].num_src == 40));
+  CHECK((b[2].num_dst == 40 && b[2].num_edges == 80 && b[2].num_src == 120));
+  auto const capped = gnndirect::sample_blocks_bounds(10, {3, 0, 2}, 25);
+  CHECK(capped[0].num_src == 35);
+  CHECK(capped[2].num_dst == 35);
+  CHECK(capped[2].num_edges == 70);
+  CHECK_THROWS_AS(gnndirect::sample_blocks_bounds(-1, {3}), gnndirect::invalid_argument);
+  CHECK_THROWS_AS(gnndirect::sample_blocks_bounds(1, {}), gnndirect::invalid_argument);
+  CHECK_THROWS_AS(gnndirect::sample_blocks_bounds(1, {-2}), gnndirect::invalid_argument);
+  CHECK_THROWS_AS(gnndirect::sample_blocks_bounds(std::int64_t{1} << 40, {1 << 20, 1 << 20}),
+                  gnndirect::invalid_argument);
+}
+
+TEST_CASE("sample_blocks_async equals the host reference; nothing written past the valid prefixes")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  stream_guard s;
+  graph_pair<std::int64_t, std::int32_t> const g64(3000, seed, true);
+  graph_pair<std::int32_t, std::int32_t> const g32(2500, seed + 1, false);
+  graph_pair<std::int64_t, std::int64_t> const small(40, seed + 2, true);  // the graph cap binds
+  std::vector<std::vector<int>> const fanout_lists{{10, 5}, {0, 3}, {4, 0, 2}, {25}, {7, 7, 7}};
+  for (auto kind : all_kinds) {
+    CAPTURE(gnndirect::to_string(kind));
+    for (auto const& fanouts : fanout_lists) {
+      CAPTURE(fanouts.size());
+      CAPTURE(fanouts.front());
+      sampling_policy const policy{kind, rng(), kind == sampling_kind::uniform_with_replacement ? 8 : 32, 0, true};
+      check_async(g64, seeds_with_repeats<std::int32_t>(rng, 300, 3000), fanouts, policy, s.stream);
+      check_async(g32, seeds_with_repeats<std::int32_t>(rng, 77, 2500), fanouts, policy, s.stream);
+      check_async(small, seeds_with_repeats<std::int64_t>(rng, 30, 40), fanouts, policy, s.stream);
+    }
+  }
+  // No seeds at all: counts 0, offsets[0] = 0.
+  check_async(g64, std::vector<std::int32_t>{}, {5, 5}, sampling_policy{}, s.stream);
+}
+
+TEST_CASE("sample_blocks_async captured in a CUDA graph, replayed with new seeds")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  using Offset = std::int64_t;
+  using Index = std::int32_t;
+  graph_pair<Offset, Index> const g(4000, seed, true);
+  csr_view<Offset, Index> const csr = g.device();
+  std::int64_t const n = 256;
+  std::vector<int> const fanouts{10, 5, 3};
+  stream_guard s;
+  guarded_outputs<Offset, Index> const out(gnndirect::sample_blocks_bounds(n, fanouts, csr.num_nodes));
+  buffer<unsigned char> ws(gnndirect::sample_blocks_workspace_bytes<Offset, Index>(n, fanouts, csr.num_nodes),
+                           memory_kind::device);
+  gnndirect::workspace_view const workspace{ws.data(), ws.bytes()};
+  buffer<Index> d_seeds(static_cast<std::size_t>(n), memory_kind::device);
+  for (auto kind : all_kinds) {
+    CAPTURE(gnndirect::to_string(kind));
+    sampling_policy const policy{kind, rng(), 16, 0, true};
+    cudaGraph_t graph{};
+    GNNDIRECT_CUDA_TRY(cudaStreamBeginCapture(s.stream, cudaStreamCaptureModeThreadLocal));
+    gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), n, fanouts, policy, out.ref(), workspace);
+    GNNDIRECT_CUDA_TRY(cudaStreamEndCapture(s.stream, &graph));
+    cudaGraphExec_t exec{};
+    GNNDIRECT_CUDA_TRY(cudaGraphInstantiate(&exec, graph, 0));
+    for (int round = 0; round < 2; ++round) {
+      CAPTURE(round);
+      auto const seeds = seeds_with_repeats<Index>(rng, n, csr.num_nodes);
+      GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(d_seeds.data(), seeds.data(), d_seeds.bytes(),
+                                         cudaMemcpyHostToDevice, s.stream));
+      out.poison(s.stream);
+      GNNDIRECT_CUDA_TRY(cudaGraphLaunch(exec, s.stream));
+      gnndirect::sample_blocks_check(s.stream, workspace, fanouts.size(), csr.num_nodes);
+      check_outputs(out, gnndirect::host::sample_blocks_reference(g.host(), seeds.data(), n, fanouts, policy));
+    }
+    GNNDIRECT_CUDA_TRY(cudaGraphExecDestroy(exec));
+    GNNDIRECT_CUDA_TRY(cudaGraphDestroy(graph));
+  }
+}
+
+TEST_CASE("sample_blocks_buffers sized for more seeds serve a smaller batch")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  graph_pair<std::int64_t, std::int64_t> const g(2000, seed, false);
+  csr_view<std::int64_t, std::int64_t> const csr = g.device();
+  std::vector<int> const fanouts{6, 4};
+  stream_guard s;
+  counting_resource mr;
+  gnndirect::sample_blocks_buffers<std::int64_t, std::int64_t> const storage(500, fanouts, csr.num_nodes,
+                                                                            s.stream, mr);
+  CHECK(mr.allocations > 0);
+  auto const seeds = seeds_with_repeats<std::int64_t>(rng, 123, csr.num_nodes);
+  buffer<std::int64_t> const d_seeds = to_buffer(seeds);
+  auto const policy = sampling_policy{sampling_kind::uniform_without_replacement, rng(), 32, 0, true};
+  gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 123, fanouts, policy, storage.ref(),
+                                 storage.workspace());
+  gnndirect::sample_blocks_check(s.stream, storage.workspace(), fanouts.size(), csr.num_nodes);
+  auto const expected = gnndirect::host::sample_blocks_reference(g.host(), seeds.data(), 123, fanouts, policy);
+  auto const counts = to_host(storage.counts(), 4);
+  for (std::size_t l = 0; l < fanouts.size(); ++l) {
+    auto const& e = expected.layers[l];
+    auto const& ref = storage.ref().layers[l];
+    REQUIRE(counts[2 * l] == static_cast<std::int64_t>(e.src_nodes.size()));
+    REQUIRE(counts[2 * l + 1] == static_cast<std::int64_t>(e.indices.size()));
+    CHECK(to_host(ref.src_nodes, counts[2 * l]) == e.src_nodes);
+    CHECK(to_host(ref.indices, counts[2 * l + 1]) == e.indices);
+    CHECK(to_host(ref.offsets, static_cast<std::int64_t>(e.offsets.size())) == e.offsets);
+  }
+}
+
+TEST_CASE("synchronous sample_blocks on a caller's resource and on a pool equals the reference")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  graph_pair<std::int64_t, std::int32_t> const g(3000, seed, true);
+  csr_view<std::int64_t, std::int32_t> const csr = g.device();
+  stream_guard s;
+  counting_resource mr;
+  for (auto const& fanouts : std::vector<std::vector<int>>{{8, 4, 2}, {0}, {3, 0}}) {
+    auto const seeds = seeds_with_repeats<std::int32_t>(rng, 200, csr.num_nodes);
+    buffer<std::int32_t> const d_seeds = to_buffer(seeds);
+    sampling_policy const policy{sampling_kind::weighted_without_replacement, rng(), 32, 0, true};
+    auto const expected = gnndirect::host::sample_blocks_reference(g.host(), seeds.data(), 200, fanouts, policy);
+    std::int64_t const before = mr.allocations;
+    auto const on_mr = gnndirect::sample_blocks(s.stream, csr, d_seeds.data(), 200, fanouts, policy, mr);
+    CHECK(mr.allocations > before);
+    auto const on_pool = gnndirect::sample_blocks(s.stream, csr, d_seeds.data(), 200, fanouts, policy,
+                                                  cudaMemPool_t{});
+    for (auto const* actual : {&on_mr, &on_pool}) {
+      REQUIRE(actual->layers.size() == fanouts.size());
+      for (std::size_t l = 0; l < fanouts.size(); ++l) {
+        CAPTURE(l);
+        auto const& a = actual->layers[l];
+        auto const& e = expected.layers[l];
+        CHECK(to_host(a.dst_nodes.data(), a.num_dst()) == e.dst_nodes);
+        CHECK(to_host(a.src_nodes.data(), a.num_src()) == e.src_nodes);
+        CHECK(to_host(a.offsets.data(), a.num_dst() + 1) == e.offsets);
+        CHECK(to_host(a.indices.data(), a.num_edges()) == e.indices);
+        CHECK(to_host(a.edge_ids.data(), a.num_edges()) == e.edge_ids);
+      }
+    }
+    auto const neighbours = gnndirect::sample_neighbors(s.stream, csr, d_seeds.data(), 200, fanouts[0], 0,
+                                                        policy, mr);
+    auto const reference = gnndirect::host::sample_neighbors_reference(g.host(), seeds.data(), 200,
+                                                                       fanouts[0], 0, policy);
+    CHECK(to_host(neighbours.offsets.data(), 201) == reference.offsets);
+    CHECK(to_host(neighbours.neighbors.data(), reference.num_edges()) == reference.neighbors);
+  }
+}
+
+TEST_CASE("bad seeds under sample_blocks_async: recorded, raised by the check, then a clean run")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  graph_pair<std::int64_t, std::int32_t> const g(1000, seed, false);
+  csr_view<std::int64_t, std::int32_t> const csr = g.device();
+  std::vector<int> const fanouts{5, 3};
+  stream_guard s;
+  gnndirect::sample_blocks_buffers<std::int64_t, std::int32_t> const storage(400, fanouts, csr.num_nodes,
+                                                                            s.stream);
+  auto seeds = seeds_with_repeats<std::int32_t>(rng, 400, csr.num_nodes);
+  seeds[311] = 1000;
+  seeds[377] = -4;
+  buffer<std::int32_t> d_seeds = to_buffer(seeds);
+  sampling_policy const policy{sampling_kind::uniform_without_replacement, rng(), 32, 0, true};
+  gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 400, fanouts, policy, storage.ref(),
+                                 storage.workspace());
+  try {
+    gnndirect::sample_blocks_check(s.stream, storage.workspace(), fanouts.size(), csr.num_nodes);
+    FAIL("expected index_out_of_range");
+  } catch (gnndirect::index_out_of_range const& e) {
+    CHECK(e.position() == 311);
+    CHECK(e.value() == 1000);
+    CHECK(std::string(e.what()).find("seeds of layer 0") != std::string::npos);
+  }
+  CHECK_THROWS_AS((void)gnndirect::sample_blocks(s.stream, csr, d_seeds.data(), 400, fanouts, policy),
+                  gnndirect::index_out_of_range);
+  seeds[311] = 1;
+  seeds[377] = 2;
+  d_seeds = to_buffer(seeds);
+  check_async(g, seeds, fanouts, policy, s.stream);
+  CHECK_THROWS_AS(gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 400, fanouts, policy,
+                                                 gnndirect::sampled_blocks_ref<std::int64_t, std::int32_t>{},
+                                                 storage.workspace()),
+                  gnndirect::invalid_argument);
+  CHECK_THROWS_AS(gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 400, fanouts, policy,
+                                                 storage.ref(), gnndirect::workspace_view{}),
+                  gnndirect::invalid_argument);
+  CHECK(cudaGetLastError() == cudaSuccess);
+}
+
+TEST_CASE("a corrupt neighbour id is reported with its layer and CSR position, not silently dropped")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  graph_pair<std::int64_t, std::int32_t> g(500, seed, false);
+  // Seed 0 is node x with >= 3 neighbours; its second stored neighbour is out of range.
+  std::int32_t x = 0;
+  while (x < 499 && g.indptr[static_cast<std::size_t>(x) + 1] - g.indptr[static_cast<std::size_t>(x)] < 3) { ++x; }
+  REQUIRE(g.indptr[static_cast<std::size_t>(x) + 1] - g.indptr[static_cast<std::size_t>(x)] >= 3);
+  g.indices[static_cast<std::size_t>(g.indptr[static_cast<std::size_t>(x)]) + 1] = 500;
+  g.d_indices = to_buffer(g.indices);
+  csr_view<std::int64_t, std::int32_t> const csr = g.device();
+  std::vector<int> const fanouts{1000, 2};  // every neighbour of x is taken, in stored order
+  std::vector<std::int32_t> const seeds{x, static_cast<std::int32_t>(rng() % 500)};
+  buffer<std::int32_t> const d_seeds = to_buffer(seeds);
+  stream_guard s;
+  gnndirect::sample_blocks_buffers<std::int64_t, std::int32_t> const storage(2, fanouts, csr.num_nodes,
+                                                                            s.stream);
+  sampling_policy const policy{sampling_kind::uniform_without_replacement, rng(), 32, 0, true};
+  gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 2, fanouts, policy, storage.ref(),
+                                 storage.workspace());
+  try {
+    gnndirect::sample_blocks_check(s.stream, storage.workspace(), fanouts.size(), csr.num_nodes);
+    FAIL("expected index_out_of_range");
+  } catch (gnndirect::index_out_of_range const& e) {
+    CHECK(e.position() == 1);  // seed 0's second sampled edge
+    CHECK(e.value() == 500);
+    CHECK(std::string(e.what()).find("sampled neighbours of layer 0") != std::string::npos);
+  }
+  CHECK_THROWS_AS((void)gnndirect::sample_blocks(s.stream, csr, d_seeds.data(), 2, fanouts, policy),
+                  gnndirect::index_out_of_range);
+}
