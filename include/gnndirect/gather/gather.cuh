@@ -175,7 +175,7 @@ void check_move_pointers(const Index* indices, std::int64_t count, const table_v
 template <move_direction Dir, class Source, class Index, class B>
 void move_rows_async(cudaStream_t stream, const Source& source, const Index* indices,
                      std::int64_t count, table_view<B> batch, workspace_view ws,
-                     const gather_policy& policy)
+                     const gather_policy& policy, const std::int64_t* device_count = nullptr)
 {
   check_move_shapes<Dir>(source, batch, indices, count);
   check_move_pointers<Dir>(indices, count, batch);
@@ -199,6 +199,7 @@ void move_rows_async(cudaStream_t stream, const Source& source, const Index* ind
   args.row_bytes = batch.row_bytes();
   args.checked = plan.policy.check_indices;
   args.flag = flag;
+  args.device_count = device_count;
   if (plan.sorted) {
     iota_async(stream, scratch.positions_in, count);
     std::size_t temp_bytes = scratch.sort_temp_bytes;
@@ -277,26 +278,34 @@ std::size_t scatter_workspace_bytes(std::int64_t count, std::int64_t table_rows,
 /// @param dst count x src.num_cols() table, any device-visible placement (normally device memory)
 /// @param ws scratch of at least gather_workspace_bytes(...) bytes; reused across calls
 /// @param policy tuning; defaults chosen by select_gather_policy from src.placement() and row size
+/// @param device_count optional device-visible count read by the kernel: only indices
+///        [0, *device_count) are gathered (*device_count <= count), rows of dst past it are not
+///        written. `count` is then the bound that sizes dst, the workspace and the launch, so a
+///        batch whose size is only known on the device (sampled input nodes) needs no host read.
 /// With checking on, call gather_check(stream, ws, src.num_rows()) after the gather to raise the
 /// error. Capturable in a CUDA graph. @throws invalid_argument (shapes, workspace) before any launch.
 template <class Source, class D, class Index, class = std::enable_if_t<is_row_source_v<Source>>>
 void gather_async(cudaStream_t stream, const Source& src, const Index* indices, std::int64_t count,
-                  table_view<D> dst, workspace_view ws, const gather_policy& policy = {})
+                  table_view<D> dst, workspace_view ws, const gather_policy& policy = {},
+                  const std::int64_t* device_count = nullptr)
 {
   detail::check_row_source<Source>();
   detail::check_index_type<Index>();
   detail::check_element_types<typename Source::element_type, D>();
-  detail::move_rows_async<detail::move_direction::gather>(stream, src, indices, count, dst, ws, policy);
+  if (device_count != nullptr) { detail::check_device_accessible(device_count, 8, 8, "device_count"); }
+  detail::move_rows_async<detail::move_direction::gather>(stream, src, indices, count, dst, ws, policy,
+                                                          device_count);
 }
 
 /// gather_async from a plain table (any placement). As above.
 template <class S, class D, class Index>
 void gather_async(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
-                  table_view<D> dst, workspace_view ws, const gather_policy& policy = {})
+                  table_view<D> dst, workspace_view ws, const gather_policy& policy = {},
+                  const std::int64_t* device_count = nullptr)
 {
   validate(src, "src");
   detail::check_device_accessible(src.data, 0, 1, "src");
-  gather_async(stream, table_source<const S>(src), indices, count, dst, ws, policy);
+  gather_async(stream, table_source<const S>(src), indices, count, dst, ws, policy, device_count);
 }
 
 /// Enqueues dst.row(indices[i]) = src.row(i) for i in [0, count); returns at once. With duplicate

@@ -46,17 +46,21 @@ struct move_rows_args {
   bool checked;                    ///< check indices against bound (uniform branch)
   bool skip_superseded;            ///< scatter, sorted: only the last occurrence of an index writes
   error_flag_ref flag;             ///< where checked kernels report bad indices
+  const std::int64_t* device_count;  ///< gather: rows to move, read on the device (<= count); null = count
 };
 
 /// The copy of batch entry `i`: gather reads the source row (zero-fills the output row for a
 /// rejected index); scatter writes the source row (nothing for a rejected or superseded index).
+/// Entries at caller positions >= `active` (a device-side count below the launch's bound) are
+/// skipped entirely: not checked, not read, not written.
 template <move_direction Dir, class Source, class Index>
 GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE row_copy resolve_row(const Source& source,
                                                             const move_rows_args<Index>& a,
-                                                            std::int64_t i)
+                                                            std::int64_t i, std::int64_t active)
 {
-  auto const index = static_cast<std::int64_t>(a.indices[i]);
   std::int64_t const position = a.positions != nullptr ? a.positions[i] : i;
+  if (position >= active) { return row_copy{}; }
+  auto const index = static_cast<std::int64_t>(a.indices[i]);
   bool const ok = !a.checked || static_cast<std::uint64_t>(index) < static_cast<std::uint64_t>(a.bound);
   if (!ok) { a.flag.report(position); }
   std::byte* const batch_row = a.batch.data + position * a.batch.stride;
@@ -91,11 +95,12 @@ GNNDIRECT_KERNEL void move_rows_kernel(Source source, move_rows_args<Index> a)
   std::int64_t const tiles_per_block = blockDim.x / a.tile_size;
   std::int64_t const tile_id = blockIdx.x * tiles_per_block + threadIdx.x / a.tile_size;
   std::int64_t const tiles = std::int64_t{gridDim.x} * tiles_per_block;
+  std::int64_t const active = a.device_count != nullptr ? *a.device_count : a.count;
   for (std::int64_t first = tile_id * Rows; first < a.count; first += tiles * Rows) {
     row_copy rows[Rows];
 #pragma unroll
     for (int r = 0; r < Rows; ++r) {
-      if (first + r < a.count) { rows[r] = resolve_row<Dir>(source, a, first + r); }
+      if (first + r < a.count) { rows[r] = resolve_row<Dir>(source, a, first + r, active); }
     }
     copy_rows<V, Rows>(tile, rows, a.row_bytes);
   }
