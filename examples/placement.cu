@@ -2,10 +2,10 @@
 // from a kernel, and print what the `auto` placement chose for this GPU.
 //
 //   ./placement [rows] [cols]
-#include <gnndirect/device.hpp>
-#include <gnndirect/memory/buffer.hpp>
-#include <gnndirect/memory/placement.hpp>
-#include <gnndirect/memory/table.hpp>
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/owners/placement.hpp>
+#include <gnndirect/owners/table.hpp>
 
 #include <cstdio>
 #include <cstdlib>

@@ -3,9 +3,9 @@
 // computation; rebuilds replace the tier; bad ids leave an empty, usable tier.
 #include <doctest/doctest.h>
 
-#include <gnndirect/cache/hot_set.cuh>
+#include <gnndirect/algorithms/hot_set.cuh>
 #include <gnndirect/cache/tiered_table.cuh>
-#include <gnndirect/host/gather_reference.hpp>
+#include <gnndirect/reference/gather_reference.hpp>
 
 #include "support/placed_table.hpp"
 #include "support/random.hpp"

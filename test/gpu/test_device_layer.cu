@@ -4,13 +4,13 @@
 // compares with an independent host computation on fresh random data, outputs poisoned first.
 #include <doctest/doctest.h>
 
-#include <gnndirect/gather/copy_row.cuh>
+#include <gnndirect/device/copy_row.cuh>
 #include <gnndirect/cache/tiered_table.cuh>
-#include <gnndirect/gather/gather.cuh>
-#include <gnndirect/graph/sample_device.cuh>
-#include <gnndirect/graph/sample_neighbors.cuh>
-#include <gnndirect/host/gather_reference.hpp>
-#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/algorithms/gather.cuh>
+#include <gnndirect/device/sample_neighbors_tile.cuh>
+#include <gnndirect/algorithms/sample_neighbors.cuh>
+#include <gnndirect/reference/gather_reference.hpp>
+#include <gnndirect/owners/buffer.hpp>
 
 #include "support/placed_table.hpp"
 #include "support/random.hpp"

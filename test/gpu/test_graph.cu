@@ -6,13 +6,13 @@
 
 #include "support/transfer.hpp"
 
-#include <gnndirect/device.hpp>
+#include <gnndirect/core/device.hpp>
 #include <gnndirect/graph/coo_to_csr.cuh>
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/graph/generate.cuh>
-#include <gnndirect/graph/validate.cuh>
+#include <gnndirect/algorithms/validate.cuh>
 #include <gnndirect/io/npy.hpp>
-#include <gnndirect/memory/host_memory.hpp>
+#include <gnndirect/owners/host_memory.hpp>
 
 #include <chrono>
 #include <cstdint>

@@ -8,11 +8,11 @@
 #include <gnndirect/detail/pipeline/cuda_handles.hpp>
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/graph/generate.hpp>
-#include <gnndirect/host/gather_reference.hpp>
-#include <gnndirect/host/sample_reference.hpp>
-#include <gnndirect/memory/buffer.hpp>
-#include <gnndirect/memory/host_memory.hpp>
-#include <gnndirect/memory/table.hpp>
+#include <gnndirect/reference/gather_reference.hpp>
+#include <gnndirect/reference/sample_reference.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/owners/host_memory.hpp>
+#include <gnndirect/owners/table.hpp>
 #include <gnndirect/pipeline/minibatch_pipeline.cuh>
 
 #include "support/random.hpp"

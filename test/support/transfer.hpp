@@ -1,6 +1,6 @@
 #pragma once
 // Test support: copies between host vectors and buffers of any placement.
-#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/owners/buffer.hpp>
 
 #include <cstdint>
 #include <vector>

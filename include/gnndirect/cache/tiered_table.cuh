@@ -5,16 +5,16 @@
 ///
 /// Power-law graphs concentrate feature reads on few nodes, so a small device tier serves a large
 /// share of a batch from HBM while the rest still streams over the host link, in one launch and in
-/// caller order (see cache/hot_set.cuh for choosing the rows).
+/// caller order (see algorithms/hot_set.cuh for choosing the rows).
 
-#include <gnndirect/cache/tiered_view.hpp>
-#include <gnndirect/config.hpp>
+#include <gnndirect/core/tiered_view.hpp>
+#include <gnndirect/core/config.hpp>
 #include <gnndirect/detail/launch.cuh>
-#include <gnndirect/error.hpp>
-#include <gnndirect/gather/gather.cuh>
-#include <gnndirect/host_wait.hpp>
-#include <gnndirect/memory/buffer.hpp>
-#include <gnndirect/memory/resource.hpp>
+#include <gnndirect/core/error.hpp>
+#include <gnndirect/algorithms/gather.cuh>
+#include <gnndirect/core/host_wait.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/core/resource.hpp>
 
 #include <cuda_runtime_api.h>
 

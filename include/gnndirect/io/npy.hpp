@@ -8,13 +8,13 @@
 /// order, big-endian, object, string, structured dtypes, truncated files, shapes whose byte size
 /// overflows) is refused with an invalid_argument naming the file and the problem.
 
-#include <gnndirect/error.hpp>
-#include <gnndirect/graph/coo.hpp>
+#include <gnndirect/core/error.hpp>
+#include <gnndirect/owners/coo.hpp>
 #include <gnndirect/graph/csr_graph.hpp>
-#include <gnndirect/graph/validate.hpp>
-#include <gnndirect/host/parallel.hpp>
-#include <gnndirect/memory/registration.hpp>
-#include <gnndirect/views/csr_view.hpp>
+#include <gnndirect/algorithms/validate.hpp>
+#include <gnndirect/util/parallel.hpp>
+#include <gnndirect/owners/registration.hpp>
+#include <gnndirect/core/csr_view.hpp>
 
 #include <fcntl.h>
 #include <sys/mman.h>

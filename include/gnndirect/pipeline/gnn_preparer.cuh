@@ -13,22 +13,22 @@
 /// and label storage included, are allocated once at their upper bounds (from the caller's memory
 /// resource) and reused.
 
-#include <gnndirect/cache/hot_set.cuh>
+#include <gnndirect/algorithms/hot_set.cuh>
 #include <gnndirect/cache/tiered_table.cuh>
-#include <gnndirect/device.hpp>
-#include <gnndirect/error.hpp>
-#include <gnndirect/gather/gather.cuh>
-#include <gnndirect/gather/gather_policy.hpp>
-#include <gnndirect/graph/sample_blocks.cuh>
-#include <gnndirect/graph/sampling_policy.hpp>
-#include <gnndirect/host_wait.hpp>
-#include <gnndirect/memory/buffer.hpp>
-#include <gnndirect/memory/memory_kind.hpp>
-#include <gnndirect/memory/resource.hpp>
-#include <gnndirect/memory/workspace.hpp>
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/core/error.hpp>
+#include <gnndirect/algorithms/gather.cuh>
+#include <gnndirect/algorithms/gather_policy.hpp>
+#include <gnndirect/algorithms/sample_blocks.cuh>
+#include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/core/host_wait.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/core/memory_kind.hpp>
+#include <gnndirect/core/resource.hpp>
+#include <gnndirect/core/workspace.hpp>
 #include <gnndirect/pipeline/epoch_order.hpp>
-#include <gnndirect/views/csr_view.hpp>
-#include <gnndirect/views/table_view.hpp>
+#include <gnndirect/core/csr_view.hpp>
+#include <gnndirect/core/table_view.hpp>
 
 #include <cuda_runtime_api.h>
 

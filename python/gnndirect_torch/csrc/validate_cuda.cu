@@ -8,9 +8,9 @@
 #include "sample_common.hpp"
 #include "torch_resource.cuh"
 
-#include <gnndirect/graph/validate.cuh>
-#include <gnndirect/graph/validate.hpp>
-#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/algorithms/validate.cuh>
+#include <gnndirect/algorithms/validate.hpp>
+#include <gnndirect/owners/buffer.hpp>
 
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDACachingAllocator.h>
