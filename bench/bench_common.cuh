@@ -1,7 +1,7 @@
 #pragma once
 // Shared benchmark helpers: CUDA-event timing with medians, the link peak measured in the same
 // run, GPU-generated fresh random indices, and a registry of results for same-run ratios.
-#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/owners/buffer.hpp>
 
 #include <benchmark/benchmark.h>

@@ -13,6 +13,7 @@
 // buffers, each copied to the GPU while the other fills; host::staged_gather).
 #include "bench_common.cuh"
 
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/algorithms/hot_set.cuh>
 #include <gnndirect/cache/tiered_table.cuh>
 #include <gnndirect/algorithms/gather.cuh>

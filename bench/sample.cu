@@ -19,6 +19,7 @@
 // for host-resident indices (for device placement it shows how far HBM lifts the ceiling).
 #include "bench_common.cuh"
 
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/algorithms/sample_blocks.cuh>
 #include <gnndirect/algorithms/sample_neighbors.cuh>
 #include <gnndirect/host/cpu_sampler.hpp>

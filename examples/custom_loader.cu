@@ -4,6 +4,7 @@
 // with no bulk call and no intermediate buffer. The result is checked against the host reference.
 //
 //   ./custom_loader [nodes] [seeds]
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/device/copy_row.cuh>
 #include <gnndirect/device/sample_neighbors_tile.cuh>

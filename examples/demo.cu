@@ -17,7 +17,7 @@
 //        [--fanouts 15,10,5] [--epochs N] [--max-batches N] [--paths gnndirect,cpu,gpu]
 //        [--feature-dim D] [--train-nodes N] [--seed S] [--json FILE]
 #include <gnndirect/core/device.hpp>
-#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/graph/generate.cuh>
 #include <gnndirect/host/cpu_gather.hpp>

@@ -2,6 +2,7 @@
 // from a kernel, and print what the `auto` placement chose for this GPU.
 //
 //   ./placement [rows] [cols]
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/owners/placement.hpp>

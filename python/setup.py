@@ -40,7 +40,7 @@ COMPILING = {"build", "build_ext", "bdist_wheel", "bdist_egg", "bdist", "install
 
 def in_repository():
     """True when this file is python/setup.py of a gnndirect checkout (not an unpacked sdist)."""
-    return (os.path.isfile(os.path.join(REPO_INCLUDE, "gnndirect", "version.hpp"))
+    return (os.path.isfile(os.path.join(REPO_INCLUDE, "gnndirect", "core", "version.hpp"))
             and os.path.isfile(os.path.join(REPO, "CMakeLists.txt")))
 
 
@@ -62,7 +62,7 @@ def copy_headers_into_package():
 
 def read_version():
     """major.minor.patch from include/gnndirect/core/version.hpp."""
-    path = os.path.join(include_dir(), "gnndirect", "version.hpp")
+    path = os.path.join(include_dir(), "gnndirect", "core", "version.hpp")
     try:
         text = open(path, encoding="utf-8").read()
     except OSError as error:

@@ -16,6 +16,7 @@
 // be int32_t or int64_t" (algorithms/gather.cuh). No failing-compile test is built for them.
 #include <doctest/doctest.h>
 
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/cache/tiered_table.cuh>
 #include <gnndirect/detail/pointer_checks.hpp>
 #include <gnndirect/algorithms/gather.cuh>

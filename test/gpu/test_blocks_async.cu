@@ -8,6 +8,7 @@
 #include "support/random.hpp"
 #include "support/transfer.hpp"
 
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/algorithms/sample_blocks.cuh>
 #include <gnndirect/reference/sample_reference.hpp>
 #include <gnndirect/owners/buffer.hpp>

@@ -4,6 +4,7 @@
 // compares with an independent host computation on fresh random data, outputs poisoned first.
 #include <doctest/doctest.h>
 
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/device/copy_row.cuh>
 #include <gnndirect/cache/tiered_table.cuh>
 #include <gnndirect/algorithms/gather.cuh>

@@ -2,6 +2,7 @@
 // first and guarded against writes past their end.
 #include <doctest/doctest.h>
 
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/algorithms/gather.cuh>
 #include <gnndirect/reference/gather_reference.hpp>
 #include <gnndirect/owners/buffer.hpp>

@@ -6,6 +6,7 @@
 
 #include "support/transfer.hpp"
 
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/graph/coo_to_csr.cuh>
 #include <gnndirect/graph/csr_graph.hpp>

@@ -2,6 +2,7 @@
 // of caller memory; failure paths leave no leak and a usable context.
 #include <doctest/doctest.h>
 
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/owners/placement.hpp>

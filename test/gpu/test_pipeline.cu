@@ -5,6 +5,7 @@
 // on a caller's memory resource; the batch scheduler driving a second (link-prediction) preparer.
 #include <doctest/doctest.h>
 
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/detail/pipeline/cuda_handles.hpp>
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/graph/generate.hpp>

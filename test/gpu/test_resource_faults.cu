@@ -6,6 +6,7 @@
 // driver, except the registration rows (small) and the unprivileged child (256 MiB).
 #include <doctest/doctest.h>
 
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/algorithms/gather.cuh>
 #include <gnndirect/owners/buffer.hpp>

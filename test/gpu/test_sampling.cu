@@ -5,6 +5,7 @@
 
 #include "support/transfer.hpp"
 
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/algorithms/sample_blocks.cuh>
 #include <gnndirect/device/sample_neighbors_tile.cuh>
 #include <gnndirect/algorithms/sample_neighbors.cuh>

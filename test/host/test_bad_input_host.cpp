@@ -13,6 +13,7 @@
 // built for them.
 #include <doctest/doctest.h>
 
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/detail/pointer_checks.hpp>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/algorithms/sampling_policy.hpp>

@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <gnndirect/core/device.hpp>
-#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 
 #include <string>
 

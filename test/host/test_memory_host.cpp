@@ -2,6 +2,7 @@
 // happen before any CUDA call, and the GPU-less behaviour of allocations.
 #include <doctest/doctest.h>
 
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/util/parallel.hpp>
 #include <gnndirect/owners/buffer.hpp>

@@ -1,5 +1,6 @@
 #pragma once
 // Test support: a table with given contents in any memory_kind, registered ones included.
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/owners/table.hpp>
 
 #include <cstring>

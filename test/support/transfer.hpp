@@ -1,5 +1,6 @@
 #pragma once
 // Test support: copies between host vectors and buffers of any placement.
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/owners/buffer.hpp>
 
 #include <cstdint>

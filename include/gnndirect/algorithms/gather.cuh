@@ -17,7 +17,7 @@
 #include <gnndirect/detail/error_flag.cuh>
 #include <gnndirect/detail/algorithms/move_rows.cuh>
 #include <gnndirect/detail/pointer_checks.hpp>
-#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/algorithms/gather_policy.hpp>
 #include <gnndirect/device/row_source.hpp>
 #include <gnndirect/core/host_wait.hpp>

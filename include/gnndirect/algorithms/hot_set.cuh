@@ -6,7 +6,7 @@
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/detail/launch.cuh>
 #include <gnndirect/detail/pointer_checks.hpp>
-#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/core/csr_view.hpp>

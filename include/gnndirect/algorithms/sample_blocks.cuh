@@ -26,7 +26,7 @@
 #include <gnndirect/detail/algorithms/sample_kernels.cuh>
 #include <gnndirect/detail/pointer_checks.hpp>
 #include <gnndirect/detail/algorithms/relabel.cuh>
-#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/algorithms/sample_neighbors.cuh>
 #include <gnndirect/algorithms/sampling_policy.hpp>
 #include <gnndirect/core/host_wait.hpp>

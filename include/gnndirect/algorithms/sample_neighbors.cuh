@@ -12,7 +12,7 @@
 #include <gnndirect/detail/error_flag.cuh>
 #include <gnndirect/detail/algorithms/sample_kernels.cuh>
 #include <gnndirect/detail/pointer_checks.hpp>
-#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/algorithms/sampling_policy.hpp>
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/owners/buffer.hpp>

@@ -10,7 +10,7 @@
 #include <gnndirect/core/tiered_view.hpp>
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/detail/launch.cuh>
-#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/algorithms/gather.cuh>
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/owners/buffer.hpp>

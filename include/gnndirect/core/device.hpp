@@ -2,7 +2,7 @@
 /// @file device.hpp
 /// @brief Device discovery: the checks every GPU path makes first (host-compilable).
 
-#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -12,7 +12,7 @@
 /// the time (the mini-batch pipeline's workers) sleep, so data loading leaves the cores to the
 /// trainer.
 
-#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 
 #include <cuda_runtime_api.h>
 

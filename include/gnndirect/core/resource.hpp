@@ -16,7 +16,7 @@
 /// (allocate_async), which is why gnndirect states the concept itself instead of requiring
 /// `cuda::mr::async_resource`.
 
-#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 
 #include <cuda/stream_ref>

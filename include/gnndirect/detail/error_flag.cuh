@@ -19,7 +19,7 @@
 /// @endcode
 
 #include <gnndirect/core/config.hpp>
-#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/core/memory_kind.hpp>

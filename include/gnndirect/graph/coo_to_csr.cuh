@@ -13,7 +13,7 @@
 #include <gnndirect/detail/algorithms/validate_kernels.cuh>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/detail/launch.cuh>
-#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/owners/coo.hpp>
 #include <gnndirect/graph/coo_to_csr.hpp>
 #include <gnndirect/graph/csr_graph.hpp>

@@ -3,7 +3,7 @@
 /// @brief csr_graph<Offset, Index>: owning CSR graph whose arrays each live in a chosen placement,
 /// handing out csr_view (host-compilable).
 
-#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/owners/coo.hpp>
 #include <gnndirect/graph/coo_to_csr.hpp>
 #include <gnndirect/util/parallel.hpp>

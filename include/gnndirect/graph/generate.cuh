@@ -6,7 +6,7 @@
 #include <gnndirect/detail/graph/generate_kernels.cuh>
 #include <gnndirect/detail/algorithms/validate_kernels.cuh>
 #include <gnndirect/core/device.hpp>
-#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/owners/coo.hpp>
 #include <gnndirect/graph/coo_to_csr.cuh>
 #include <gnndirect/graph/csr_graph.hpp>

@@ -6,7 +6,7 @@
 
 #include <gnndirect/algorithms/validate.hpp>
 #include <gnndirect/core/csr_view.hpp>
-#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/io/npy_array.hpp>
 #include <gnndirect/io/npy_header.hpp>

@@ -2,6 +2,7 @@
 /// @file table.hpp
 /// @brief table<T>: owning 2-D feature table in one placement, handing out table_view<T>.
 
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/util/parallel.hpp>
 #include <gnndirect/owners/allocation.hpp>
 #include <gnndirect/owners/registration.hpp>

@@ -16,7 +16,7 @@
 #include <gnndirect/algorithms/hot_set.cuh>
 #include <gnndirect/cache/tiered_table.cuh>
 #include <gnndirect/core/device.hpp>
-#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/algorithms/gather.cuh>
 #include <gnndirect/algorithms/gather_policy.hpp>
 #include <gnndirect/algorithms/sample_blocks.cuh>

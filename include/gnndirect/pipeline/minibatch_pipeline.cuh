@@ -22,7 +22,7 @@
 
 #include <gnndirect/detail/pipeline/cuda_handles.hpp>
 #include <gnndirect/core/device.hpp>
-#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/resource.hpp>
 #include <gnndirect/pipeline/epoch_order.hpp>
 #include <gnndirect/pipeline/gnn_preparer.cuh>

@@ -47,7 +47,7 @@
 
 #include <gnndirect/detail/pipeline/cuda_handles.hpp>
 #include <gnndirect/core/device.hpp>
-#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/host_wait.hpp>
 
 #include <cuda_runtime_api.h>

@@ -5,6 +5,7 @@
 #include "common.hpp"
 #include "pipeline.hpp"
 
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/pipeline/minibatch_pipeline.cuh>
 
 #include <ATen/cuda/CUDAContext.h>

@@ -7,6 +7,7 @@
 #include "sample_common.hpp"
 #include "sample_cuda.hpp"
 
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/algorithms/sample_blocks.cuh>
 #include <gnndirect/algorithms/sample_neighbors.cuh>
 

@@ -8,6 +8,7 @@
 #include "sample_common.hpp"
 #include "torch_resource.cuh"
 
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/algorithms/validate.cuh>
 #include <gnndirect/algorithms/validate.hpp>
 #include <gnndirect/owners/buffer.hpp>

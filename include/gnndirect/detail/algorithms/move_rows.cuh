@@ -8,7 +8,7 @@
 #include <gnndirect/detail/error_flag.cuh>
 #include <gnndirect/detail/launch.cuh>
 #include <gnndirect/device/dynamic_tile.cuh>
-#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/device/copy_row.cuh>
 #include <gnndirect/algorithms/gather_policy.hpp>
 #include <gnndirect/device/row_source.hpp>

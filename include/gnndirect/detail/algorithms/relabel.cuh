@@ -20,7 +20,7 @@
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/detail/bits.hpp>
 #include <gnndirect/detail/error_flag.cuh>
-#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>

@@ -5,7 +5,7 @@
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/detail/error_flag.cuh>
 #include <gnndirect/core/device.hpp>
-#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/device/dynamic_tile.cuh>
 #include <gnndirect/device/sample_neighbors_tile.cuh>
 #include <gnndirect/device/samplers.cuh>

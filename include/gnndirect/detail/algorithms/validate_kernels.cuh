@@ -7,7 +7,7 @@
 #include <gnndirect/detail/error_flag.cuh>
 #include <gnndirect/detail/launch.cuh>
 #include <gnndirect/core/device.hpp>
-#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 
 #include <cuda_runtime_api.h>
 
