@@ -28,7 +28,8 @@ Time split, two views:
            per-stage CPU cost itself is not separable in the loop: it runs in other processes.
   serial   (split_per_epoch_s) --profile-batches batches, each stage timed alone with a sync
            (sample / gather / h2d / train), scaled to an epoch; for pyg it is PyG's sampler and
-           filter_fn in this process, i.e. the work one worker does per batch.
+           filter_fn (+ pinning) in this process: the work a worker does per batch (here with
+           all intra-op threads for the row gather; a worker has one).
 CPU core-seconds per epoch count this process and its children (DataLoader workers): live
 children through psutil, ended ones through RUSAGE_CHILDREN ("cpu_meter" in the JSON says which).
 
@@ -224,10 +225,26 @@ def pyg_backend():
         why = "torch_sparse imports, but PyG disabled it (see its warning above)"
     except Exception as error:  # ImportError, or an OSError/RuntimeError of its libraries
         why = f"import torch_sparse: {type(error).__name__}: {error}"
-    return None, ("PyG's NeighborLoader samples on the CPU only through pyg-lib or torch-sparse, "
-                  f"and neither is usable ({why}); build torch-sparse CPU-only with "
+    return None, (f"no pyg-lib, no torch-sparse ({why}); PyG's NeighborLoader samples on the CPU "
+                  "only through one of them: build torch-sparse CPU-only with "
                   "scripts/build-torch-sparse and put its target folder on PYTHONPATH "
                   "(scripts/torch-check does both)")
+
+
+def keep_pyg_scatter_native():
+    """A CPU-only torch-scatter (there because torch-sparse's package imports it) must not get
+    PyG's CUDA scatters (min/max/mul, segment): PyG then uses torch's own ops, as it does
+    without torch-scatter. Returns what was done, for the JSON."""
+    try:
+        import torch_geometric.typing as pyg_typing
+    except ImportError:
+        return "torch_geometric absent"
+    if not pyg_typing.WITH_TORCH_SCATTER:
+        return "absent"
+    if torch.ops.torch_scatter.cuda_version() != -1:
+        return "with CUDA: used by PyG"
+    pyg_typing.WITH_TORCH_SCATTER = False
+    return "CPU-only: not used by PyG"
 
 
 class PygPath:
@@ -728,6 +745,7 @@ def main(argv=None):
             return 2
         device = torch.device("cuda", torch.cuda.current_device())
     gd.load_extension()
+    torch_scatter_use = keep_pyg_scatter_native()
     shape = products_shape(args.scale)
     shape["num_test"] = min(shape["num_test"], args.eval_nodes)
     print(f"graph: {shape['num_nodes']:,} nodes, ~{shape['num_edges']:,} edges, "
@@ -754,7 +772,7 @@ def main(argv=None):
                "shape": shape, "generate_s": gen_s, "cpu_meter": CPU_METER, "paths": {},
                "pyg_sweep": {}, "skipped": {}, "failures": {},
                "machine": {"python": platform.python_version(), "torch": torch.__version__,
-                           "cpu_count": os.cpu_count(),
+                           "cpu_count": os.cpu_count(), "torch_scatter": torch_scatter_use,
                            "gpu": torch.cuda.get_device_name(device) if device.type == "cuda" else None}}
     if psutil is None:
         print(f"note: CPU meter is {CPU_METER}", flush=True)
