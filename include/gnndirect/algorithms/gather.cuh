@@ -14,6 +14,7 @@
 /// too large index raises index_out_of_range naming the first bad position and its value; nothing
 /// is read or written out of bounds (rejected gather rows are zero-filled).
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/error_flag.cuh>
 #include <gnndirect/detail/algorithms/move_rows.cuh>
 #include <gnndirect/detail/pointer_checks.hpp>
@@ -35,7 +36,7 @@
 #include <string>
 #include <type_traits>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
 
 template <class Index>
@@ -377,4 +378,4 @@ void scatter(cudaStream_t stream, table_view<S> src, const Index* indices, std::
                                                           src, policy, mr);
 }
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

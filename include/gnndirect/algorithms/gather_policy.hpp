@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <string>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// Whether to visit rows in index order before a host-memory gather.
 enum class locality_order : std::uint8_t {
@@ -111,4 +111,4 @@ GNNDIRECT_HOST_DEVICE inline int vector_width_for(std::uintptr_t a, std::uintptr
   return static_cast<int>(bits & (~bits + 1));  // lowest set bit, capped at 16
 }
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

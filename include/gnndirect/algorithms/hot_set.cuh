@@ -17,7 +17,7 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
 
 /// degree(v) saturated to 32 bits (a sort key: degrees beyond 2^32 - 1 tie at the top).
@@ -171,4 +171,4 @@ buffer<std::int64_t> hot_rows_by_count(cudaStream_t stream, const std::uint32_t*
   });
 }
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

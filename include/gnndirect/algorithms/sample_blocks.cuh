@@ -22,6 +22,7 @@
 /// and relabelling sorts the whole bound with a sentinel id for every unused row or slot, so no
 /// kernel's size depends on a count the host has not seen.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/error_flag.cuh>
 #include <gnndirect/detail/algorithms/sample_kernels.cuh>
 #include <gnndirect/detail/pointer_checks.hpp>
@@ -46,7 +47,7 @@
 #include <utility>
 #include <vector>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// Upper bounds of one layer's sizes (see sample_blocks_bounds).
 struct block_bounds {
@@ -507,4 +508,4 @@ sampled_blocks<Offset, Index> sample_blocks(cudaStream_t stream, const csr_view<
   return detail::sample_blocks_sync(stream, csr, seeds, num_seeds, fanouts, policy, pool);
 }
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

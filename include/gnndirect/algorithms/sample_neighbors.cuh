@@ -9,6 +9,7 @@
 /// The csr_view holds device-visible addresses in any placement (device, pinned, registered,
 /// managed_host); placement only changes speed.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/error_flag.cuh>
 #include <gnndirect/detail/algorithms/sample_kernels.cuh>
 #include <gnndirect/detail/pointer_checks.hpp>
@@ -30,7 +31,7 @@
 #include <string>
 #include <utility>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// Caller-owned, device-visible output of sample_neighbors_async.
 template <class Offset, class Index>
@@ -325,4 +326,4 @@ sampled_neighbors<Offset, Index> sample_neighbors(cudaStream_t stream, const csr
   return detail::sample_neighbors_sync(stream, csr, seeds, num_seeds, fanout, layer, policy, pool);
 }
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

@@ -21,6 +21,7 @@
 ///   w > 0, in stored order.
 /// Selections are therefore without duplicates for the two without-replacement kinds.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/core/csr_view.hpp>
 
@@ -28,7 +29,7 @@
 #include <string>
 #include <string_view>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// Which neighbours a sampler draws (see the file comment for the exact definitions).
 enum class sampling_kind : std::uint8_t {
@@ -118,4 +119,4 @@ static_assert(make_sampling_policy<sampling_kind::uniform_with_replacement, 8>(1
 static_assert(select_sampling_policy(sampling_kind::uniform_without_replacement, 0, 15, 25.0)
                 .tile_size == 16);
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

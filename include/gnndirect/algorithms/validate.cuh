@@ -3,6 +3,7 @@
 /// @brief validate(stream, csr_view): the CSR check of validate.hpp run on the GPU, for views in
 /// any placement (device, pinned, registered, managed_host) (nvcc).
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/detail/algorithms/csr_rules.hpp>
 #include <gnndirect/detail/algorithms/validate_kernels.cuh>
@@ -16,7 +17,7 @@
 #include <limits>
 #include <optional>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
 
 /// Runs every rule of a shape-checked view on `stream` (one grid-stride kernel per array, each
@@ -96,4 +97,4 @@ void validate(cudaStream_t stream, const csr_view<Offset, Index>& graph)
   }
 }
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

@@ -5,6 +5,7 @@
 /// Validation is a separate call so the sampling and gather hot paths stay lean (docs/design.md §5).
 /// The same rules run on the GPU in validate.cuh; both report the same exception and message.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/algorithms/csr_rules.hpp>
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/util/parallel.hpp>
@@ -20,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// The arrays of a CSR graph, in the order validation checks them.
 enum class csr_array : std::uint8_t { indptr, indices, weights, edge_ids };
@@ -262,4 +263,4 @@ void validate(const csr_view<Offset, Index>& graph)
   }
 }
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

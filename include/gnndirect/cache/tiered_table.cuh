@@ -24,7 +24,7 @@
 #include <limits>
 #include <string>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
 
 /// slot_of[hot[i]] = i for i < n (ids already checked by the gather that filled the cache).
@@ -196,4 +196,4 @@ void gather(cudaStream_t stream, const tiered_view<T>& src, const Index* indices
   gather(stream, tiered_source<T>(src), indices, count, dst, detail::tiered_policy(policy), mr);
 }
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <type_traits>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// Compressed sparse rows: node v's neighbours are indices[indptr[v] .. indptr[v+1]).
 ///
@@ -53,4 +53,4 @@ struct csr_view {
 static_assert(std::is_trivially_copyable_v<csr_view<std::int64_t, std::int64_t>>);
 static_assert(std::is_trivially_copyable_v<csr_view<std::int32_t, std::int32_t>>);
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

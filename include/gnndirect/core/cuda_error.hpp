@@ -3,6 +3,7 @@
 /// @brief CUDA failures as exceptions: cuda_error, no_device_error and the GNNDIRECT_CUDA_TRY
 /// macros (host-compilable; needs the CUDA toolkit's cuda_runtime_api.h).
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/error.hpp>
 
 #include <cuda_runtime_api.h>
@@ -10,7 +11,7 @@
 #include <cstdio>
 #include <string>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// A CUDA runtime call failed; code() is the cudaError_t it returned.
 class cuda_error : public error {
@@ -62,7 +63,7 @@ constexpr bool is_no_device_code(cudaError_t code) noexcept
 }
 
 }  // namespace detail
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END
 
 /// Evaluates a CUDA runtime call; on failure throws cuda_error (no_device_error when there is no
 /// device) naming the call, its error and file:line.

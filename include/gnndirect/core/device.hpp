@@ -2,11 +2,12 @@
 /// @file device.hpp
 /// @brief Device discovery: the checks every GPU path makes first (host-compilable).
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 
 #include <cuda_runtime_api.h>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// Number of usable CUDA devices; 0 when there is no device or no driver. Never throws.
 inline int device_count() noexcept
@@ -60,4 +61,4 @@ inline device_memory_info device_memory()
   return info;
 }
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

@@ -7,6 +7,7 @@
 /// Device code never throws: kernels that meet bad input set a device-side flag that the host
 /// API converts into one of these exceptions (see detail/error_flag.cuh).
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 
 #include <cstddef>
@@ -15,7 +16,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// Base of all gnndirect exceptions; carries the source location of the failed check.
 class error : public std::runtime_error {
@@ -81,7 +82,7 @@ class allocation_error : public error {
   memory_kind kind_;
 };
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END
 
 /// Checks a precondition on caller input; throws gnndirect::invalid_argument with the message
 /// (a std::string expression) and file:line when it does not hold.

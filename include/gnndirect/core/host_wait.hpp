@@ -12,6 +12,7 @@
 /// the time (the mini-batch pipeline's workers) sleep, so data loading leaves the cores to the
 /// trainer.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 
 #include <cuda_runtime_api.h>
@@ -19,7 +20,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// How the calling thread waits for GPU work the library must see completed.
 enum class wait_mode : std::uint8_t {
@@ -82,4 +83,4 @@ class scoped_wait_mode {
   wait_mode previous_;
 };
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

@@ -2,10 +2,11 @@
 /// @file memory_kind.hpp
 /// @brief Where the bytes of a table live and how a GPU reaches them (host-compilable).
 
+#include <gnndirect/core/version.hpp>
 #include <cstdint>
 #include <string_view>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// Placement of a table or array.
 ///
@@ -36,4 +37,4 @@ constexpr std::string_view to_string(memory_kind kind) noexcept
 /// True when the bytes live in host RAM and every GPU access crosses the host link.
 constexpr bool is_host_resident(memory_kind kind) noexcept { return kind != memory_kind::device; }
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

@@ -16,6 +16,7 @@
 /// (allocate_async), which is why gnndirect states the concept itself instead of requiring
 /// `cuda::mr::async_resource`.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 
@@ -27,7 +28,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// Alignment gnndirect asks of every allocation (CUB's temporary-storage alignment, and enough
 /// for 16-byte vector access and the 8-byte error record).
@@ -152,4 +153,4 @@ class resource_ref {
 static_assert(std::is_trivially_copyable_v<resource_ref>);
 static_assert(is_stream_ordered_resource_v<resource_ref>);
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

@@ -11,7 +11,7 @@
 #include <string>
 #include <type_traits>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// rows x cols elements of T, row r starting at data + r * row_stride (in elements).
 ///
@@ -80,4 +80,4 @@ void validate(const table_view<T>& view, const char* name)
 static_assert(std::is_trivially_copyable_v<table_view<float>>);
 static_assert(std::is_trivially_copyable_v<table_view<const float>>);
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

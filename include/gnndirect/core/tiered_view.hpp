@@ -3,12 +3,13 @@
 /// @brief View of a tiered feature table: every row in host memory, the hot rows also in device
 /// memory (host-compilable).
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/table_view.hpp>
 
 #include <cstdint>
 #include <type_traits>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// A host-resident table plus a device-memory copy of some of its rows.
 ///
@@ -27,4 +28,4 @@ struct tiered_view {
 static_assert(std::is_trivially_copyable_v<tiered_view<float>>);
 
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

@@ -7,13 +7,14 @@
 /// allocate it (e.g. a gnndirect::buffer<std::byte> in device memory) and reuse it. This also
 /// makes the calls capturable in CUDA graphs.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/error.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// Required alignment of workspace_view::data, in bytes (CUB's temporary-storage alignment; the
 /// 8-byte error record at the start and every slice rely on it). Allocations from gnndirect
@@ -87,4 +88,4 @@ class workspace_carver {
 };
 
 }  // namespace detail
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

@@ -2,9 +2,11 @@
 /// @file bits.hpp
 /// @brief Bit-range helpers shared by the sorts of every module (host-compilable).
 
+#include <gnndirect/core/version.hpp>
 #include <cstdint>
 
-namespace gnndirect::detail {
+GNNDIRECT_NAMESPACE_BEGIN
+namespace detail {
 
 /// Number of low bits that hold every value in [0, bound): the radix-sort bit range of ids.
 constexpr int significant_bits(std::int64_t bound) noexcept
@@ -14,4 +16,5 @@ constexpr int significant_bits(std::int64_t bound) noexcept
   return bits;
 }
 
-}  // namespace gnndirect::detail
+}  // namespace detail
+GNNDIRECT_NAMESPACE_END

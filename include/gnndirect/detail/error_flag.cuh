@@ -30,7 +30,8 @@
 #include <cstdint>
 #include <string>
 
-namespace gnndirect::detail {
+GNNDIRECT_NAMESPACE_BEGIN
+namespace detail {
 
 /// What a checked kernel records. `position` is the smallest bad position reported (all ones when
 /// none); `value` is the index found there, valid once capture_value_async has run.
@@ -127,4 +128,5 @@ class error_flag {
   buffer<error_record> storage_;
 };
 
-}  // namespace gnndirect::detail
+}  // namespace detail
+GNNDIRECT_NAMESPACE_END

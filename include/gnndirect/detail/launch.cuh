@@ -12,7 +12,8 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace gnndirect::detail {
+GNNDIRECT_NAMESPACE_BEGIN
+namespace detail {
 
 /// Threads per block of the grid-stride element-wise kernels.
 inline constexpr int elementwise_block_threads = 256;
@@ -47,4 +48,5 @@ void iota_async(cudaStream_t stream, T* out, std::int64_t n)
   GNNDIRECT_CUDA_TRY(cudaGetLastError());
 }
 
-}  // namespace gnndirect::detail
+}  // namespace detail
+GNNDIRECT_NAMESPACE_END

@@ -8,6 +8,7 @@
 /// misaligned address) and the whole CUDA context is lost. One cudaPointerGetAttributes per
 /// argument before the launch turns that into an invalid_argument naming the argument.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 
 #include <cuda_runtime_api.h>
@@ -18,7 +19,8 @@
 #include <cstdio>
 #include <string>
 
-namespace gnndirect::detail {
+GNNDIRECT_NAMESPACE_BEGIN
+namespace detail {
 
 /// What cudaPointerGetAttributes reported about an address (the inputs of the decision, so that
 /// the decision itself is a pure function that host tests exercise without a GPU).
@@ -171,4 +173,5 @@ inline void check_device_accessible(const void* p, std::size_t bytes, std::size_
   }
 }
 
-}  // namespace gnndirect::detail
+}  // namespace detail
+GNNDIRECT_NAMESPACE_END

@@ -20,7 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
 
 /// Unsigned type of exactly `Bytes` bytes, for vector loads and stores.
@@ -151,4 +151,4 @@ GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE void copy_row(const Tile& tile, const voi
   copy_rows<V, 1>(tile, rows, row_bytes);
 }
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

@@ -15,7 +15,7 @@
 
 #include <cstdint>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// `size` consecutive lanes of a warp (size a power of two, 1..32); `lane` is this thread's rank.
 struct dynamic_tile {
@@ -76,4 +76,4 @@ namespace detail {
 using warp_tile = dynamic_tile;
 }  // namespace detail
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

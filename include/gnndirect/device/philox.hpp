@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// 128 bits of Philox counter or output: four 32-bit words, word 0 first.
 struct philox_block {
@@ -122,4 +122,4 @@ GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE constexpr float uniform_open_closed(
   return static_cast<float>((bits >> 8) + 1u) * (1.0f / 16777216.0f);
 }
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

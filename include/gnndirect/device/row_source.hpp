@@ -31,7 +31,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// Where one row lives: its first element and whether reading it crosses the host link (then
 /// accesses are aligned to 128-byte lines).
@@ -130,4 +130,4 @@ struct tiered_source {
 
 static_assert(is_row_source_v<tiered_source<float>>);
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

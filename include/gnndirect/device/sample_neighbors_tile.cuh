@@ -31,7 +31,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
 /// Keeps a parameter out of template argument deduction (C++20's std::type_identity_t), so that
 /// a literal nullptr is accepted for an output the caller does not want.
@@ -82,4 +82,4 @@ GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE std::int64_t sample_neighbors_tile(
 }
 #endif
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// One node's edges: positions [first, first + degree) of the CSR.
 template <class Offset>
@@ -40,4 +40,4 @@ struct sampled_output {
   }
 };
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

@@ -40,7 +40,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 
 /// Rounds a scratch size up to the 16-byte multiple every sampler reports.
@@ -144,4 +144,4 @@ inline constexpr bool is_sampler_v = is_sampler<S>::value;
 static_assert(is_sampler_v<uniform_sampler> && is_sampler_v<uniform_with_replacement_sampler> &&
               is_sampler_v<weighted_sampler>);
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

@@ -7,6 +7,7 @@
 /// order, written straight into the csr_graph's arrays in their placement. Stability makes a
 /// node's edges keep input order, exactly as on the host.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/error_flag.cuh>
 #include <gnndirect/detail/graph/coo_to_csr_kernels.cuh>
 #include <gnndirect/detail/algorithms/csr_rules.hpp>
@@ -26,7 +27,7 @@
 #include <cstdint>
 #include <type_traits>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
 
 /// Checks every src then dst id of a device-visible COO on the GPU. Synchronises `stream`.
@@ -146,4 +147,4 @@ csr_graph<Offset, Index> coo_to_csr(cudaStream_t stream, const coo_view<Index>& 
   return graph;
 }
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

@@ -6,6 +6,7 @@
 /// Output order is stable: the edges of a node keep their input order, so node v's neighbours
 /// are dst[e] for the edges e with src[e] == v, by increasing e. Optional edge ids record e.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/algorithms/csr_rules.hpp>
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/owners/coo.hpp>
@@ -20,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// Options of COO -> CSR conversion.
 struct csr_build_options {
@@ -257,4 +258,4 @@ host_csr<Offset, Index> coo_to_csr(const coo_view<Index>& coo, csr_build_options
 }
 
 }  // namespace host
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

@@ -3,6 +3,7 @@
 /// @brief csr_graph<Offset, Index>: owning CSR graph whose arrays each live in a chosen placement,
 /// handing out csr_view (host-compilable).
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/owners/coo.hpp>
 #include <gnndirect/graph/coo_to_csr.hpp>
@@ -18,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// Where the arrays of a csr_graph live. Placing them independently pays: e.g. indptr (small,
 /// read once per node) in HBM and the edge arrays (large) in managed_host memory (docs/design.md §3).
@@ -230,4 +231,4 @@ class csr_graph {
   bool has_edge_ids_{false};
 };
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

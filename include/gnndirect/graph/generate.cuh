@@ -3,6 +3,7 @@
 /// @brief The seeded generators of generate.hpp on the GPU (nvcc): same edges as the host
 /// generator bit for bit; CSR built on the GPU and written straight into the requested placement.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/graph/generate_kernels.cuh>
 #include <gnndirect/detail/algorithms/validate_kernels.cuh>
 #include <gnndirect/core/device.hpp>
@@ -18,7 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// Generates an edge list on the GPU into buffers of `kind` (device by default; host-resident
 /// kinds are written over the link). Edge j equals host::generate_coo's edge j.
@@ -65,4 +66,4 @@ csr_graph<Offset, Index> generate_csr(cudaStream_t stream, const generator_optio
   return graph;
 }
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

@@ -23,7 +23,7 @@
 #include <limits>
 #include <string>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// Random graph model.
 enum class graph_model : std::uint8_t {
@@ -355,4 +355,4 @@ host_csr<Offset, Index> generate_csr(const generator_options& options,
 }
 
 }  // namespace host
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

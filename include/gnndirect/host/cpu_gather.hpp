@@ -8,6 +8,7 @@
 /// the gather of piece k+1 overlaps the H2D copy of piece k, so the epoch costs about
 /// max(gather, copy) rather than their sum.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/util/worker_pool.hpp>
 #include <gnndirect/owners/buffer.hpp>
@@ -25,7 +26,8 @@
 #include <limits>
 #include <type_traits>
 
-namespace gnndirect::host {
+GNNDIRECT_NAMESPACE_BEGIN
+namespace host {
 
 /// Packs rows: dst + i * src.cols receives src.row(ids[i]) for i in [0, n), on all the pool's
 /// workers (chunks of 1024 rows). src must be CPU-readable, dst a host array of n * src.cols.
@@ -139,4 +141,5 @@ class staged_gather {
   int next_{0};
 };
 
-}  // namespace gnndirect::host
+}  // namespace host
+GNNDIRECT_NAMESPACE_END

@@ -41,6 +41,7 @@
 ///   differ between runs. What each global node samples in each layer, and so every layer's node
 ///   set and edge set in global ids, never does.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/algorithms/sampling_policy.hpp>
 #include <gnndirect/util/parallel.hpp>
@@ -61,7 +62,8 @@
 #include <utility>
 #include <vector>
 
-namespace gnndirect::host {
+GNNDIRECT_NAMESPACE_BEGIN
+namespace host {
 namespace detail {
 
 /// std::allocator whose value-initialisation is default-initialisation: resize() of a vector of
@@ -662,4 +664,5 @@ class cpu_sampler {
   std::vector<std::int64_t> chunk_new_;   ///< owned (new src) nodes before chunk c
 };
 
-}  // namespace gnndirect::host
+}  // namespace host
+GNNDIRECT_NAMESPACE_END

@@ -7,6 +7,7 @@
 /// every edge line or on none. '#' starts a comment that runs to the end of the line; blank lines
 /// are skipped; "\r\n" line ends are accepted.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/owners/coo.hpp>
 
@@ -21,7 +22,7 @@
 #include <string_view>
 #include <system_error>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
 
 /// Throws invalid_argument "edge list 'name', line N: problem".
@@ -138,4 +139,4 @@ host_coo<Index> read_edge_list(const std::string& path, std::int64_t num_nodes =
   return parse_edge_list<Index>(text.str(), path, num_nodes);
 }
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

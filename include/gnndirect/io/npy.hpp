@@ -4,6 +4,7 @@
 /// csr_graph / coo owners (host-compilable). The format is in npy_header.hpp, the mapped file in
 /// npy_array.hpp (both included).
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/algorithms/validate.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
@@ -27,7 +28,7 @@
 #include <utility>
 #include <vector>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 namespace detail {
 
@@ -218,5 +219,5 @@ mapped_csr<Offset, Index> map_csr_npy(const std::string& indptr_path, const std:
   return csr;
 }
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END
 

@@ -3,6 +3,7 @@
 /// @brief npy_array: a .npy file memory-mapped read-only (copy-on-write), optionally pinned in
 /// place for the GPU (host-compilable; the CUDA runtime is needed only by register_in_place).
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/io/npy_header.hpp>
 #include <gnndirect/owners/registration.hpp>
 
@@ -27,7 +28,7 @@
 #include <utility>
 #include <vector>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// A .npy file mapped into memory (copy-on-write private mapping: the file is never modified,
 /// pages come from the page cache, nothing is read until touched). Move-only.
@@ -168,4 +169,4 @@ class npy_array {
   registration_owner registration_{nullptr, nullptr};
 };
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

@@ -8,6 +8,7 @@
 /// order, big-endian, object, string, structured dtypes, truncated files, shapes whose byte size
 /// overflows) is refused with an invalid_argument naming the file and the problem.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/error.hpp>
 
 #include <algorithm>
@@ -24,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// Element type of a .npy array.
 enum class npy_dtype : std::uint8_t {
@@ -387,4 +388,4 @@ void save_npy(const std::string& path, const std::vector<T>& values)
   save_npy(path, npy_dtype_of<T>(), {static_cast<std::int64_t>(values.size())}, values.data());
 }
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

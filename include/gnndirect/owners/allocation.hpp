@@ -2,6 +2,7 @@
 /// @file allocation.hpp
 /// @brief Untyped RAII allocation in one memory_kind: the storage behind buffer<T> and table<T>.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/owners/host_memory.hpp>
@@ -14,7 +15,7 @@
 #include <string>
 #include <utility>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
 
 /// Refuses host-resident requests larger than the host can ever hold (see host_memory.hpp).
@@ -229,4 +230,4 @@ class allocation {
   cudaMemPool_t pool_{nullptr};   // ... or this pool, when mr_ is the default
 };
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

@@ -2,12 +2,13 @@
 /// @file buffer.hpp
 /// @brief buffer<T>: owning 1-D array of T in one memory_kind (host-compilable).
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/owners/allocation.hpp>
 
 #include <cstddef>
 #include <type_traits>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// Owning, move-only array of `size` uninitialised elements of trivially copyable T.
 /// data() is the device-visible address; host_data() the CPU address (nullptr for device).
@@ -51,4 +52,4 @@ class buffer {
   std::size_t size_{0};
 };
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

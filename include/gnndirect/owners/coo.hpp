@@ -3,6 +3,7 @@
 /// @brief Edge lists in coordinate (COO) form: a trivially copyable view, a host owner (std::vector,
 /// for the host reference, parsers and tests) and a placed owner (buffers) (host-compilable).
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 
@@ -10,7 +11,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// Edge e goes from src[e] to dst[e], with optional weights[e] (null when absent).
 /// Pointers are the addresses the reader uses (host for host algorithms, device-visible for
@@ -70,4 +71,4 @@ struct coo_graph {
   }
 };
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

@@ -18,6 +18,7 @@
 /// GNNDIRECT_HOST_MEMORY_LIMIT overrides the probe ("64G", "64GB", "64GiB", "64g", "1.5T",
 /// plain bytes); a value that is not a size is an error, never silently ignored.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 
@@ -34,7 +35,7 @@
 #include <string>
 #include <vector>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// The host-memory ceiling and where it came from (for messages).
 struct host_memory_limit {
@@ -300,4 +301,4 @@ inline void refuse_beyond_host_limit(std::size_t bytes, memory_kind kind)
 }
 
 }  // namespace detail
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

@@ -12,6 +12,7 @@
 /// locality sort of host-resident gathers (gather_policy's default) recovers much of the gap on
 /// random reads. The decision says which branch was taken and why.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/core/memory_kind.hpp>
@@ -20,7 +21,7 @@
 
 #include <cstddef>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// The device properties that decide placement (a plain struct so the choice is testable).
 struct device_capabilities {
@@ -106,4 +107,4 @@ inline placement_decision choose_host_placement()
   return choose_host_placement(query_capabilities(require_device()));
 }
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

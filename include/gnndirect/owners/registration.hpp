@@ -2,6 +2,7 @@
 /// @file registration.hpp
 /// @brief Pin caller-owned host memory in place (cudaHostRegister) with RAII (host-compilable).
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/owners/host_memory.hpp>
@@ -19,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
 
 /// Process-wide registry of ranges pinned through host_registration, so that overlap is reported
@@ -212,4 +213,4 @@ class host_registration {
   std::vector<void*> chunks_;
 };
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

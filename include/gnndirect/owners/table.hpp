@@ -2,6 +2,7 @@
 /// @file table.hpp
 /// @brief table<T>: owning 2-D feature table in one placement, handing out table_view<T>.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/util/parallel.hpp>
 #include <gnndirect/owners/allocation.hpp>
@@ -12,7 +13,7 @@
 #include <cstdint>
 #include <utility>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// Owning rows x cols table of trivially copyable T (rows packed, row_stride == cols).
 ///
@@ -123,4 +124,4 @@ class table {
   memory_kind kind_{memory_kind::device};
 };
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

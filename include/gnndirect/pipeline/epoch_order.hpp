@@ -7,6 +7,7 @@
 /// every batch's samples can be reproduced anywhere: by the GPU pipeline, by a CPU-centric loader
 /// feeding the host reference, and by tests.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/device/philox.hpp>
 
 #include <cstddef>
@@ -14,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
 
 /// Tags word 3 of the counter so that batch seeds and shuffle draws never share a counter, even
@@ -59,4 +60,4 @@ inline std::uint64_t batch_sampling_seed(std::uint64_t seed, std::int64_t epoch,
                               static_cast<std::uint64_t>(epoch), detail::batch_seed_tag);
 }
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

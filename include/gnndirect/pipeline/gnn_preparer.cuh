@@ -13,6 +13,7 @@
 /// and label storage included, are allocated once at their upper bounds (from the caller's memory
 /// resource) and reused.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/algorithms/hot_set.cuh>
 #include <gnndirect/cache/tiered_table.cuh>
 #include <gnndirect/core/device.hpp>
@@ -40,7 +41,7 @@
 #include <utility>
 #include <vector>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// What a minibatch_pipeline (or a gnn_preparer) prepares and how.
 struct pipeline_options {
@@ -426,4 +427,4 @@ class gnn_preparer {
   std::vector<Index> order_;  // the epoch's shuffled ids; read by the workers
 };
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

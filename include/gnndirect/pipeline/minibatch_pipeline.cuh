@@ -20,6 +20,7 @@
 /// Synchronisation and graph capture: see scheduler.cuh (next() and release() never wait for the
 /// GPU beyond the batch being ready, and must not be called while `consumer` is being captured).
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/pipeline/cuda_handles.hpp>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/core/cuda_error.hpp>
@@ -36,7 +37,7 @@
 #include <utility>
 #include <vector>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// Counters of a pipeline (a snapshot).
 struct pipeline_stats {
@@ -150,4 +151,4 @@ class minibatch_pipeline {
   batch_scheduler<preparer_type> scheduler_;
 };
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

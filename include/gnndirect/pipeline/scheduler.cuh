@@ -45,6 +45,7 @@
 /// captured into a CUDA graph. Batches are assigned to slots in batch order and handed out in
 /// batch order, so the output does not depend on the number of workers.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/pipeline/cuda_handles.hpp>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/core/cuda_error.hpp>
@@ -65,7 +66,7 @@
 #include <utility>
 #include <vector>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// How a batch_scheduler runs.
 struct scheduler_options {
@@ -478,4 +479,4 @@ class batch_scheduler {
   std::vector<std::thread> workers_;
 };
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

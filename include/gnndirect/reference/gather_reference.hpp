@@ -3,6 +3,7 @@
 /// @brief Host reference of gather and scatter (all cores): the semantics the GPU must match, and
 /// the CPU-centric baseline of the benchmarks (host-compilable).
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/util/parallel.hpp>
 #include <gnndirect/core/table_view.hpp>
@@ -12,7 +13,8 @@
 #include <string>
 #include <type_traits>
 
-namespace gnndirect::host {
+GNNDIRECT_NAMESPACE_BEGIN
+namespace host {
 namespace detail {
 
 /// Throws index_out_of_range for the first index outside [0, bound), before anything is copied.
@@ -72,4 +74,5 @@ void scatter_reference(table_view<S> src, const Index* indices, std::int64_t cou
   }
 }
 
-}  // namespace gnndirect::host
+}  // namespace host
+GNNDIRECT_NAMESPACE_END

@@ -6,6 +6,7 @@
 /// them), computed with plain C++ threads: GPU tests compare against it bit for bit and
 /// benchmarks use it as the CPU-centric baseline. The csr_view must hold host addresses.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/device/sampling_math.hpp>
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/algorithms/sampling_policy.hpp>
@@ -20,7 +21,8 @@
 #include <utility>
 #include <vector>
 
-namespace gnndirect::host {
+GNNDIRECT_NAMESPACE_BEGIN
+namespace host {
 
 /// Sampled edges of a batch of seeds in CSR form: seed i's sampled neighbours are
 /// neighbors[offsets[i] .. offsets[i+1]) with the ids of the sampled edges alongside.
@@ -300,4 +302,5 @@ sampled_blocks<Offset, Index> sample_blocks_reference(const csr_view<Offset, Ind
   return result;
 }
 
-}  // namespace gnndirect::host
+}  // namespace host
+GNNDIRECT_NAMESPACE_END

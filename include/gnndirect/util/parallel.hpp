@@ -15,6 +15,7 @@
 /// system refuses a thread (pids or process limit), the call joins the threads it started and
 /// throws gnndirect::error; it never terminates the process.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/error.hpp>
 
 #include <sched.h>
@@ -33,7 +34,7 @@
 #include <thread>
 #include <vector>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
 
 /// The count set by set_host_threads (0: automatic).
@@ -185,4 +186,4 @@ inline void parallel_memcpy(void* dst, const void* src, std::size_t bytes,
 }
 
 }  // namespace host
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END

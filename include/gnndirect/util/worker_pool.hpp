@@ -6,6 +6,7 @@
 /// one-off fills but costs tens of microseconds per call; the CPU sampler runs five parallel
 /// passes per layer per mini-batch, so it keeps its threads alive and hands them tasks instead.
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/util/parallel.hpp>
 
 #include <algorithm>
@@ -18,7 +19,8 @@
 #include <type_traits>
 #include <vector>
 
-namespace gnndirect::host {
+GNNDIRECT_NAMESPACE_BEGIN
+namespace host {
 
 /// Fixed set of threads that run task ranges: run(tasks, f) calls f(task, worker) once for each
 /// task in [0, tasks), spread over the workers by an atomic counter (dynamic load balance), and
@@ -149,4 +151,5 @@ class worker_pool {
   std::exception_ptr error_;
 };
 
-}  // namespace gnndirect::host
+}  // namespace host
+GNNDIRECT_NAMESPACE_END

@@ -11,7 +11,8 @@
 #include <cfloat>
 #include <cstdint>
 
-namespace gnndirect::detail {
+GNNDIRECT_NAMESPACE_BEGIN
+namespace detail {
 
 /// indptr[0..num_nodes]: position 0 must hold 0, each entry must be >= its predecessor, and the
 /// last must equal num_edges. Together these bound every entry to [0, num_edges].
@@ -54,4 +55,5 @@ struct weight_rule {
   }
 };
 
-}  // namespace gnndirect::detail
+}  // namespace detail
+GNNDIRECT_NAMESPACE_END

@@ -18,7 +18,8 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace gnndirect::detail {
+GNNDIRECT_NAMESPACE_BEGIN
+namespace detail {
 
 /// Direction of a row move: which side the index selects.
 enum class move_direction : std::uint8_t {
@@ -164,4 +165,5 @@ void enqueue_move_rows(cudaStream_t stream, const Source& source, move_rows_args
   GNNDIRECT_CUDA_TRY(cudaGetLastError());
 }
 
-}  // namespace gnndirect::detail
+}  // namespace detail
+GNNDIRECT_NAMESPACE_END

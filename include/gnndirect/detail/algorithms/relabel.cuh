@@ -30,7 +30,8 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace gnndirect::detail {
+GNNDIRECT_NAMESPACE_BEGIN
+namespace detail {
 
 /// A count the device reads: *value when value is not null, else `bound` (a host-known size).
 struct device_count {
@@ -294,4 +295,5 @@ void relabel_async(cudaStream_t stream, const relabel_input<Offset, Index>& in,
   GNNDIRECT_CUDA_TRY(cudaGetLastError());
 }
 
-}  // namespace gnndirect::detail
+}  // namespace detail
+GNNDIRECT_NAMESPACE_END

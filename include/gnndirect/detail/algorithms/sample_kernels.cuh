@@ -22,7 +22,7 @@
 #include <cstdint>
 #include <string>
 
-namespace gnndirect {
+GNNDIRECT_NAMESPACE_BEGIN
 
 /// Calls `f(sampler)` with the library sampler that `policy.kind` names (seeded with
 /// policy.seed): how the bulk layer maps the run-time choice onto a sampler type. Host.
@@ -39,9 +39,10 @@ decltype(auto) visit_sampler(const sampling_policy& policy, F&& f)
   return std::forward<F>(f)(uniform_sampler{policy.seed});
 }
 
-}  // namespace gnndirect
+GNNDIRECT_NAMESPACE_END
 
-namespace gnndirect::detail {
+GNNDIRECT_NAMESPACE_BEGIN
+namespace detail {
 
 GNNDIRECT_USER_KERNELS_BEGIN
 /// One tile per seed (grid-stride over seeds, tile-uniform so the tile stays converged): samples
@@ -215,4 +216,5 @@ void launch_compact_slots(cudaStream_t stream, const Index* slot_neighbors,
   GNNDIRECT_CUDA_TRY(cudaGetLastError());
 }
 
-}  // namespace gnndirect::detail
+}  // namespace detail
+GNNDIRECT_NAMESPACE_END

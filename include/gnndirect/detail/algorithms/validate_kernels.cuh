@@ -14,7 +14,8 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace gnndirect::detail {
+GNNDIRECT_NAMESPACE_BEGIN
+namespace detail {
 
 /// Reports to `flag` the smallest i in [0, n) with rule(i). Grid-stride positions of one thread
 /// ascend, so its first hit is its minimum and it stops there: at most one atomic per thread,
@@ -66,4 +67,5 @@ class stream_sync_guard {
   cudaStream_t stream_;
 };
 
-}  // namespace gnndirect::detail
+}  // namespace detail
+GNNDIRECT_NAMESPACE_END

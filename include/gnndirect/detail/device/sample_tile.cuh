@@ -14,7 +14,8 @@
 
 #include <cstdint>
 
-namespace gnndirect::detail {
+GNNDIRECT_NAMESPACE_BEGIN
+namespace detail {
 
 /// Former internal name of sampled_output (device/sampled_output.hpp).
 template <class Offset, class Index>
@@ -202,4 +203,5 @@ GNNDIRECT_DEVICE std::int64_t sample_weighted(const warp_tile& tile,
   return count;
 }
 
-}  // namespace gnndirect::detail
+}  // namespace detail
+GNNDIRECT_NAMESPACE_END

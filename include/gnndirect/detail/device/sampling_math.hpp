@@ -13,7 +13,8 @@
 #include <cstdint>
 #include <cstring>
 
-namespace gnndirect::detail {
+GNNDIRECT_NAMESPACE_BEGIN
+namespace detail {
 
 /// Number of leading zero bits of a non-zero 32-bit value.
 GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE int count_leading_zeros32(std::uint32_t x) noexcept
@@ -124,4 +125,5 @@ GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE std::int64_t replacement_draw(std::u
     uniform_below(random_bits64(bits), static_cast<std::uint64_t>(degree)));
 }
 
-}  // namespace gnndirect::detail
+}  // namespace detail
+GNNDIRECT_NAMESPACE_END

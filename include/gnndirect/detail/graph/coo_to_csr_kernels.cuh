@@ -8,7 +8,8 @@
 
 #include <cstdint>
 
-namespace gnndirect::detail {
+GNNDIRECT_NAMESPACE_BEGIN
+namespace detail {
 
 /// indptr[v] = number of sorted sources < v, for v in [0, num_nodes]: a binary search per node.
 /// Neighbouring nodes search the same path, so the reads hit cache; the cost per node is bounded
@@ -53,4 +54,5 @@ GNNDIRECT_KERNEL void gather_sorted_edges_kernel(const Offset* positions, std::i
   }
 }
 
-}  // namespace gnndirect::detail
+}  // namespace detail
+GNNDIRECT_NAMESPACE_END

@@ -7,7 +7,8 @@
 
 #include <cstdint>
 
-namespace gnndirect::detail {
+GNNDIRECT_NAMESPACE_BEGIN
+namespace detail {
 
 /// Writes output edges [0, count): src, dst and (when weights is not null) weights. Each edge is
 /// a pure function of (plan, j), so the result does not depend on the launch configuration.
@@ -24,4 +25,5 @@ GNNDIRECT_KERNEL void generate_edges_kernel(generator_plan plan, std::int64_t co
   }
 }
 
-}  // namespace gnndirect::detail
+}  // namespace detail
+GNNDIRECT_NAMESPACE_END

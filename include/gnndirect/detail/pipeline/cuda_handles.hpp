@@ -3,6 +3,7 @@
 /// @brief Move-only owners of the CUDA objects a pipeline holds: a non-blocking stream, an event
 /// and a memory pool that keeps its memory (host-compilable).
 
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 
 #include <cuda_runtime_api.h>
@@ -10,7 +11,8 @@
 #include <cstdint>
 #include <utility>
 
-namespace gnndirect::detail {
+GNNDIRECT_NAMESPACE_BEGIN
+namespace detail {
 
 /// Owns one CUDA handle; `Destroy` releases it without throwing (cleanup reports to stderr).
 template <class Handle, class Destroy>
@@ -110,4 +112,5 @@ inline pool_handle make_retaining_pool(int device)
   return owner;
 }
 
-}  // namespace gnndirect::detail
+}  // namespace detail
+GNNDIRECT_NAMESPACE_END
