@@ -7,6 +7,7 @@
 
 #include "support/random.hpp"
 #include "support/transfer.hpp"
+#include "support/counting_resource.hpp"
 
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/algorithms/sample_blocks.cuh>
@@ -20,6 +21,7 @@
 #include <string>
 #include <vector>
 
+using gnndirect::test::counting_resource;
 using gnndirect::block_bounds;
 using gnndirect::buffer;
 using gnndirect::csr_view;
@@ -201,20 +203,6 @@ void check_async(const graph_pair<Offset, Index>& g, const std::vector<Index>& s
   check_outputs(out, expected);
 }
 
-/// A stream-ordered resource that counts its allocations (forwarding to the default pool).
-struct counting_resource {
-  gnndirect::device_pool_resource upstream;
-  std::int64_t allocations{0};
-  void* allocate(::cuda::stream_ref stream, std::size_t bytes, std::size_t alignment)
-  {
-    ++allocations;
-    return upstream.allocate(stream, bytes, alignment);
-  }
-  void deallocate(::cuda::stream_ref stream, void* p, std::size_t bytes, std::size_t alignment) noexcept
-  {
-    upstream.deallocate(stream, p, bytes, alignment);
-  }
-};
 
 struct stream_guard {
   cudaStream_t stream{};

@@ -16,6 +16,7 @@
 #include "support/placed_table.hpp"
 #include "support/random.hpp"
 #include "support/transfer.hpp"
+#include "support/counting_resource.hpp"
 
 #include <cooperative_groups.h>
 
@@ -27,6 +28,7 @@
 #include <random>
 #include <vector>
 
+using gnndirect::test::counting_resource;
 using gnndirect::buffer;
 using gnndirect::gather_policy;
 using gnndirect::memory_kind;
@@ -344,24 +346,6 @@ TEST_CASE("two host threads sampling with different shared-memory needs do not f
   b.join();
   CHECK(failures.load() == 0);
 }
-
-namespace {
-/// A caller's resource that counts what it serves (on top of the device's default pool).
-struct counting_resource {
-  std::int64_t allocations{0}, live_bytes{0};
-  void* allocate(cuda::stream_ref stream, std::size_t bytes, std::size_t alignment)
-  {
-    ++allocations;
-    live_bytes += static_cast<std::int64_t>(bytes);
-    return gnndirect::device_pool_resource{}.allocate(stream, bytes, alignment);
-  }
-  void deallocate(cuda::stream_ref stream, void* ptr, std::size_t bytes, std::size_t alignment) noexcept
-  {
-    live_bytes -= static_cast<std::int64_t>(bytes);
-    gnndirect::device_pool_resource{}.deallocate(stream, ptr, bytes, alignment);
-  }
-};
-}  // namespace
 
 TEST_CASE("the synchronous gather and the tiered table allocate from a caller's resource")
 {

@@ -16,6 +16,7 @@
 #include <gnndirect/owners/table.hpp>
 #include <gnndirect/pipeline/minibatch_pipeline.cuh>
 
+#include "support/counting_resource.hpp"
 #include "support/random.hpp"
 #include "support/device_memory.hpp"
 
@@ -28,6 +29,7 @@
 #include <thread>
 #include <vector>
 
+using gnndirect::test::counting_resource;
 using gnndirect::csr_placement;
 using gnndirect::memory_kind;
 using gnndirect::pipeline_options;
@@ -753,20 +755,6 @@ class link_preparer {
   std::vector<std::int64_t> order_;
 };
 
-/// A stream-ordered resource that counts its allocations (forwarding to the default pool).
-struct counting_resource {
-  gnndirect::device_pool_resource upstream;
-  std::int64_t allocations{0};
-  void* allocate(::cuda::stream_ref stream, std::size_t bytes, std::size_t alignment)
-  {
-    ++allocations;
-    return upstream.allocate(stream, bytes, alignment);
-  }
-  void deallocate(::cuda::stream_ref stream, void* p, std::size_t bytes, std::size_t alignment) noexcept
-  {
-    upstream.deallocate(stream, p, bytes, alignment);
-  }
-};
 
 }  // namespace
 
