@@ -111,9 +111,17 @@ class NeighborLoader:
         TypeError, ValueError (shapes, dtypes), MemoryError.
 
     Each ``iter(loader)`` starts the next epoch (0, 1, ...); starting a new one invalidates the
-    previous iterator. Batches are copied out of the pipeline's pool into ordinary tensors on the
-    current stream (which waits for their preparation; no host synchronisation), so they live as
-    long as any tensor. The loader keeps its graph, table and labels alive; while it lives,
+    previous iterator. A batch's tensors are views of the pipeline's memory (torch's caching
+    allocator; nothing is copied), ready on the current stream (which waits for their
+    preparation; no host synchronisation). The batch's slot goes back to the pipeline when the
+    last of its tensors (and of views of them) is gone, after the work enqueued so far on the
+    stream it was handed to and on the current stream; so keep a batch only while you use it, or
+    ``.clone()`` what you keep. A batch still held when its slot is needed -- a new epoch,
+    ``close()``, or every one of the ``depth`` slots held -- is *detached*: its bytes are copied
+    into fresh caching-allocator blocks on the current stream and its tensors re-pointed there
+    (they stay valid; :func:`gnndirect_torch.ops.device_copy_bytes` counts those bytes). Do not
+    use a batch in another thread while a detach may happen (several threads consuming one
+    loader: give it ``depth`` >= 2 x threads + 1). The loader keeps its graph, table and labels alive; while it lives,
     ``graph.close()`` and ``features.close()`` are refused, and ``features.scatter`` also updates
     the loader's device cache tier.
 
