@@ -103,7 +103,8 @@ class NeighborLoader:
         fanouts: one per layer, seeds side first.  batch_size: seeds per batch.
         shuffle_seed / sampling_seed: keys of the epoch shuffle and of the batch samples.
         replace: sample with replacement.  drop_last: drop a last, smaller batch.
-        depth: batches in flight (0: library default).  block_budget: cap on thread blocks
+        depth: batches in flight, including the one the caller holds (0: the library's
+            default + 1, i.e. 4).  block_budget: cap on thread blocks
             used for preparation (0: none).  reserve_bytes: pool bytes reserved up front.
         cache_bytes / cache_fraction: device cache tier of hot (highest-degree) feature rows
             for the pipeline (default: the table's own cache_bytes).
@@ -121,7 +122,9 @@ class NeighborLoader:
     into fresh caching-allocator blocks on the current stream and its tensors re-pointed there
     (they stay valid; :func:`gnndirect_torch.ops.device_copy_bytes` counts those bytes). Do not
     use a batch in another thread while a detach may happen (several threads consuming one
-    loader: give it ``depth`` >= 2 x threads + 1). The loader keeps its graph, table and labels alive; while it lives,
+    loader: give it ``depth`` >= 2 x threads + 1).
+
+    The loader keeps its graph, table and labels alive; while it lives,
     ``graph.close()`` and ``features.close()`` are refused, and ``features.scatter`` also updates
     the loader's device cache tier.
 

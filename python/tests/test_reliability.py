@@ -481,19 +481,25 @@ def _loader_graph(num_nodes=2000, cols=12):
 
 
 @cuda
-def test_device_copy_bytes_per_batch(seed):
+def test_device_copy_bytes_per_batch(seed, record_property):
     # issue 16 item 3: batches are views of the pipeline's memory and GPU sample_blocks returns
     # views of its outputs: no device-to-device byte beyond the gathers' own outputs.
     indptr, indices, x, y, graph, table = _loader_graph()
     train = torch.randperm(2000)[:400]
     loader = gd.NeighborLoader(graph, table, y, train, fanouts=[5, 5], batch_size=100)
     gd.ops.device_copy_bytes(reset=True)
-    counted, held = [], []
+    counted, held, before = [], [], []
     for batch in loader:
         counted.append(gd.ops.device_copy_bytes(reset=True))
         held.append(loader._pipeline.held_batches)
+        # what the copy-out hand-off (before issue 16 item 3) copied: every tensor of the batch
+        tensors = [batch.x, batch.y] + [t for b in batch.blocks
+                                        for t in (b.src_nodes, b.offsets, b.indices, b.edge_ids)]
+        before.append(sum(t.numel() * t.element_size() for t in tensors))
         _check_batch(batch, indptr, indices, x, y, [5, 5])
-    print(f"[d2d] NeighborLoader bytes copied per batch: {counted}")
+    print(f"[d2d] NeighborLoader bytes copied per batch: {counted} (copy-out hand-off: {before})")
+    record_property("d2d_bytes_per_batch", counted)
+    record_property("d2d_bytes_per_batch_copy_out", before)
     assert counted == [0] * len(loader)
     assert held == [1] * len(loader), "the previous batch's slot was not given back"
     del batch

@@ -43,7 +43,8 @@
 namespace gnndirect_torch {
 namespace detail {
 
-/// Creates `event` (no timing) and `stream` (non-blocking) for the hand-off; throws cuda_error.
+/// Creates the hand-off's release stream (non-blocking) and its two events (no timing).
+/// @throws gnndirect::cuda_error.
 inline void make_hand_off_handles(cudaStream_t& stream, cudaEvent_t& first, cudaEvent_t& second)
 {
   GNNDIRECT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -142,12 +143,14 @@ class batch_hand_off {
   at::Tensor view(const std::shared_ptr<lease>& held, const void* data, at::IntArrayRef sizes,
                   at::ScalarType dtype) const
   {
-    auto const options = at::TensorOptions().dtype(dtype).device(at::Device(at::kCUDA, device_));
+    at::Device const device(at::kCUDA, static_cast<c10::DeviceIndex>(device_));
+    auto const options = at::TensorOptions().dtype(dtype).device(device);
     std::int64_t numel = 1;
     for (std::int64_t s : sizes) { numel *= s; }
     if (numel == 0 || data == nullptr) { return at::empty(sizes, options); }
-    // The deleter's copy of `held` is the tensor's share of the lease.
-    at::Tensor t = at::from_blob(const_cast<void*>(data), sizes, [held](void*) {}, options);
+    // The deleter's copy of `held` is the tensor's share of the lease. The device is given, so
+    // torch does not ask the driver where the pointer lives.
+    at::Tensor t = at::from_blob(const_cast<void*>(data), sizes, [held](void*) {}, options, device);
     std::lock_guard<std::mutex> const lock(held->mutex_);
     held->storages_.push_back(t.storage().getWeakStorageImpl());
     return t;

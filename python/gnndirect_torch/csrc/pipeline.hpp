@@ -20,7 +20,7 @@ struct pipeline_config {
   std::int64_t sampling_seed{0};                 ///< base of every batch's sampling seed
   std::int64_t shuffle_seed{0};                  ///< key of the per-epoch shuffle
   bool replace{false};                           ///< sample with replacement
-  int depth{0};                                  ///< batches in flight (0: library default)
+  int depth{0};                                  ///< batches in flight (0: library default + 1)
   int block_budget{0};                           ///< cap on thread blocks of preparation (0: none)
   std::int64_t reserve_bytes{0};                 ///< pool bytes reserved up front
   std::int64_t cache_bytes{0};                   ///< device bytes for hot feature rows (0: none)

@@ -63,7 +63,9 @@ class typed_pipeline final : public pipeline_base {
     // Sampled neighbours are valid ids of a validated graph: the seed checks of layers > 0 only
     // guard against corrupt graphs; keep them on (they cost one flag read per layer).
     options.shuffle_seed = static_cast<std::uint64_t>(config.shuffle_seed);
-    if (config.depth > 0) { options.depth = config.depth; }
+    // The training loop holds the batch it trains on (its slot comes back when its tensors die),
+    // so by default one slot more than the library's default keeps as many batches ahead.
+    options.depth = config.depth > 0 ? config.depth : gnndirect::pipeline_options{}.depth + 1;
     options.block_budget = config.block_budget;
     options.reserve_bytes = static_cast<std::size_t>(config.reserve_bytes);
     options.cache_bytes = static_cast<std::size_t>(config.cache_bytes);
