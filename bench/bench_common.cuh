@@ -1,8 +1,8 @@
 #pragma once
 // Shared benchmark helpers: CUDA-event timing with medians, the link peak measured in the same
 // run, GPU-generated fresh random indices, and a registry of results for same-run ratios.
-#include <gnndirect/error.hpp>
-#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/owners/buffer.hpp>
 
 #include <benchmark/benchmark.h>
 #include <cuda_runtime_api.h>

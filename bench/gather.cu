@@ -12,11 +12,12 @@
 // peak measured at start), vs_<path> (ratio to that path for the same table and row size).
 #include "bench_common.cuh"
 
-#include <gnndirect/gather/gather.cuh>
-#include <gnndirect/host/gather_reference.hpp>
-#include <gnndirect/host/parallel.hpp>
-#include <gnndirect/memory/buffer.hpp>
-#include <gnndirect/memory/registration.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/algorithms/gather.cuh>
+#include <gnndirect/reference/gather_reference.hpp>
+#include <gnndirect/util/parallel.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/owners/registration.hpp>
 
 #include <chrono>
 #include <cstdlib>

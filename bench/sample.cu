@@ -19,12 +19,13 @@
 // for host-resident indices (for device placement it shows how far HBM lifts the ceiling).
 #include "bench_common.cuh"
 
-#include <gnndirect/graph/sample_blocks.cuh>
-#include <gnndirect/graph/sample_neighbors.cuh>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/algorithms/sample_blocks.cuh>
+#include <gnndirect/algorithms/sample_neighbors.cuh>
 #include <gnndirect/host/cpu_sampler.hpp>
-#include <gnndirect/host/parallel.hpp>
-#include <gnndirect/host/sample_reference.hpp>
-#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/util/parallel.hpp>
+#include <gnndirect/reference/sample_reference.hpp>
+#include <gnndirect/owners/buffer.hpp>
 
 #include <benchmark/benchmark.h>
 

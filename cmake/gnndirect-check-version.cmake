@@ -1,5 +1,5 @@
 # cmake -P script behind the `version_consistency` test: the project has one version number,
-# include/gnndirect/version.hpp. CMake's project(VERSION) is read from it (passed here as
+# include/gnndirect/core/version.hpp. CMake's project(VERSION) is read from it (passed here as
 # EXPECTED); python/setup.py must report the same (`setup.py --version`, no torch needed), and so
 # must the Python package's __version__ (python/gnndirect_torch/_util.py).
 #   cmake -DPYTHON=python3 -DSOURCE_DIR=<repo> -DEXPECTED=0.1.0 -P this-file
@@ -8,7 +8,7 @@ foreach(var PYTHON SOURCE_DIR EXPECTED)
     message(FATAL_ERROR "gnndirect-check-version: ${var} not set")
   endif()
 endforeach()
-file(STRINGS ${SOURCE_DIR}/include/gnndirect/version.hpp header_lines
+file(STRINGS ${SOURCE_DIR}/include/gnndirect/core/version.hpp header_lines
      REGEX "^#define GNNDIRECT_VERSION_(MAJOR|MINOR|PATCH) ")
 string(REGEX REPLACE "[^;]*VERSION_[A-Z]+ ([0-9]+)" "\\1" header_version "${header_lines}")
 string(REPLACE ";" "." header_version "${header_version}")
@@ -31,5 +31,5 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "python/setup.py --version failed (${rc}):\n${setup_err}")
 endif()
 if(NOT ok)
-  message(FATAL_ERROR "version numbers disagree (include/gnndirect/version.hpp is the one to follow)")
+  message(FATAL_ERROR "version numbers disagree (include/gnndirect/core/version.hpp is the one to follow)")
 endif()

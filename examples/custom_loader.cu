@@ -4,13 +4,14 @@
 // with no bulk call and no intermediate buffer. The result is checked against the host reference.
 //
 //   ./custom_loader [nodes] [seeds]
-#include <gnndirect/device.hpp>
-#include <gnndirect/gather/copy_row.cuh>
-#include <gnndirect/graph/sample_device.cuh>
-#include <gnndirect/host/sample_reference.hpp>
-#include <gnndirect/memory/buffer.hpp>
-#include <gnndirect/memory/placement.hpp>
-#include <gnndirect/memory/table.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/device/copy_row.cuh>
+#include <gnndirect/device/sample_neighbors_tile.cuh>
+#include <gnndirect/reference/sample_reference.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/owners/placement.hpp>
+#include <gnndirect/owners/table.hpp>
 
 #include <cooperative_groups.h>
 

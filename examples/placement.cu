@@ -2,10 +2,11 @@
 // from a kernel, and print what the `auto` placement chose for this GPU.
 //
 //   ./placement [rows] [cols]
-#include <gnndirect/device.hpp>
-#include <gnndirect/memory/buffer.hpp>
-#include <gnndirect/memory/placement.hpp>
-#include <gnndirect/memory/table.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/owners/placement.hpp>
+#include <gnndirect/owners/table.hpp>
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,7 +1,7 @@
 // libFuzzer target: parse_npy_header and check_npy_data_size on arbitrary bytes. They must either
 // return a header whose fields are consistent or throw gnndirect::invalid_argument; anything else
 // (a crash, a sanitizer report, another exception) is a bug.
-#include <gnndirect/io/npy.hpp>
+#include <gnndirect/io/npy_header.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -6,7 +6,7 @@
 // bit 1: edge ids, bit 2: indptr from cumulative deltas so that valid graphs are common, bit 3:
 // null indptr, bit 4: null indices, bit 5: negative node count), then the array values, one byte
 // each (signed), cycling through the input; missing bytes read as 0.
-#include <gnndirect/graph/validate.hpp>
+#include <gnndirect/algorithms/validate.hpp>
 
 #include <cmath>
 #include <cstddef>

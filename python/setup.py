@@ -14,7 +14,7 @@ otherwise the GPUs visible at build time, or torch's default list when there is 
 The gnndirect headers travel inside the package (gnndirect_torch/include): built from the
 repository, this script copies ../include/gnndirect there first, so that an sdist or a wheel
 is self-contained; built from an sdist, they are already there. The version is the one of
-include/gnndirect/version.hpp, the project's single version number.
+include/gnndirect/core/version.hpp, the project's single version number.
 """
 import glob
 import os
@@ -40,7 +40,7 @@ COMPILING = {"build", "build_ext", "bdist_wheel", "bdist_egg", "bdist", "install
 
 def in_repository():
     """True when this file is python/setup.py of a gnndirect checkout (not an unpacked sdist)."""
-    return (os.path.isfile(os.path.join(REPO_INCLUDE, "gnndirect", "version.hpp"))
+    return (os.path.isfile(os.path.join(REPO_INCLUDE, "gnndirect", "core", "version.hpp"))
             and os.path.isfile(os.path.join(REPO, "CMakeLists.txt")))
 
 
@@ -61,8 +61,8 @@ def copy_headers_into_package():
 
 
 def read_version():
-    """major.minor.patch from include/gnndirect/version.hpp."""
-    path = os.path.join(include_dir(), "gnndirect", "version.hpp")
+    """major.minor.patch from include/gnndirect/core/version.hpp."""
+    path = os.path.join(include_dir(), "gnndirect", "core", "version.hpp")
     try:
         text = open(path, encoding="utf-8").read()
     except OSError as error:

@@ -19,7 +19,7 @@ gnndirect_host_test(test_host_bad_input host/test_bad_input_host.cpp)
 gnndirect_gpu_test(test_gpu_bad_input gpu/test_bad_input.cu)
 gnndirect_gpu_test(test_gpu_resource_faults gpu/test_resource_faults.cu)
 gnndirect_host_test(test_host_support host/test_support_host.cpp)
-# Python package (issue 6, python/): byte-compiles every .py file, unit-tests the pure-Python
+# Python package (python/): byte-compiles every .py file, unit-tests the pure-Python
 # helpers and checks the import behaviour with plain python3 (torch not needed); reported as
 # skipped when no python3 is found.
 find_package(Python3 COMPONENTS Interpreter QUIET)
@@ -27,6 +27,10 @@ if(Python3_Interpreter_FOUND)
   add_test(NAME test_host_python
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_python.py ${PROJECT_SOURCE_DIR})
   set_tests_properties(test_host_python PROPERTIES LABELS host TIMEOUT 600)
+  # The public folders form layers (core includes nothing above it; see the script's comment).
+  add_test(NAME test_host_layers
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_layers.py ${PROJECT_SOURCE_DIR})
+  set_tests_properties(test_host_layers PROPERTIES LABELS host TIMEOUT 60)
 else()
   add_test(NAME test_host_python COMMAND ${CMAKE_COMMAND} -E echo "python3 not found: skipped")
   set_tests_properties(test_host_python PROPERTIES LABELS host SKIP_REGULAR_EXPRESSION "skipped")

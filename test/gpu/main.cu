@@ -3,7 +3,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
-#include <gnndirect/device.hpp>
+#include <gnndirect/core/device.hpp>
 
 #include <cstdio>
 

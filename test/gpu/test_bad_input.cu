@@ -13,18 +13,19 @@
 // Not a runtime row: an element type mismatch between gather/scatter src and dst is rejected at
 // compile time by static_assert "gnndirect gather/scatter: source and destination element types
 // differ", and an index type other than int32/int64 by "gnndirect gather/scatter: indices must
-// be int32_t or int64_t" (gather/gather.cuh). No failing-compile test is built for them.
+// be int32_t or int64_t" (algorithms/gather.cuh). No failing-compile test is built for them.
 #include <doctest/doctest.h>
 
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/cache/tiered_table.cuh>
 #include <gnndirect/detail/pointer_checks.hpp>
-#include <gnndirect/gather/gather.cuh>
-#include <gnndirect/graph/sample_blocks.cuh>
-#include <gnndirect/graph/sample_neighbors.cuh>
-#include <gnndirect/graph/validate.cuh>
-#include <gnndirect/host/gather_reference.hpp>
-#include <gnndirect/host/sample_reference.hpp>
-#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/algorithms/gather.cuh>
+#include <gnndirect/algorithms/sample_blocks.cuh>
+#include <gnndirect/algorithms/sample_neighbors.cuh>
+#include <gnndirect/algorithms/validate.cuh>
+#include <gnndirect/reference/gather_reference.hpp>
+#include <gnndirect/reference/sample_reference.hpp>
+#include <gnndirect/owners/buffer.hpp>
 
 #include "support/placed_table.hpp"
 #include "support/random.hpp"

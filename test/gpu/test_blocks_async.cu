@@ -8,10 +8,11 @@
 #include "support/random.hpp"
 #include "support/transfer.hpp"
 
-#include <gnndirect/graph/sample_blocks.cuh>
-#include <gnndirect/host/sample_reference.hpp>
-#include <gnndirect/memory/buffer.hpp>
-#include <gnndirect/memory/resource.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/algorithms/sample_blocks.cuh>
+#include <gnndirect/reference/sample_reference.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/core/resource.hpp>
 
 #include <algorithm>
 #include <cstdint>

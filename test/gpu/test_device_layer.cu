@@ -4,13 +4,14 @@
 // compares with an independent host computation on fresh random data, outputs poisoned first.
 #include <doctest/doctest.h>
 
-#include <gnndirect/gather/copy_row.cuh>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/device/copy_row.cuh>
 #include <gnndirect/cache/tiered_table.cuh>
-#include <gnndirect/gather/gather.cuh>
-#include <gnndirect/graph/sample_device.cuh>
-#include <gnndirect/graph/sample_neighbors.cuh>
-#include <gnndirect/host/gather_reference.hpp>
-#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/algorithms/gather.cuh>
+#include <gnndirect/device/sample_neighbors_tile.cuh>
+#include <gnndirect/algorithms/sample_neighbors.cuh>
+#include <gnndirect/reference/gather_reference.hpp>
+#include <gnndirect/owners/buffer.hpp>
 
 #include "support/placed_table.hpp"
 #include "support/random.hpp"
@@ -396,4 +397,38 @@ TEST_CASE("the synchronous gather and the tiered table allocate from a caller's 
   GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
   CHECK(counter.live_bytes == 0);
   GNNDIRECT_CUDA_TRY(cudaStreamDestroy(stream));
+}
+
+TEST_CASE("gather_async with a device-side count: only the first *count rows are checked, read and written")
+{
+  std::mt19937_64 rng(gnndirect::test::fresh_seed());
+  std::int64_t const rows = 50000, cols = 24, bound = 9000;
+  placed_table<float> table(memory_kind::managed_host, rows, cols);
+  std::vector<unsigned char> const bytes = gnndirect::test::random_bytes(rng, table.owner.bytes());
+  table.fill(bytes.data());
+  for (gnndirect::locality_order order : {gnndirect::locality_order::none, gnndirect::locality_order::sorted}) {
+    for (std::int64_t active : {std::int64_t{0}, std::int64_t{1}, std::int64_t{4321}, bound}) {
+      CAPTURE(active);
+      auto indices = gnndirect::test::random_indices<std::int64_t>(rng, bound, rows);
+      for (std::int64_t i = active; i < bound; ++i) { indices[i] = rows + i; }  // garbage past the count
+      auto const device_indices = to_buffer(indices);
+      auto const device_active = to_buffer(std::vector<std::int64_t>{active});
+      placed_table<float> out(memory_kind::device, bound, cols);
+      gnndirect::test::fill_bytes(out.view().data, poison, out.owner.bytes());
+      gather_policy policy;
+      policy.order = order;
+      buffer<std::byte> ws(gnndirect::gather_workspace_bytes<std::int64_t>(bound, rows, memory_kind::managed_host,
+                                                                            cols * sizeof(float), policy),
+                           memory_kind::device);
+      gnndirect::gather_async(cudaStream_t{}, table_view<const float>(table.view()), device_indices.data(), bound,
+                              out.view(), {ws.data(), ws.bytes()}, policy, device_active.data());
+      gnndirect::gather_check(cudaStream_t{}, {ws.data(), ws.bytes()}, rows);  // garbage never checked
+      std::vector<unsigned char> expected(out.owner.bytes(), poison);
+      std::size_t const row_bytes = cols * sizeof(float);
+      for (std::int64_t i = 0; i < active; ++i) {
+        std::memcpy(expected.data() + i * row_bytes, bytes.data() + indices[i] * row_bytes, row_bytes);
+      }
+      CHECK(out.read() == expected);
+    }
+  }
 }

@@ -2,9 +2,10 @@
 // first and guarded against writes past their end.
 #include <doctest/doctest.h>
 
-#include <gnndirect/gather/gather.cuh>
-#include <gnndirect/host/gather_reference.hpp>
-#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/algorithms/gather.cuh>
+#include <gnndirect/reference/gather_reference.hpp>
+#include <gnndirect/owners/buffer.hpp>
 
 #include "support/placed_table.hpp"
 #include "support/random.hpp"

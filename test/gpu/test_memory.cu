@@ -2,11 +2,12 @@
 // of caller memory; failure paths leave no leak and a usable context.
 #include <doctest/doctest.h>
 
-#include <gnndirect/device.hpp>
-#include <gnndirect/memory/buffer.hpp>
-#include <gnndirect/memory/placement.hpp>
-#include <gnndirect/memory/registration.hpp>
-#include <gnndirect/memory/table.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/owners/placement.hpp>
+#include <gnndirect/owners/registration.hpp>
+#include <gnndirect/owners/table.hpp>
 
 #include "support/device_memory.hpp"
 

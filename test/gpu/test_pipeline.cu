@@ -5,14 +5,15 @@
 // on a caller's memory resource; the batch scheduler driving a second (link-prediction) preparer.
 #include <doctest/doctest.h>
 
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/detail/pipeline/cuda_handles.hpp>
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/graph/generate.hpp>
-#include <gnndirect/host/gather_reference.hpp>
-#include <gnndirect/host/sample_reference.hpp>
-#include <gnndirect/memory/buffer.hpp>
-#include <gnndirect/memory/host_memory.hpp>
-#include <gnndirect/memory/table.hpp>
+#include <gnndirect/reference/gather_reference.hpp>
+#include <gnndirect/reference/sample_reference.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/owners/host_memory.hpp>
+#include <gnndirect/owners/table.hpp>
 #include <gnndirect/pipeline/minibatch_pipeline.cuh>
 
 #include "support/random.hpp"

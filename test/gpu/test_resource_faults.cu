@@ -6,12 +6,13 @@
 // driver, except the registration rows (small) and the unprivileged child (256 MiB).
 #include <doctest/doctest.h>
 
-#include <gnndirect/device.hpp>
-#include <gnndirect/gather/gather.cuh>
-#include <gnndirect/memory/buffer.hpp>
-#include <gnndirect/memory/host_memory.hpp>
-#include <gnndirect/memory/registration.hpp>
-#include <gnndirect/memory/table.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/algorithms/gather.cuh>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/owners/host_memory.hpp>
+#include <gnndirect/owners/registration.hpp>
+#include <gnndirect/owners/table.hpp>
 
 #include "support/device_memory.hpp"
 #include "support/random.hpp"
@@ -339,7 +340,7 @@ TEST_CASE("resource: managed_host request beyond the host limit is refused befor
 
 TEST_CASE("resource: managed_host request beyond GPU free memory is refused")
 {
-  // Safety rule (DESIGN.md §3): managed memory is never requested beyond the GPU's free memory.
+  // Safety rule (docs/design.md §3): managed memory is never requested beyond the GPU's free memory.
   // The host check is lifted (1024 TiB) so that the device check is the one that answers.
   env_override const limit("GNNDIRECT_HOST_MEMORY_LIMIT", "1024T");
   std::size_t const before = free_device_bytes();

@@ -5,11 +5,12 @@
 
 #include "support/transfer.hpp"
 
-#include <gnndirect/graph/sample_blocks.cuh>
-#include <gnndirect/graph/sample_device.cuh>
-#include <gnndirect/graph/sample_neighbors.cuh>
-#include <gnndirect/host/sample_reference.hpp>
-#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/algorithms/sample_blocks.cuh>
+#include <gnndirect/device/sample_neighbors_tile.cuh>
+#include <gnndirect/algorithms/sample_neighbors.cuh>
+#include <gnndirect/reference/sample_reference.hpp>
+#include <gnndirect/owners/buffer.hpp>
 
 #include <algorithm>
 #include <cstdint>

@@ -7,23 +7,24 @@
 //
 // Not a runtime row: an element type mismatch between gather/scatter source and destination is
 // a compile-time error, static_assert "gnndirect gather/scatter: source and destination element
-// types differ" (gather/gather.cuh; the host reference has "host reference: source and
+// types differ" (algorithms/gather.cuh; the host reference has "host reference: source and
 // destination element types differ"), and an index type other than int32/int64 is
 // "gnndirect gather/scatter: indices must be int32_t or int64_t". No failing-compile test is
 // built for them.
 #include <doctest/doctest.h>
 
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/detail/pointer_checks.hpp>
-#include <gnndirect/device.hpp>
-#include <gnndirect/graph/sampling_policy.hpp>
-#include <gnndirect/graph/validate.hpp>
-#include <gnndirect/host/gather_reference.hpp>
-#include <gnndirect/host/sample_reference.hpp>
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/algorithms/validate.hpp>
+#include <gnndirect/reference/gather_reference.hpp>
+#include <gnndirect/reference/sample_reference.hpp>
 #include <gnndirect/io/edge_list.hpp>
 #include <gnndirect/io/npy.hpp>
-#include <gnndirect/memory/registration.hpp>
-#include <gnndirect/memory/table.hpp>
-#include <gnndirect/views/table_view.hpp>
+#include <gnndirect/owners/registration.hpp>
+#include <gnndirect/owners/table.hpp>
+#include <gnndirect/core/table_view.hpp>
 
 #include "support/random.hpp"
 

@@ -4,10 +4,10 @@
 // gather_rows.
 #include <doctest/doctest.h>
 
-#include <gnndirect/graph/sampling_policy.hpp>
+#include <gnndirect/algorithms/sampling_policy.hpp>
 #include <gnndirect/host/cpu_gather.hpp>
 #include <gnndirect/host/cpu_sampler.hpp>
-#include <gnndirect/host/worker_pool.hpp>
+#include <gnndirect/util/worker_pool.hpp>
 
 #include <algorithm>
 #include <atomic>

@@ -1,8 +1,8 @@
 // Host tests of the gather policy selector and the host reference gather/scatter.
 #include <doctest/doctest.h>
 
-#include <gnndirect/gather/gather_policy.hpp>
-#include <gnndirect/host/gather_reference.hpp>
+#include <gnndirect/algorithms/gather_policy.hpp>
+#include <gnndirect/reference/gather_reference.hpp>
 
 #include <cstdint>
 #include <random>

@@ -5,7 +5,7 @@
 
 #include <gnndirect/graph/coo_to_csr.hpp>
 #include <gnndirect/graph/generate.hpp>
-#include <gnndirect/graph/validate.hpp>
+#include <gnndirect/algorithms/validate.hpp>
 #include <gnndirect/io/edge_list.hpp>
 #include <gnndirect/io/npy.hpp>
 

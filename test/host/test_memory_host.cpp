@@ -2,13 +2,14 @@
 // happen before any CUDA call, and the GPU-less behaviour of allocations.
 #include <doctest/doctest.h>
 
-#include <gnndirect/device.hpp>
-#include <gnndirect/host/parallel.hpp>
-#include <gnndirect/memory/buffer.hpp>
-#include <gnndirect/memory/host_memory.hpp>
-#include <gnndirect/memory/placement.hpp>
-#include <gnndirect/memory/registration.hpp>
-#include <gnndirect/memory/table.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/util/parallel.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/owners/host_memory.hpp>
+#include <gnndirect/owners/placement.hpp>
+#include <gnndirect/owners/registration.hpp>
+#include <gnndirect/owners/table.hpp>
 
 #include <atomic>
 #include <cctype>

@@ -2,8 +2,8 @@
 // random graphs, determinism across thread counts, and message-flow block invariants.
 #include <doctest/doctest.h>
 
-#include <gnndirect/graph/sampling_policy.hpp>
-#include <gnndirect/host/sample_reference.hpp>
+#include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/reference/sample_reference.hpp>
 
 #include <algorithm>
 #include <cstdint>

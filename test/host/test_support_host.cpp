@@ -3,9 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <gnndirect/detail/bits.hpp>
-#include <gnndirect/gather/gather_policy.hpp>
-#include <gnndirect/host_wait.hpp>
-#include <gnndirect/memory/workspace.hpp>
+#include <gnndirect/algorithms/gather_policy.hpp>
+#include <gnndirect/core/host_wait.hpp>
+#include <gnndirect/core/workspace.hpp>
 #include <gnndirect/pipeline/epoch_order.hpp>
 
 #include "support/random.hpp"

@@ -1,8 +1,8 @@
 // Host tests of table_view and csr_view.
 #include <doctest/doctest.h>
 
-#include <gnndirect/views/csr_view.hpp>
-#include <gnndirect/views/table_view.hpp>
+#include <gnndirect/core/csr_view.hpp>
+#include <gnndirect/core/table_view.hpp>
 
 #include <cstdint>
 #include <numeric>

@@ -1,6 +1,7 @@
 #pragma once
 // Test support: a table with given contents in any memory_kind, registered ones included.
-#include <gnndirect/memory/table.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/owners/table.hpp>
 
 #include <cstring>
 #include <vector>

@@ -1,6 +1,7 @@
 #pragma once
 // Test support: copies between host vectors and buffers of any placement.
-#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/owners/buffer.hpp>
 
 #include <cstdint>
 #include <vector>

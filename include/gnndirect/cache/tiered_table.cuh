@@ -5,16 +5,16 @@
 ///
 /// Power-law graphs concentrate feature reads on few nodes, so a small device tier serves a large
 /// share of a batch from HBM while the rest still streams over the host link, in one launch and in
-/// caller order (see cache/hot_set.cuh for choosing the rows).
+/// caller order (see algorithms/hot_set.cuh for choosing the rows).
 
-#include <gnndirect/cache/tiered_view.hpp>
-#include <gnndirect/config.hpp>
+#include <gnndirect/core/tiered_view.hpp>
+#include <gnndirect/core/config.hpp>
 #include <gnndirect/detail/launch.cuh>
-#include <gnndirect/error.hpp>
-#include <gnndirect/gather/gather.cuh>
-#include <gnndirect/host_wait.hpp>
-#include <gnndirect/memory/buffer.hpp>
-#include <gnndirect/memory/resource.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/algorithms/gather.cuh>
+#include <gnndirect/core/host_wait.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/core/resource.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -169,16 +169,19 @@ class tiered_table {
 /// others from the host tier, one launch, caller order (the kernel is instantiated for
 /// tiered_source, so plain gathers pay nothing for the tier). Same contract as gather_async (size
 /// the workspace with gather_workspace_bytes for src.host; call gather_check afterwards when
-/// checked). Unless the policy sets a block budget, the full grid is used (most rows come from HBM).
+/// checked; device_count as for gather_async). Unless the policy sets a block budget, the full
+/// grid is used (most rows come from HBM).
 template <class T, class D, class Index>
 void gather_async(cudaStream_t stream, const tiered_view<T>& src, const Index* indices, std::int64_t count,
-                  table_view<D> dst, workspace_view ws, const gather_policy& policy = {})
+                  table_view<D> dst, workspace_view ws, const gather_policy& policy = {},
+                  const std::int64_t* device_count = nullptr)
 {
   validate(src.host, "src.host");
   GNNDIRECT_EXPECTS(src.host.rows == 0 || src.slot_of != nullptr, "tiered_view: null slot_of");
   detail::check_device_accessible(src.host.data, 0, 1, "src.host");
   detail::check_device_accessible(src.slot_of, 0, alignof(std::int32_t), "src.slot_of");
-  gather_async(stream, tiered_source<T>(src), indices, count, dst, ws, detail::tiered_policy(policy));
+  gather_async(stream, tiered_source<T>(src), indices, count, dst, ws, detail::tiered_policy(policy),
+               device_count);
 }
 
 /// Synchronous tiered gather (as gather() for a plain table; scratch from `mr`). @throws as gather().

@@ -2,7 +2,7 @@
 /// @file error_flag.cuh
 /// @brief Device-side record of the first out-of-range index a kernel met, and its host check.
 ///
-/// Device code never throws (DESIGN.md §5). A checked kernel that meets a bad index calls
+/// Device code never throws (docs/design.md §5). A checked kernel that meets a bad index calls
 /// error_flag_ref::report(position) and skips the work for that position; afterwards the host API
 /// enqueues capture_value_async (which reads the bad value back on the device, so nothing races)
 /// and, once it synchronises, throw_if_set turns the record into gnndirect::index_out_of_range
@@ -18,11 +18,11 @@
 ///   flag.ref().throw_if_set(stream, "indices", rows);  // synchronises `stream`
 /// @endcode
 
-#include <gnndirect/config.hpp>
-#include <gnndirect/error.hpp>
-#include <gnndirect/host_wait.hpp>
-#include <gnndirect/memory/buffer.hpp>
-#include <gnndirect/memory/memory_kind.hpp>
+#include <gnndirect/core/config.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/host_wait.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/core/memory_kind.hpp>
 
 #include <cuda_runtime_api.h>
 

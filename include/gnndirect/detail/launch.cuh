@@ -2,10 +2,10 @@
 /// @file launch.cuh
 /// @brief Launch helpers shared by the element-wise kernels of every module (nvcc).
 
-#include <gnndirect/config.hpp>
+#include <gnndirect/core/config.hpp>
 #include <gnndirect/detail/bits.hpp>
-#include <gnndirect/device.hpp>
-#include <gnndirect/error.hpp>
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 
 #include <cuda_runtime_api.h>
 

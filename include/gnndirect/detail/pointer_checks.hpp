@@ -8,7 +8,7 @@
 /// misaligned address) and the whole CUDA context is lost. One cudaPointerGetAttributes per
 /// argument before the launch turns that into an invalid_argument naming the argument.
 
-#include <gnndirect/error.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -9,15 +9,15 @@
 
 #include <gnndirect/detail/error_flag.cuh>
 #include <gnndirect/detail/graph/coo_to_csr_kernels.cuh>
-#include <gnndirect/detail/graph/csr_rules.hpp>
-#include <gnndirect/detail/graph/validate_kernels.cuh>
-#include <gnndirect/device.hpp>
+#include <gnndirect/detail/algorithms/csr_rules.hpp>
+#include <gnndirect/detail/algorithms/validate_kernels.cuh>
+#include <gnndirect/core/device.hpp>
 #include <gnndirect/detail/launch.cuh>
-#include <gnndirect/error.hpp>
-#include <gnndirect/graph/coo.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/owners/coo.hpp>
 #include <gnndirect/graph/coo_to_csr.hpp>
 #include <gnndirect/graph/csr_graph.hpp>
-#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/owners/buffer.hpp>
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cuda_runtime_api.h>

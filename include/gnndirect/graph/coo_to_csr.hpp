@@ -6,12 +6,12 @@
 /// Output order is stable: the edges of a node keep their input order, so node v's neighbours
 /// are dst[e] for the edges e with src[e] == v, by increasing e. Optional edge ids record e.
 
-#include <gnndirect/detail/graph/csr_rules.hpp>
-#include <gnndirect/error.hpp>
-#include <gnndirect/graph/coo.hpp>
-#include <gnndirect/graph/validate.hpp>
-#include <gnndirect/host/parallel.hpp>
-#include <gnndirect/views/csr_view.hpp>
+#include <gnndirect/detail/algorithms/csr_rules.hpp>
+#include <gnndirect/core/error.hpp>
+#include <gnndirect/owners/coo.hpp>
+#include <gnndirect/algorithms/validate.hpp>
+#include <gnndirect/util/parallel.hpp>
+#include <gnndirect/core/csr_view.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -201,7 +201,7 @@ void gather_edges(const coo_view<Index>& coo, const Offset* positions, Index* in
 namespace host {
 
 // Internals are named ::gnndirect::detail:: in full: inside namespace host a bare `detail::`
-// would find gnndirect::host::detail once host/gather_reference.hpp or host/sample_reference.hpp
+// would find gnndirect::host::detail once reference/gather_reference.hpp or reference/sample_reference.hpp
 // is included first, and then fail to compile (include-order dependence).
 
 /// Converts a host-readable COO into CSR arrays the caller provides (host-writable), with all

@@ -3,13 +3,13 @@
 /// @brief csr_graph<Offset, Index>: owning CSR graph whose arrays each live in a chosen placement,
 /// handing out csr_view (host-compilable).
 
-#include <gnndirect/error.hpp>
-#include <gnndirect/graph/coo.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/owners/coo.hpp>
 #include <gnndirect/graph/coo_to_csr.hpp>
-#include <gnndirect/host/parallel.hpp>
-#include <gnndirect/memory/buffer.hpp>
-#include <gnndirect/memory/memory_kind.hpp>
-#include <gnndirect/views/csr_view.hpp>
+#include <gnndirect/util/parallel.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/core/memory_kind.hpp>
+#include <gnndirect/core/csr_view.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -21,7 +21,7 @@
 namespace gnndirect {
 
 /// Where the arrays of a csr_graph live. Placing them independently pays: e.g. indptr (small,
-/// read once per node) in HBM and the edge arrays (large) in managed_host memory (DESIGN.md §3).
+/// read once per node) in HBM and the edge arrays (large) in managed_host memory (docs/design.md §3).
 struct csr_placement {
   memory_kind indptr{memory_kind::device};  ///< placement of indptr
   memory_kind edges{memory_kind::device};   ///< placement of indices, weights and edge ids

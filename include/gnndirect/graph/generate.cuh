@@ -4,14 +4,14 @@
 /// generator bit for bit; CSR built on the GPU and written straight into the requested placement.
 
 #include <gnndirect/detail/graph/generate_kernels.cuh>
-#include <gnndirect/detail/graph/validate_kernels.cuh>
-#include <gnndirect/device.hpp>
-#include <gnndirect/error.hpp>
-#include <gnndirect/graph/coo.hpp>
+#include <gnndirect/detail/algorithms/validate_kernels.cuh>
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/owners/coo.hpp>
 #include <gnndirect/graph/coo_to_csr.cuh>
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/graph/generate.hpp>
-#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/owners/buffer.hpp>
 
 #include <cuda_runtime_api.h>
 

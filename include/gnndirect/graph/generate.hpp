@@ -12,11 +12,11 @@
 /// Graph500, so that hubs are not all low ids), then folds them onto [0, num_nodes) by
 /// floor(id * num_nodes / 2^scale). Graph500's per-level noise on (a, b, c, d) is not applied.
 
-#include <gnndirect/config.hpp>
-#include <gnndirect/error.hpp>
-#include <gnndirect/graph/coo.hpp>
+#include <gnndirect/core/config.hpp>
+#include <gnndirect/core/error.hpp>
+#include <gnndirect/owners/coo.hpp>
 #include <gnndirect/graph/coo_to_csr.hpp>
-#include <gnndirect/host/parallel.hpp>
+#include <gnndirect/util/parallel.hpp>
 
 #include <cmath>
 #include <cstdint>
@@ -303,7 +303,7 @@ generator_plan make_generator_plan(const generator_options& options)
 namespace host {
 
 // Internals are named ::gnndirect::detail:: in full: inside namespace host a bare `detail::`
-// would find gnndirect::host::detail once host/gather_reference.hpp or host/sample_reference.hpp
+// would find gnndirect::host::detail once reference/gather_reference.hpp or reference/sample_reference.hpp
 // is included first, and then fail to compile (include-order dependence).
 
 /// Writes the output_edge_count(options) generated edges into caller arrays (host memory), with

@@ -41,12 +41,12 @@
 ///   differ between runs. What each global node samples in each layer, and so every layer's node
 ///   set and edge set in global ids, never does.
 
-#include <gnndirect/error.hpp>
-#include <gnndirect/graph/sampling_policy.hpp>
-#include <gnndirect/host/parallel.hpp>
-#include <gnndirect/host/worker_pool.hpp>
-#include <gnndirect/random/philox.hpp>
-#include <gnndirect/views/csr_view.hpp>
+#include <gnndirect/core/error.hpp>
+#include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/util/parallel.hpp>
+#include <gnndirect/util/worker_pool.hpp>
+#include <gnndirect/device/philox.hpp>
+#include <gnndirect/core/csr_view.hpp>
 
 #include <algorithm>
 #include <atomic>

@@ -7,7 +7,7 @@
 /// every batch's samples can be reproduced anywhere: by the GPU pipeline, by a CPU-centric loader
 /// feeding the host reference, and by tests.
 
-#include <gnndirect/random/philox.hpp>
+#include <gnndirect/device/philox.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -50,7 +50,7 @@ void shuffle_epoch(std::vector<Index>& ids, std::uint64_t seed, std::int64_t epo
 }
 
 /// Sampling seed of batch `batch` of `epoch` derived from the caller's sampling seed. Sampled
-/// neighbours are a pure function of (seed, layer, node) (graph/sampling_policy.hpp), so without a
+/// neighbours are a pure function of (seed, layer, node) (algorithms/sampling_policy.hpp), so without a
 /// fresh seed per batch a node would get the same neighbours in every epoch. Pure, noexcept.
 inline std::uint64_t batch_sampling_seed(std::uint64_t seed, std::int64_t epoch,
                                          std::int64_t batch) noexcept

@@ -6,30 +6,29 @@
 ///
 /// Per batch, on the stream of the slot it occupies: the seeds go from pinned staging to the
 /// device, sample_blocks_async samples and relabels every layer into the slot's bound-sized
-/// arrays with all sizes on the device, the counts come back once, and gather_async copies the
-/// input nodes' feature rows and the seeds' labels. Every slot's arrays are allocated once (at
-/// construction, from the caller's memory resource) and reused; only the feature and label
-/// storage grow when a batch is the largest yet. So a batch costs one host round trip (the
-/// counts, which size the gathers: gather_async takes its row count from the host; TODO(issue 16):
-/// with a device-count gather the batch becomes one host-free stream of work), where the
-/// synchronous sample_blocks needed two per layer.
+/// arrays with all sizes on the device, and gather_async copies the input nodes' feature rows
+/// (their count read on the device) and the seeds' labels. A batch is one stream of work with no
+/// host round trip: the counts come back with an asynchronous copy that complete() reads once the
+/// batch's GPU work is done, and the error checks run there too. Every slot's arrays, the feature
+/// and label storage included, are allocated once at their upper bounds (from the caller's memory
+/// resource) and reused.
 
-#include <gnndirect/cache/hot_set.cuh>
+#include <gnndirect/algorithms/hot_set.cuh>
 #include <gnndirect/cache/tiered_table.cuh>
-#include <gnndirect/device.hpp>
-#include <gnndirect/error.hpp>
-#include <gnndirect/gather/gather.cuh>
-#include <gnndirect/gather/gather_policy.hpp>
-#include <gnndirect/graph/sample_blocks.cuh>
-#include <gnndirect/graph/sampling_policy.hpp>
-#include <gnndirect/host_wait.hpp>
-#include <gnndirect/memory/buffer.hpp>
-#include <gnndirect/memory/memory_kind.hpp>
-#include <gnndirect/memory/resource.hpp>
-#include <gnndirect/memory/workspace.hpp>
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/algorithms/gather.cuh>
+#include <gnndirect/algorithms/gather_policy.hpp>
+#include <gnndirect/algorithms/sample_blocks.cuh>
+#include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/core/host_wait.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/core/memory_kind.hpp>
+#include <gnndirect/core/resource.hpp>
+#include <gnndirect/core/workspace.hpp>
 #include <gnndirect/pipeline/epoch_order.hpp>
-#include <gnndirect/views/csr_view.hpp>
-#include <gnndirect/views/table_view.hpp>
+#include <gnndirect/core/csr_view.hpp>
+#include <gnndirect/core/table_view.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -124,19 +123,10 @@ struct gnn_slot_storage {
   buffer<std::int64_t> host_counts;    // pinned: 2 x layers counts read back once per batch
   buffer<Index> seeds;                 // device copy of the batch's seeds
   sample_blocks_buffers<Offset, Index> blocks;
-  buffer<unsigned char> feature_ws;    // grow-only gather workspaces
+  buffer<unsigned char> feature_ws;    // gather workspaces, sized for the bounds
   buffer<unsigned char> label_ws;
+  cudaStream_t stream{nullptr};        // the slot's stream (complete() reads the error records)
 };
-
-/// Makes `storage` hold at least `count` elements (reallocating stream-ordered on `stream` from
-/// `mr`, with an eighth of headroom, only when it is too small). Never empty afterwards.
-template <class T>
-void ensure_capacity(buffer<T>& storage, std::int64_t count, cudaStream_t stream, resource_ref mr)
-{
-  auto const needed = static_cast<std::size_t>(std::max<std::int64_t>(count, 1));
-  if (storage.size() >= needed) { return; }
-  storage = buffer<T>(needed + needed / 8, stream, mr);
-}
 
 /// Placement of a device-visible pointer as the gather policy needs it (pinned and registered
 /// memory behave alike). @throws invalid_argument for memory the GPU cannot read; cuda_error.
@@ -184,8 +174,8 @@ struct minibatch {
   blocks_view<Offset, Index> blocks;  ///< message-flow blocks, seeds side first
   table_view<Feature> features;       ///< num_input_nodes x feature cols, device memory
   const Label* labels{nullptr};       ///< num_seeds labels of the seeds, device memory
-  buffer<Feature> feature_storage;    ///< owner of `features` (grows, reused across batches)
-  buffer<Label> label_storage;        ///< owner of `labels` (grows, reused across batches)
+  buffer<Feature> feature_storage;    ///< owner of `features` (bound-sized, reused across batches)
+  buffer<Label> label_storage;        ///< owner of `labels` (batch_size, reused across batches)
   detail::gnn_slot_storage<Offset, Index> storage;  ///< the slot's other arrays (internal)
 };
 
@@ -244,6 +234,19 @@ class gnn_preparer {
     st.seeds = buffer<Index>(static_cast<std::size_t>(options_.batch_size), stream, mr_);
     st.blocks = sample_blocks_buffers<Offset, Index>(options_.batch_size, options_.fanouts,
                                                      graph_.num_nodes, stream, mr_);
+    std::int64_t const inputs = input_bound();
+    batch.feature_storage = buffer<Feature>(static_cast<std::size_t>(std::max<std::int64_t>(1, inputs * features_.cols)),
+                                            stream, mr_);
+    batch.label_storage = buffer<Label>(static_cast<std::size_t>(options_.batch_size), stream, mr_);
+    st.feature_ws = buffer<unsigned char>(
+      gather_workspace_bytes<Index>(inputs, features_.rows, features_.kind, features_.row_bytes(),
+                                    feature_policy()),
+      stream, mr_);
+    st.label_ws = buffer<unsigned char>(
+      gather_workspace_bytes<Index>(options_.batch_size, graph_.num_nodes, labels_kind_, sizeof(Label),
+                                    options_.gather),
+      stream, mr_);
+    st.stream = stream;
   }
 
   /// Shuffles the training ids for `epoch` and returns the number of batches.
@@ -260,9 +263,9 @@ class gnn_preparer {
     return num_batches();
   }
 
-  /// Enqueues batch b of `epoch` on `stream`: seeds, blocks, one read of the counts (the batch's
-  /// only host round trip; with checks on it also raises bad ids), features and labels.
-  /// @throws index_out_of_range (corrupt graph, with checks on), cuda_error, allocation_error.
+  /// Enqueues batch b of `epoch` on `stream`: seeds, blocks, an asynchronous copy of the counts,
+  /// features (count read on the device) and labels. Never waits for the GPU.
+  /// @throws cuda_error.
   void prepare(batch_type& batch, cudaStream_t stream, std::int64_t epoch, std::int64_t b)
   {
     auto& st = batch.storage;
@@ -282,12 +285,29 @@ class gnn_preparer {
     batch.sampling_seed = policy.seed;
     sample_blocks_async(stream, graph_, batch.seeds, batch.num_seeds, options_.fanouts, policy,
                         st.blocks.ref(), st.blocks.workspace());
-    read_counts(batch, stream);
+    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(st.host_counts.host_data(), st.blocks.counts(),
+                                       st.host_counts.bytes(), cudaMemcpyDefault, stream));
     gather_inputs(batch, stream);
   }
 
-  /// Host bookkeeping once the batch's GPU work is done: returns its feature bytes.
-  std::uint64_t complete(batch_type& batch) noexcept { return batch.feature_bytes; }
+  /// Once the batch's GPU work is done: raises a recorded bad id (with checks on), points the
+  /// batch's views at the valid prefixes of the slot's arrays, and returns its feature bytes.
+  /// @throws index_out_of_range (corrupt graph or bad ids, with checks on), cuda_error.
+  std::uint64_t complete(batch_type& batch)
+  {
+    auto& st = batch.storage;
+    if (options_.sampling.check_seeds) {
+      sample_blocks_check(st.stream, st.blocks.workspace(), options_.fanouts.size(), graph_.num_nodes);
+    }
+    if (feature_policy().check_indices) {
+      gather_check(st.stream, workspace_view{st.feature_ws.data(), st.feature_ws.bytes()}, features_.rows);
+    }
+    if (options_.gather.check_indices) {
+      gather_check(st.stream, workspace_view{st.label_ws.data(), st.label_ws.bytes()}, graph_.num_nodes);
+    }
+    point_views(batch);
+    return batch.feature_bytes;
+  }
 
   /// Batches per epoch: ceil(training ids / batch_size), or floor with drop_last.
   std::int64_t num_batches() const noexcept
@@ -329,19 +349,12 @@ class gnn_preparer {
     return options;
   }
 
-  /// Reads the per-layer counts back (synchronising `stream`; with checks on, raising a bad id)
-  /// and points the batch's block views into the slot's arrays.
-  void read_counts(batch_type& batch, cudaStream_t stream)
+  /// Points the batch's block views and feature table at the valid prefixes, from the counts
+  /// copied back during prepare (the batch's GPU work is done when this runs).
+  void point_views(batch_type& batch)
   {
     auto& st = batch.storage;
     std::size_t const layers = options_.fanouts.size();
-    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(st.host_counts.host_data(), st.blocks.counts(),
-                                       st.host_counts.bytes(), cudaMemcpyDefault, stream));
-    if (options_.sampling.check_seeds) {
-      sample_blocks_check(stream, st.blocks.workspace(), layers, graph_.num_nodes);
-    } else {
-      detail::synchronize(stream);
-    }
     const std::int64_t* const counts = st.host_counts.host_data();
     auto const ref = st.blocks.ref();
     batch.blocks.layers.resize(layers);
@@ -358,54 +371,47 @@ class gnn_preparer {
       view.edge_ids = {out.edge_ids, edges};
       batch.num_sampled_edges += edges;
     }
+    batch.num_input_nodes = batch.blocks.input_nodes().count;
+    batch.features = table_view<Feature>(batch.feature_storage.data(), batch.num_input_nodes, features_.cols,
+                                         features_.cols, memory_kind::device);
+    batch.feature_bytes = static_cast<std::size_t>(batch.num_input_nodes) * features_.row_bytes();
   }
 
-  /// Enqueues the feature gather of the input nodes and the label gather of the seeds into the
-  /// slot's (grow-only) storage; raises index errors when the gather policy checks them.
+  /// Upper bound of a batch's input nodes (the last layer's src nodes).
+  std::int64_t input_bound() const
+  {
+    return sample_blocks_bounds(options_.batch_size, options_.fanouts, graph_.num_nodes).back().num_src;
+  }
+
+  /// The feature gather's policy: index checks also when only sampling checks are on, so that a
+  /// bad id from a corrupt graph is zero-filled (and raised by complete()), never read.
+  gather_policy feature_policy() const
+  {
+    gather_policy policy = options_.gather;
+    policy.check_indices = policy.check_indices || options_.sampling.check_seeds;
+    return policy;
+  }
+
+  /// Enqueues the feature gather of the input nodes (their count read on the device) and the
+  /// label gather of the seeds into the slot's bound-sized storage. Checks are raised by complete().
   void gather_inputs(batch_type& batch, cudaStream_t stream)
   {
     auto& st = batch.storage;
-    auto const& inputs = batch.blocks.input_nodes();
-    batch.num_input_nodes = inputs.count;
-    batch.features = cache_ ? gather_rows(stream, cache_->view(), inputs.data(), inputs.count,
-                                          batch.feature_storage, st.feature_ws)
-                            : gather_rows(stream, features_, inputs.data(), inputs.count,
-                                          batch.feature_storage, st.feature_ws);
-    batch.feature_bytes = static_cast<std::size_t>(inputs.count) * features_.row_bytes();
-    table_view<const Label> const label_table(labels_, graph_.num_nodes, 1, 1, labels_kind_);
-    batch.labels = gather_rows(stream, label_table, batch.seeds, batch.num_seeds,
-                               batch.label_storage, st.label_ws).data;
-    if (options_.gather.check_indices) {
-      gather_check(stream, workspace_view{st.feature_ws.data(), st.feature_ws.bytes()}, features_.rows);
-      gather_check(stream, workspace_view{st.label_ws.data(), st.label_ws.bytes()}, graph_.num_nodes);
+    auto const last = st.blocks.ref().layers.back();
+    std::int64_t const bound = input_bound();
+    table_view<Feature> const out(batch.feature_storage.data(), bound, features_.cols, features_.cols,
+                                  memory_kind::device);
+    workspace_view const feature_ws{st.feature_ws.data(), st.feature_ws.bytes()};
+    if (cache_) {
+      gather_async(stream, cache_->view(), last.src_nodes, bound, out, feature_ws, feature_policy(), last.num_src);
+    } else {
+      gather_async(stream, features_, last.src_nodes, bound, out, feature_ws, feature_policy(), last.num_src);
     }
-  }
-
-  static const table_view<const Feature>& rows_of(const tiered_view<Feature>& source) noexcept
-  {
-    return source.host;
-  }
-  template <class T>
-  static const table_view<const T>& rows_of(const table_view<const T>& source) noexcept
-  {
-    return source;
-  }
-
-  /// Gathers `count` rows of `source` into `storage` (grown when too small) with workspace `ws`
-  /// (likewise); returns the gathered table. Enqueued.
-  template <class Source, class T>
-  table_view<T> gather_rows(cudaStream_t stream, const Source& source, const Index* rows,
-                            std::int64_t count, buffer<T>& storage, buffer<unsigned char>& ws)
-  {
-    auto const& table = rows_of(source);
-    detail::ensure_capacity(storage, count * table.cols, stream, mr_);
-    table_view<T> const out(storage.data(), count, table.cols, table.cols, memory_kind::device);
-    auto const bytes = gather_workspace_bytes<Index>(count, table.rows, table.kind, table.row_bytes(),
-                                                     options_.gather);
-    detail::ensure_capacity(ws, static_cast<std::int64_t>(bytes), stream, mr_);
-    gather_async(stream, source, rows, count, out, workspace_view{ws.data(), ws.bytes()},
-                 options_.gather);
-    return out;
+    table_view<const Label> const label_table(labels_, graph_.num_nodes, 1, 1, labels_kind_);
+    table_view<Label> const labels(batch.label_storage.data(), batch.num_seeds, 1, 1, memory_kind::device);
+    gather_async(stream, label_table, batch.seeds, batch.num_seeds, labels,
+                 workspace_view{st.label_ws.data(), st.label_ws.bytes()}, options_.gather);
+    batch.labels = batch.label_storage.data();
   }
 
   csr_view<Offset, Index> graph_;

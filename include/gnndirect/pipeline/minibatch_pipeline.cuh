@@ -21,14 +21,14 @@
 /// GPU beyond the batch being ready, and must not be called while `consumer` is being captured).
 
 #include <gnndirect/detail/pipeline/cuda_handles.hpp>
-#include <gnndirect/device.hpp>
-#include <gnndirect/error.hpp>
-#include <gnndirect/memory/resource.hpp>
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/resource.hpp>
 #include <gnndirect/pipeline/epoch_order.hpp>
 #include <gnndirect/pipeline/gnn_preparer.cuh>
 #include <gnndirect/pipeline/scheduler.cuh>
-#include <gnndirect/views/csr_view.hpp>
-#include <gnndirect/views/table_view.hpp>
+#include <gnndirect/core/csr_view.hpp>
+#include <gnndirect/core/table_view.hpp>
 
 #include <cuda_runtime_api.h>
 

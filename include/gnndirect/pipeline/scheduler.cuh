@@ -46,9 +46,9 @@
 /// batch order, so the output does not depend on the number of workers.
 
 #include <gnndirect/detail/pipeline/cuda_handles.hpp>
-#include <gnndirect/device.hpp>
-#include <gnndirect/error.hpp>
-#include <gnndirect/host_wait.hpp>
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/host_wait.hpp>
 
 #include <cuda_runtime_api.h>
 

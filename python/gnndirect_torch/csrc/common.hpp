@@ -6,8 +6,8 @@
 ///
 /// Host-compilable (g++ or nvcc); includes ATen but not pybind11.
 
-#include <gnndirect/error.hpp>
-#include <gnndirect/memory/memory_kind.hpp>
+#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/memory_kind.hpp>
 
 #include <ATen/ATen.h>
 #include <c10/util/Exception.h>

@@ -11,8 +11,8 @@
 #include "common.hpp"
 
 #include <gnndirect/cache/tiered_table.cuh>
-#include <gnndirect/cache/tiered_view.hpp>
-#include <gnndirect/gather/gather.cuh>
+#include <gnndirect/core/tiered_view.hpp>
+#include <gnndirect/algorithms/gather.cuh>
 
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDAGuard.h>

@@ -5,9 +5,9 @@
 
 #include "memory.hpp"
 
-#include <gnndirect/memory/allocation.hpp>
-#include <gnndirect/memory/placement.hpp>
-#include <gnndirect/memory/registration.hpp>
+#include <gnndirect/owners/allocation.hpp>
+#include <gnndirect/owners/placement.hpp>
+#include <gnndirect/owners/registration.hpp>
 
 #include <c10/cuda/CUDAGuard.h>
 

@@ -4,7 +4,7 @@
 
 #include "common.hpp"
 
-#include <gnndirect/memory/registration.hpp>
+#include <gnndirect/owners/registration.hpp>
 
 #include <ATen/ATen.h>
 

@@ -11,7 +11,7 @@
 #include "pipeline.hpp"
 #include "validate.hpp"
 
-#include <gnndirect/version.hpp>
+#include <gnndirect/core/version.hpp>
 
 #include <c10/util/Exception.h>
 #include <torch/extension.h>

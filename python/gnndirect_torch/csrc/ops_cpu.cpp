@@ -15,9 +15,9 @@
 #include "common.hpp"
 #include "sample_common.hpp"
 
-#include <gnndirect/host/gather_reference.hpp>
-#include <gnndirect/host/sample_reference.hpp>
-#include <gnndirect/views/table_view.hpp>
+#include <gnndirect/reference/gather_reference.hpp>
+#include <gnndirect/reference/sample_reference.hpp>
+#include <gnndirect/core/table_view.hpp>
 
 #include <ATen/Parallel.h>
 #include <torch/library.h>

@@ -7,6 +7,7 @@
 #include "pipeline.hpp"
 #include "torch_resource.cuh"
 
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/pipeline/minibatch_pipeline.cuh>
 
 #include <ATen/cuda/CUDAContext.h>

@@ -5,8 +5,8 @@
 
 #include "common.hpp"
 
-#include <gnndirect/graph/sampling_policy.hpp>
-#include <gnndirect/views/csr_view.hpp>
+#include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/core/csr_view.hpp>
 
 #include <ATen/ATen.h>
 

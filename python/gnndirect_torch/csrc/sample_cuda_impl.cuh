@@ -7,8 +7,9 @@
 #include "sample_common.hpp"
 #include "sample_cuda.hpp"
 
-#include <gnndirect/graph/sample_blocks.cuh>
-#include <gnndirect/graph/sample_neighbors.cuh>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/algorithms/sample_blocks.cuh>
+#include <gnndirect/algorithms/sample_neighbors.cuh>
 
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDAGuard.h>

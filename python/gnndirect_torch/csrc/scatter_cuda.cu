@@ -9,7 +9,7 @@
 
 #include "common.hpp"
 
-#include <gnndirect/gather/gather.cuh>
+#include <gnndirect/algorithms/gather.cuh>
 
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDAGuard.h>

@@ -1,7 +1,7 @@
 #pragma once
 /// @file torch_resource.cuh
 /// @brief torch_caching_resource: PyTorch's CUDA caching allocator as a gnndirect stream-ordered
-/// memory resource (include/gnndirect/memory/resource.hpp), so that every device allocation the
+/// memory resource (include/gnndirect/core/resource.hpp), so that every device allocation the
 /// library makes for the extension is torch memory: counted by torch.cuda.memory_allocated(),
 /// returned by torch.cuda.empty_cache(), shared with the training loop's own tensors.
 ///
@@ -10,7 +10,7 @@
 
 #include "common.hpp"
 
-#include <gnndirect/memory/resource.hpp>
+#include <gnndirect/core/resource.hpp>
 
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAGuard.h>

@@ -8,9 +8,10 @@
 #include "sample_common.hpp"
 #include "torch_resource.cuh"
 
-#include <gnndirect/graph/validate.cuh>
-#include <gnndirect/graph/validate.hpp>
-#include <gnndirect/memory/buffer.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/algorithms/validate.cuh>
+#include <gnndirect/algorithms/validate.hpp>
+#include <gnndirect/owners/buffer.hpp>
 
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDACachingAllocator.h>

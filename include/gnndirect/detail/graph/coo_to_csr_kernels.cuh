@@ -3,7 +3,7 @@
 /// @brief Kernels of the GPU COO -> CSR conversion (nvcc): positions, indptr from sorted sources,
 /// gather of the edge arrays in sorted order.
 
-#include <gnndirect/config.hpp>
+#include <gnndirect/core/config.hpp>
 #include <gnndirect/detail/launch.cuh>
 
 #include <cstdint>

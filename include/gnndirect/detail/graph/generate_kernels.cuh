@@ -2,7 +2,7 @@
 /// @file generate_kernels.cuh
 /// @brief Kernel of the GPU graph generator (nvcc): evaluates generate.hpp's per-edge function.
 
-#include <gnndirect/config.hpp>
+#include <gnndirect/core/config.hpp>
 #include <gnndirect/graph/generate.hpp>
 
 #include <cstdint>

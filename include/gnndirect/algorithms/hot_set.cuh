@@ -1,0 +1,174 @@
+#pragma once
+/// @file hot_set.cuh
+/// @brief Choosing the rows worth caching in device memory: by degree, or by access counts from
+/// pre-sampling (a few epochs' worth of batches counted on the GPU).
+
+#include <gnndirect/core/config.hpp>
+#include <gnndirect/detail/launch.cuh>
+#include <gnndirect/detail/pointer_checks.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/host_wait.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/core/csr_view.hpp>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace gnndirect {
+namespace detail {
+
+/// degree(v) saturated to 32 bits (a sort key: degrees beyond 2^32 - 1 tie at the top).
+template <class Offset, class Index>
+GNNDIRECT_HOST_DEVICE std::uint32_t saturated_degree(const csr_view<Offset, Index>& csr, std::int64_t v)
+{
+  auto const degree = static_cast<std::uint64_t>(csr.degree(v));
+  return degree > 0xFFFFFFFFull ? 0xFFFFFFFFu : static_cast<std::uint32_t>(degree);
+}
+
+/// keys[v] = min(degree(v), 2^32 - 1); ids[v] = v.
+template <class Offset, class Index>
+GNNDIRECT_KERNEL void degree_keys_kernel(csr_view<Offset, Index> csr, std::uint32_t* keys, std::int64_t* ids)
+{
+  for (std::int64_t v = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; v < csr.num_nodes;
+       v += std::int64_t{gridDim.x} * blockDim.x) {
+    keys[v] = saturated_degree(csr, v);
+    ids[v] = v;
+  }
+}
+
+/// keys[v] = counts[v]; ids[v] = v. A template (of the count type) so that the header may be
+/// included in several translation units without `inline`, which nvcc ignores on kernels.
+template <class Count>
+GNNDIRECT_KERNEL void count_keys_kernel(const Count* counts, std::int64_t n, Count* keys,
+                                        std::int64_t* ids)
+{
+  for (std::int64_t v = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; v < n;
+       v += std::int64_t{gridDim.x} * blockDim.x) {
+    keys[v] = counts[v];
+    ids[v] = v;
+  }
+}
+
+/// keys[v] = counts[v] in the high 32 bits, min(degree(v), 2^32 - 1) in the low 32; ids[v] = v.
+/// Sorting these keys ranks by count and breaks ties (above all the many rows pre-sampling never
+/// reached) by degree.
+template <class Offset, class Index>
+GNNDIRECT_KERNEL void count_degree_keys_kernel(const std::uint32_t* counts, csr_view<Offset, Index> csr,
+                                               std::uint64_t* keys, std::int64_t* ids)
+{
+  for (std::int64_t v = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; v < csr.num_nodes;
+       v += std::int64_t{gridDim.x} * blockDim.x) {
+    keys[v] = (std::uint64_t{counts[v]} << 32) | saturated_degree(csr, v);
+    ids[v] = v;
+  }
+}
+
+/// counts[ids[i]] += 1 for every valid id (ids outside [0, num_rows) are ignored).
+template <class Index>
+GNNDIRECT_KERNEL void count_accesses_kernel(const Index* ids, std::int64_t n, std::int64_t num_rows,
+                                            std::uint32_t* counts)
+{
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    auto const id = static_cast<std::int64_t>(ids[i]);
+    if (id >= 0 && id < num_rows) { atomicAdd(counts + id, 1u); }
+  }
+}
+
+/// The k ids with the largest keys (ties: smaller id first), most valuable first, in a new
+/// device buffer. Sorts all `n` (key, id) pairs descending on the GPU. Synchronous.
+template <class Key>
+buffer<std::int64_t> top_k_ids(cudaStream_t stream, buffer<Key>& keys, buffer<std::int64_t>& ids,
+                               std::int64_t n, std::int64_t k)
+{
+  constexpr int key_bits = 8 * sizeof(Key);
+  k = std::clamp<std::int64_t>(k, 0, n);
+  buffer<Key> keys_out(static_cast<std::size_t>(n), memory_kind::device);
+  buffer<std::int64_t> ids_out(static_cast<std::size_t>(n), memory_kind::device);
+  std::size_t temp_bytes = 0;
+  GNNDIRECT_CUDA_TRY(::cub::DeviceRadixSort::SortPairsDescending(
+    nullptr, temp_bytes, keys.data(), keys_out.data(), ids.data(), ids_out.data(), n, 0, key_bits, stream));
+  buffer<std::byte> temp(temp_bytes, memory_kind::device);
+  GNNDIRECT_CUDA_TRY(::cub::DeviceRadixSort::SortPairsDescending(
+    temp.data(), temp_bytes, keys.data(), keys_out.data(), ids.data(), ids_out.data(), n, 0, key_bits, stream));
+  buffer<std::int64_t> top(static_cast<std::size_t>(k), memory_kind::device);
+  if (k > 0) {
+    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(top.data(), ids_out.data(), top.bytes(), cudaMemcpyDeviceToDevice, stream));
+  }
+  detail::synchronize(stream);
+  return top;
+}
+
+/// The k of `n` rows with the largest keys, as top_k_ids; `fill_keys(keys, ids)` enqueues on
+/// `stream` the kernel that writes each row's key and id. Synchronous.
+template <class Key, class FillKeys>
+buffer<std::int64_t> top_k_rows(cudaStream_t stream, std::int64_t n, std::int64_t k, FillKeys&& fill_keys)
+{
+  buffer<Key> keys(static_cast<std::size_t>(n), memory_kind::device);
+  buffer<std::int64_t> ids(static_cast<std::size_t>(n), memory_kind::device);
+  if (n > 0) {
+    fill_keys(keys.data(), ids.data());
+    GNNDIRECT_CUDA_TRY(cudaGetLastError());
+  }
+  return top_k_ids(stream, keys, ids, n, k);
+}
+
+}  // namespace detail
+
+/// The `k` highest-degree nodes of `csr` (device-visible, any placement), highest first, as
+/// device ids. Degree is the usual proxy for how often a node's features are gathered in
+/// neighbour sampling. Synchronous. @throws cuda_error, allocation_error.
+template <class Offset, class Index>
+buffer<std::int64_t> hot_rows_by_degree(cudaStream_t stream, const csr_view<Offset, Index>& csr, std::int64_t k)
+{
+  detail::check_device_accessible(csr.indptr, 0, alignof(Offset), "indptr");
+  return detail::top_k_rows<std::uint32_t>(stream, csr.num_nodes, k, [&](std::uint32_t* keys, std::int64_t* ids) {
+    detail::degree_keys_kernel<<<detail::grid_stride_blocks(csr.num_nodes), detail::elementwise_block_threads, 0, stream>>>(csr, keys, ids);
+  });
+}
+
+/// Adds one to counts[id] for each of the `n` device-visible ids (pre-sampling: call on the input
+/// nodes of a few epochs' worth of sampled batches). Ids outside [0, num_rows) are ignored.
+/// Enqueued on `stream`. @throws cuda_error.
+template <class Index>
+void count_accesses_async(cudaStream_t stream, const Index* ids, std::int64_t n, std::int64_t num_rows,
+                          std::uint32_t* counts)
+{
+  if (n <= 0) { return; }
+  detail::check_device_accessible(ids, static_cast<std::size_t>(n) * sizeof(Index), alignof(Index), "ids");
+  detail::check_device_accessible(counts, 0, alignof(std::uint32_t), "counts");
+  detail::count_accesses_kernel<<<detail::grid_stride_blocks(n), detail::elementwise_block_threads, 0, stream>>>(ids, n, num_rows, counts);
+  GNNDIRECT_CUDA_TRY(cudaGetLastError());
+}
+
+/// The `k` most accessed rows according to `counts` (num_rows device counters), most first; ties
+/// by smaller id. For graph nodes prefer the overload with the graph, which breaks ties by
+/// degree. Synchronous. @throws cuda_error, allocation_error.
+inline buffer<std::int64_t> hot_rows_by_count(cudaStream_t stream, const std::uint32_t* counts,
+                                              std::int64_t num_rows, std::int64_t k)
+{
+  detail::check_device_accessible(counts, static_cast<std::size_t>(num_rows) * 4, 4, "counts");
+  return detail::top_k_rows<std::uint32_t>(stream, num_rows, k, [&](std::uint32_t* keys, std::int64_t* ids) {
+    detail::count_keys_kernel<<<detail::grid_stride_blocks(num_rows), detail::elementwise_block_threads, 0, stream>>>(counts, num_rows, keys, ids);
+  });
+}
+
+/// The `k` most accessed nodes of `csr` according to `counts` (csr.num_nodes device counters),
+/// most first, ties broken by degree (then smaller id). A few pre-sampled epochs reach only part
+/// of a large graph; with this tie-break the rest of the budget goes to hubs rather than to low
+/// ids (on the papers100M-shaped graph: docs/performance.md §3). Synchronous.
+/// @throws cuda_error, allocation_error.
+template <class Offset, class Index>
+buffer<std::int64_t> hot_rows_by_count(cudaStream_t stream, const std::uint32_t* counts,
+                                       const csr_view<Offset, Index>& csr, std::int64_t k)
+{
+  detail::check_device_accessible(counts, static_cast<std::size_t>(csr.num_nodes) * 4, 4, "counts");
+  return detail::top_k_rows<std::uint64_t>(stream, csr.num_nodes, k, [&](std::uint64_t* keys, std::int64_t* ids) {
+    detail::count_degree_keys_kernel<<<detail::grid_stride_blocks(csr.num_nodes), detail::elementwise_block_threads, 0, stream>>>(counts, csr, keys, ids);
+  });
+}
+
+}  // namespace gnndirect

@@ -1,0 +1,94 @@
+#pragma once
+/// @file error.hpp
+/// @brief Exception hierarchy and precondition checks (needs only a C++17 compiler; the CUDA
+/// error types and GNNDIRECT_CUDA_TRY are in cuda_error.hpp).
+///
+/// Every exception derives from gnndirect::error and its what() starts with "file:line: ".
+/// Device code never throws: kernels that meet bad input set a device-side flag that the host
+/// API converts into one of these exceptions (see detail/error_flag.cuh).
+
+#include <gnndirect/core/memory_kind.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+namespace gnndirect {
+
+/// Base of all gnndirect exceptions; carries the source location of the failed check.
+class error : public std::runtime_error {
+ public:
+  /// @param file source file of the failed check  @param line its line  @param message what failed
+  error(const char* file, int line, const std::string& message)
+    : std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + message)
+  {
+  }
+};
+
+/// A caller passed an argument the library cannot use (shape, size, pointer, policy, index).
+class invalid_argument : public error {
+ public:
+  using error::error;
+};
+
+/// An index read by a checked kernel was negative or >= the number of rows/nodes.
+/// position() is the first offending position in the index array, value() the bad index.
+class index_out_of_range : public invalid_argument {
+ public:
+  /// @param what names the array  @param position first bad position  @param value its value
+  /// @param bound the exclusive upper bound the index had to respect
+  index_out_of_range(const char* file, int line, const std::string& what, std::int64_t position,
+                     std::int64_t value, std::int64_t bound)
+    : invalid_argument(file, line,
+                       what + "[" + std::to_string(position) + "] = " + std::to_string(value) +
+                         " is out of range [0, " + std::to_string(bound) + ")"),
+      position_(position),
+      value_(value)
+  {
+  }
+  /// First position in the index array holding a bad value.
+  std::int64_t position() const noexcept { return position_; }
+  /// The bad value found there.
+  std::int64_t value() const noexcept { return value_; }
+
+ private:
+  std::int64_t position_;
+  std::int64_t value_;
+};
+
+/// An allocation or registration was refused or failed; names the size, the kind and a hint.
+class allocation_error : public error {
+ public:
+  /// @param bytes requested size  @param kind requested placement  @param reason what went wrong
+  allocation_error(const char* file, int line, std::size_t bytes, memory_kind kind,
+                   const std::string& reason)
+    : error(file, line,
+            "cannot allocate " + std::to_string(bytes) + " bytes of " +
+              std::string(to_string(kind)) + " memory: " + reason),
+      bytes_(bytes),
+      kind_(kind)
+  {
+  }
+  /// Requested size in bytes.
+  std::size_t bytes() const noexcept { return bytes_; }
+  /// Requested placement.
+  memory_kind kind() const noexcept { return kind_; }
+
+ private:
+  std::size_t bytes_;
+  memory_kind kind_;
+};
+
+}  // namespace gnndirect
+
+/// Checks a precondition on caller input; throws gnndirect::invalid_argument with the message
+/// (a std::string expression) and file:line when it does not hold.
+#define GNNDIRECT_EXPECTS(condition, message)                                         \
+  do {                                                                                \
+    if (!(condition)) {                                                               \
+      throw ::gnndirect::invalid_argument(__FILE__, __LINE__,                         \
+                                          std::string(message) + " (" #condition ")"); \
+    }                                                                                 \
+  } while (0)

@@ -1,0 +1,155 @@
+#pragma once
+/// @file resource.hpp
+/// @brief Caller-supplied device memory: the stream-ordered memory-resource concept every
+/// allocating call of gnndirect accepts, a non-owning type-erased reference to one, and the
+/// default resource (the device's stream-ordered pool). Host-compilable (CUDA headers needed).
+///
+/// The concept's member signatures are those of CCCL's stable `cuda::mr` stream-ordered resource
+/// (CCCL >= 3.1) and of RMM's resources (>= 25.10):
+/// @code
+///   void* allocate(cuda::stream_ref stream, std::size_t bytes, std::size_t alignment);
+///   void  deallocate(cuda::stream_ref stream, void* ptr, std::size_t bytes,
+///                    std::size_t alignment) noexcept;
+/// @endcode
+/// so such a resource (or a PyTorch caching-allocator adapter written to the same shape) plugs in
+/// without a wrapper. CCCL 3.0 (CUDA 13.0) only has the experimental concept with other names
+/// (allocate_async), which is why gnndirect states the concept itself instead of requiring
+/// `cuda::mr::async_resource`.
+
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/memory_kind.hpp>
+
+#include <cuda/stream_ref>
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace gnndirect {
+
+/// Alignment gnndirect asks of every allocation (CUB's temporary-storage alignment, and enough
+/// for 16-byte vector access and the 8-byte error record).
+inline constexpr std::size_t default_allocation_alignment = 256;
+
+/// True when `R` models the stream-ordered resource concept (see the file comment).
+template <class R, class = void>
+struct is_stream_ordered_resource : std::false_type {};
+
+template <class R>
+struct is_stream_ordered_resource<
+  R, std::void_t<decltype(static_cast<void*>(std::declval<R&>().allocate(
+                   std::declval<::cuda::stream_ref>(), std::size_t{}, std::size_t{}))),
+                 decltype(std::declval<R&>().deallocate(std::declval<::cuda::stream_ref>(),
+                                                        std::declval<void*>(), std::size_t{},
+                                                        std::size_t{}))>> : std::true_type {};
+
+/// Shorthand for is_stream_ordered_resource<R>::value.
+template <class R>
+inline constexpr bool is_stream_ordered_resource_v = is_stream_ordered_resource<R>::value;
+
+/// Device memory from a CUDA memory pool, stream-ordered (cudaMallocAsync /
+/// cudaMallocFromPoolAsync). Trivially copyable; a null pool means the current device's default
+/// pool. This is the resource every gnndirect call uses when the caller passes none.
+class device_pool_resource {
+ public:
+  /// @param pool a pool of the current device, or null for its default pool
+  explicit device_pool_resource(cudaMemPool_t pool = nullptr) noexcept : pool_(pool) {}
+
+  /// Allocates `bytes` usable by work enqueued on `stream` after this call (never null for
+  /// bytes > 0). @throws allocation_error when the pool cannot serve the request.
+  void* allocate(::cuda::stream_ref stream, std::size_t bytes, std::size_t /*alignment*/)
+  {
+    void* ptr = nullptr;
+    if (bytes == 0) { return ptr; }
+    cudaError_t const status = pool_ != nullptr
+                                 ? cudaMallocFromPoolAsync(&ptr, bytes, pool_, stream.get())
+                                 : cudaMallocAsync(&ptr, bytes, stream.get());
+    if (status != cudaSuccess) {
+      (void)cudaGetLastError();
+      if (detail::is_no_device_code(status)) {
+        throw no_device_error(__FILE__, __LINE__, "cudaMallocAsync", status);
+      }
+      throw allocation_error(__FILE__, __LINE__, bytes, memory_kind::device,
+                             std::string("cudaMallocAsync returned ") + cudaGetErrorName(status) +
+                               "; device memory is exhausted");
+    }
+    return ptr;
+  }
+  /// Frees `ptr` once the work enqueued on `stream` before this call is done. Never throws.
+  void deallocate(::cuda::stream_ref stream, void* ptr, std::size_t /*bytes*/,
+                  std::size_t /*alignment*/) noexcept
+  {
+    if (ptr != nullptr) { GNNDIRECT_CUDA_TRY_NOTHROW(cudaFreeAsync(ptr, stream.get())); }
+  }
+  /// The pool (null: the device's default pool).
+  cudaMemPool_t pool() const noexcept { return pool_; }
+
+ private:
+  cudaMemPool_t pool_{nullptr};
+};
+
+static_assert(is_stream_ordered_resource_v<device_pool_resource>);
+
+/// Non-owning, trivially copyable reference to any stream-ordered resource: what gnndirect's
+/// owners and allocating calls store and take. The referenced resource must outlive every
+/// allocation made through the reference. A default-constructed reference uses the current
+/// device's default pool (device_pool_resource{}).
+class resource_ref {
+ public:
+  /// The default resource: the current device's default stream-ordered pool.
+  resource_ref() noexcept = default;
+
+  /// References `resource` (kept by address; it must outlive the allocations).
+  template <class R, class = std::enable_if_t<is_stream_ordered_resource_v<R> &&
+                                              !std::is_same_v<std::decay_t<R>, resource_ref>>>
+  resource_ref(R& resource) noexcept  // NOLINT: implicit by design, like cuda::mr::resource_ref
+    : object_(&resource), allocate_(&allocate_thunk<R>), deallocate_(&deallocate_thunk<R>)
+  {
+  }
+
+  /// Allocates `bytes` (aligned to `alignment`) for use on `stream`.
+  /// @throws whatever the resource throws (gnndirect's own: allocation_error).
+  void* allocate(::cuda::stream_ref stream, std::size_t bytes,
+                 std::size_t alignment = default_allocation_alignment) const
+  {
+    if (object_ == nullptr) { return device_pool_resource{}.allocate(stream, bytes, alignment); }
+    return allocate_(object_, stream, bytes, alignment);
+  }
+  /// Returns memory from allocate() with the same bytes and alignment, stream-ordered.
+  void deallocate(::cuda::stream_ref stream, void* ptr, std::size_t bytes,
+                  std::size_t alignment = default_allocation_alignment) const noexcept
+  {
+    if (object_ == nullptr) {
+      device_pool_resource{}.deallocate(stream, ptr, bytes, alignment);
+      return;
+    }
+    deallocate_(object_, stream, ptr, bytes, alignment);
+  }
+  /// True when this references the default resource.
+  bool is_default() const noexcept { return object_ == nullptr; }
+
+ private:
+  template <class R>
+  static void* allocate_thunk(void* object, ::cuda::stream_ref stream, std::size_t bytes,
+                              std::size_t alignment)
+  {
+    return static_cast<R*>(object)->allocate(stream, bytes, alignment);
+  }
+  template <class R>
+  static void deallocate_thunk(void* object, ::cuda::stream_ref stream, void* ptr, std::size_t bytes,
+                               std::size_t alignment) noexcept
+  {
+    static_cast<R*>(object)->deallocate(stream, ptr, bytes, alignment);
+  }
+
+  void* object_{nullptr};
+  void* (*allocate_)(void*, ::cuda::stream_ref, std::size_t, std::size_t){nullptr};
+  void (*deallocate_)(void*, ::cuda::stream_ref, void*, std::size_t, std::size_t) noexcept {nullptr};
+};
+
+static_assert(std::is_trivially_copyable_v<resource_ref>);
+static_assert(is_stream_ordered_resource_v<resource_ref>);
+
+}  // namespace gnndirect

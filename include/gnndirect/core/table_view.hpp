@@ -1,0 +1,83 @@
+#pragma once
+/// @file table_view.hpp
+/// @brief Non-owning, trivially copyable 2-D view of a feature table (host-compilable).
+
+#include <gnndirect/core/config.hpp>
+#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/memory_kind.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace gnndirect {
+
+/// rows x cols elements of T, row r starting at data + r * row_stride (in elements).
+///
+/// `data` is the address the *reader* uses: a device address for views handed to kernels (see
+/// table<T>::view()), a host address for views handed to the host reference (host_view()).
+/// `kind` records where the bytes live so that algorithms can pick a policy. Passed by value to
+/// kernels. Use table_view<const T> for read-only sources; table_view<T> converts to it.
+template <class T>
+struct table_view {
+  static_assert(std::is_trivially_copyable_v<T>, "table_view<T>: T must be trivially copyable");
+
+  using element_type = T;
+
+  T* data{nullptr};             ///< first element of row 0
+  std::int64_t rows{0};         ///< number of rows
+  std::int64_t cols{0};         ///< elements per row
+  std::int64_t row_stride{0};   ///< elements between the starts of consecutive rows (>= cols)
+  memory_kind kind{memory_kind::device};  ///< where the bytes live
+
+  table_view() = default;
+  /// Views `rows` x `cols` elements at `data_` with the given stride (defaults to cols).
+  GNNDIRECT_HOST_DEVICE table_view(T* data_, std::int64_t rows_, std::int64_t cols_,
+                                   std::int64_t row_stride_, memory_kind kind_) noexcept
+    : data(data_), rows(rows_), cols(cols_), row_stride(row_stride_), kind(kind_)
+  {
+  }
+  /// Converts a mutable view to a read-only one.
+  template <class U, class = std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>>>
+  GNNDIRECT_HOST_DEVICE table_view(const table_view<U>& other) noexcept
+    : data(other.data), rows(other.rows), cols(other.cols), row_stride(other.row_stride),
+      kind(other.kind)
+  {
+  }
+
+  /// Pointer to the first element of row `r` (no bounds check: callers validate indices).
+  GNNDIRECT_HOST_DEVICE T* row(std::int64_t r) const noexcept { return data + r * row_stride; }
+  /// Bytes of payload per row.
+  GNNDIRECT_HOST_DEVICE std::size_t row_bytes() const noexcept
+  {
+    return static_cast<std::size_t>(cols) * sizeof(T);
+  }
+  /// Bytes between consecutive rows.
+  GNNDIRECT_HOST_DEVICE std::size_t stride_bytes() const noexcept
+  {
+    return static_cast<std::size_t>(row_stride) * sizeof(T);
+  }
+  /// True when rows are packed back to back.
+  GNNDIRECT_HOST_DEVICE bool is_contiguous() const noexcept { return row_stride == cols; }
+  /// True when the view holds no element.
+  GNNDIRECT_HOST_DEVICE bool empty() const noexcept { return rows == 0 || cols == 0; }
+};
+
+/// Checks a view's shape: non-negative sizes, stride >= cols, non-null data when non-empty.
+/// @param name used in the error message (e.g. "src")  @throws invalid_argument
+template <class T>
+void validate(const table_view<T>& view, const char* name)
+{
+  std::string const prefix = std::string("table_view '") + name + "': ";
+  GNNDIRECT_EXPECTS(view.rows >= 0 && view.cols >= 0, prefix + "negative shape");
+  GNNDIRECT_EXPECTS(view.row_stride >= view.cols,
+                    prefix + "row_stride " + std::to_string(view.row_stride) + " < cols " +
+                      std::to_string(view.cols));
+  GNNDIRECT_EXPECTS(view.empty() || view.data != nullptr, prefix + "null data with non-zero size");
+}
+
+static_assert(std::is_trivially_copyable_v<table_view<float>>);
+static_assert(std::is_trivially_copyable_v<table_view<const float>>);
+
+}  // namespace gnndirect

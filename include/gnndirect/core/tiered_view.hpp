@@ -1,0 +1,30 @@
+#pragma once
+/// @file tiered_view.hpp
+/// @brief View of a tiered feature table: every row in host memory, the hot rows also in device
+/// memory (host-compilable).
+
+#include <gnndirect/core/table_view.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace gnndirect {
+
+/// A host-resident table plus a device-memory copy of some of its rows.
+///
+/// slot_of[r] >= 0 means row r is also cached at cache + slot_of[r] * host.cols; gathers read such
+/// rows from HBM and the others over the host link, in one launch, in caller order. Trivially
+/// copyable. Between rebuilds the tier is read-only: writing the host table (e.g. scatter) leaves
+/// cached copies stale until the next tiered_table::rebuild.
+template <class T>
+struct tiered_view {
+  table_view<const T> host;               ///< every row (device-visible, host-resident)
+  const T* cache{nullptr};                ///< cache_rows x host.cols packed rows (device memory)
+  const std::int32_t* slot_of{nullptr};   ///< host.rows slots (device memory); -1 = not cached
+  std::int64_t cache_rows{0};             ///< rows held in the cache
+};
+
+static_assert(std::is_trivially_copyable_v<tiered_view<float>>);
+
+
+}  // namespace gnndirect

@@ -1,0 +1,167 @@
+#pragma once
+/// @file move_rows.cuh
+/// @brief The gather/scatter kernel, built from copy_rows, and its launch-time dispatch of run-time
+/// tuning (vector width, rows in flight) onto template parameters. Behaviour (row source,
+/// direction) is a template parameter of the caller. Internal: use algorithms/gather.cuh.
+
+#include <gnndirect/core/config.hpp>
+#include <gnndirect/detail/error_flag.cuh>
+#include <gnndirect/detail/launch.cuh>
+#include <gnndirect/device/dynamic_tile.cuh>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/device/copy_row.cuh>
+#include <gnndirect/algorithms/gather_policy.hpp>
+#include <gnndirect/device/row_source.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gnndirect::detail {
+
+/// Direction of a row move: which side the index selects.
+enum class move_direction : std::uint8_t {
+  gather,   ///< batch row pos  <- source row indices[i]
+  scatter,  ///< source row indices[i] <- batch row pos   (the source is written)
+};
+
+/// The side with one row per index: gather's output, scatter's input.
+struct batch_rows {
+  std::byte* data;      ///< row 0 (const-cast for scatter's input: only read there)
+  std::int64_t stride;  ///< bytes between rows
+};
+
+/// Run-time arguments of the row-move kernel (trivially copyable, passed by value).
+template <class Index>
+struct move_rows_args {
+  batch_rows batch;                ///< the per-index side
+  const Index* indices;            ///< indices to visit (sorted copy when ordering)
+  const std::int64_t* positions;   ///< caller position of each visited index; null = identity
+  std::int64_t count;              ///< number of rows to move
+  std::int64_t bound;              ///< rows of the indexed source (valid: 0 <= index < bound)
+  std::size_t row_bytes;           ///< payload bytes per row
+  int tile_size;                   ///< threads per row
+  bool align_128;                  ///< aligned accesses on the remote side
+  bool checked;                    ///< check indices against bound (uniform branch)
+  bool skip_superseded;            ///< scatter, sorted: only the last occurrence of an index writes
+  error_flag_ref flag;             ///< where checked kernels report bad indices
+  const std::int64_t* device_count;  ///< gather: rows to move, read on the device (<= count); null = count
+};
+
+/// The copy of batch entry `i`: gather reads the source row (zero-fills the output row for a
+/// rejected index); scatter writes the source row (nothing for a rejected or superseded index).
+/// Entries at caller positions >= `active` (a device-side count below the launch's bound) are
+/// skipped entirely: not checked, not read, not written.
+template <move_direction Dir, class Source, class Index>
+GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE row_copy resolve_row(const Source& source,
+                                                            const move_rows_args<Index>& a,
+                                                            std::int64_t i, std::int64_t active)
+{
+  std::int64_t const position = a.positions != nullptr ? a.positions[i] : i;
+  if (position >= active) { return row_copy{}; }
+  auto const index = static_cast<std::int64_t>(a.indices[i]);
+  bool const ok = !a.checked || static_cast<std::uint64_t>(index) < static_cast<std::uint64_t>(a.bound);
+  if (!ok) { a.flag.report(position); }
+  std::byte* const batch_row = a.batch.data + position * a.batch.stride;
+  row_copy copy{};
+  if constexpr (Dir == move_direction::gather) {
+    copy.dst = batch_row;
+    if (ok) {
+      auto const where = source.locate(index);
+      copy.src = reinterpret_cast<const std::byte*>(where.data);
+      copy.head = a.align_128 ? line_head<true>(where.remote ? copy.src : nullptr, a.row_bytes) : 0;
+    }
+  } else {
+    // Sorted (index, position) pairs, stable: a later occurrence of the same index follows.
+    bool const superseded = a.skip_superseded && i + 1 < a.count && a.indices[i + 1] == a.indices[i];
+    copy.src = batch_row;
+    if (ok && !superseded) {
+      auto const where = source.locate(index);
+      copy.dst = reinterpret_cast<std::byte*>(where.data);
+      copy.head = a.align_128 ? line_head<true>(where.remote ? copy.dst : nullptr, a.row_bytes) : 0;
+    }
+  }
+  return copy;
+}
+
+GNNDIRECT_USER_KERNELS_BEGIN
+/// Grid-stride loop: each tile moves `Rows` consecutive batch entries per iteration with
+/// copy_rows (the public primitive: one code path for the library and for users).
+template <move_direction Dir, class Source, class Index, int V, int Rows>
+GNNDIRECT_KERNEL void move_rows_kernel(Source source, move_rows_args<Index> a)
+{
+  dynamic_tile const tile = dynamic_tile::of_calling_thread(a.tile_size);
+  std::int64_t const tiles_per_block = blockDim.x / a.tile_size;
+  std::int64_t const tile_id = blockIdx.x * tiles_per_block + threadIdx.x / a.tile_size;
+  std::int64_t const tiles = std::int64_t{gridDim.x} * tiles_per_block;
+  std::int64_t const active = a.device_count != nullptr ? *a.device_count : a.count;
+  for (std::int64_t first = tile_id * Rows; first < a.count; first += tiles * Rows) {
+    row_copy rows[Rows];
+#pragma unroll
+    for (int r = 0; r < Rows; ++r) {
+      if (first + r < a.count) { rows[r] = resolve_row<Dir>(source, a, first + r, active); }
+    }
+    copy_rows<V, Rows>(tile, rows, a.row_bytes);
+  }
+}
+GNNDIRECT_USER_KERNELS_END
+
+/// Blocks of `block_threads` threads that keep every SM of the current device fully occupied.
+inline int full_grid_blocks(int block_threads)
+{
+  int device = 0;
+  GNNDIRECT_CUDA_TRY(cudaGetDevice(&device));
+  int sms = 0;
+  GNNDIRECT_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms * (2048 / block_threads);
+}
+
+/// Number of blocks: enough tiles for the batch, capped by the policy's budget or by what keeps
+/// every SM fully occupied.
+inline unsigned move_rows_grid(std::int64_t count, const gather_policy& policy)
+{
+  std::int64_t const tiles = (count + policy.rows_in_flight - 1) / policy.rows_in_flight;
+  std::int64_t const threads = tiles * policy.tile_size;
+  std::int64_t blocks = (threads + policy.block_threads - 1) / policy.block_threads;
+  std::int64_t const cap = policy.max_blocks > 0 ? policy.max_blocks : full_grid_blocks(policy.block_threads);
+  if (blocks > cap) { blocks = cap; }
+  return static_cast<unsigned>(blocks < 1 ? 1 : blocks);
+}
+
+/// Launches the kernel instance for vector width V, dispatching rows in flight.
+template <move_direction Dir, class Source, class Index, int V>
+void launch_move_rows(cudaStream_t stream, const Source& source, const move_rows_args<Index>& args,
+                      const gather_policy& policy, unsigned grid)
+{
+  int const block = policy.block_threads;
+  switch (policy.rows_in_flight) {
+    case 4: move_rows_kernel<Dir, Source, Index, V, 4><<<grid, block, 0, stream>>>(source, args); break;
+    case 2: move_rows_kernel<Dir, Source, Index, V, 2><<<grid, block, 0, stream>>>(source, args); break;
+    default: move_rows_kernel<Dir, Source, Index, V, 1><<<grid, block, 0, stream>>>(source, args); break;
+  }
+}
+
+/// Enqueues the row-move kernel with the widest vector the addresses allow. `policy` must be
+/// resolved (select_gather_policy). @throws cuda_error when the launch fails.
+template <move_direction Dir, class Source, class Index>
+void enqueue_move_rows(cudaStream_t stream, const Source& source, move_rows_args<Index> args,
+                       const gather_policy& policy)
+{
+  if (args.count == 0) { return; }
+  args.tile_size = policy.tile_size;
+  args.align_128 = policy.align_128;
+  int const width = vector_width_for(source.address_bits(), reinterpret_cast<std::uintptr_t>(args.batch.data),
+                                     static_cast<std::uintptr_t>(args.batch.stride), args.row_bytes, 16);
+  unsigned const grid = move_rows_grid(args.count, policy);
+  switch (width) {
+    case 16: launch_move_rows<Dir, Source, Index, 16>(stream, source, args, policy, grid); break;
+    case 8: launch_move_rows<Dir, Source, Index, 8>(stream, source, args, policy, grid); break;
+    case 4: launch_move_rows<Dir, Source, Index, 4>(stream, source, args, policy, grid); break;
+    case 2: launch_move_rows<Dir, Source, Index, 2>(stream, source, args, policy, grid); break;
+    default: launch_move_rows<Dir, Source, Index, 1>(stream, source, args, policy, grid); break;
+  }
+  GNNDIRECT_CUDA_TRY(cudaGetLastError());
+}
+
+}  // namespace gnndirect::detail

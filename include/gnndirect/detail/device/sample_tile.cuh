@@ -1,0 +1,205 @@
+#pragma once
+/// @file sample_tile.cuh
+/// @brief The per-node sampling algorithms run by one tile (device code behind sample_device.cuh).
+///
+/// Each function reproduces the host reference (reference/sample_reference.hpp) exactly: same draws
+/// (sampling_math.hpp), same selection, same output order. All lanes of the tile call them with
+/// the same arguments; loop trip counts depend only on those arguments, so the tile stays
+/// converged at every *_sync intrinsic. Per-tile scratch is reusable when they return.
+
+#include <gnndirect/core/config.hpp>
+#include <gnndirect/detail/device/sampling_math.hpp>
+#include <gnndirect/device/dynamic_tile.cuh>
+#include <gnndirect/device/sampled_output.hpp>
+
+#include <cstdint>
+
+namespace gnndirect::detail {
+
+/// Former internal name of sampled_output (device/sampled_output.hpp).
+template <class Offset, class Index>
+using node_output = sampled_output<Offset, Index>;
+
+/// Number of values in values[0, count) smaller than `x` (the rank of x among distinct values).
+template <class T, class Less>
+GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE std::int64_t rank_of(const T* values, std::int64_t count,
+                                                            const T& x, Less less)
+{
+  std::int64_t rank = 0;
+  for (std::int64_t i = 0; i < count; ++i) { rank += less(values[i], x) ? 1 : 0; }
+  return rank;
+}
+
+/// Orders positions (int64).
+struct position_less {
+  GNNDIRECT_DEVICE bool operator()(std::int64_t a, std::int64_t b) const { return a < b; }
+};
+
+/// All `degree` edges in stored order (coalesced: consecutive lanes read consecutive ids).
+template <class Offset, class Index>
+GNNDIRECT_DEVICE std::int64_t take_all(const warp_tile& tile, const node_output<Offset, Index>& out,
+                                       std::int64_t degree)
+{
+  for (std::int64_t p = tile.lane; p < degree; p += tile.size) { out.emit(p, p); }
+  return degree;
+}
+
+/// Uniform with replacement: slot j gets draw j. Every lane works independently.
+template <class Offset, class Index>
+GNNDIRECT_DEVICE std::int64_t sample_with_replacement(const warp_tile& tile,
+                                                      const node_output<Offset, Index>& out,
+                                                      std::uint64_t seed, std::uint32_t layer,
+                                                      std::uint64_t node, std::int64_t degree,
+                                                      std::int64_t fanout)
+{
+  if (degree == 0) { return 0; }
+  for (std::int64_t j = tile.lane; j < fanout; j += tile.size) {
+    out.emit(replacement_draw(seed, layer, node, j, degree), j);
+  }
+  return fanout;
+}
+
+/// Floyd's algorithm (fanout < degree), `size` draws at a time: every lane computes its draw's
+/// candidate in parallel (the expensive Philox part); collisions are then resolved in draw order
+/// by broadcasting each decided position to the later lanes, and against earlier chunks through
+/// `chosen` (fanout positions of scratch). Emitted sorted by position, as the host does.
+template <class Offset, class Index>
+GNNDIRECT_DEVICE std::int64_t sample_floyd(const warp_tile& tile, const node_output<Offset, Index>& out,
+                                           std::uint64_t seed, std::uint32_t layer,
+                                           std::uint64_t node, std::int64_t degree,
+                                           std::int64_t fanout, std::int64_t* chosen)
+{
+  for (std::int64_t chunk = 0; chunk < fanout; chunk += tile.size) {
+    std::int64_t const j = chunk + tile.lane;
+    bool const active = j < fanout;
+    std::int64_t const candidate =
+      active ? floyd_candidate(seed, layer, node, j, degree, fanout) : std::int64_t{-1};
+    std::int64_t const fallback = degree - fanout + j;  // Floyd's replacement on a collision
+    bool taken = false;
+    for (std::int64_t i = 0; i < chunk; ++i) { taken |= chosen[i] == candidate; }
+    auto const in_chunk = static_cast<int>(fanout - chunk < tile.size ? fanout - chunk : tile.size);
+    for (int r = 0; r < in_chunk; ++r) {
+      std::int64_t const decided = tile.shfl(taken ? fallback : candidate, r);
+      if (tile.lane > r) { taken |= candidate == decided; }
+    }
+    if (active) { chosen[j] = taken ? fallback : candidate; }
+    tile.sync();
+  }
+  for (std::int64_t j = tile.lane; j < fanout; j += tile.size) {
+    std::int64_t const position = chosen[j];
+    out.emit(position, rank_of(chosen, fanout, position, position_less{}));
+  }
+  tile.sync();
+  return fanout;
+}
+
+/// A weighted-sampling candidate: its key and its position in the neighbour list.
+struct keyed_position {
+  std::uint64_t key;
+  std::int64_t position;
+};
+
+/// Orders candidates by (key, position), as the host reference's std::pair order.
+struct keyed_less {
+  GNNDIRECT_DEVICE bool operator()(const keyed_position& a, const keyed_position& b) const
+  {
+    return key_position_less(a.key, a.position, b.key, b.position);
+  }
+};
+
+/// Orders candidates by position (stored order), for the output.
+struct stored_order {
+  GNNDIRECT_DEVICE bool operator()(const keyed_position& a, const keyed_position& b) const
+  {
+    return a.position < b.position;
+  }
+};
+
+/// Entries of the weighted candidate buffer (two of these areas are needed): room for the
+/// fanout kept plus at least one full step, and as many again so that reductions stay rare.
+GNNDIRECT_HOST_DEVICE constexpr std::int64_t weighted_buffer_capacity(int fanout,
+                                                                      int tile_size) noexcept
+{
+  return 2 * std::int64_t{fanout} + tile_size;
+}
+
+/// Writes the `keep` smallest of from[0, count) (count >= keep) to to[0, keep), sorted.
+GNNDIRECT_DEVICE inline void keep_smallest(const warp_tile& tile, const keyed_position* from,
+                                           std::int64_t count, std::int64_t keep,
+                                           keyed_position* to)
+{
+  for (std::int64_t e = tile.lane; e < count; e += tile.size) {
+    keyed_position const x = from[e];
+    std::int64_t const rank = rank_of(from, count, x, keyed_less{});
+    if (rank < keep) { to[rank] = x; }
+  }
+  tile.sync();
+}
+
+/// Weighted, degree <= fanout: every eligible edge, in stored order (ballot compaction).
+template <class Offset, class Index>
+GNNDIRECT_DEVICE std::int64_t take_eligible(const warp_tile& tile,
+                                            const node_output<Offset, Index>& out,
+                                            const float* weights, std::int64_t degree)
+{
+  std::int64_t count = 0;
+  for (std::int64_t base = 0; base < degree; base += tile.size) {
+    std::int64_t const p = base + tile.lane;
+    bool const eligible = p < degree && is_eligible_weight(weights[p]);
+    unsigned const votes = tile.ballot(eligible);
+    if (eligible) { out.emit(p, count + __popc(votes & tile.lower_ranks())); }
+    count += __popc(votes);
+  }
+  return count;
+}
+
+/// Weighted without replacement (degree > fanout): streams the list `size` edges at a time,
+/// appends candidates whose key beats the running threshold to a buffer of
+/// weighted_buffer_capacity entries and, when it would overflow, keeps its `fanout` smallest
+/// (the threshold becomes the fanout-th smallest). Emits the winners sorted by position.
+template <class Offset, class Index>
+GNNDIRECT_DEVICE std::int64_t sample_weighted(const warp_tile& tile,
+                                              const node_output<Offset, Index>& out,
+                                              const float* weights, std::uint64_t seed,
+                                              std::uint32_t layer, std::uint64_t node,
+                                              std::int64_t degree, std::int64_t fanout,
+                                              std::int64_t capacity, keyed_position* buffer)
+{
+  keyed_position* spare = buffer + capacity;
+  keyed_position threshold{~std::uint64_t{0}, INT64_MAX};
+  std::int64_t count = 0;
+  for (std::int64_t base = 0; base < degree; base += tile.size) {
+    keyed_position mine{~std::uint64_t{0}, base + tile.lane};
+    bool candidate = false;
+    if (mine.position < degree && is_eligible_weight(weights[mine.position])) {
+      mine.key = weighted_key(seed, layer, node, mine.position, weights[mine.position]);
+      candidate = keyed_less{}(mine, threshold);
+    }
+    unsigned votes = tile.ballot(candidate);
+    if (count + __popc(votes) > capacity) {
+      keep_smallest(tile, buffer, count, fanout, spare);
+      keyed_position* const kept = spare;
+      spare = buffer;
+      buffer = kept;
+      count = fanout;
+      threshold = buffer[fanout - 1];
+      candidate = candidate && keyed_less{}(mine, threshold);
+      votes = tile.ballot(candidate);
+    }
+    if (candidate) { buffer[count + __popc(votes & tile.lower_ranks())] = mine; }
+    count += __popc(votes);
+    tile.sync();
+  }
+  if (count > fanout) {
+    keep_smallest(tile, buffer, count, fanout, spare);
+    buffer = spare;
+    count = fanout;
+  }
+  for (std::int64_t e = tile.lane; e < count; e += tile.size) {
+    out.emit(buffer[e].position, rank_of(buffer, count, buffer[e], stored_order{}));
+  }
+  tile.sync();
+  return count;
+}
+
+}  // namespace gnndirect::detail

@@ -1,0 +1,43 @@
+#pragma once
+/// @file sampled_output.hpp
+/// @brief The two small types a sampler works with: one node's edges (node_edges) and where its
+/// sample goes (sampled_output). Trivially copyable; host-compilable, used in device code.
+
+#include <gnndirect/core/config.hpp>
+
+#include <cstdint>
+
+namespace gnndirect {
+
+/// One node's edges: positions [first, first + degree) of the CSR.
+template <class Offset>
+struct node_edges {
+  std::int64_t node;    ///< the node id
+  Offset first;         ///< position of its first edge
+  std::int64_t degree;  ///< number of edges
+};
+
+/// Where one node's sample goes: emit(position, slot) stores the neighbour id of the node's edge
+/// at `position` (relative to `first`) in slot `slot`, and, when out_edge_ids is not null, its
+/// edge id. Holds the two CSR pointers by value (not the view by address, which would force a
+/// kernel parameter copy into local memory).
+template <class Offset, class Index>
+struct sampled_output {
+  const Index* indices;        ///< csr.indices
+  const Offset* csr_edge_ids;  ///< csr.edge_ids (null: an edge's id is its position)
+  Offset first;                ///< the node's first edge position
+  Index* out_neighbors;        ///< slots for neighbour ids
+  Offset* out_edge_ids;        ///< slots for edge ids, or null
+
+  /// Writes the edge at `position` (relative to first) to `slot`. Device (and host) code.
+  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE void emit(std::int64_t position, std::int64_t slot) const
+  {
+    auto const e = static_cast<Offset>(first + position);
+    out_neighbors[slot] = indices[e];
+    if (out_edge_ids != nullptr) {
+      out_edge_ids[slot] = csr_edge_ids != nullptr ? csr_edge_ids[e] : e;  // csr_view::edge_id
+    }
+  }
+};
+
+}  // namespace gnndirect

@@ -1,0 +1,232 @@
+#pragma once
+/// @file allocation.hpp
+/// @brief Untyped RAII allocation in one memory_kind: the storage behind buffer<T> and table<T>.
+
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/owners/host_memory.hpp>
+#include <gnndirect/core/memory_kind.hpp>
+#include <gnndirect/core/resource.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <string>
+#include <utility>
+
+namespace gnndirect {
+namespace detail {
+
+/// Refuses host-resident requests larger than the host can ever hold (see host_memory.hpp).
+inline void check_host_capacity(std::size_t bytes, memory_kind kind)
+{
+  std::uint64_t const limit = host_memory_limit_bytes();
+  if (limit != 0 && bytes > limit) {
+    throw allocation_error(__FILE__, __LINE__, bytes, kind,
+                           "exceeds the host's memory (" + std::to_string(limit) +
+                             " bytes); set GNNDIRECT_HOST_MEMORY_LIMIT if this probe is wrong");
+  }
+}
+
+/// Refuses requests larger than the device has free. For managed memory this is a safety rule:
+/// on shared machines, asking the driver for more managed memory than the GPU has free can hang
+/// the card, so the library never forwards such a request.
+inline void check_device_free(std::size_t bytes, memory_kind kind)
+{
+  device_memory_info const info = device_memory();
+  if (bytes > info.free_bytes) {
+    std::string const hint = kind == memory_kind::managed_host
+                               ? "managed memory is never requested beyond the GPU's free memory "
+                                 "(safety rule for shared GPUs); use pinned placement instead"
+                               : "reduce the size or use a host-resident placement";
+    throw allocation_error(__FILE__, __LINE__, bytes, kind,
+                           "exceeds the device's free memory (" + std::to_string(info.free_bytes) +
+                             " bytes); " + hint);
+  }
+}
+
+/// Throws allocation_error for a failed allocation call, clearing the non-sticky error first.
+[[noreturn]] inline void throw_allocation_failure(const char* file, int line, std::size_t bytes,
+                                                  memory_kind kind, const char* call,
+                                                  cudaError_t code, const char* hint)
+{
+  (void)cudaGetLastError();
+  if (is_no_device_code(code)) { throw no_device_error(file, line, call, code); }
+  throw allocation_error(file, line, bytes, kind,
+                         std::string(call) + " returned " + cudaGetErrorName(code) + "; " + hint);
+}
+
+}  // namespace detail
+
+/// Owning, move-only allocation of `bytes` bytes in one memory_kind (not `registered`: use
+/// host_registration for caller-owned memory).
+///
+/// device_data() is the address kernels use (from cudaHostGetDevicePointer for pinned memory,
+/// never assumed equal to the host address); host_data() is the CPU address, or nullptr for
+/// `device`. A zero-byte allocation holds null pointers and touches no CUDA API.
+class allocation {
+ public:
+  /// Empty allocation (no storage).
+  allocation() noexcept = default;
+
+  /// Allocates synchronously on the current device.
+  /// @throws invalid_argument for kind == registered; allocation_error when the request exceeds
+  /// the host's or device's capacity or the driver refuses it; no_device_error without a GPU.
+  allocation(memory_kind kind, std::size_t bytes) : kind_(kind), bytes_(bytes)
+  {
+    GNNDIRECT_EXPECTS(kind != memory_kind::registered,
+                      "memory_kind::registered adopts caller memory: use host_registration");
+    if (bytes == 0) { return; }
+    switch (kind) {
+      case memory_kind::device: allocate_device(); break;
+      case memory_kind::pinned: allocate_pinned(); break;
+      case memory_kind::managed_host: allocate_managed_host(); break;
+      case memory_kind::registered: break;
+    }
+  }
+
+  /// Stream-ordered device allocation from `mr` (default: the device's stream-ordered pool):
+  /// usable by work enqueued on `stream` after this call, returned to `mr` on `stream` by the
+  /// destructor, so `stream` and the resource must outlive the allocation. With a resource that
+  /// keeps its memory (a pool with a high release threshold, PyTorch's caching allocator),
+  /// steady-state per-batch allocations never reach cudaMalloc.
+  /// @throws allocation_error (or what `mr` throws), no_device_error.
+  allocation(std::size_t bytes, cudaStream_t stream, resource_ref mr = {})
+    : kind_(memory_kind::device), bytes_(bytes), stream_(stream), stream_ordered_(true), mr_(mr)
+  {
+    if (bytes == 0) { return; }
+    require_device();
+    device_ptr_ = mr_.allocate(stream, bytes, default_allocation_alignment);
+  }
+  /// As above, from a CUDA memory pool of the current device (null: its default pool).
+  allocation(std::size_t bytes, cudaStream_t stream, cudaMemPool_t pool)
+    : kind_(memory_kind::device), bytes_(bytes), stream_(stream), stream_ordered_(true), pool_(pool)
+  {
+    if (bytes == 0) { return; }
+    require_device();
+    device_ptr_ = device_pool_resource(pool_).allocate(stream, bytes, default_allocation_alignment);
+  }
+  allocation(allocation&& other) noexcept { swap(other); }
+  allocation& operator=(allocation&& other) noexcept
+  {
+    allocation(std::move(other)).swap(*this);
+    return *this;
+  }
+  allocation(const allocation&) = delete;
+  allocation& operator=(const allocation&) = delete;
+  ~allocation() { release(); }
+
+  /// Address for device code (kernels, cudaMemcpy).
+  void* device_data() const noexcept { return device_ptr_; }
+  /// Address for host code; nullptr for device memory.
+  void* host_data() const noexcept { return host_ptr_; }
+  /// Size in bytes.
+  std::size_t bytes() const noexcept { return bytes_; }
+  /// Placement.
+  memory_kind kind() const noexcept { return kind_; }
+
+  /// Exchanges the contents of two allocations.
+  void swap(allocation& other) noexcept
+  {
+    std::swap(kind_, other.kind_);
+    std::swap(bytes_, other.bytes_);
+    std::swap(host_ptr_, other.host_ptr_);
+    std::swap(device_ptr_, other.device_ptr_);
+    std::swap(stream_, other.stream_);
+    std::swap(stream_ordered_, other.stream_ordered_);
+    std::swap(mr_, other.mr_);
+    std::swap(pool_, other.pool_);
+  }
+
+ private:
+  void allocate_device()
+  {
+    detail::check_device_free(bytes_, kind_);
+    cudaError_t const status = cudaMalloc(&device_ptr_, bytes_);
+    if (status != cudaSuccess) {
+      device_ptr_ = nullptr;
+      detail::throw_allocation_failure(__FILE__, __LINE__, bytes_, kind_, "cudaMalloc", status,
+                                       "device memory is exhausted or fragmented");
+    }
+  }
+
+  void allocate_pinned()
+  {
+    require_device();
+    detail::check_host_capacity(bytes_, kind_);
+    cudaError_t status = cudaHostAlloc(&host_ptr_, bytes_, cudaHostAllocMapped | cudaHostAllocPortable);
+    if (status != cudaSuccess) {
+      host_ptr_ = nullptr;
+      detail::throw_allocation_failure(
+        __FILE__, __LINE__, bytes_, kind_, "cudaHostAlloc", status,
+        "page-locked memory is limited by free RAM and the locked-memory limit (ulimit -l)");
+    }
+    status = cudaHostGetDevicePointer(&device_ptr_, host_ptr_, 0);
+    if (status != cudaSuccess) {
+      release();
+      detail::throw_allocation_failure(__FILE__, __LINE__, bytes_, kind_,
+                                       "cudaHostGetDevicePointer", status,
+                                       "the device cannot map host memory");
+    }
+  }
+
+  void allocate_managed_host()
+  {
+    int const device = require_device();
+    detail::check_host_capacity(bytes_, kind_);
+    detail::check_device_free(bytes_, kind_);
+    cudaError_t status = cudaMallocManaged(&device_ptr_, bytes_, cudaMemAttachGlobal);
+    if (status != cudaSuccess) {
+      device_ptr_ = nullptr;
+      detail::throw_allocation_failure(__FILE__, __LINE__, bytes_, kind_, "cudaMallocManaged",
+                                       status, "managed memory is not available on this system");
+    }
+    host_ptr_ = device_ptr_;  // one address in both worlds by construction of managed memory
+    cudaMemLocation cpu{};
+    cpu.type = cudaMemLocationTypeHost;
+    cudaMemLocation gpu{};
+    gpu.type = cudaMemLocationTypeDevice;
+    gpu.id = device;
+    status = cudaMemAdvise(device_ptr_, bytes_, cudaMemAdviseSetPreferredLocation, cpu);
+    if (status == cudaSuccess) {
+      status = cudaMemAdvise(device_ptr_, bytes_, cudaMemAdviseSetAccessedBy, gpu);
+    }
+    if (status != cudaSuccess) {
+      release();
+      detail::throw_allocation_failure(__FILE__, __LINE__, bytes_, kind_, "cudaMemAdvise", status,
+                                       "the device lacks concurrent managed access; use pinned");
+    }
+  }
+
+  void release() noexcept
+  {
+    if (bytes_ == 0 || (host_ptr_ == nullptr && device_ptr_ == nullptr)) { return; }
+    switch (kind_) {
+      case memory_kind::device:
+        if (stream_ordered_ && mr_.is_default()) {
+          device_pool_resource(pool_).deallocate(stream_, device_ptr_, bytes_, default_allocation_alignment);
+        } else if (stream_ordered_) {
+          mr_.deallocate(stream_, device_ptr_, bytes_, default_allocation_alignment);
+        } else {
+          GNNDIRECT_CUDA_TRY_NOTHROW(cudaFree(device_ptr_));
+        }
+        break;
+      case memory_kind::pinned: GNNDIRECT_CUDA_TRY_NOTHROW(cudaFreeHost(host_ptr_)); break;
+      case memory_kind::managed_host: GNNDIRECT_CUDA_TRY_NOTHROW(cudaFree(device_ptr_)); break;
+      case memory_kind::registered: break;
+    }
+    host_ptr_ = nullptr;
+    device_ptr_ = nullptr;
+  }
+
+  memory_kind kind_{memory_kind::device};
+  std::size_t bytes_{0};
+  void* host_ptr_{nullptr};
+  void* device_ptr_{nullptr};
+  cudaStream_t stream_{nullptr};  // stream-ordered allocations only
+  bool stream_ordered_{false};
+  resource_ref mr_{};             // stream-ordered allocations: where the memory came from
+  cudaMemPool_t pool_{nullptr};   // ... or this pool, when mr_ is the default
+};
+
+}  // namespace gnndirect

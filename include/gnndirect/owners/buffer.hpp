@@ -1,0 +1,54 @@
+#pragma once
+/// @file buffer.hpp
+/// @brief buffer<T>: owning 1-D array of T in one memory_kind (host-compilable).
+
+#include <gnndirect/owners/allocation.hpp>
+
+#include <cstddef>
+#include <type_traits>
+
+namespace gnndirect {
+
+/// Owning, move-only array of `size` uninitialised elements of trivially copyable T.
+/// data() is the device-visible address; host_data() the CPU address (nullptr for device).
+template <class T>
+class buffer {
+  static_assert(std::is_trivially_copyable_v<T>, "buffer<T>: T must be trivially copyable");
+
+ public:
+  /// Empty buffer.
+  buffer() noexcept = default;
+  /// Allocates `size` elements synchronously. @throws as allocation::allocation.
+  buffer(std::size_t size, memory_kind kind) : storage_(kind, size * sizeof(T)), size_(size) {}
+  /// Allocates `size` elements of device memory stream-ordered on `stream` from `mr` (default:
+  /// the device's default pool); returned to `mr` on `stream`, which must outlive the buffer, as
+  /// must the resource. Enqueued, not synchronous. @throws as allocation::allocation.
+  buffer(std::size_t size, cudaStream_t stream, resource_ref mr = {})
+    : storage_(size * sizeof(T), stream, mr), size_(size)
+  {
+  }
+  /// As above, from a CUDA memory pool of the current device (null: its default pool).
+  buffer(std::size_t size, cudaStream_t stream, cudaMemPool_t pool)
+    : storage_(size * sizeof(T), stream, pool), size_(size)
+  {
+  }
+
+  /// Device-visible address of element 0 (nullptr when empty).
+  T* data() const noexcept { return static_cast<T*>(storage_.device_data()); }
+  /// Host address of element 0; nullptr for device memory or when empty.
+  T* host_data() const noexcept { return static_cast<T*>(storage_.host_data()); }
+  /// Number of elements.
+  std::size_t size() const noexcept { return size_; }
+  /// Size in bytes.
+  std::size_t bytes() const noexcept { return size_ * sizeof(T); }
+  /// Placement.
+  memory_kind kind() const noexcept { return storage_.kind(); }
+  /// True when the buffer holds no element.
+  bool empty() const noexcept { return size_ == 0; }
+
+ private:
+  allocation storage_;
+  std::size_t size_{0};
+};
+
+}  // namespace gnndirect

@@ -1,0 +1,215 @@
+#pragma once
+/// @file registration.hpp
+/// @brief Pin caller-owned host memory in place (cudaHostRegister) with RAII (host-compilable).
+
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/owners/host_memory.hpp>
+
+#include <cuda_runtime_api.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gnndirect {
+namespace detail {
+
+/// Process-wide registry of ranges pinned through host_registration, so that overlap is reported
+/// with both ranges instead of the driver's bare cudaErrorHostMemoryAlreadyRegistered.
+class registration_registry {
+ public:
+  static registration_registry& instance()
+  {
+    // Never destroyed: registrations held by other static objects may be released after this
+    // translation unit's statics are gone.
+    static registration_registry* const registry = new registration_registry;
+    return *registry;
+  }
+  /// Records [begin, end) or throws invalid_argument naming the overlapped range.
+  void add(std::uintptr_t begin, std::uintptr_t end)
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto next = ranges_.lower_bound(begin);
+    if (next != ranges_.end() && next->first < end) { throw_overlap(begin, end, *next); }
+    if (next != ranges_.begin()) {
+      auto const previous = std::prev(next);
+      if (previous->second > begin) { throw_overlap(begin, end, *previous); }
+    }
+    ranges_.emplace(begin, end);
+  }
+  /// Forgets the range starting at begin.
+  void remove(std::uintptr_t begin) noexcept
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ranges_.erase(begin);
+  }
+
+ private:
+  [[noreturn]] static void throw_overlap(std::uintptr_t begin, std::uintptr_t end,
+                                         const std::pair<const std::uintptr_t, std::uintptr_t>& other)
+  {
+    throw invalid_argument(__FILE__, __LINE__,
+                           "host range [" + std::to_string(begin) + ", " + std::to_string(end) +
+                             ") overlaps the registered range [" + std::to_string(other.first) +
+                             ", " + std::to_string(other.second) + ")");
+  }
+  std::mutex mutex_;
+  std::map<std::uintptr_t, std::uintptr_t> ranges_;
+};
+
+/// Human-readable RLIMIT_MEMLOCK, for allocation hints.
+inline std::string memlock_limit_text()
+{
+  rlimit limit{};
+  if (getrlimit(RLIMIT_MEMLOCK, &limit) != 0) { return "unknown"; }
+  if (limit.rlim_cur == RLIM_INFINITY) { return "unlimited"; }
+  return std::to_string(static_cast<unsigned long long>(limit.rlim_cur)) + " bytes";
+}
+
+}  // namespace detail
+
+/// Pins caller-owned host memory in place and maps it for the GPU; unpins on destruction.
+///
+/// The caller keeps ownership of the memory and must keep it alive while the registration (and
+/// any view of it) is in use. Large ranges are registered in page-aligned chunks (1 GiB by
+/// default) so a failure names the chunk and rolls back the ones already pinned. device_data()
+/// comes from cudaHostGetDevicePointer, never assumed equal to the host address; registration
+/// fails if the chunks' device addresses are not contiguous.
+/// Inherits pinned memory's translation limit (docs/design.md §3); compare table::adopt_by_copy.
+class host_registration {
+ public:
+  /// Default chunk size for registering large ranges.
+  static constexpr std::size_t default_chunk_bytes = std::size_t{1} << 30;
+
+  /// Empty registration.
+  host_registration() noexcept = default;
+
+  /// Registers [host, host + bytes) synchronously.
+  /// @throws invalid_argument for a null pointer, zero size, or overlap with an existing
+  /// registration; allocation_error (kind registered) when the range exceeds the host-memory
+  /// limit (host_memory.hpp) or the driver refuses, with the size and the locked-memory limit as
+  /// hint; no_device_error without a GPU.
+  host_registration(void* host, std::size_t bytes, std::size_t chunk_bytes = default_chunk_bytes)
+  {
+    GNNDIRECT_EXPECTS(host != nullptr, "host_registration: null pointer");
+    GNNDIRECT_EXPECTS(bytes > 0, "host_registration: zero-size range");
+    GNNDIRECT_EXPECTS(chunk_bytes > 0, "host_registration: zero chunk size");
+    // Pinning faults every page in and locks it: a range beyond the host's (or the cgroup's)
+    // memory would bring the OOM killer, so it is refused like a pinned allocation.
+    detail::refuse_beyond_host_limit(bytes, memory_kind::registered);
+    require_device();
+    auto const begin = reinterpret_cast<std::uintptr_t>(host);
+    detail::registration_registry::instance().add(begin, begin + bytes);
+    host_ = host;
+    bytes_ = bytes;
+    try {
+      register_chunks(chunk_bytes);
+      map_device_address();
+    } catch (...) {
+      release();
+      throw;
+    }
+  }
+
+  host_registration(host_registration&& other) noexcept { swap(other); }
+  host_registration& operator=(host_registration&& other) noexcept
+  {
+    host_registration(std::move(other)).swap(*this);
+    return *this;
+  }
+  host_registration(const host_registration&) = delete;
+  host_registration& operator=(const host_registration&) = delete;
+  ~host_registration() { release(); }
+
+  /// Caller's host address.
+  void* host_data() const noexcept { return host_; }
+  /// Address kernels use to reach the same bytes.
+  void* device_data() const noexcept { return device_; }
+  /// Registered size in bytes.
+  std::size_t bytes() const noexcept { return bytes_; }
+  /// Number of cudaHostRegister chunks.
+  std::size_t chunk_count() const noexcept { return chunks_.size(); }
+
+  /// Exchanges two registrations.
+  void swap(host_registration& other) noexcept
+  {
+    std::swap(host_, other.host_);
+    std::swap(device_, other.device_);
+    std::swap(bytes_, other.bytes_);
+    chunks_.swap(other.chunks_);
+  }
+
+ private:
+  void register_chunks(std::size_t chunk_bytes)
+  {
+    // Chunk boundaries fall on page boundaries so that no page is registered twice.
+    auto const page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+    auto const begin = reinterpret_cast<std::uintptr_t>(host_);
+    auto const end = begin + bytes_;
+    std::uintptr_t chunk_begin = begin;
+    while (chunk_begin < end) {
+      std::uintptr_t chunk_end = (chunk_begin + chunk_bytes + page - 1) / page * page;
+      if (chunk_end > end || chunk_end <= chunk_begin) { chunk_end = end; }
+      auto* const chunk = reinterpret_cast<void*>(chunk_begin);
+      std::size_t const size = chunk_end - chunk_begin;
+      cudaError_t const status =
+        cudaHostRegister(chunk, size, cudaHostRegisterMapped | cudaHostRegisterPortable);
+      if (status != cudaSuccess) {
+        (void)cudaGetLastError();
+        throw allocation_error(
+          __FILE__, __LINE__, bytes_, memory_kind::registered,
+          "cudaHostRegister of chunk at offset " + std::to_string(chunk_begin - begin) + " (" +
+            std::to_string(size) + " bytes) returned " + cudaGetErrorName(status) +
+            "; hint: the locked-memory limit (ulimit -l) is " + detail::memlock_limit_text() +
+            ", and memory registered elsewhere cannot be registered again");
+      }
+      chunks_.push_back(chunk);
+      chunk_begin = chunk_end;
+    }
+  }
+
+  void map_device_address()
+  {
+    auto const begin = reinterpret_cast<std::uintptr_t>(host_);
+    for (std::size_t i = 0; i < chunks_.size(); ++i) {
+      void* device = nullptr;
+      GNNDIRECT_CUDA_TRY(cudaHostGetDevicePointer(&device, chunks_[i], 0));
+      auto const offset = reinterpret_cast<std::uintptr_t>(chunks_[i]) - begin;
+      if (i == 0) {
+        device_ = device;
+      } else if (reinterpret_cast<std::uintptr_t>(device) !=
+                 reinterpret_cast<std::uintptr_t>(device_) + offset) {
+        throw allocation_error(__FILE__, __LINE__, bytes_, memory_kind::registered,
+                               "chunks map to non-contiguous device addresses; register with "
+                               "chunk_bytes >= bytes");
+      }
+    }
+  }
+
+  void release() noexcept
+  {
+    for (void* chunk : chunks_) { GNNDIRECT_CUDA_TRY_NOTHROW(cudaHostUnregister(chunk)); }
+    chunks_.clear();
+    if (host_ != nullptr) {
+      detail::registration_registry::instance().remove(reinterpret_cast<std::uintptr_t>(host_));
+    }
+    host_ = nullptr;
+    device_ = nullptr;
+    bytes_ = 0;
+  }
+
+  void* host_{nullptr};
+  void* device_{nullptr};
+  std::size_t bytes_{0};
+  std::vector<void*> chunks_;
+};
+
+}  // namespace gnndirect

@@ -1,0 +1,126 @@
+#pragma once
+/// @file table.hpp
+/// @brief table<T>: owning 2-D feature table in one placement, handing out table_view<T>.
+
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/util/parallel.hpp>
+#include <gnndirect/owners/allocation.hpp>
+#include <gnndirect/owners/registration.hpp>
+#include <gnndirect/core/table_view.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+namespace gnndirect {
+
+/// Owning rows x cols table of trivially copyable T (rows packed, row_stride == cols).
+///
+/// Three ways to get one: allocate in a kind (`table(rows, cols, kind)`), adopt caller memory by
+/// pinning it in place (`adopt_by_registration`, zero copy, inherits pinned memory's limits), or
+/// adopt by one parallel copy into a faster placement (`adopt_by_copy`, e.g. managed_host).
+/// Move-only; views stay valid while the table lives.
+template <class T>
+class table {
+ public:
+  /// Empty table.
+  table() noexcept = default;
+
+  /// Allocates an uninitialised rows x cols table in `kind` (not `registered`).
+  /// @throws invalid_argument for negative sizes or kind registered; allocation_error.
+  table(std::int64_t rows, std::int64_t cols, memory_kind kind)
+    : storage_(checked_kind(kind), checked_bytes(rows, cols)), rows_(rows), cols_(cols), kind_(kind)
+  {
+  }
+
+  /// Pins the caller's rows x cols table (row stride `row_stride`, default cols) in place.
+  /// The caller keeps ownership and must outlive the table. @throws as host_registration.
+  static table adopt_by_registration(T* host, std::int64_t rows, std::int64_t cols,
+                                     std::int64_t row_stride = -1)
+  {
+    if (row_stride < 0) { row_stride = cols; }
+    GNNDIRECT_EXPECTS(row_stride >= cols, "adopt_by_registration: row_stride < cols");
+    table result;
+    result.registration_ = host_registration(host, checked_bytes(rows, row_stride));
+    result.rows_ = rows;
+    result.cols_ = cols;
+    result.stride_ = row_stride;
+    result.kind_ = memory_kind::registered;
+    return result;
+  }
+
+  /// Copies the caller's packed rows x cols table into a new table of `kind` using all cores
+  /// (device: one cudaMemcpy). Blocks until done. @throws as the constructor, cuda_error.
+  static table adopt_by_copy(const T* host, std::int64_t rows, std::int64_t cols, memory_kind kind)
+  {
+    table result(rows, cols, kind);
+    if (result.bytes() == 0) { return result; }
+    GNNDIRECT_EXPECTS(host != nullptr, "adopt_by_copy: null source");
+    if (kind == memory_kind::device) {
+      GNNDIRECT_CUDA_TRY(cudaMemcpy(result.storage_.device_data(), host, result.bytes(),
+                                    cudaMemcpyHostToDevice));
+    } else {
+      host::parallel_memcpy(result.storage_.host_data(), host, result.bytes());
+    }
+    return result;
+  }
+
+  /// View with device-visible addresses, for kernels and the bulk API.
+  table_view<T> view() const noexcept { return {device_ptr(), rows_, cols_, stride(), kind_}; }
+  /// View with host addresses, for the host reference and for filling.
+  /// @throws invalid_argument for device tables (no host address).
+  table_view<T> host_view() const
+  {
+    GNNDIRECT_EXPECTS(kind_ != memory_kind::device || bytes() == 0,
+                      "table::host_view: a device table has no host address");
+    return {host_ptr(), rows_, cols_, stride(), kind_};
+  }
+
+  /// Number of rows.
+  std::int64_t rows() const noexcept { return rows_; }
+  /// Elements per row.
+  std::int64_t cols() const noexcept { return cols_; }
+  /// Placement.
+  memory_kind kind() const noexcept { return kind_; }
+  /// Bytes spanned (rows x stride x sizeof(T)).
+  std::size_t bytes() const noexcept
+  {
+    return static_cast<std::size_t>(rows_) * static_cast<std::size_t>(stride()) * sizeof(T);
+  }
+
+ private:
+  static memory_kind checked_kind(memory_kind kind)
+  {
+    GNNDIRECT_EXPECTS(kind != memory_kind::registered,
+                      "table: use adopt_by_registration for memory_kind::registered");
+    return kind;
+  }
+  static std::size_t checked_bytes(std::int64_t rows, std::int64_t cols)
+  {
+    GNNDIRECT_EXPECTS(rows >= 0 && cols >= 0, "table: negative shape");
+    GNNDIRECT_EXPECTS(cols == 0 || static_cast<std::uint64_t>(rows) <=
+                                     (~std::uint64_t{0} / sizeof(T)) / static_cast<std::uint64_t>(cols),
+                      "table: rows * cols * sizeof(T) overflows");
+    return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols) * sizeof(T);
+  }
+  std::int64_t stride() const noexcept { return stride_ >= 0 ? stride_ : cols_; }
+  T* device_ptr() const noexcept
+  {
+    return static_cast<T*>(kind_ == memory_kind::registered ? registration_.device_data()
+                                                            : storage_.device_data());
+  }
+  T* host_ptr() const noexcept
+  {
+    return static_cast<T*>(kind_ == memory_kind::registered ? registration_.host_data()
+                                                            : storage_.host_data());
+  }
+
+  allocation storage_;
+  host_registration registration_;
+  std::int64_t rows_{0};
+  std::int64_t cols_{0};
+  std::int64_t stride_{-1};
+  memory_kind kind_{memory_kind::device};
+};
+
+}  // namespace gnndirect

@@ -1,0 +1,75 @@
+#pragma once
+/// @file gather_reference.hpp
+/// @brief Host reference of gather and scatter (all cores): the semantics the GPU must match, and
+/// the CPU-centric baseline of the benchmarks (host-compilable).
+
+#include <gnndirect/core/error.hpp>
+#include <gnndirect/util/parallel.hpp>
+#include <gnndirect/core/table_view.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+namespace gnndirect::host {
+namespace detail {
+
+/// Throws index_out_of_range for the first index outside [0, bound), before anything is copied.
+template <class Index>
+void check_indices(const Index* indices, std::int64_t count, std::int64_t bound)
+{
+  for (std::int64_t i = 0; i < count; ++i) {
+    auto const value = static_cast<std::int64_t>(indices[i]);
+    if (value < 0 || value >= bound) {
+      throw index_out_of_range(__FILE__, __LINE__, "indices", i, value, bound);
+    }
+  }
+}
+
+template <class S, class D>
+void check_reference_shapes(const table_view<S>& src, const table_view<D>& dst, std::int64_t count,
+                            std::int64_t batch_rows)
+{
+  static_assert(std::is_same_v<std::remove_const_t<S>, D>,
+                "host reference: source and destination element types differ");
+  validate(src, "src");
+  validate(dst, "dst");
+  GNNDIRECT_EXPECTS(src.cols == dst.cols, "src and dst column counts differ");
+  GNNDIRECT_EXPECTS(batch_rows == count, "batch rows differ from the index count");
+}
+
+}  // namespace detail
+
+/// dst.row(i) = src.row(indices[i]) on the CPU with `threads` threads (host addresses).
+/// @throws index_out_of_range (checked first; dst untouched), invalid_argument. Blocking.
+template <class S, class D, class Index>
+void gather_reference(table_view<S> src, const Index* indices, std::int64_t count, table_view<D> dst,
+                      int threads = default_thread_count())
+{
+  detail::check_reference_shapes(src, dst, count, dst.rows);
+  detail::check_indices(indices, count, src.rows);
+  std::size_t const bytes = dst.row_bytes();
+  parallel_for_ranges(
+    count,
+    [&](std::int64_t begin, std::int64_t end, int) {
+      for (std::int64_t i = begin; i < end; ++i) {
+        std::memcpy(dst.row(i), src.row(static_cast<std::int64_t>(indices[i])), bytes);
+      }
+    },
+    threads);
+}
+
+/// dst.row(indices[i]) = src.row(i) on the CPU; with duplicates the last source row wins.
+/// Single pass in index order, so duplicates resolve deterministically. @throws as gather_reference.
+template <class S, class D, class Index>
+void scatter_reference(table_view<S> src, const Index* indices, std::int64_t count, table_view<D> dst)
+{
+  detail::check_reference_shapes(src, dst, count, src.rows);
+  detail::check_indices(indices, count, dst.rows);
+  for (std::int64_t i = 0; i < count; ++i) {
+    std::memcpy(dst.row(static_cast<std::int64_t>(indices[i])), src.row(i), dst.row_bytes());
+  }
+}
+
+}  // namespace gnndirect::host

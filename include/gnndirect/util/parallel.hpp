@@ -1,0 +1,188 @@
+#pragma once
+/// @file parallel.hpp
+/// @brief Minimal fork-join helpers for the host reference and for filling host tables.
+///
+/// Populating managed_host memory from one CPU thread is slow (16 GiB in 12.4 s, docs/design.md §3),
+/// so owners fill and copy with several cores. How many: gnndirect::set_host_threads(n), else the
+/// environment variable GNNDIRECT_NUM_THREADS, else OMP_NUM_THREADS (what PyTorch and most
+/// frameworks follow; the PyTorch extension passes torch.get_num_threads() through
+/// set_host_threads), else the CPUs this process may run on (its affinity mask, so a container
+/// limited by cpuset is not oversubscribed), at least 1.
+///
+/// Threads are started per call and joined before it returns -- no persistent pool -- because
+/// processes that use the library fork (PyTorch DataLoader workers): a pool's threads do not
+/// survive fork, and a child that found a pool's state without its threads would hang. If the
+/// system refuses a thread (pids or process limit), the call joins the threads it started and
+/// throws gnndirect::error; it never terminates the process.
+
+#include <gnndirect/core/error.hpp>
+
+#include <sched.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+namespace gnndirect {
+namespace detail {
+
+/// The count set by set_host_threads (0: automatic).
+inline std::atomic<int>& host_threads_setting() noexcept
+{
+  static std::atomic<int> value{0};
+  return value;
+}
+
+/// Test hook: when >= 0, starting worker number `value` of the next calls fails as if the
+/// system refused the thread (std::system_error, EAGAIN). -1 (default): off.
+inline std::atomic<int>& fail_thread_start_at() noexcept
+{
+  static std::atomic<int> value{-1};
+  return value;
+}
+
+/// Parses a thread count: a positive integer, or for OMP_NUM_THREADS the first entry of a nested
+/// list ("8,4"). 0 for anything else (unset, empty, garbage, <= 0, absurdly large).
+inline int parse_thread_count(const char* text) noexcept
+{
+  if (text == nullptr) { return 0; }
+  char* end = nullptr;
+  errno = 0;
+  long const value = std::strtol(text, &end, 10);
+  if (end == text || errno != 0 || value <= 0 || value > (1 << 16)) { return 0; }
+  while (*end == ' ' || *end == '\t' || *end == '\n') { ++end; }
+  return *end == '\0' || *end == ',' ? static_cast<int>(value) : 0;
+}
+
+/// CPUs in this process's affinity mask (cpuset of a container), else hardware_concurrency.
+inline int available_cpus() noexcept
+{
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) {
+    int const count = CPU_COUNT(&set);
+    if (count > 0) { return count; }
+  }
+  unsigned const n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : static_cast<int>(n);
+}
+
+/// Warns once on stderr about a thread-count variable that is set but not a positive integer.
+inline void warn_bad_thread_variable(const char* variable, const char* text) noexcept
+{
+  static std::atomic<bool> warned{false};
+  if (!warned.exchange(true)) {
+    std::fprintf(stderr, "gnndirect: ignoring %s='%s' (not a positive integer)\n", variable, text);
+  }
+}
+
+/// Number of threads from the settings (see the file comment), given the environment's values.
+inline int resolve_host_threads(int setting, const char* gnndirect_env, const char* omp_env,
+                                int cpus) noexcept
+{
+  if (setting > 0) { return setting; }
+  if (int const n = parse_thread_count(gnndirect_env)) { return n; }
+  if (gnndirect_env != nullptr && *gnndirect_env != '\0') {
+    warn_bad_thread_variable("GNNDIRECT_NUM_THREADS", gnndirect_env);
+  }
+  if (int const n = parse_thread_count(omp_env)) { return n; }
+  return std::max(1, cpus);
+}
+
+}  // namespace detail
+
+/// Sets the number of threads the host helpers use (n >= 1), or restores the automatic choice
+/// (n <= 0: GNNDIRECT_NUM_THREADS, OMP_NUM_THREADS, then the available CPUs). Process-wide,
+/// thread-safe; affects calls that start afterwards.
+inline void set_host_threads(int n) noexcept { detail::host_threads_setting().store(n > 0 ? n : 0); }
+
+/// Number of threads the host helpers use now (see set_host_threads), at least 1. Never throws.
+inline int host_threads() noexcept
+{
+  return detail::resolve_host_threads(detail::host_threads_setting().load(),
+                                      std::getenv("GNNDIRECT_NUM_THREADS"),
+                                      std::getenv("OMP_NUM_THREADS"), detail::available_cpus());
+}
+
+namespace host {
+
+/// Number of worker threads the host helpers use by default (gnndirect::host_threads()).
+inline int default_thread_count() noexcept { return host_threads(); }
+
+/// Calls body(begin, end, worker) on `threads` contiguous slices of [0, n); the calling thread
+/// runs slice 0 itself, so at most threads - 1 threads are started. Blocks until all finish and
+/// rethrows the first exception a worker threw. Runs inline when n or threads is 1.
+/// @throws gnndirect::error when the system refuses to start a thread (after joining the ones
+/// that started; slices may then be partly done), or what `body` threw.
+template <class Body>
+void parallel_for_ranges(std::int64_t n, Body&& body, int threads = default_thread_count())
+{
+  if (n <= 0) { return; }
+  std::int64_t const workers = std::max<std::int64_t>(1, std::min<std::int64_t>(threads, n));
+  if (workers == 1) {
+    body(std::int64_t{0}, n, 0);
+    return;
+  }
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(workers));
+  auto run = [&](std::int64_t w) {
+    try {
+      body(n * w / workers, n * (w + 1) / workers, static_cast<int>(w));
+    } catch (...) {
+      errors[static_cast<std::size_t>(w)] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(static_cast<std::size_t>(workers - 1));
+  std::string refused;
+  for (std::int64_t w = 1; w < workers && refused.empty(); ++w) {
+    try {
+      if (detail::fail_thread_start_at().load() == static_cast<int>(w)) {
+        throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
+                                "test hook");
+      }
+      pool.emplace_back(run, w);
+    } catch (const std::system_error& e) {
+      refused = "could not start host worker thread " + std::to_string(w) + " of " +
+                std::to_string(workers) + " (" + e.what() + "); lower the count with "
+                "gnndirect::set_host_threads or GNNDIRECT_NUM_THREADS, or raise the process/pids "
+                "limit";
+    }
+  }
+  if (refused.empty()) { run(0); }
+  for (auto& thread : pool) { thread.join(); }
+  if (!refused.empty()) { throw error(__FILE__, __LINE__, refused); }
+  for (auto& failure : errors) {
+    if (failure) { std::rethrow_exception(failure); }
+  }
+}
+
+/// memcpy with host_threads() threads (for populating host-resident tables). Blocks until done.
+/// @throws as parallel_for_ranges.
+inline void parallel_memcpy(void* dst, const void* src, std::size_t bytes,
+                            int threads = default_thread_count())
+{
+  constexpr std::int64_t block = std::int64_t{1} << 20;
+  auto const blocks = static_cast<std::int64_t>((bytes + block - 1) / block);
+  parallel_for_ranges(
+    blocks,
+    [&](std::int64_t begin, std::int64_t end, int) {
+      std::size_t const first = static_cast<std::size_t>(begin * block);
+      std::size_t const last = std::min(bytes, static_cast<std::size_t>(end * block));
+      std::memcpy(static_cast<char*>(dst) + first, static_cast<const char*>(src) + first,
+                  last - first);
+    },
+    threads);
+}
+
+}  // namespace host
+}  // namespace gnndirect
