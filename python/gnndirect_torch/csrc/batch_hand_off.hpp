@@ -25,6 +25,8 @@
 
 #include "common.hpp"
 
+#include <gnndirect/core/cuda_error.hpp>
+
 #include <ATen/ATen.h>
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/core/StorageImpl.h>
