@@ -103,7 +103,8 @@ class NeighborLoader:
         fanouts: one per layer, seeds side first.  batch_size: seeds per batch.
         shuffle_seed / sampling_seed: keys of the epoch shuffle and of the batch samples.
         replace: sample with replacement.  drop_last: drop a last, smaller batch.
-        depth: batches in flight (0: library default).  block_budget: cap on thread blocks
+        depth: batches in flight, including the one the caller holds (0: the library's
+            default + 1, i.e. 4).  block_budget: cap on thread blocks
             used for preparation (0: none).  reserve_bytes: pool bytes reserved up front.
         cache_bytes / cache_fraction: device cache tier of hot (highest-degree) feature rows
             for the pipeline (default: the table's own cache_bytes).
@@ -111,9 +112,19 @@ class NeighborLoader:
         TypeError, ValueError (shapes, dtypes), MemoryError.
 
     Each ``iter(loader)`` starts the next epoch (0, 1, ...); starting a new one invalidates the
-    previous iterator. Batches are copied out of the pipeline's pool into ordinary tensors on the
-    current stream (which waits for their preparation; no host synchronisation), so they live as
-    long as any tensor. The loader keeps its graph, table and labels alive; while it lives,
+    previous iterator. A batch's tensors are views of the pipeline's memory (torch's caching
+    allocator; nothing is copied), ready on the current stream (which waits for their
+    preparation; no host synchronisation). The batch's slot goes back to the pipeline when the
+    last of its tensors (and of views of them) is gone, after the work enqueued so far on the
+    stream it was handed to and on the current stream; so keep a batch only while you use it, or
+    ``.clone()`` what you keep. A batch still held when its slot is needed -- a new epoch,
+    ``close()``, or every one of the ``depth`` slots held -- is *detached*: its bytes are copied
+    into fresh caching-allocator blocks on the current stream and its tensors re-pointed there
+    (they stay valid; :func:`gnndirect_torch.ops.device_copy_bytes` counts those bytes). Do not
+    use a batch in another thread while a detach may happen (several threads consuming one
+    loader: give it ``depth`` >= 2 x threads + 1).
+
+    The loader keeps its graph, table and labels alive; while it lives,
     ``graph.close()`` and ``features.close()`` are refused, and ``features.scatter`` also updates
     the loader's device cache tier.
 

@@ -3,9 +3,8 @@ opcheck, and error mapping.
 
 Every op runs on torch's current CUDA stream when any of its tensors is a CUDA tensor (the GPU
 kernels) and on the CPU when all are CPU tensors (the library's host reference, all cores).
-Outputs and workspaces come from torch's caching allocator (except the temporaries of GPU
-sample_blocks, from the device's default stream-ordered pool, until the library's
-sample_blocks takes caller-owned outputs). Ops with a CUDA tensor refuse to run in a child forked
+Outputs and workspaces come from torch's caching allocator; GPU sample_blocks returns
+narrowed views of its bound-sized outputs (no device-to-device copy). Ops with a CUDA tensor refuse to run in a child forked
 after CUDA was used (RuntimeError saying what to do).
 """
 
@@ -225,10 +224,11 @@ def sample_blocks(graph, seeds: torch.Tensor, fanouts: Sequence[int], *,
 
 
 def device_copy_bytes(reset: bool = False) -> int:
-    """Device-to-device bytes the extension has copied out of library-owned buffers into torch
-    tensors (GPU sample_blocks outputs, NeighborLoader batches) since start or the last reset;
-    with ``reset`` the count restarts at 0 after reading. The copies go once the library writes
-    into caller-owned tensors."""
+    """Device-to-device bytes the extension has copied between device buffers since start or
+    the last reset; with ``reset`` the count restarts at 0 after reading. The ops and the
+    NeighborLoader hand out the library's outputs without copying them: the only copies are
+    those of loader batches detached while still held (a new epoch, ``close()``, or every slot
+    held; see :class:`~gnndirect_torch.NeighborLoader`)."""
     ext = load_extension()
     value = int(ext.device_copy_bytes())
     if reset:

@@ -365,7 +365,9 @@ def test_graph_close_refused_under_a_loader(seed):
 def test_loader_shared_between_threads(seed):
     indptr, x, y, graph, table = _loader_setup(cache_fraction=0.1)
     train = torch.randperm(2000)[:1000]
-    loader = gd.NeighborLoader(graph, table, y, train, fanouts=[5, 3], batch_size=50)
+    # depth > 2 x threads: each thread holds one batch (two while in next()), so no batch is
+    # detached under another thread's use (see NeighborLoader's docstring)
+    loader = gd.NeighborLoader(graph, table, y, train, fanouts=[5, 3], batch_size=50, depth=10)
     iterator = iter(loader)
     seen, errors = [], []
 
@@ -456,16 +458,122 @@ def test_caching_allocator_resource():
     assert after == before
 
 
+def _check_batch(batch, indptr, indices, x, y, fanouts):
+    """A loader batch equals its references: features, labels and the blocks re-sampled on the
+    CPU with the batch's sampling seed."""
+    seeds = batch.n_id[: batch.batch_size].long().cpu()
+    assert torch.equal(batch.x.cpu(), x.index_select(0, batch.n_id.long().cpu())), "x"
+    assert torch.equal(batch.y.cpu(), y.index_select(0, seeds)), "y"
+    ref = gd.sample_blocks(indptr, seeds.to(indices.dtype), fanouts, indices=indices,
+                           seed=batch.sampling_seed)
+    for g, c in zip(batch.blocks, ref):
+        for name in ("src_nodes", "offsets", "indices", "edge_ids"):
+            assert torch.equal(getattr(g, name).cpu().long(), getattr(c, name).long()), name
+
+
+def _loader_graph(num_nodes=2000, cols=12):
+    indptr, indices = random_csr(num_nodes, 15)
+    x = torch.randn(num_nodes, cols)
+    y = torch.randint(0, 5, (num_nodes,))
+    graph = gd.Graph(indptr, indices, placement="pinned")
+    table = gd.Table(x.clone(), "managed_host", cache_fraction=0.0)
+    return indptr, indices, x, y, graph, table
+
+
 @cuda
-def test_device_copy_bytes_per_batch(seed):
-    indptr, x, y, graph, table = _loader_setup(cache_fraction=0.0)
-    loader = gd.NeighborLoader(graph, table, y, torch.arange(400), fanouts=[5, 5], batch_size=100)
+def test_device_copy_bytes_per_batch(seed, record_property):
+    # issue 16 item 3: batches are views of the pipeline's memory and GPU sample_blocks returns
+    # views of its outputs: no device-to-device byte beyond the gathers' own outputs.
+    indptr, indices, x, y, graph, table = _loader_graph()
+    train = torch.randperm(2000)[:400]
+    loader = gd.NeighborLoader(graph, table, y, train, fanouts=[5, 5], batch_size=100)
     gd.ops.device_copy_bytes(reset=True)
-    counted = []
+    counted, held, before = [], [], []
     for batch in loader:
-        copied = gd.ops.device_copy_bytes(reset=True)
+        counted.append(gd.ops.device_copy_bytes(reset=True))
+        held.append(loader._pipeline.held_batches)
+        # what the copy-out hand-off (before issue 16 item 3) copied: every tensor of the batch
         tensors = [batch.x, batch.y] + [t for b in batch.blocks
                                         for t in (b.src_nodes, b.offsets, b.indices, b.edge_ids)]
-        assert copied == sum(t.numel() * t.element_size() for t in tensors)
-        counted.append(copied)
-    print(f"[d2d] NeighborLoader bytes copied per batch: {counted}")
+        before.append(sum(t.numel() * t.element_size() for t in tensors))
+        _check_batch(batch, indptr, indices, x, y, [5, 5])
+    print(f"[d2d] NeighborLoader bytes copied per batch: {counted} (copy-out hand-off: {before})")
+    record_property("d2d_bytes_per_batch", counted)
+    record_property("d2d_bytes_per_batch_copy_out", before)
+    assert counted == [0] * len(loader)
+    assert held == [1] * len(loader), "the previous batch's slot was not given back"
+    del batch
+    assert loader._pipeline.held_batches == 0
+    blocks = graph.sample_blocks(train[:64].cuda(), [5, 5], seed=seed)
+    assert gd.ops.device_copy_bytes(reset=True) == 0
+    assert blocks[1].src_nodes.is_contiguous() and blocks[1].src_nodes.storage_offset() == 0
+
+
+@cuda
+def test_loader_memory_comes_from_torch(seed):
+    indptr, indices, x, y, graph, table = _loader_graph()
+    labels = y.cuda()  # the loader would copy pageable labels to the GPU and keep them
+    torch.cuda.synchronize()
+    before = torch.cuda.memory_allocated()
+    loader = gd.NeighborLoader(graph, table, labels, torch.arange(500), fanouts=[5, 5], batch_size=100)
+    batch = next(iter(loader))
+    during = torch.cuda.memory_allocated()
+    assert during - before >= batch.x.numel() * batch.x.element_size(), \
+        "the pipeline's slots are not torch allocations"
+    del batch
+    loader.close()
+    torch.cuda.synchronize()
+    assert torch.cuda.memory_allocated() == before, "the pipeline's memory was not returned"
+
+
+@cuda
+def test_loader_held_batches_are_detached_not_overwritten(seed):
+    # Batches kept beyond the pipeline's depth, across a new epoch and past close() stay valid:
+    # their slots are reused only after they were copied out (detached).
+    indptr, indices, x, y, graph, table = _loader_graph()
+    train = torch.randperm(2000)[:1000]
+    loader = gd.NeighborLoader(graph, table, y, train, fanouts=[5, 3], batch_size=100, depth=3)
+    gd.ops.device_copy_bytes(reset=True)
+    kept = list(loader)  # 10 batches through 3 slots: next() detaches the oldest held ones
+    assert len(kept) == 10 and loader._pipeline.held_batches <= 3
+    assert gd.ops.device_copy_bytes(reset=True) > 0
+    for batch in kept:
+        _check_batch(batch, indptr, indices, x, y, [5, 3])
+    # a new epoch: the batches still held are detached before the workers reuse their slots
+    iterator = iter(loader)
+    assert loader._pipeline.held_batches == 0
+    assert gd.ops.device_copy_bytes(reset=True) > 0
+    fresh = [next(iterator) for _ in range(5)]
+    torch.cuda.synchronize()
+    for batch in kept + fresh:
+        _check_batch(batch, indptr, indices, x, y, [5, 3])
+    # close(): the pipeline goes, the held batches stay (as copies)
+    loader.close()
+    graph.close()
+    table.close()
+    for batch in fresh:
+        _check_batch(batch, indptr, indices, x, y, [5, 3])
+    del kept, fresh
+    assert context_usable()
+
+
+@cuda
+def test_loader_batch_views_survive_the_batch(seed):
+    # A view of a batch tensor keeps the whole slot: the slot comes back only when it is gone.
+    indptr, indices, x, y, graph, table = _loader_graph()
+    loader = gd.NeighborLoader(graph, table, y, torch.randperm(2000)[:600], fanouts=[4],
+                               batch_size=100, depth=2)
+    iterator = iter(loader)
+    batch = next(iterator)
+    rows = batch.x[: batch.batch_size]  # a view
+    expect = x.index_select(0, batch.n_id[: batch.batch_size].long().cpu())
+    del batch
+    assert loader._pipeline.held_batches == 1
+    for _ in range(3):
+        torch.cuda._sleep(50_000_000)  # the consumer stream is busy: release ordering matters
+        other = next(iterator)
+        del other
+    assert torch.equal(rows.cpu(), expect), "a view's memory was reused"
+    del rows
+    assert loader._pipeline.held_batches == 0
+    assert sum(1 for _ in iterator) == 2

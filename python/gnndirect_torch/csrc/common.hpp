@@ -103,8 +103,8 @@ void check_indptr_end(const at::Tensor& indptr, const at::Tensor& indices);
 /// no-op for CUDA tensors and for host memory torch's cache does not own. Never synchronises.
 void record_host_use(const at::Tensor& t, cudaStream_t stream, int device);
 
-/// Adds `bytes` to the process-wide count of device-to-device bytes the extension copied (out
-/// of library-owned buffers into torch tensors). Thread-safe.
+/// Adds `bytes` to the process-wide count of device-to-device bytes the extension copied (only
+/// pipeline batches detached while held, see batch_hand_off.hpp). Thread-safe.
 void count_device_copy(std::size_t bytes) noexcept;
 /// Device-to-device bytes copied since the process started (or the last reset).
 std::int64_t device_copy_bytes() noexcept;

@@ -127,8 +127,9 @@ PYBIND11_MODULE(_C, m)
         "on the host with device=-1. Raises ValueError naming the first bad array, position and "
         "value; synchronises.");
   m.def("device_copy_bytes", &device_copy_bytes,
-        "Device-to-device bytes the extension copied out of library-owned buffers into torch "
-        "tensors (sampled blocks, pipeline batches) since start or the last reset.");
+        "Device-to-device bytes the extension copied between buffers (only batches of a "
+        "NeighborLoader detached while held: new epoch, close, every slot held) since start or "
+        "the last reset.");
   m.def("reset_device_copy_bytes", &reset_device_copy_bytes, "Sets device_copy_bytes() to 0.");
   m.def("resource_self_check", &resource_self_check, py::arg("device"), py::arg("bytes"),
         "Allocates a gnndirect buffer through the torch caching-allocator resource and returns "
@@ -168,10 +169,32 @@ PYBIND11_MODULE(_C, m)
     .def(py::init(&make_pipeline), py::arg("indptr"), py::arg("indices"), py::arg("features"),
          py::arg("labels"), py::arg("train_ids"), py::arg("config"),
          "Builds the pipeline (synchronous). Raises TypeError, ValueError, MemoryError.")
-    .def("start_epoch", &pipeline_base::start_epoch, py::arg("epoch"),
-         py::call_guard<py::gil_scoped_release>(), "Shuffles and starts preparing epoch `epoch`.")
-    .def("next", &pipeline_base::next, py::call_guard<py::gil_scoped_release>(),
-         "Next batch on the current stream, or None at the end of the epoch (blocks without the GIL).")
+    // Detaching re-points the storages of tensors Python holds: done with the GIL; the waits
+    // (worker stop, batch preparation) without it.
+    .def(
+      "start_epoch",
+      [](pipeline_base& self, std::int64_t epoch) {
+        self.detach_held(true);
+        py::gil_scoped_release const unlocked;
+        self.start_epoch(epoch);
+      },
+      py::arg("epoch"),
+      "Shuffles and starts preparing epoch `epoch`; batches still held are detached (copied) first.")
+    .def(
+      "next",
+      [](pipeline_base& self) {
+        self.detach_held(false);
+        py::gil_scoped_release const unlocked;
+        return self.next();
+      },
+      "Next batch on the current stream (views of the pipeline's memory), or None at the end of "
+      "the epoch (blocks without the GIL). When every slot is held, the oldest held batch is "
+      "detached (copied) first.")
+    .def("detach_held", &pipeline_base::detach_held, py::arg("all") = true,
+         "Copies the batches still held out of the pipeline's memory (their tensors stay valid) "
+         "and gives their slots back; returns how many.")
+    .def_property_readonly("held_batches", &pipeline_base::held_batches,
+                           "Batches handed out whose tensors are still alive.")
     .def("counters", &pipeline_base::counters, "Counters snapshot.")
     .def_property_readonly("cached_rows", &pipeline_base::cached_rows, "Rows in the device cache tier.")
     .def("cache_tensors", &pipeline_base::cache_tensors,

@@ -20,14 +20,18 @@ struct pipeline_config {
   std::int64_t sampling_seed{0};                 ///< base of every batch's sampling seed
   std::int64_t shuffle_seed{0};                  ///< key of the per-epoch shuffle
   bool replace{false};                           ///< sample with replacement
-  int depth{0};                                  ///< batches in flight (0: library default)
+  int depth{0};                                  ///< batches in flight (0: library default + 1)
   int block_budget{0};                           ///< cap on thread blocks of preparation (0: none)
   std::int64_t reserve_bytes{0};                 ///< pool bytes reserved up front
   std::int64_t cache_bytes{0};                   ///< device bytes for hot feature rows (0: none)
 };
 
-/// One batch, copied out of the pipeline's pool into tensors of torch's caching allocator (on
-/// the consumer stream) so that its lifetime is ordinary tensor lifetime.
+/// One batch as tensors that are views of the pipeline's memory (torch's caching allocator,
+/// through the pipeline's memory resource): nothing is copied. The batch's slot goes back to the
+/// pipeline when the last of these tensors (and of views made from them) is gone, ordered after
+/// the work enqueued on the consumer stream and on the stream current where it died; a batch
+/// still held when its slot is needed (new epoch, pipeline destroyed, every slot held) is first
+/// detached into a copy (see batch_hand_off.hpp).
 struct batch_tensors {
   std::int64_t epoch{0};          ///< epoch it belongs to
   std::int64_t index{0};          ///< position in the epoch
@@ -50,12 +54,20 @@ struct pipeline_counters {
 class pipeline_base {
  public:
   virtual ~pipeline_base() = default;
-  /// Starts (or restarts) epoch `epoch`. @throws c10 errors.
+  /// Starts (or restarts) epoch `epoch` (held batches are detached first). @throws c10 errors.
   virtual void start_epoch(std::int64_t epoch) = 0;
   /// The next batch on torch's current stream (which is made to wait for it), or nullopt at the
-  /// end of the epoch. Blocks the calling thread until the batch is prepared; call without the
-  /// GIL. @throws c10 errors (the library's message: IndexError for bad training ids, ...).
+  /// end of the epoch; views of the pipeline's memory (see batch_tensors). When every slot is
+  /// held, the oldest held batch is detached first. Blocks the calling thread until the batch is
+  /// prepared; call without the GIL (after detach_held(false) with it). @throws c10 errors (the library's message: IndexError for bad training ids, ...).
   virtual std::optional<batch_tensors> next() = 0;
+  /// Detaches batches Python still holds (copies them into torch's caching allocator on the
+  /// current stream, re-points their tensors, gives their slots back): all of them with `all`,
+  /// else the oldest until next() has a slot. Call with the GIL held and no other thread using
+  /// those tensors. Returns how many were detached. @throws c10 errors.
+  virtual std::int64_t detach_held(bool all) = 0;
+  /// Batches handed out whose tensors are still alive (not detached). Thread-safe.
+  virtual std::int64_t held_batches() const = 0;
   /// Counters snapshot (thread-safe).
   virtual pipeline_counters counters() const = 0;
   /// Rows held by the device cache tier (0 without one).

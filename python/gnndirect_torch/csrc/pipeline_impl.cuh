@@ -2,8 +2,10 @@
 /// @file pipeline_impl.cuh
 /// @brief The typed pipeline behind pipeline_base (included by pipeline_cuda_i{32,64}_f{2,4}.cu).
 
+#include "batch_hand_off.hpp"
 #include "common.hpp"
 #include "pipeline.hpp"
+#include "torch_resource.cuh"
 
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/pipeline/minibatch_pipeline.cuh>
@@ -12,29 +14,12 @@
 #include <c10/cuda/CUDAGuard.h>
 
 #include <chrono>
+#include <cstdio>
+#include <memory>
 #include <vector>
 
 namespace gnndirect_torch {
 namespace detail {
-
-/// Copies `count` elements of T from device memory into a new tensor (stream-ordered) and counts
-/// the bytes (count_device_copy). TODO(pipeline resource_ref): once the pipeline takes a
-/// gnndirect::resource_ref and caller-owned outputs, batches are written straight into tensors
-/// allocated here and these copies go (next() is the one place that uses them).
-template <class T>
-at::Tensor copy_out(const T* from, std::int64_t count, at::ScalarType dtype, const at::Device& device,
-                    cudaStream_t stream, std::int64_t cols = -1)
-{
-  std::vector<std::int64_t> shape{cols < 0 ? count : count / (cols == 0 ? 1 : cols)};
-  if (cols >= 0) { shape.push_back(cols); }
-  at::Tensor out = at::empty(shape, at::dtype(dtype).device(device));
-  if (count > 0) {
-    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(out.data_ptr(), from, static_cast<std::size_t>(count) * sizeof(T),
-                                       cudaMemcpyDeviceToDevice, stream));
-    count_device_copy(static_cast<std::size_t>(count) * sizeof(T));
-  }
-  return out;
-}
 
 template <class Index, class Feature>
 class typed_pipeline final : public pipeline_base {
@@ -79,53 +64,84 @@ class typed_pipeline final : public pipeline_base {
     // Sampled neighbours are valid ids of a validated graph: the seed checks of layers > 0 only
     // guard against corrupt graphs; keep them on (they cost one flag read per layer).
     options.shuffle_seed = static_cast<std::uint64_t>(config.shuffle_seed);
-    if (config.depth > 0) { options.depth = config.depth; }
+    // The training loop holds the batch it trains on (its slot comes back when its tensors die),
+    // so by default one slot more than the library's default keeps as many batches ahead.
+    options.depth = config.depth > 0 ? config.depth : gnndirect::pipeline_options{}.depth + 1;
     options.block_budget = config.block_budget;
     options.reserve_bytes = static_cast<std::size_t>(config.reserve_bytes);
     options.cache_bytes = static_cast<std::size_t>(config.cache_bytes);
-    pipeline_ = std::make_unique<pipeline_type>(csr, table, static_cast<const std::int64_t*>(lab.device),
-                                                std::move(training), std::move(options));
+    // The pipeline's device arrays (seeds, blocks, features, labels, workspaces) come from
+    // torch's caching allocator, so that batches can be handed out as views of them. (The
+    // library's gnn_preparer still builds the cache tier with cudaMalloc: it does not pass its
+    // resource to tiered_table.)
+    gnndirect::resource_ref const mr = torch_caching_resource::for_device(device);
+    hand_off_ = std::make_shared<hand_off_type>(
+      std::make_unique<pipeline_type>(csr, table, static_cast<const std::int64_t*>(lab.device),
+                                      std::move(training), std::move(options), mr),
+      device);
   }
+
+  /// Detaches the batches Python still holds (they keep working, as copies) and destroys the
+  /// pipeline before the tensors it reads are released.
+  ~typed_pipeline() override
+  {
+    c10::cuda::CUDAGuard const guard(device_);
+    try {
+      hand_off_->shutdown();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "gnndirect_torch: detaching held batches failed: %s\n", e.what());
+    }
+  }
+
+  std::int64_t detach_held(bool all) override
+  {
+    c10::cuda::CUDAGuard const guard(device_);
+    return hand_off_->detach_oldest(all);
+  }
+
+  std::int64_t held_batches() const override { return hand_off_->held(); }
 
   void start_epoch(std::int64_t epoch) override
   {
     c10::cuda::CUDAGuard const guard(device_);
-    pipeline_->start_epoch(epoch);
+    // The library treats batches still held as released: detach them first (normally done
+    // already, with the GIL, by the binding; this covers direct calls).
+    hand_off_->detach_oldest(true);
+    pipeline()->start_epoch(epoch);
   }
 
   std::optional<batch_tensors> next() override
   {
     c10::cuda::CUDAGuard const guard(device_);
     cudaStream_t const stream = at::cuda::getCurrentCUDAStream(device_.index()).stream();
-    auto* batch = pipeline_->next(stream);
-    if (batch == nullptr) { return std::nullopt; }
+    std::shared_ptr<lease_type> const held = hand_off_type::next(hand_off_, stream);
+    if (held == nullptr) { return std::nullopt; }
+    // Views of the batch's slot (no copy); each tensor shares `held`, and the slot goes back to
+    // the pipeline when the last of them is gone (after the work enqueued on the stream).
+    auto const& batch = held->batch();
+    auto const view = [&](const void* data, std::vector<std::int64_t> sizes, at::ScalarType dtype) {
+      return hand_off_->view(held, data, sizes, dtype);
+    };
     batch_tensors out;
-    try {
-      out.epoch = batch->epoch;
-      out.index = batch->index;
-      out.num_seeds = batch->num_seeds;
-      out.sampling_seed = static_cast<std::int64_t>(batch->sampling_seed);
-      for (auto const& layer : batch->blocks.layers) {
-        out.layers.push_back(copy_out(layer.src_nodes.data(), layer.num_src(), index_dtype_, device_, stream));
-        out.layers.push_back(copy_out(layer.offsets.data(), layer.num_dst() + 1, at::kLong, device_, stream));
-        out.layers.push_back(copy_out(layer.indices.data(), layer.num_edges(), index_dtype_, device_, stream));
-        out.layers.push_back(copy_out(layer.edge_ids.data(), layer.num_edges(), at::kLong, device_, stream));
-      }
-      auto const& features = batch->features;
-      out.x = copy_out(features.data, features.rows * features.cols, feature_dtype_, device_, stream,
-                       features.cols);
-      out.y = copy_out(batch->labels, batch->num_seeds, at::kLong, device_, stream);
-    } catch (...) {
-      pipeline_->release(batch, stream);
-      throw;
+    out.epoch = batch.epoch;
+    out.index = batch.index;
+    out.num_seeds = batch.num_seeds;
+    out.sampling_seed = static_cast<std::int64_t>(batch.sampling_seed);
+    for (auto const& layer : batch.blocks.layers) {
+      out.layers.push_back(view(layer.src_nodes.data(), {layer.num_src()}, index_dtype_));
+      out.layers.push_back(view(layer.offsets.data(), {layer.num_dst() + 1}, at::kLong));
+      out.layers.push_back(view(layer.indices.data(), {layer.num_edges()}, index_dtype_));
+      out.layers.push_back(view(layer.edge_ids.data(), {layer.num_edges()}, at::kLong));
     }
-    pipeline_->release(batch, stream);  // the side streams wait for the copies above
+    auto const& features = batch.features;
+    out.x = view(features.data, {features.rows, features.cols}, feature_dtype_);
+    out.y = view(batch.labels, {batch.num_seeds}, at::kLong);
     return out;
   }
 
   pipeline_counters counters() const override
   {
-    gnndirect::pipeline_stats const stats = pipeline_->stats();
+    gnndirect::pipeline_stats const stats = pipeline()->stats();
     pipeline_counters out;
     out.batches_prepared = stats.batches_prepared;
     out.feature_bytes = static_cast<std::int64_t>(stats.feature_bytes);
@@ -139,13 +155,13 @@ class typed_pipeline final : public pipeline_base {
 
   std::int64_t cached_rows() const override
   {
-    auto* cache = pipeline_->feature_cache();
+    auto* cache = pipeline()->feature_cache();
     return cache == nullptr ? 0 : cache->cached_rows();
   }
 
   std::vector<at::Tensor> cache_tensors() override
   {
-    auto* cache = pipeline_->feature_cache();
+    auto* cache = pipeline()->feature_cache();
     if (cache == nullptr) { return {}; }
     gnndirect::tiered_view<Feature> const view = cache->view();
     auto const options = at::TensorOptions().device(device_);
@@ -171,7 +187,13 @@ class typed_pipeline final : public pipeline_base {
   at::Device device_;
   at::ScalarType feature_dtype_;
   at::ScalarType index_dtype_;
-  std::unique_ptr<pipeline_type> pipeline_;
+  using hand_off_type = batch_hand_off<pipeline_type>;
+  using lease_type = typename hand_off_type::lease;
+
+  pipeline_type* pipeline() const noexcept { return hand_off_->pipeline(); }
+
+  // Owns the pipeline; shared with the leases of the batches Python holds.
+  std::shared_ptr<hand_off_type> hand_off_;
 };
 
 /// Builds the typed pipeline (errors translated to c10 errors).
@@ -192,6 +214,8 @@ class translating_pipeline final : public pipeline_base {
   explicit translating_pipeline(std::unique_ptr<pipeline_base> inner) : inner_(std::move(inner)) {}
   void start_epoch(std::int64_t epoch) override { translate_errors([&] { inner_->start_epoch(epoch); }); }
   std::optional<batch_tensors> next() override { return translate_errors([&] { return inner_->next(); }); }
+  std::int64_t detach_held(bool all) override { return translate_errors([&] { return inner_->detach_held(all); }); }
+  std::int64_t held_batches() const override { return inner_->held_batches(); }
   pipeline_counters counters() const override { return translate_errors([&] { return inner_->counters(); }); }
   std::int64_t cached_rows() const override { return inner_->cached_rows(); }
   std::vector<at::Tensor> cache_tensors() override

@@ -22,9 +22,12 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> sample_neighbors_cuda_typed(
   int layer, std::int64_t seed, bool replace, const std::optional<at::Tensor>& weights, bool check);
 
 /// GPU sample_blocks for one (Offset, Index) pair; returns 4 tensors per layer (src_nodes,
-/// offsets, local indices, edge_ids). Temporaries come from a per-device CUDA memory pool that
-/// keeps its memory (no cudaMalloc per call in steady state); outputs are copied into tensors of
-/// torch's caching allocator. Synchronises the current stream. @throws c10 errors.
+/// offsets, local indices, edge_ids). The library's sample_blocks_async writes into tensors of
+/// torch's caching allocator sized by sample_blocks_bounds (workspace likewise); the results are
+/// narrowed views of them (prefixes: contiguous, storage offset 0; their storages keep the
+/// bound-sized allocations until they die), so nothing is copied device to device.
+/// Synchronises the current stream once (the counts and, with `check`, bad ids).
+/// @throws c10 errors.
 template <class Offset, class Index>
 std::vector<at::Tensor> sample_blocks_cuda_typed(const at::Tensor& indptr, const at::Tensor& indices,
                                                  const at::Tensor& seeds, const std::vector<int>& fanouts,

@@ -15,6 +15,7 @@
 #include <c10/cuda/CUDAGuard.h>
 
 #include <algorithm>
+#include <vector>
 
 namespace gnndirect_torch {
 namespace detail {
@@ -30,20 +31,21 @@ inline gnndirect::sampling_policy gpu_policy(std::int64_t seed, bool replace, bo
   return policy;
 }
 
-/// Copies a library buffer into a new tensor of torch's caching allocator (stream-ordered) and
-/// counts the bytes (count_device_copy). Goes away once sample_blocks writes into caller-owned
-/// outputs (see sample_blocks_cuda_typed).
-template <class T>
-at::Tensor to_tensor(const gnndirect::buffer<T>& from, at::ScalarType dtype, const at::Device& device,
-                     cudaStream_t stream)
+/// The device-side counts of a sample_blocks_async run read back to the host (2 per layer:
+/// num_src, num_edges), with the bad-id check when `check`: synchronises `stream` once.
+inline std::vector<std::int64_t> read_block_counts(cudaStream_t stream, const at::Tensor& counts,
+                                                   gnndirect::workspace_view ws, bool check,
+                                                   std::int64_t num_nodes)
 {
-  at::Tensor out = at::empty({static_cast<std::int64_t>(from.size())}, at::dtype(dtype).device(device));
-  if (from.size() > 0) {
-    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(out.data_ptr(), from.data(), from.bytes(),
-                                       cudaMemcpyDeviceToDevice, stream));
-    count_device_copy(from.bytes());
+  std::vector<std::int64_t> host(static_cast<std::size_t>(counts.numel()));
+  GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(host.data(), counts.data_ptr(), sizeof(std::int64_t) * host.size(),
+                                     cudaMemcpyDeviceToHost, stream));
+  if (check) {
+    gnndirect::sample_blocks_check(stream, ws, host.size() / 2, num_nodes);  // synchronises
+  } else {
+    gnndirect::detail::synchronize(stream);
   }
-  return out;
+  return host;
 }
 
 /// Tells torch's pinned-memory cache that the sampling kernels enqueued on `stream` read the
@@ -109,29 +111,51 @@ std::vector<at::Tensor> sample_blocks_cuda_typed(const at::Tensor& indptr, const
   int const device = seeds.device().index();
   cudaStream_t const stream = at::cuda::getCurrentCUDAStream(device).stream();
   at::Tensor const ids = seeds.contiguous();
+  auto const on_device = [&](std::int64_t n, at::ScalarType dtype) {
+    return at::empty({n}, ids.options().dtype(dtype));
+  };
   return translate_errors([&] {
     auto const csr = detail::device_csr_view<Offset, Index>(indptr, indices, weights, device);
     int const widest = *std::max_element(fanouts.begin(), fanouts.end());
     auto const policy = detail::gpu_policy(seed, replace, weights.has_value(), check, widest,
                                            csr.num_nodes, csr.num_edges);
-    // Temporaries and the blocks come from the device's default stream-ordered pool, which
-    // returns its memory at the next synchronisation (the extension's private retaining pool is
-    // gone: it never shrank). TODO(sample_blocks_async): once the library takes caller-owned
-    // outputs, allocate them with at::empty at the host-queried upper bounds, pass
-    // torch_caching_resource::for_device(device) as the resource of the temporaries, and return
-    // narrowed views instead of the copies below (one function, this block).
-    auto const blocks = gnndirect::sample_blocks(stream, csr, data_as<const Index>(ids), ids.size(0),
-                                                 fanouts, policy);
-    detail::record_graph_use(indptr, indices, weights, stream, device);
-    std::vector<at::Tensor> out;
-    out.reserve(4 * blocks.layers.size());
-    for (auto const& layer : blocks.layers) {
-      out.push_back(detail::to_tensor(layer.src_nodes, indices.scalar_type(), ids.device(), stream));
-      out.push_back(detail::to_tensor(layer.offsets, at::kLong, ids.device(), stream));
-      out.push_back(detail::to_tensor(layer.indices, indices.scalar_type(), ids.device(), stream));
-      out.push_back(detail::to_tensor(layer.edge_ids, indptr.scalar_type(), ids.device(), stream));
+    std::int64_t const n = ids.size(0);
+    // Outputs at the upper bounds and the workspace, all torch tensors (caching allocator,
+    // current stream): the library writes the blocks straight into them and the results are
+    // narrowed views, so nothing is copied device to device.
+    std::vector<gnndirect::block_bounds> const bounds = gnndirect::sample_blocks_bounds(n, fanouts, csr.num_nodes);
+    std::size_t const layers = bounds.size();
+    at::Tensor const counts = on_device(2 * static_cast<std::int64_t>(layers), at::kLong);
+    std::vector<at::Tensor> out;  // 4 per layer: src_nodes, offsets, local indices, edge_ids
+    out.reserve(4 * layers);
+    gnndirect::sampled_blocks_ref<Offset, Index> ref;
+    for (std::size_t l = 0; l < layers; ++l) {
+      gnndirect::block_bounds const& b = bounds[l];
+      out.push_back(on_device(b.num_src, indices.scalar_type()));
+      out.push_back(on_device(b.num_dst + 1, at::kLong));
+      out.push_back(on_device(b.num_edges, indices.scalar_type()));
+      out.push_back(on_device(b.num_edges, indptr.scalar_type()));
+      ref.layers.push_back({data_as<Index>(out[4 * l]), data_as<std::int64_t>(out[4 * l + 1]),
+                            data_as<Index>(out[4 * l + 2]), data_as<Offset>(out[4 * l + 3]),
+                            data_as<std::int64_t>(counts) + 2 * l, data_as<std::int64_t>(counts) + 2 * l + 1});
     }
-    return out;  // `blocks` frees its buffers on `stream`, after these copies
+    std::size_t const ws_bytes = gnndirect::sample_blocks_workspace_bytes<Offset, Index>(n, fanouts, csr.num_nodes);
+    at::Tensor const ws = on_device(static_cast<std::int64_t>(ws_bytes), at::kByte);
+    gnndirect::workspace_view const scratch{ws.data_ptr(), ws_bytes};
+    gnndirect::sample_blocks_async(stream, csr, data_as<const Index>(ids), n, fanouts, policy, ref, scratch);
+    detail::record_graph_use(indptr, indices, weights, stream, device);
+    std::vector<std::int64_t> const sizes = detail::read_block_counts(stream, counts, scratch, check, csr.num_nodes);
+    std::int64_t num_dst = n;
+    for (std::size_t l = 0; l < layers; ++l) {
+      std::int64_t const num_src = sizes[2 * l];
+      std::int64_t const edges = sizes[2 * l + 1];
+      out[4 * l] = out[4 * l].narrow(0, 0, num_src);
+      out[4 * l + 1] = out[4 * l + 1].narrow(0, 0, num_dst + 1);
+      out[4 * l + 2] = out[4 * l + 2].narrow(0, 0, edges);
+      out[4 * l + 3] = out[4 * l + 3].narrow(0, 0, edges);
+      num_dst = num_src;
+    }
+    return out;  // the workspace and counts go back to torch's cache on `stream`, in order
   });
 }
 
