@@ -218,7 +218,7 @@ class gnn_preparer {
       GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
     }
     if (options_.cache_bytes > 0) {
-      cache_ = std::make_unique<tiered_table<Feature>>(features_, options_.cache_bytes);
+      cache_ = std::make_unique<tiered_table<Feature>>(features_, options_.cache_bytes, stream, mr_);
       buffer<std::int64_t> const hot = hot_rows_by_degree(stream, graph_, cache_->capacity());
       cache_->rebuild(stream, hot.data(), cache_->capacity());
     }
