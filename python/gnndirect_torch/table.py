@@ -121,7 +121,27 @@ def update_cached_rows(cache: torch.Tensor, slot_of: torch.Tensor, index: torch.
     cache.index_copy_(0, targets.to(cache.device), src.index_select(0, sources).to(cache.device))
 
 
-class Table:
+class _ProcessLocal:
+    """Pickling rules shared by Table and Graph: placed (GPU-visible) objects refuse to be pickled
+    (TypeError, see ``_process.refuse_pickle`` for why and what to do instead); CPU-mode objects
+    pickle without their per-process loader registry."""
+
+    def __reduce_ex__(self, protocol):
+        if self.device.type != "cpu":
+            _process.refuse_pickle(type(self).__name__, self.placement)
+        return super().__reduce_ex__(protocol)
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_users", None)  # loaders are per process
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._users = weakref.WeakSet()
+
+
+class Table(_ProcessLocal):
     """A 2-D feature table (rows x cols, any dtype; fp32/fp16/bf16 in the pipeline) that GPU
     kernels read in place, optionally with a device cache tier of hot rows.
 
@@ -248,21 +268,6 @@ class Table:
         if self.device.type == "cuda":
             _process.check_cuda_allowed("gnndirect_torch.Table")
 
-    def __reduce_ex__(self, protocol):
-        """Refuses pickling (TypeError) unless the table is in host-reference (CPU) mode: see
-        ``_process.refuse_pickle`` for why and what to do instead."""
-        if self.device.type != "cpu":
-            _process.refuse_pickle("Table", self.placement)
-        return super().__reduce_ex__(protocol)
-
-    def __getstate__(self):
-        state = dict(self.__dict__)
-        state.pop("_users", None)  # loaders are per process
-        return state
-
-    def __setstate__(self, state):
-        self.__dict__.update(state)
-        self._users = weakref.WeakSet()
 
     def close(self) -> None:
         """Unregister (registered placement) and drop the data; idempotent.
@@ -284,7 +289,7 @@ class Table:
             keep.close()
 
 
-class Graph:
+class Graph(_ProcessLocal):
     """A CSR graph for sampling: node v's (in-)neighbours are ``indices[indptr[v]:indptr[v+1]]``.
 
     For PyG message passing (source -> target) give the CSC of ``edge_index`` (indptr over
@@ -359,20 +364,6 @@ class Graph:
         if self.device.type == "cuda":
             _process.check_cuda_allowed("gnndirect_torch.Graph")
 
-    def __reduce_ex__(self, protocol):
-        """Refuses pickling (TypeError) unless the graph is in host-reference (CPU) mode."""
-        if self.device.type != "cpu":
-            _process.refuse_pickle("Graph", self.placement)
-        return super().__reduce_ex__(protocol)
-
-    def __getstate__(self):
-        state = dict(self.__dict__)
-        state.pop("_users", None)  # loaders are per process
-        return state
-
-    def __setstate__(self, state):
-        self.__dict__.update(state)
-        self._users = weakref.WeakSet()
 
     def _place(self, tensor, placement):
         if placement == "cpu":
