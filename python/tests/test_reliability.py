@@ -497,6 +497,7 @@ def test_device_copy_bytes_per_batch(seed, record_property):
                                         for t in (b.src_nodes, b.offsets, b.indices, b.edge_ids)]
         before.append(sum(t.numel() * t.element_size() for t in tensors))
         _check_batch(batch, indptr, indices, x, y, [5, 5])
+        del tensors  # else the previous batch is still referenced while the loop takes the next
     print(f"[d2d] NeighborLoader bytes copied per batch: {counted} (copy-out hand-off: {before})")
     record_property("d2d_bytes_per_batch", counted)
     record_property("d2d_bytes_per_batch_copy_out", before)
