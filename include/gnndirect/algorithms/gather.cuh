@@ -285,7 +285,7 @@ std::size_t scatter_workspace_bytes(std::int64_t count, std::int64_t table_rows,
 ///        batch whose size is only known on the device (sampled input nodes) needs no host read.
 /// With checking on, call gather_check(stream, ws, src.num_rows()) after the gather to raise the
 /// error. Capturable in a CUDA graph. @throws invalid_argument (shapes, workspace) before any launch.
-template <class Source, class D, class Index, class = std::enable_if_t<is_row_source_v<Source>>>
+template <class Source, class D, class Index>
 void gather_async(cudaStream_t stream, const Source& src, const Index* indices, std::int64_t count,
                   table_view<D> dst, workspace_view ws, const gather_policy& policy = {},
                   const std::int64_t* device_count = nullptr)
@@ -343,7 +343,7 @@ inline void gather_check(cudaStream_t stream, workspace_view ws, std::int64_t ta
 /// workspace on hot paths. @throws invalid_argument (shapes), index_out_of_range (bad index; no
 /// out-of-bounds access happened and the CUDA context stays usable), allocation_error (scratch),
 /// cuda_error.
-template <class Source, class D, class Index, class = std::enable_if_t<is_row_source_v<Source>>>
+template <class Source, class D, class Index>
 void gather(cudaStream_t stream, const Source& src, const Index* indices, std::int64_t count,
             table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {})
 {

@@ -175,12 +175,16 @@ void sample_neighbors_async(cudaStream_t stream, const csr_view<Offset, Index>& 
 /// check_seeds; its kind and seed are not used (the sampler carries its own).
 /// @throws invalid_argument (tuning, graph, sizes, workspace; weights missing for a sampler with
 /// needs_weights) before any launch; cuda_error.
-template <class Offset, class Index, class Sampler, class = std::enable_if_t<is_sampler_v<Sampler>>>
+template <class Offset, class Index, class Sampler>
 void sample_neighbors_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                             const Index* seeds, std::int64_t num_seeds, int fanout, int layer,
                             const Sampler& sampler, const sampling_policy& tuning,
                             const sampled_slots_ref<Offset, Index>& out, workspace_view ws)
 {
+  static_assert(is_sampler_v<Sampler>,
+                "gnndirect sample_neighbors_async: the sampler must model the sampler concept "
+                "(device/samplers.cuh): needs_weights, scratch_bytes(fanout, tile_size), "
+                "sample(tile, csr, edges, fanout, layer, scratch, out), trivially copyable");
   sampling_policy checked = tuning;
   checked.kind = Sampler::needs_weights ? sampling_kind::weighted_without_replacement
                                         : sampling_kind::uniform_without_replacement;
