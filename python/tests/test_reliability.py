@@ -1,4 +1,4 @@
-"""Reliability defects of the PyTorch extension (issue 19, items 4-7 and 11; issue 16 item 3):
+"""Reliability defects of the PyTorch extension (CSR validation, cache coherence, processes, threads, resources; memory from torch and zero-copy hand-off):
 CSR validation at the entry points, cache coherence of Table.scatter (last duplicate wins),
 processes (pickling, mp.Queue, spawn and fork DataLoader workers), threads (loader lock,
 close refused under a loader), the pinned cache event, slot_of checks, and the torch caching
@@ -448,7 +448,7 @@ def test_pin_memory_table_block_not_recycled_under_unchecked_gather(seed):
     assert torch.equal(out.cpu(), reference.index_select(0, index.cpu()))
 
 
-# -- issue 16: torch's caching allocator as the memory resource; copy counter --------------------
+# -- torch's caching allocator as the memory resource; copy counter --------------------
 
 @cuda
 def test_caching_allocator_resource():
@@ -482,7 +482,7 @@ def _loader_graph(num_nodes=2000, cols=12):
 
 @cuda
 def test_device_copy_bytes_per_batch(seed, record_property):
-    # issue 16 item 3: batches are views of the pipeline's memory and GPU sample_blocks returns
+    # Batches are views of the pipeline's memory and GPU sample_blocks returns
     # views of its outputs: no device-to-device byte beyond the gathers' own outputs.
     indptr, indices, x, y, graph, table = _loader_graph()
     train = torch.randperm(2000)[:400]
@@ -492,7 +492,7 @@ def test_device_copy_bytes_per_batch(seed, record_property):
     for batch in loader:
         counted.append(gd.ops.device_copy_bytes(reset=True))
         held.append(loader._pipeline.held_batches)
-        # what the copy-out hand-off (before issue 16 item 3) copied: every tensor of the batch
+        # what the copy-out hand-off (before the zero-copy hand-off) copied: every tensor of the batch
         tensors = [batch.x, batch.y] + [t for b in batch.blocks
                                         for t in (b.src_nodes, b.offsets, b.indices, b.edge_ids)]
         before.append(sum(t.numel() * t.element_size() for t in tensors))
