@@ -1,4 +1,4 @@
-"""Reliability defects of the PyTorch extension (CSR validation, cache coherence, processes, threads, resources; memory from torch and zero-copy hand-off):
+"""Reliability defects of the PyTorch extension, and the memory it takes from torch:
 CSR validation at the entry points, cache coherence of Table.scatter (last duplicate wins),
 processes (pickling, mp.Queue, spawn and fork DataLoader workers), threads (loader lock,
 close refused under a loader), the pinned cache event, slot_of checks, and the torch caching
