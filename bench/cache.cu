@@ -13,16 +13,16 @@
 // buffers, each copied to the GPU while the other fills; host::staged_gather).
 #include "bench_common.cuh"
 
-#include <gnndirect/core/cuda_error.hpp>
-#include <gnndirect/algorithms/hot_set.cuh>
-#include <gnndirect/cache/tiered_table.cuh>
 #include <gnndirect/algorithms/gather.cuh>
-#include <gnndirect/graph/generate.cuh>
+#include <gnndirect/algorithms/hot_set.cuh>
 #include <gnndirect/algorithms/sample_blocks.cuh>
+#include <gnndirect/cache/tiered_table.cuh>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/graph/generate.cuh>
 #include <gnndirect/host/cpu_gather.hpp>
+#include <gnndirect/owners/table.hpp>
 #include <gnndirect/util/parallel.hpp>
 #include <gnndirect/util/worker_pool.hpp>
-#include <gnndirect/owners/table.hpp>
 
 #include <cstdio>
 #include <cstdlib>

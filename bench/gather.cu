@@ -12,12 +12,12 @@
 // peak measured at start), vs_<path> (ratio to that path for the same table and row size).
 #include "bench_common.cuh"
 
-#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/algorithms/gather.cuh>
-#include <gnndirect/reference/gather_reference.hpp>
-#include <gnndirect/util/parallel.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/owners/registration.hpp>
+#include <gnndirect/reference/gather_reference.hpp>
+#include <gnndirect/util/parallel.hpp>
 
 #include <chrono>
 #include <cstdlib>

@@ -19,13 +19,13 @@
 // for host-resident indices (for device placement it shows how far HBM lifts the ceiling).
 #include "bench_common.cuh"
 
-#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/algorithms/sample_blocks.cuh>
 #include <gnndirect/algorithms/sample_neighbors.cuh>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/host/cpu_sampler.hpp>
-#include <gnndirect/util/parallel.hpp>
-#include <gnndirect/reference/sample_reference.hpp>
 #include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/reference/sample_reference.hpp>
+#include <gnndirect/util/parallel.hpp>
 
 #include <benchmark/benchmark.h>
 

@@ -8,10 +8,10 @@
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/device/copy_row.cuh>
 #include <gnndirect/device/sample_neighbors_tile.cuh>
-#include <gnndirect/reference/sample_reference.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/owners/placement.hpp>
 #include <gnndirect/owners/table.hpp>
+#include <gnndirect/reference/sample_reference.hpp>
 
 #include <cooperative_groups.h>
 

@@ -16,18 +16,18 @@
 //   demo [--preset small|products|reddit|papers100m] [--scale X] [--batch-size N]
 //        [--fanouts 15,10,5] [--epochs N] [--max-batches N] [--paths gnndirect,cpu,gpu]
 //        [--feature-dim D] [--train-nodes N] [--seed S] [--json FILE]
-#include <gnndirect/core/device.hpp>
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/device.hpp>
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/graph/generate.cuh>
 #include <gnndirect/host/cpu_gather.hpp>
 #include <gnndirect/host/cpu_sampler.hpp>
-#include <gnndirect/util/parallel.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/owners/placement.hpp>
 #include <gnndirect/owners/table.hpp>
 #include <gnndirect/pipeline/epoch_order.hpp>
 #include <gnndirect/pipeline/minibatch_pipeline.cuh>
+#include <gnndirect/util/parallel.hpp>
 
 #include <cuda_runtime_api.h>
 #include <sys/resource.h>

@@ -1,8 +1,8 @@
 // libFuzzer target: parse_edge_list on arbitrary text. It must either throw
 // gnndirect::invalid_argument or return an edge list whose ids are in range; small results are
 // converted to CSR and validated, which must then succeed.
-#include <gnndirect/graph/coo_to_csr.hpp>
 #include <gnndirect/algorithms/validate.hpp>
+#include <gnndirect/graph/coo_to_csr.hpp>
 #include <gnndirect/io/edge_list.hpp>
 
 #include <cstddef>

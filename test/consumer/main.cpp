@@ -1,8 +1,8 @@
 // Host-only consumer: views and placement policy need no nvcc. Built as C++20 (the project's
 // choice, which gnndirect's cxx_std_17 compile feature must not override).
-#include <gnndirect/owners/placement.hpp>
-#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/table_view.hpp>
+#include <gnndirect/core/version.hpp>
+#include <gnndirect/owners/placement.hpp>
 
 #include <string_view>
 

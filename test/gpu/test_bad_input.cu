@@ -16,16 +16,16 @@
 // be int32_t or int64_t" (algorithms/gather.cuh). No failing-compile test is built for them.
 #include <doctest/doctest.h>
 
-#include <gnndirect/core/cuda_error.hpp>
-#include <gnndirect/cache/tiered_table.cuh>
-#include <gnndirect/detail/pointer_checks.hpp>
 #include <gnndirect/algorithms/gather.cuh>
 #include <gnndirect/algorithms/sample_blocks.cuh>
 #include <gnndirect/algorithms/sample_neighbors.cuh>
 #include <gnndirect/algorithms/validate.cuh>
+#include <gnndirect/cache/tiered_table.cuh>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/detail/pointer_checks.hpp>
+#include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/reference/gather_reference.hpp>
 #include <gnndirect/reference/sample_reference.hpp>
-#include <gnndirect/owners/buffer.hpp>
 
 #include "support/placed_table.hpp"
 #include "support/random.hpp"

@@ -9,11 +9,11 @@
 #include "support/transfer.hpp"
 #include "support/counting_resource.hpp"
 
-#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/algorithms/sample_blocks.cuh>
-#include <gnndirect/reference/sample_reference.hpp>
-#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/resource.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/reference/sample_reference.hpp>
 
 #include <algorithm>
 #include <cstdint>

@@ -4,8 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <gnndirect/host/cpu_gather.hpp>
-#include <gnndirect/util/worker_pool.hpp>
 #include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/util/worker_pool.hpp>
 
 #include <cuda_runtime_api.h>
 

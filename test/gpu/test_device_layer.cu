@@ -4,14 +4,14 @@
 // compares with an independent host computation on fresh random data, outputs poisoned first.
 #include <doctest/doctest.h>
 
+#include <gnndirect/algorithms/gather.cuh>
+#include <gnndirect/algorithms/sample_neighbors.cuh>
+#include <gnndirect/cache/tiered_table.cuh>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/device/copy_row.cuh>
-#include <gnndirect/cache/tiered_table.cuh>
-#include <gnndirect/algorithms/gather.cuh>
 #include <gnndirect/device/sample_neighbors_tile.cuh>
-#include <gnndirect/algorithms/sample_neighbors.cuh>
-#include <gnndirect/reference/gather_reference.hpp>
 #include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/reference/gather_reference.hpp>
 
 #include "support/placed_table.hpp"
 #include "support/random.hpp"

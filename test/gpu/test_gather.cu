@@ -2,10 +2,10 @@
 // first and guarded against writes past their end.
 #include <doctest/doctest.h>
 
-#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/algorithms/gather.cuh>
-#include <gnndirect/reference/gather_reference.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/reference/gather_reference.hpp>
 
 #include "support/placed_table.hpp"
 #include "support/random.hpp"

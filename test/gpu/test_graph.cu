@@ -6,12 +6,12 @@
 
 #include "support/transfer.hpp"
 
+#include <gnndirect/algorithms/validate.cuh>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/graph/coo_to_csr.cuh>
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/graph/generate.cuh>
-#include <gnndirect/algorithms/validate.cuh>
 #include <gnndirect/io/npy.hpp>
 #include <gnndirect/owners/host_memory.hpp>
 

@@ -9,12 +9,12 @@
 #include <gnndirect/detail/pipeline/cuda_handles.hpp>
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/graph/generate.hpp>
-#include <gnndirect/reference/gather_reference.hpp>
-#include <gnndirect/reference/sample_reference.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/owners/host_memory.hpp>
 #include <gnndirect/owners/table.hpp>
 #include <gnndirect/pipeline/minibatch_pipeline.cuh>
+#include <gnndirect/reference/gather_reference.hpp>
+#include <gnndirect/reference/sample_reference.hpp>
 
 #include "support/counting_resource.hpp"
 #include "support/random.hpp"

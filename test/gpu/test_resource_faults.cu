@@ -6,9 +6,9 @@
 // driver, except the registration rows (small) and the unprivileged child (256 MiB).
 #include <doctest/doctest.h>
 
+#include <gnndirect/algorithms/gather.cuh>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
-#include <gnndirect/algorithms/gather.cuh>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/owners/host_memory.hpp>
 #include <gnndirect/owners/registration.hpp>

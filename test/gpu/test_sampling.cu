@@ -5,12 +5,12 @@
 
 #include "support/transfer.hpp"
 
-#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/algorithms/sample_blocks.cuh>
-#include <gnndirect/device/sample_neighbors_tile.cuh>
 #include <gnndirect/algorithms/sample_neighbors.cuh>
-#include <gnndirect/reference/sample_reference.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/device/sample_neighbors_tile.cuh>
 #include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/reference/sample_reference.hpp>
 
 #include <algorithm>
 #include <cstdint>

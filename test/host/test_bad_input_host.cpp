@@ -13,18 +13,18 @@
 // built for them.
 #include <doctest/doctest.h>
 
-#include <gnndirect/core/cuda_error.hpp>
-#include <gnndirect/detail/pointer_checks.hpp>
-#include <gnndirect/core/device.hpp>
 #include <gnndirect/algorithms/sampling_policy.hpp>
 #include <gnndirect/algorithms/validate.hpp>
-#include <gnndirect/reference/gather_reference.hpp>
-#include <gnndirect/reference/sample_reference.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/core/table_view.hpp>
+#include <gnndirect/detail/pointer_checks.hpp>
 #include <gnndirect/io/edge_list.hpp>
 #include <gnndirect/io/npy.hpp>
 #include <gnndirect/owners/registration.hpp>
 #include <gnndirect/owners/table.hpp>
-#include <gnndirect/core/table_view.hpp>
+#include <gnndirect/reference/gather_reference.hpp>
+#include <gnndirect/reference/sample_reference.hpp>
 
 #include "support/random.hpp"
 

@@ -1,8 +1,8 @@
 // Host tests of the exception hierarchy and the CUDA-call checks.
 #include <doctest/doctest.h>
 
-#include <gnndirect/core/device.hpp>
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/device.hpp>
 
 #include <string>
 

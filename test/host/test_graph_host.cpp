@@ -3,9 +3,9 @@
 // random inputs, generator determinism and shape, .npy and edge-list round trips and errors.
 #include <doctest/doctest.h>
 
+#include <gnndirect/algorithms/validate.hpp>
 #include <gnndirect/graph/coo_to_csr.hpp>
 #include <gnndirect/graph/generate.hpp>
-#include <gnndirect/algorithms/validate.hpp>
 #include <gnndirect/io/edge_list.hpp>
 #include <gnndirect/io/npy.hpp>
 

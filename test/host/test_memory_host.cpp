@@ -4,12 +4,12 @@
 
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
-#include <gnndirect/util/parallel.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/owners/host_memory.hpp>
 #include <gnndirect/owners/placement.hpp>
 #include <gnndirect/owners/registration.hpp>
 #include <gnndirect/owners/table.hpp>
+#include <gnndirect/util/parallel.hpp>
 
 #include <atomic>
 #include <cctype>

@@ -6,8 +6,8 @@
 #include <doctest/doctest.h>
 
 #include <gnndirect/algorithms/sampling_policy.hpp>
-#include <gnndirect/reference/sample_reference.hpp>
 #include <gnndirect/device/philox.hpp>
+#include <gnndirect/reference/sample_reference.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -14,18 +14,18 @@
 /// too large index raises index_out_of_range naming the first bad position and its value; nothing
 /// is read or written out of bounds (rejected gather rows are zero-filled).
 
-#include <gnndirect/core/version.hpp>
-#include <gnndirect/detail/error_flag.cuh>
-#include <gnndirect/detail/algorithms/move_rows.cuh>
-#include <gnndirect/detail/pointer_checks.hpp>
-#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/algorithms/gather_policy.hpp>
-#include <gnndirect/device/row_source.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/host_wait.hpp>
-#include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/core/resource.hpp>
-#include <gnndirect/core/workspace.hpp>
 #include <gnndirect/core/table_view.hpp>
+#include <gnndirect/core/version.hpp>
+#include <gnndirect/core/workspace.hpp>
+#include <gnndirect/detail/algorithms/move_rows.cuh>
+#include <gnndirect/detail/error_flag.cuh>
+#include <gnndirect/detail/pointer_checks.hpp>
+#include <gnndirect/device/row_source.hpp>
+#include <gnndirect/owners/buffer.hpp>
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cuda_runtime_api.h>

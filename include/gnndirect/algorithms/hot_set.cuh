@@ -4,12 +4,12 @@
 /// pre-sampling (a few epochs' worth of batches counted on the GPU).
 
 #include <gnndirect/core/config.hpp>
-#include <gnndirect/detail/launch.cuh>
-#include <gnndirect/detail/pointer_checks.hpp>
+#include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/host_wait.hpp>
+#include <gnndirect/detail/launch.cuh>
+#include <gnndirect/detail/pointer_checks.hpp>
 #include <gnndirect/owners/buffer.hpp>
-#include <gnndirect/core/csr_view.hpp>
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cuda_runtime_api.h>

@@ -22,19 +22,19 @@
 /// and relabelling sorts the whole bound with a sentinel id for every unused row or slot, so no
 /// kernel's size depends on a count the host has not seen.
 
-#include <gnndirect/core/version.hpp>
-#include <gnndirect/detail/error_flag.cuh>
-#include <gnndirect/detail/algorithms/sample_kernels.cuh>
-#include <gnndirect/detail/pointer_checks.hpp>
-#include <gnndirect/detail/algorithms/relabel.cuh>
-#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/algorithms/sample_neighbors.cuh>
 #include <gnndirect/algorithms/sampling_policy.hpp>
-#include <gnndirect/core/host_wait.hpp>
-#include <gnndirect/owners/buffer.hpp>
-#include <gnndirect/core/resource.hpp>
-#include <gnndirect/core/workspace.hpp>
 #include <gnndirect/core/csr_view.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/host_wait.hpp>
+#include <gnndirect/core/resource.hpp>
+#include <gnndirect/core/version.hpp>
+#include <gnndirect/core/workspace.hpp>
+#include <gnndirect/detail/algorithms/relabel.cuh>
+#include <gnndirect/detail/algorithms/sample_kernels.cuh>
+#include <gnndirect/detail/error_flag.cuh>
+#include <gnndirect/detail/pointer_checks.hpp>
+#include <gnndirect/owners/buffer.hpp>
 
 #include <cub/device/device_scan.cuh>
 #include <cuda_runtime_api.h>

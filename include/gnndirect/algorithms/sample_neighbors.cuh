@@ -9,18 +9,18 @@
 /// The csr_view holds device-visible addresses in any placement (device, pinned, registered,
 /// managed_host); placement only changes speed.
 
-#include <gnndirect/core/version.hpp>
-#include <gnndirect/detail/error_flag.cuh>
-#include <gnndirect/detail/algorithms/sample_kernels.cuh>
-#include <gnndirect/detail/pointer_checks.hpp>
-#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/core/csr_view.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/host_wait.hpp>
-#include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/resource.hpp>
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/workspace.hpp>
-#include <gnndirect/core/csr_view.hpp>
+#include <gnndirect/detail/algorithms/sample_kernels.cuh>
+#include <gnndirect/detail/error_flag.cuh>
+#include <gnndirect/detail/pointer_checks.hpp>
+#include <gnndirect/owners/buffer.hpp>
 
 #include <cub/device/device_scan.cuh>
 #include <cuda_runtime_api.h>

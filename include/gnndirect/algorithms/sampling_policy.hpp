@@ -21,9 +21,9 @@
 ///   w > 0, in stored order.
 /// Selections are therefore without duplicates for the two without-replacement kinds.
 
-#include <gnndirect/core/version.hpp>
-#include <gnndirect/core/error.hpp>
 #include <gnndirect/core/csr_view.hpp>
+#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/version.hpp>
 
 #include <cstdint>
 #include <string>

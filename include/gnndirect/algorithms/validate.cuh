@@ -3,12 +3,12 @@
 /// @brief validate(stream, csr_view): the CSR check of validate.hpp run on the GPU, for views in
 /// any placement (device, pinned, registered, managed_host) (nvcc).
 
-#include <gnndirect/core/version.hpp>
+#include <gnndirect/algorithms/validate.hpp>
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/algorithms/csr_rules.hpp>
 #include <gnndirect/detail/algorithms/validate_kernels.cuh>
 #include <gnndirect/detail/pointer_checks.hpp>
-#include <gnndirect/algorithms/validate.hpp>
 #include <gnndirect/owners/buffer.hpp>
 
 #include <cuda_runtime_api.h>

@@ -5,12 +5,12 @@
 /// Validation is a separate call so the sampling and gather hot paths stay lean (docs/design.md §5).
 /// The same rules run on the GPU in validate.cuh; both report the same exception and message.
 
+#include <gnndirect/core/csr_view.hpp>
+#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/algorithms/csr_rules.hpp>
-#include <gnndirect/core/error.hpp>
 #include <gnndirect/util/parallel.hpp>
-#include <gnndirect/core/memory_kind.hpp>
-#include <gnndirect/core/csr_view.hpp>
 
 #include <cmath>
 #include <cstdint>

@@ -7,14 +7,14 @@
 /// share of a batch from HBM while the rest still streams over the host link, in one launch and in
 /// caller order (see algorithms/hot_set.cuh for choosing the rows).
 
-#include <gnndirect/core/tiered_view.hpp>
-#include <gnndirect/core/config.hpp>
-#include <gnndirect/detail/launch.cuh>
-#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/algorithms/gather.cuh>
+#include <gnndirect/core/config.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/host_wait.hpp>
-#include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/core/resource.hpp>
+#include <gnndirect/core/tiered_view.hpp>
+#include <gnndirect/detail/launch.cuh>
+#include <gnndirect/owners/buffer.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -3,8 +3,8 @@
 /// @brief CUDA failures as exceptions: cuda_error, no_device_error and the GNNDIRECT_CUDA_TRY
 /// macros (host-compilable; needs the CUDA toolkit's cuda_runtime_api.h).
 
-#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/error.hpp>
+#include <gnndirect/core/version.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -2,8 +2,8 @@
 /// @file device.hpp
 /// @brief Device discovery: the checks every GPU path makes first (host-compilable).
 
-#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/version.hpp>
 
 #include <cuda_runtime_api.h>
 

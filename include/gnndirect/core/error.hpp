@@ -7,8 +7,8 @@
 /// Device code never throws: kernels that meet bad input set a device-side flag that the host
 /// API converts into one of these exceptions (see detail/error_flag.cuh).
 
-#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/memory_kind.hpp>
+#include <gnndirect/core/version.hpp>
 
 #include <cstddef>
 #include <cstdint>

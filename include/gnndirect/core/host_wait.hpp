@@ -12,8 +12,8 @@
 /// the time (the mini-batch pipeline's workers) sleep, so data loading leaves the cores to the
 /// trainer.
 
-#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/version.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -16,9 +16,9 @@
 /// (allocate_async), which is why gnndirect states the concept itself instead of requiring
 /// `cuda::mr::async_resource`.
 
-#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/memory_kind.hpp>
+#include <gnndirect/core/version.hpp>
 
 #include <cuda/stream_ref>
 #include <cuda_runtime_api.h>

@@ -3,8 +3,8 @@
 /// @brief View of a tiered feature table: every row in host memory, the hot rows also in device
 /// memory (host-compilable).
 
-#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/table_view.hpp>
+#include <gnndirect/core/version.hpp>
 
 #include <cstdint>
 #include <type_traits>

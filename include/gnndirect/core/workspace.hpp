@@ -7,8 +7,8 @@
 /// allocate it (e.g. a gnndirect::buffer<std::byte> in device memory) and reuse it. This also
 /// makes the calls capturable in CUDA graphs.
 
-#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/error.hpp>
+#include <gnndirect/core/version.hpp>
 
 #include <cstddef>
 #include <cstdint>

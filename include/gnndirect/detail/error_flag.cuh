@@ -21,8 +21,8 @@
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/host_wait.hpp>
-#include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/core/memory_kind.hpp>
+#include <gnndirect/owners/buffer.hpp>
 
 #include <cuda_runtime_api.h>
 

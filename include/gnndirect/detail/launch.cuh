@@ -3,9 +3,9 @@
 /// @brief Launch helpers shared by the element-wise kernels of every module (nvcc).
 
 #include <gnndirect/core/config.hpp>
-#include <gnndirect/detail/bits.hpp>
-#include <gnndirect/core/device.hpp>
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/detail/bits.hpp>
 
 #include <cuda_runtime_api.h>
 

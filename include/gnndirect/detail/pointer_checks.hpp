@@ -8,8 +8,8 @@
 /// misaligned address) and the whole CUDA context is lost. One cudaPointerGetAttributes per
 /// argument before the launch turns that into an invalid_argument naming the argument.
 
-#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/version.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -24,8 +24,8 @@
 
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/memory_kind.hpp>
-#include <gnndirect/core/tiered_view.hpp>
 #include <gnndirect/core/table_view.hpp>
+#include <gnndirect/core/tiered_view.hpp>
 
 #include <cstdint>
 #include <type_traits>

@@ -23,10 +23,10 @@
 /// rows with copy_row.
 
 #include <gnndirect/core/config.hpp>
+#include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/device/dynamic_tile.cuh>
 #include <gnndirect/device/sampled_output.hpp>
 #include <gnndirect/device/samplers.cuh>
-#include <gnndirect/core/csr_view.hpp>
 
 #include <cstddef>
 #include <cstdint>

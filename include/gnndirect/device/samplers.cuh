@@ -30,10 +30,10 @@
 /// their semantics are documented in algorithms/sampling_policy.hpp.
 
 #include <gnndirect/core/config.hpp>
+#include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/detail/device/sample_tile.cuh>
 #include <gnndirect/device/dynamic_tile.cuh>
 #include <gnndirect/device/sampled_output.hpp>
-#include <gnndirect/core/csr_view.hpp>
 
 #include <cstddef>
 #include <cstdint>

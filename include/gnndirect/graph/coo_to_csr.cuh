@@ -7,18 +7,18 @@
 /// order, written straight into the csr_graph's arrays in their placement. Stability makes a
 /// node's edges keep input order, exactly as on the host.
 
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/device.hpp>
 #include <gnndirect/core/version.hpp>
-#include <gnndirect/detail/error_flag.cuh>
-#include <gnndirect/detail/graph/coo_to_csr_kernels.cuh>
 #include <gnndirect/detail/algorithms/csr_rules.hpp>
 #include <gnndirect/detail/algorithms/validate_kernels.cuh>
-#include <gnndirect/core/device.hpp>
+#include <gnndirect/detail/error_flag.cuh>
+#include <gnndirect/detail/graph/coo_to_csr_kernels.cuh>
 #include <gnndirect/detail/launch.cuh>
-#include <gnndirect/core/cuda_error.hpp>
-#include <gnndirect/owners/coo.hpp>
 #include <gnndirect/graph/coo_to_csr.hpp>
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/owners/coo.hpp>
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cuda_runtime_api.h>

@@ -6,13 +6,13 @@
 /// Output order is stable: the edges of a node keep their input order, so node v's neighbours
 /// are dst[e] for the edges e with src[e] == v, by increasing e. Optional edge ids record e.
 
+#include <gnndirect/algorithms/validate.hpp>
+#include <gnndirect/core/csr_view.hpp>
+#include <gnndirect/core/error.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/algorithms/csr_rules.hpp>
-#include <gnndirect/core/error.hpp>
 #include <gnndirect/owners/coo.hpp>
-#include <gnndirect/algorithms/validate.hpp>
 #include <gnndirect/util/parallel.hpp>
-#include <gnndirect/core/csr_view.hpp>
 
 #include <algorithm>
 #include <cstdint>

@@ -3,14 +3,14 @@
 /// @brief csr_graph<Offset, Index>: owning CSR graph whose arrays each live in a chosen placement,
 /// handing out csr_view (host-compilable).
 
-#include <gnndirect/core/version.hpp>
-#include <gnndirect/core/cuda_error.hpp>
-#include <gnndirect/owners/coo.hpp>
-#include <gnndirect/graph/coo_to_csr.hpp>
-#include <gnndirect/util/parallel.hpp>
-#include <gnndirect/owners/buffer.hpp>
-#include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/csr_view.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/memory_kind.hpp>
+#include <gnndirect/core/version.hpp>
+#include <gnndirect/graph/coo_to_csr.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/owners/coo.hpp>
+#include <gnndirect/util/parallel.hpp>
 
 #include <cuda_runtime_api.h>
 

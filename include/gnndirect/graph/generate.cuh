@@ -3,16 +3,16 @@
 /// @brief The seeded generators of generate.hpp on the GPU (nvcc): same edges as the host
 /// generator bit for bit; CSR built on the GPU and written straight into the requested placement.
 
-#include <gnndirect/core/version.hpp>
-#include <gnndirect/detail/graph/generate_kernels.cuh>
-#include <gnndirect/detail/algorithms/validate_kernels.cuh>
-#include <gnndirect/core/device.hpp>
 #include <gnndirect/core/cuda_error.hpp>
-#include <gnndirect/owners/coo.hpp>
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/core/version.hpp>
+#include <gnndirect/detail/algorithms/validate_kernels.cuh>
+#include <gnndirect/detail/graph/generate_kernels.cuh>
 #include <gnndirect/graph/coo_to_csr.cuh>
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/graph/generate.hpp>
 #include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/owners/coo.hpp>
 
 #include <cuda_runtime_api.h>
 

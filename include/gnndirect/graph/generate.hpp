@@ -14,8 +14,8 @@
 
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/error.hpp>
-#include <gnndirect/owners/coo.hpp>
 #include <gnndirect/graph/coo_to_csr.hpp>
+#include <gnndirect/owners/coo.hpp>
 #include <gnndirect/util/parallel.hpp>
 
 #include <cmath>

@@ -8,12 +8,12 @@
 /// the gather of piece k+1 overlaps the H2D copy of piece k, so the epoch costs about
 /// max(gather, copy) rather than their sum.
 
-#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/cuda_error.hpp>
-#include <gnndirect/util/worker_pool.hpp>
-#include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/table_view.hpp>
+#include <gnndirect/core/version.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/util/worker_pool.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -41,13 +41,13 @@
 ///   differ between runs. What each global node samples in each layer, and so every layer's node
 ///   set and edge set in global ids, never does.
 
-#include <gnndirect/core/version.hpp>
-#include <gnndirect/core/error.hpp>
 #include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/core/csr_view.hpp>
+#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/version.hpp>
+#include <gnndirect/device/philox.hpp>
 #include <gnndirect/util/parallel.hpp>
 #include <gnndirect/util/worker_pool.hpp>
-#include <gnndirect/device/philox.hpp>
-#include <gnndirect/core/csr_view.hpp>
 
 #include <algorithm>
 #include <atomic>

@@ -7,8 +7,8 @@
 /// every edge line or on none. '#' starts a comment that runs to the end of the line; blank lines
 /// are skipped; "\r\n" line ends are accepted.
 
-#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/error.hpp>
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/owners/coo.hpp>
 
 #include <algorithm>

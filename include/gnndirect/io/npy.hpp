@@ -4,10 +4,10 @@
 /// csr_graph / coo owners (host-compilable). The format is in npy_header.hpp, the mapped file in
 /// npy_array.hpp (both included).
 
-#include <gnndirect/core/version.hpp>
 #include <gnndirect/algorithms/validate.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/io/npy_array.hpp>
 #include <gnndirect/io/npy_header.hpp>

@@ -8,8 +8,8 @@
 /// order, big-endian, object, string, structured dtypes, truncated files, shapes whose byte size
 /// overflows) is refused with an invalid_argument naming the file and the problem.
 
-#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/error.hpp>
+#include <gnndirect/core/version.hpp>
 
 #include <algorithm>
 #include <cerrno>

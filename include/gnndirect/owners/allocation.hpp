@@ -2,12 +2,12 @@
 /// @file allocation.hpp
 /// @brief Untyped RAII allocation in one memory_kind: the storage behind buffer<T> and table<T>.
 
-#include <gnndirect/core/version.hpp>
-#include <gnndirect/core/device.hpp>
 #include <gnndirect/core/cuda_error.hpp>
-#include <gnndirect/owners/host_memory.hpp>
+#include <gnndirect/core/device.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/resource.hpp>
+#include <gnndirect/core/version.hpp>
+#include <gnndirect/owners/host_memory.hpp>
 
 #include <cuda_runtime_api.h>
 

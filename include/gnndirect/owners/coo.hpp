@@ -3,9 +3,9 @@
 /// @brief Edge lists in coordinate (COO) form: a trivially copyable view, a host owner (std::vector,
 /// for the host reference, parsers and tests) and a placed owner (buffers) (host-compilable).
 
+#include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/owners/buffer.hpp>
-#include <gnndirect/core/memory_kind.hpp>
 
 #include <cstdint>
 #include <type_traits>

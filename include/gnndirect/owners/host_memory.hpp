@@ -18,9 +18,9 @@
 /// GNNDIRECT_HOST_MEMORY_LIMIT overrides the probe ("64G", "64GB", "64GiB", "64g", "1.5T",
 /// plain bytes); a value that is not a size is an error, never silently ignored.
 
-#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/core/memory_kind.hpp>
+#include <gnndirect/core/version.hpp>
 
 #include <dirent.h>
 

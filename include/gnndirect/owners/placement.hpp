@@ -12,10 +12,10 @@
 /// locality sort of host-resident gathers (gather_policy's default) recovers much of the gap on
 /// random reads. The decision says which branch was taken and why.
 
-#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/core/memory_kind.hpp>
+#include <gnndirect/core/version.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -2,9 +2,9 @@
 /// @file registration.hpp
 /// @brief Pin caller-owned host memory in place (cudaHostRegister) with RAII (host-compilable).
 
-#include <gnndirect/core/version.hpp>
-#include <gnndirect/core/device.hpp>
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/owners/host_memory.hpp>
 
 #include <cuda_runtime_api.h>

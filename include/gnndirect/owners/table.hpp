@@ -2,12 +2,12 @@
 /// @file table.hpp
 /// @brief table<T>: owning 2-D feature table in one placement, handing out table_view<T>.
 
-#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/cuda_error.hpp>
-#include <gnndirect/util/parallel.hpp>
+#include <gnndirect/core/table_view.hpp>
+#include <gnndirect/core/version.hpp>
 #include <gnndirect/owners/allocation.hpp>
 #include <gnndirect/owners/registration.hpp>
-#include <gnndirect/core/table_view.hpp>
+#include <gnndirect/util/parallel.hpp>
 
 #include <cstddef>
 #include <cstdint>

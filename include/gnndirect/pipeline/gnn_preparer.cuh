@@ -13,23 +13,23 @@
 /// and label storage included, are allocated once at their upper bounds (from the caller's memory
 /// resource) and reused.
 
-#include <gnndirect/core/version.hpp>
-#include <gnndirect/algorithms/hot_set.cuh>
-#include <gnndirect/cache/tiered_table.cuh>
-#include <gnndirect/core/device.hpp>
-#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/algorithms/gather.cuh>
 #include <gnndirect/algorithms/gather_policy.hpp>
+#include <gnndirect/algorithms/hot_set.cuh>
 #include <gnndirect/algorithms/sample_blocks.cuh>
 #include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/cache/tiered_table.cuh>
+#include <gnndirect/core/csr_view.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/device.hpp>
 #include <gnndirect/core/host_wait.hpp>
-#include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/resource.hpp>
-#include <gnndirect/core/workspace.hpp>
-#include <gnndirect/pipeline/epoch_order.hpp>
-#include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/table_view.hpp>
+#include <gnndirect/core/version.hpp>
+#include <gnndirect/core/workspace.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/pipeline/epoch_order.hpp>
 
 #include <cuda_runtime_api.h>
 

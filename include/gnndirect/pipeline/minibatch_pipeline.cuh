@@ -20,16 +20,16 @@
 /// Synchronisation and graph capture: see scheduler.cuh (next() and release() never wait for the
 /// GPU beyond the batch being ready, and must not be called while `consumer` is being captured).
 
+#include <gnndirect/core/csr_view.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/core/resource.hpp>
+#include <gnndirect/core/table_view.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/pipeline/cuda_handles.hpp>
-#include <gnndirect/core/device.hpp>
-#include <gnndirect/core/cuda_error.hpp>
-#include <gnndirect/core/resource.hpp>
 #include <gnndirect/pipeline/epoch_order.hpp>
 #include <gnndirect/pipeline/gnn_preparer.cuh>
 #include <gnndirect/pipeline/scheduler.cuh>
-#include <gnndirect/core/csr_view.hpp>
-#include <gnndirect/core/table_view.hpp>
 
 #include <cuda_runtime_api.h>
 

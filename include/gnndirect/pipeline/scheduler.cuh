@@ -45,11 +45,11 @@
 /// captured into a CUDA graph. Batches are assigned to slots in batch order and handed out in
 /// batch order, so the output does not depend on the number of workers.
 
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/pipeline/cuda_handles.hpp>
-#include <gnndirect/core/device.hpp>
-#include <gnndirect/core/cuda_error.hpp>
-#include <gnndirect/core/host_wait.hpp>
 
 #include <cuda_runtime_api.h>
 

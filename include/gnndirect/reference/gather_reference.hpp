@@ -3,10 +3,10 @@
 /// @brief Host reference of gather and scatter (all cores): the semantics the GPU must match, and
 /// the CPU-centric baseline of the benchmarks (host-compilable).
 
-#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/error.hpp>
-#include <gnndirect/util/parallel.hpp>
 #include <gnndirect/core/table_view.hpp>
+#include <gnndirect/core/version.hpp>
+#include <gnndirect/util/parallel.hpp>
 
 #include <cstdint>
 #include <cstring>

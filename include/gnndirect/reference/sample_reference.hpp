@@ -6,12 +6,12 @@
 /// them), computed with plain C++ threads: GPU tests compare against it bit for bit and
 /// benchmarks use it as the CPU-centric baseline. The csr_view must hold host addresses.
 
+#include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/core/csr_view.hpp>
+#include <gnndirect/core/error.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/device/sampling_math.hpp>
-#include <gnndirect/core/error.hpp>
-#include <gnndirect/algorithms/sampling_policy.hpp>
 #include <gnndirect/util/parallel.hpp>
-#include <gnndirect/core/csr_view.hpp>
 
 #include <algorithm>
 #include <cstddef>

@@ -15,8 +15,8 @@
 /// system refuses a thread (pids or process limit), the call joins the threads it started and
 /// throws gnndirect::error; it never terminates the process.
 
-#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/error.hpp>
+#include <gnndirect/core/version.hpp>
 
 #include <sched.h>
 

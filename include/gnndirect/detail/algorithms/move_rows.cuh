@@ -4,13 +4,13 @@
 /// tuning (vector width, rows in flight) onto template parameters. Behaviour (row source,
 /// direction) is a template parameter of the caller. Internal: use algorithms/gather.cuh.
 
+#include <gnndirect/algorithms/gather_policy.hpp>
 #include <gnndirect/core/config.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/detail/error_flag.cuh>
 #include <gnndirect/detail/launch.cuh>
-#include <gnndirect/device/dynamic_tile.cuh>
-#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/device/copy_row.cuh>
-#include <gnndirect/algorithms/gather_policy.hpp>
+#include <gnndirect/device/dynamic_tile.cuh>
 #include <gnndirect/device/row_source.hpp>
 
 #include <cuda_runtime_api.h>

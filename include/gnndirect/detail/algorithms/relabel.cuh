@@ -18,9 +18,9 @@
 /// appearance"), and the last kernel writes local ids, src nodes and the device-side counts.
 
 #include <gnndirect/core/config.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/detail/bits.hpp>
 #include <gnndirect/detail/error_flag.cuh>
-#include <gnndirect/core/cuda_error.hpp>
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>

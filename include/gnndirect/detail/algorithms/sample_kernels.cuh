@@ -2,15 +2,15 @@
 /// @file sample_kernels.cuh
 /// @brief Kernels and launch shapes of bulk neighbour sampling (internal).
 
+#include <gnndirect/algorithms/sampling_policy.hpp>
 #include <gnndirect/core/config.hpp>
-#include <gnndirect/detail/error_flag.cuh>
-#include <gnndirect/core/device.hpp>
+#include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/detail/error_flag.cuh>
 #include <gnndirect/device/dynamic_tile.cuh>
 #include <gnndirect/device/sample_neighbors_tile.cuh>
 #include <gnndirect/device/samplers.cuh>
-#include <gnndirect/algorithms/sampling_policy.hpp>
-#include <gnndirect/core/csr_view.hpp>
 
 #include <cuda_runtime_api.h>
 

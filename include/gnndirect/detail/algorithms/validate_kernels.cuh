@@ -4,10 +4,10 @@
 /// and the COO id checks of coo_to_csr, recording into detail::error_flag_ref (nvcc).
 
 #include <gnndirect/core/config.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/device.hpp>
 #include <gnndirect/detail/error_flag.cuh>
 #include <gnndirect/detail/launch.cuh>
-#include <gnndirect/core/device.hpp>
-#include <gnndirect/core/cuda_error.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -3,8 +3,8 @@
 /// @brief Move-only owners of the CUDA objects a pipeline holds: a non-blocking stream, an event
 /// and a memory pool that keeps its memory (host-compilable).
 
-#include <gnndirect/core/version.hpp>
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/version.hpp>
 
 #include <cuda_runtime_api.h>
 
