@@ -172,19 +172,14 @@ void check_move_pointers(const Index* indices, std::int64_t count, const table_v
   check_device_accessible(batch.data, 0, 1, Dir == move_direction::gather ? "dst" : "src");
 }
 
-/// Enqueues one gather or scatter between `source` (indexed) and `batch` (one row per index).
+/// Enqueues one gather or scatter into a workspace already checked (or owned: the synchronous
+/// form), with the inputs already checked by the caller (check_move_shapes, check_move_pointers).
 template <move_direction Dir, class Source, class Index, class B>
-void move_rows_async(cudaStream_t stream, const Source& source, const Index* indices,
-                     std::int64_t count, table_view<B> batch, workspace_view ws,
-                     const gather_policy& policy, const std::int64_t* device_count = nullptr)
+void enqueue_move(cudaStream_t stream, const Source& source, const Index* indices, std::int64_t count,
+                  table_view<B> batch, workspace_view ws, const move_plan& plan,
+                  const std::int64_t* device_count)
 {
-  check_move_shapes<Dir>(source, batch, indices, count);
-  check_move_pointers<Dir>(indices, count, batch);
   std::int64_t const bound = source.num_rows();
-  move_plan const plan = plan_move<Dir>(policy, source.placement(), batch.row_bytes(), count);
-  GNNDIRECT_EXPECTS(ws.data != nullptr, "gather/scatter: null workspace (size it with "
-                                        "gather_workspace_bytes or scatter_workspace_bytes)");
-  check_device_accessible(ws.data, ws.bytes, workspace_alignment, "workspace");
   int const key_bits = sort_bits<Index>(bound, plan.all_key_bits);
   gather_scratch<Index> const scratch = carve_gather_scratch<Index>(ws, count, key_bits, plan.sorted);
   error_flag_ref const flag{scratch.record};
@@ -215,6 +210,22 @@ void move_rows_async(cudaStream_t stream, const Source& source, const Index* ind
   if (plan.policy.check_indices) { flag.capture_value_async(stream, indices); }
 }
 
+/// Checks one gather or scatter between `source` (indexed) and `batch` (one row per index) and
+/// the caller's workspace, then enqueues it.
+template <move_direction Dir, class Source, class Index, class B>
+void move_rows_async(cudaStream_t stream, const Source& source, const Index* indices,
+                     std::int64_t count, table_view<B> batch, workspace_view ws,
+                     const gather_policy& policy, const std::int64_t* device_count = nullptr)
+{
+  check_move_shapes<Dir>(source, batch, indices, count);
+  check_move_pointers<Dir>(indices, count, batch);
+  move_plan const plan = plan_move<Dir>(policy, source.placement(), batch.row_bytes(), count);
+  GNNDIRECT_EXPECTS(ws.data != nullptr, "gather/scatter: null workspace (size it with "
+                                        "gather_workspace_bytes or scatter_workspace_bytes)");
+  check_device_accessible(ws.data, ws.bytes, workspace_alignment, "workspace");
+  enqueue_move<Dir>(stream, source, indices, count, batch, ws, plan, device_count);
+}
+
 /// Workspace bytes of one gather/scatter (see gather_workspace_bytes).
 template <move_direction Dir, class Index>
 std::size_t scratch_bytes(std::int64_t count, std::int64_t table_rows, memory_kind table_kind,
@@ -226,8 +237,8 @@ std::size_t scratch_bytes(std::int64_t count, std::int64_t table_rows, memory_ki
     .total;
 }
 
-/// Synchronous form: scratch from `mr` (stream-ordered, returned on scope exit), then the index
-/// check (which synchronises) or a plain synchronisation.
+/// Synchronous form: the inputs checked once, scratch from `mr` (stream-ordered, returned on
+/// scope exit), then the index check (which synchronises) or a plain synchronisation.
 template <move_direction Dir, class Source, class Index, class B>
 void move_rows_sync(cudaStream_t stream, const Source& source, const Index* indices,
                     std::int64_t count, table_view<B> batch, const gather_policy& policy,
@@ -235,11 +246,14 @@ void move_rows_sync(cudaStream_t stream, const Source& source, const Index* indi
 {
   check_move_shapes<Dir>(source, batch, indices, count);
   check_move_pointers<Dir>(indices, count, batch);
-  buffer<std::byte> const scratch(scratch_bytes<Dir, Index>(count, source.num_rows(), source.placement(),
-                                                            batch.row_bytes(), policy),
-                                  stream, mr);
-  workspace_view const ws{scratch.data(), scratch.bytes()};
-  move_rows_async<Dir>(stream, source, indices, count, batch, ws, policy);
+  move_plan const plan = plan_move<Dir>(policy, source.placement(), batch.row_bytes(), count);
+  buffer<std::byte> const scratch(
+    carve_gather_scratch<Index>(workspace_view{}, count, sort_bits<Index>(source.num_rows(), plan.all_key_bits),
+                                plan.sorted)
+      .total,
+    stream, mr);
+  workspace_view const ws{scratch.data(), scratch.bytes()};  // its own scratch: nothing to check
+  enqueue_move<Dir>(stream, source, indices, count, batch, ws, plan, nullptr);
   if (policy.check_indices) {
     gather_flag(ws).throw_if_set(stream, "indices", source.num_rows());
   } else {

@@ -164,7 +164,8 @@ void check_blocks_arguments(const csr_view<Offset, Index>& csr, const Index* see
                             const sampling_policy& policy)
 {
   GNNDIRECT_EXPECTS(!fanouts.empty(), "sample_blocks: at least one fanout is needed");
-  for (int fanout : fanouts) { check_sample_arguments(csr, seeds, num_seeds, fanout, policy); }
+  for (int fanout : fanouts) { validate(policy, csr, fanout); }
+  check_sample_inputs(csr, seeds, num_seeds);  // once, not per layer
   GNNDIRECT_EXPECTS(csr.num_nodes < std::int64_t{std::numeric_limits<Index>::max()},
                     "sample_blocks: num_nodes must be below the largest Index (the relabelling's "
                     "sentinel id is num_nodes)");

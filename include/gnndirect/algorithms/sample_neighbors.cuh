@@ -83,12 +83,10 @@ inline error_flag_ref sample_flag(workspace_view ws) noexcept
   return error_flag_ref{static_cast<error_record*>(ws.data)};
 }
 
-/// Argument checks shared by the async and synchronous calls (before any launch).
+/// The seed array and where the graph's arrays live (one cudaPointerGetAttributes per array).
 template <class Offset, class Index>
-void check_sample_arguments(const csr_view<Offset, Index>& csr, const Index* seeds,
-                            std::int64_t num_seeds, int fanout, const sampling_policy& policy)
+void check_sample_inputs(const csr_view<Offset, Index>& csr, const Index* seeds, std::int64_t num_seeds)
 {
-  validate(policy, csr, fanout);
   GNNDIRECT_EXPECTS(num_seeds >= 0, "sample_neighbors: num_seeds must be >= 0");
   GNNDIRECT_EXPECTS(num_seeds == 0 || seeds != nullptr, "sample_neighbors: null seeds");
   check_device_accessible(seeds, static_cast<std::size_t>(num_seeds) * sizeof(Index), alignof(Index), "seeds");
@@ -96,6 +94,15 @@ void check_sample_arguments(const csr_view<Offset, Index>& csr, const Index* see
   check_device_accessible(csr.indices, 0, alignof(Index), "csr indices");
   if (csr.weights != nullptr) { check_device_accessible(csr.weights, 0, alignof(float), "weights"); }
   if (csr.edge_ids != nullptr) { check_device_accessible(csr.edge_ids, 0, alignof(Offset), "edge_ids"); }
+}
+
+/// Argument checks shared by the async and synchronous calls (before any launch).
+template <class Offset, class Index>
+void check_sample_arguments(const csr_view<Offset, Index>& csr, const Index* seeds,
+                            std::int64_t num_seeds, int fanout, const sampling_policy& policy)
+{
+  validate(policy, csr, fanout);
+  check_sample_inputs(csr, seeds, num_seeds);
 }
 
 }  // namespace detail
