@@ -31,6 +31,10 @@ def main():
     for key, value in paths.items():
         seconds = value["epoch_s_mean"] if isinstance(value, dict) else value
         label, fair = LABELS.get("pyg_over_gnndirect" if legacy and key == "pyg" else key, (key, True))
+        if key == "pyg" and not legacy and isinstance(value, dict) and "num_workers" in value:
+            # name what the baseline ran: its sampling backend and the worker count that won
+            label = (f"PyG NeighborLoader, CPU sampling ({value.get('backend', '?')}, "
+                     f"num_workers={value['num_workers']})")
         (rows if fair else left_out).append((seconds, label, fair))
     rows.sort()
     fig, ax = plt.subplots(figsize=(10, 0.6 * len(rows) + 1.4))
