@@ -10,6 +10,14 @@
 //   managed_unsorted / managed_noalign / pinned_noalign: the policy knobs switched off
 // Counters: GBps (decimal, gathered row bytes / median time), pct_link (vs the pinned H2D memcpy
 // peak measured at start), vs_<path> (ratio to that path for the same table and row size).
+//
+// GNNDIRECT_BENCH_STUDY64=1 adds the 64-byte-row study (gather64/...): what limits small rows
+// from host memory, one knob at a time on managed_host, on a 256 MiB and a 16 GiB table:
+//   translation   the same pattern on both tables (the small one's pages stay in the GPU's TLBs)
+//   request rate  rows in flight per tile, threads per row, block budget
+//   partial lines paired: each 64-B row's 128-B line partner is the next index, so every line
+//                 read over the link is used whole (same bytes, half the lines of random rows)
+//   locality      unsorted (caller order) against the selector's sorted order
 #include "bench_common.cuh"
 
 #include <gnndirect/algorithms/gather.cuh>
@@ -24,6 +32,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gb = gnndirect::bench;
@@ -143,7 +152,19 @@ double cpu_centric_batch(gnndirect::table_view<const float> src, const std::vect
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-void bm_gather(benchmark::State& state, const path& p, std::size_t table_bytes, std::size_t row_bytes)
+/// idx[2k+1] = idx[2k] ^ 1: odd entries name the other 64-B half of their even partner's 128-B
+/// line (rows of 64 B, table 128-B aligned), so the batch reads whole lines.
+__global__ void pair_lines_kernel(std::int64_t* idx, std::int64_t count, std::int64_t rows)
+{
+  for (std::int64_t i = 2 * (blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x) + 1; i < count;
+       i += 2 * std::int64_t{gridDim.x} * blockDim.x) {
+    std::int64_t const partner = idx[i - 1] ^ 1;
+    idx[i] = partner < rows ? partner : idx[i - 1];
+  }
+}
+
+void bm_gather(benchmark::State& state, const path& p, std::size_t table_bytes, std::size_t row_bytes,
+               bool paired_lines = false)
 {
   table_set& t = tables(table_bytes);
   std::int64_t const cols = static_cast<std::int64_t>(row_bytes / sizeof(float));
@@ -163,6 +184,10 @@ void bm_gather(benchmark::State& state, const path& p, std::size_t table_bytes, 
   std::uint64_t seed = 12345;
   for (auto _ : state) {
     gb::fill_random_indices(nullptr, indices.data(), count, rows, ++seed);
+    if (paired_lines) {
+      pair_lines_kernel<<<1024, 256>>>(indices.data(), count, rows);
+      GNNDIRECT_CUDA_TRY(cudaGetLastError());
+    }
     double seconds = 0;
     if (p.cpu_centric) {
       GNNDIRECT_CUDA_TRY(cudaMemcpy(host_indices.data(), indices.data(), count * 8, cudaMemcpyDeviceToHost));
@@ -242,6 +267,42 @@ std::vector<std::size_t> table_sizes()
   return sizes;
 }
 
+/// The 64-byte-row study's variants (see the file comment): managed_host, one knob each.
+std::vector<std::pair<path, bool>> study64_paths()
+{
+  using gnndirect::locality_order;
+  auto managed = [](const char* name, void (*edit)(gnndirect::gather_policy&)) {
+    return path{name, memory_kind::managed_host, false, with(edit)};
+  };
+  return {
+    {managed("default", [](auto&) {}), false},
+    {managed("paired_lines", [](auto&) {}), true},
+    {managed("unsorted", [](auto& p) { p.order = locality_order::none; }), false},
+    {managed("unsorted_paired_lines", [](auto& p) { p.order = locality_order::none; }), true},
+    {managed("rif:1", [](auto& p) { p.tile_size = 4; p.rows_in_flight = 1; }), false},
+    {managed("rif:2", [](auto& p) { p.tile_size = 4; p.rows_in_flight = 2; }), false},
+    {managed("rif:4", [](auto& p) { p.tile_size = 4; p.rows_in_flight = 4; }), false},
+    {managed("tile:8", [](auto& p) { p.tile_size = 8; }), false},
+    {managed("tile:16", [](auto& p) { p.tile_size = 16; }), false},
+    {managed("blocks:64", [](auto& p) { p.max_blocks = 64; }), false},
+    {managed("blocks:128", [](auto& p) { p.max_blocks = 128; }), false},
+    {managed("blocks:full", [](auto& p) { p.max_blocks = 132 * 8; }), false},
+    {managed("noalign", [](auto& p) { p.align_128 = false; }), false},
+  };
+}
+
+void register_study64()
+{
+  for (std::size_t table_bytes : {std::size_t{256} << 20, std::size_t{16} << 30}) {
+    for (auto const& [p, paired] : study64_paths()) {
+      std::string const name = std::string("gather64/") + p.name + "/table_MiB:" + std::to_string(table_bytes >> 20);
+      benchmark::RegisterBenchmark(name.c_str(), [=, p = p, paired = paired](benchmark::State& s) {
+        bm_gather(s, p, table_bytes, 64, paired);
+      })->UseManualTime()->Iterations(11)->Unit(benchmark::kMillisecond);
+    }
+  }
+}
+
 void register_all()
 {
   benchmark::RegisterBenchmark("link_peak", bm_link_peak)->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
@@ -258,6 +319,7 @@ void register_all()
       }
     }
   }
+  if (std::getenv("GNNDIRECT_BENCH_STUDY64") != nullptr) { register_study64(); }
 }
 
 }  // namespace
