@@ -273,7 +273,8 @@ def plot(rows, path):
                     ha="center", va="bottom", fontsize=8)
     ax.set_xticks(list(x))
     ax.set_xticklabels([r["shape"] for r in shown])
-    ax.set_ylabel("feature transfer per epoch (s)")
+    ax.set_yscale("log")  # the shapes' epochs differ by orders of magnitude
+    ax.set_ylabel("feature transfer per epoch (s, log scale)")
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
