@@ -10,18 +10,28 @@ set(cases
   "--scale|-1=>--scale expects a number > 0, got '-1'"
   "--scale|nan=>--scale expects a number > 0"
   "--batch-size|0=>--batch-size expects an integer in {1, "
-  "--paths|foo=>--paths expects a comma-separated list of gnndirect cached cpu gpu ('foo'"
+  "--paths|foo=>--paths expects a comma-separated list of gnndirect cached cpu gpu transfer ('foo'"
+  "--paths|gnndirect,transfers=>('transfers' is none of them)"
   "--paths|gnndirect,,cpu=>--paths expects"
   "--epochs|0=>--epochs expects an integer in {1, 1000}, got '0'"
   "--cache-pct|150=>--cache-pct expects a percentage in (0, 100}, got '150'"
   "--workers|0=>--workers expects an integer in {1, 256}, got '0'"
   "--depth|x=>--depth expects an integer in {1, 256}, got 'x'"
+  "--workers|1,,2=>--workers expects a comma-separated list of integers in {1, 256} (no empty entries), got '1,,2'"
+  "--workers|0,2=>--workers expects an integer in {1, 256}, got '0'"
+  "--workers|2,300=>--workers expects an integer in {1, 256}, got '300'"
+  "--workers|1,2,=>--workers expects a comma-separated list of integers in {1, 256} (no empty entries)"
+  "--depth|2,x=>--depth expects an integer in {1, 256}, got 'x'"
+  "--depth|3,3=>--depth expects distinct integers in {1, 256} ('3' repeats), got '3,3'"
+  "--workers|1,2|--paths|cpu,transfer=>--workers/--depth lists (a sweep) need the gnndirect path"
   "--fanouts|15,,5=>--fanouts expects a comma-separated list of integers >= 0, one per layer (no empty entries), got '15,,5'"
   "--fanouts|15,-1=>--fanouts expects an integer in {0, "
   "--seed|-3=>--seed expects an integer in {0, 2^64)"
-  "--preset|huge=>--preset expects one of small, products, reddit, papers100m, got 'huge'"
+  "--preset|huge=>--preset expects one of small, products, reddit, twitter, papers100m, got 'huge'"
+  "--preset|Twitter=>--preset expects one of small, products, reddit, twitter, papers100m, got 'Twitter'"
   "--json|${WORK_DIR}/no-such-dir/out.json=>--json: cannot write"
-  "--preset|papers100m|--scale|1000=>of host memory")
+  "--preset|papers100m|--scale|1000=>of host memory"
+  "--preset|twitter|--scale|1000=>use a smaller --scale")
 set(failures 0)
 foreach(case IN LISTS cases)
   string(FIND "${case}" "=>" split)

@@ -11,11 +11,21 @@
 // CPU-centric sampler draws the neighbours with its own generator).
 // Reports epoch time, batches/s, feature GB/s, CPU core-seconds, ratios to the CPU-centric path,
 // and how close gnndirect comes to the host link's floor (bytes that must cross it / link peak
-// measured in the same run).
+// measured in the same run). Every path's JSON entry carries the wall-clock bounds of its timed
+// epochs (start_unix_s, end_unix_s), so that an external power log (scripts/paper-table) can be
+// averaged per path.
+// Two extras, off by default:
+//   --workers/--depth lists  sweep the pipeline's worker count and depth on the same data; the
+//                            best combination is reported as "gnndirect" and used by the others;
+//   path transfer            the feature transfer alone, per batch of an epoch: gnndirect's gather
+//                            from the host-resident table against the CPU-centric staged gather of
+//                            the same rows (the comparison of PyTorch-Direct, Min et al. 2021).
 //
-//   demo [--preset small|products|reddit|papers100m] [--scale X] [--batch-size N]
-//        [--fanouts 15,10,5] [--epochs N] [--max-batches N] [--paths gnndirect,cpu,gpu]
-//        [--feature-dim D] [--train-nodes N] [--seed S] [--json FILE]
+//   demo [--preset small|products|reddit|twitter|papers100m] [--scale X] [--batch-size N]
+//        [--fanouts 15,10,5] [--epochs N] [--max-batches N] [--paths gnndirect,cpu,gpu,transfer]
+//        [--workers 1,2,4] [--depth 2,3,4,6] [--feature-dim D] [--train-nodes N] [--seed S]
+//        [--json FILE]
+#include <gnndirect/algorithms/gather.cuh>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/graph/csr_graph.hpp>
@@ -74,16 +84,21 @@ struct demo_args {
   std::int64_t feature_dim{-1};  // -1: the preset's
   std::int64_t train_nodes{-1};  // -1: the preset's, scaled
   std::uint64_t seed{1};
-  int workers{2};  // pipeline worker threads (gnndirect, cached and all-in-gpu paths)
-  int depth{3};    // pipeline batches in flight
+  std::vector<int> workers_list{2};  // --workers: one value, or several to sweep
+  std::vector<int> depth_list{3};    // --depth: likewise
+  int workers{2};  // pipeline worker threads in use (gnndirect, cached and all-in-gpu paths)
+  int depth{3};    // pipeline batches in flight in use (after a sweep: the best combination's)
   std::string json;
+
+  /// True when --workers and --depth name more than one combination.
+  bool sweeps() const { return workers_list.size() * depth_list.size() > 1; }
 };
 
 void print_usage(std::FILE* out)
 {
   std::fprintf(out,
     "usage: demo [options]\n"
-    "  --preset NAME        small | products | reddit | papers100m (default small)\n"
+    "  --preset NAME        small | products | reddit | twitter | papers100m (default small)\n"
     "  --scale X            multiply the preset's nodes and edges by X (default 1)\n"
     "  --batch-size N       seeds per mini-batch (default 1024)\n"
     "  --fanouts A,B,C      neighbours sampled per layer, seeds side first (default 15,10,5)\n"
@@ -93,14 +108,20 @@ void print_usage(std::FILE* out)
     "                       epoch (it is the slow one; default 0 = all)\n"
     "  --cache-pct P        path 'cached': gnndirect with P%% of feature rows in a device tier\n"
     "                       (highest degree first; default 20)\n"
-    "  --paths LIST         any of gnndirect,cached,cpu,gpu (default gnndirect,cpu,gpu)\n"
+    "  --paths LIST         any of gnndirect,cached,cpu,gpu,transfer (default gnndirect,cpu,gpu);\n"
+    "                       transfer: the feature transfer alone, per batch, gnndirect's gather\n"
+    "                       against the CPU-centric staged gather of the same rows (bounded by\n"
+    "                       --cpu-max-batches like cpu)\n"
     "  --feature-dim D      fp32 features per node (default: products 100, reddit 602,\n"
-    "                       papers100m 128, small 128)\n"
+    "                       twitter 343, papers100m 128, small 128)\n"
     "  --train-nodes N      training nodes (default: products 196615, reddit 153431,\n"
-    "                       papers100m 1200000, small 10%% of nodes; times --scale)\n"
+    "                       papers100m 1200000, twitter and small 10%% of nodes; times --scale)\n"
     "  --seed S             seed of the graph, features, shuffle and sampling (default 1)\n"
-    "  --workers N          pipeline threads preparing batches concurrently (default 2)\n"
-    "  --depth N            pipeline batches in flight (default 3)\n"
+    "  --workers N[,N..]    pipeline threads preparing batches concurrently (default 2)\n"
+    "  --depth N[,N..]      pipeline batches in flight (default 3). With lists, gnndirect runs\n"
+    "                       once per combination on the same data (after a short warm-up), and\n"
+    "                       the fastest is reported as gnndirect and used by cached and gpu\n"
+    "                       (needs gnndirect in --paths; it then runs first)\n"
     "  --json FILE          also write the results as JSON\n"
     "  --help               this text\n");
 }
@@ -177,11 +198,28 @@ gnndirect::graph_preset parse_preset(const std::string& name)
   if (name == "products") { return gnndirect::graph_preset::products; }
   if (name == "reddit") { return gnndirect::graph_preset::reddit; }
   if (name == "papers100m") { return gnndirect::graph_preset::papers100m; }
-  bad_option("--preset", "one of small, products, reddit, papers100m", name);
+  if (name == "twitter") { return gnndirect::graph_preset::twitter; }
+  bad_option("--preset", "one of small, products, reddit, twitter, papers100m", name);
 }
 
 /// The data paths --paths accepts.
-constexpr const char* known_paths[] = {"gnndirect", "cached", "cpu", "gpu"};
+constexpr const char* known_paths[] = {"gnndirect", "cached", "cpu", "gpu", "transfer"};
+
+/// A comma-separated list of distinct integers in [lo, hi]; each entry is checked (and named) as a
+/// single value would be.
+std::vector<int> parse_int_list(const std::string& flag, const std::string& text, int lo, int hi)
+{
+  std::string const range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  std::vector<int> values;
+  for (auto const& part : split_list(flag, text, "a comma-separated list of integers in " + range)) {
+    int const value = parse_integer<int>(flag, part, lo, hi);
+    if (std::find(values.begin(), values.end(), value) != values.end()) {
+      bad_option(flag, "distinct integers in " + range + " ('" + part + "' repeats)", text);
+    }
+    values.push_back(value);
+  }
+  return values;
+}
 
 std::vector<std::string> parse_paths(const std::string& text)
 {
@@ -251,9 +289,11 @@ void apply_option(demo_args& a, const std::string& flag, const std::string& valu
   } else if (flag == "--train-nodes") {
     a.train_nodes = parse_integer<std::int64_t>(flag, value, 1, any);
   } else if (flag == "--workers") {
-    a.workers = parse_integer<int>(flag, value, 1, 256);
+    a.workers_list = parse_int_list(flag, value, 1, 256);
+    a.workers = a.workers_list.front();
   } else if (flag == "--depth") {
-    a.depth = parse_integer<int>(flag, value, 1, 256);
+    a.depth_list = parse_int_list(flag, value, 1, 256);
+    a.depth = a.depth_list.front();
   } else if (flag == "--seed") {
     a.seed = parse_seed(flag, value);
   } else if (flag == "--json") {
@@ -284,6 +324,11 @@ demo_args parse_args(int argc, char** argv)
     }
     apply_option(a, flag, argv[++i]);
   }
+  if (a.sweeps() && std::find(a.paths.begin(), a.paths.end(), "gnndirect") == a.paths.end()) {
+    std::fprintf(stderr, "demo: --workers/--depth lists (a sweep) need the gnndirect path in --paths "
+                         "(see --help)\n");
+    std::exit(2);
+  }
   if (!a.json.empty()) { check_json_writable(a.json); }
   return a;
 }
@@ -293,6 +338,9 @@ std::int64_t default_feature_dim(gnndirect::graph_preset preset)
   switch (preset) {
     case gnndirect::graph_preset::products: return 100;
     case gnndirect::graph_preset::reddit: return 602;
+    // Our choice: a width between reddit's and products' (PyTorch-Direct's own value for its
+    // twitter graph, whose features are synthetic, is not confirmed here).
+    case gnndirect::graph_preset::twitter: return 343;
     default: return 128;
   }
 }
@@ -304,6 +352,8 @@ std::int64_t default_train_nodes(gnndirect::graph_preset preset, double scale, s
     case gnndirect::graph_preset::products: full = 196'615; break;
     case gnndirect::graph_preset::reddit: full = 153'431; break;
     case gnndirect::graph_preset::papers100m: full = 1'200'000; break;
+    // twitter-2010 has no split: 10% of the full-size nodes, scaled like the others.
+    case gnndirect::graph_preset::twitter: full = 4'165'223; break;
     case gnndirect::graph_preset::small: return std::max<std::int64_t>(1, nodes / 10);
   }
   return std::clamp<std::int64_t>(std::llround(full * scale), 1, nodes);
@@ -460,6 +510,13 @@ double process_cpu_seconds()
   getrusage(RUSAGE_SELF, &usage);
   auto const seconds = [](timeval t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+/// Wall-clock time now in seconds since the Unix epoch: the time base of an external power log
+/// (nvidia-smi's timestamps, a RAPL sampler), unlike the steady clock the durations use.
+double unix_now()
+{
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 /// Wall time and CPU time of one epoch, measured from construction to stop().
@@ -645,9 +702,17 @@ struct path_result {
   std::int64_t batches{0};
   std::uint64_t feature_bytes{0};
   std::uint64_t link_bytes{0};  // gnndirect only: bytes that must cross the host link
+  double start_unix_s{0};       // wall-clock start of the first timed epoch
+  double end_unix_s{0};         // wall-clock end of the last timed epoch
+  int workers{0};               // pipeline paths: the worker count and depth they ran with
+  int depth{0};
+  bool sweep_entry{false};      // one combination of a --workers/--depth sweep
   bool ran{false};
   std::string note;
 };
+
+/// One table row of `r` (defined with the report below); `width` of the name column.
+void print_result_line(const path_result& r, const path_result* cpu, int width = 12);
 
 gnndirect::pipeline_options pipeline_options_for(const demo_args& a)
 {
@@ -685,8 +750,11 @@ path_result run_pipeline_path(const std::string& name, const demo_args& a, const
   gnndirect::minibatch_pipeline<std::int64_t, Index, float, label_type> pipeline(
     graph, features, d.labels.data(), d.training_ids, options);
   std::int64_t const batches = batches_per_epoch(a, static_cast<std::int64_t>(d.training_ids.size()));
+  result.workers = a.workers;
+  result.depth = a.depth;
   for (int epoch = 0; epoch < a.epochs; ++epoch) {
     progress_bar bar(name + " epoch " + std::to_string(epoch), batches);
+    if (epoch == 0) { result.start_unix_s = unix_now(); }
     epoch_meter meter;
     pipeline.start_epoch(epoch);
     result.feature_bytes = 0;
@@ -705,6 +773,7 @@ path_result run_pipeline_path(const std::string& name, const demo_args& a, const
     }
     GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(consumer.get()));
     meter.stop();
+    result.end_unix_s = unix_now();
     bar.finish();
     result.seconds = meter.seconds;
     result.core_seconds = meter.core_seconds;
@@ -761,6 +830,7 @@ path_result run_cpu_path(const demo_args& a, const dataset<Index>& d)
   gnndirect::pipeline_options const options = pipeline_options_for(a);
   for (int epoch = 0; epoch < a.epochs; ++epoch) {
     progress_bar bar("cpu-centric epoch " + std::to_string(epoch), batches);
+    if (epoch == 0) { result.start_unix_s = unix_now(); }
     epoch_meter meter;
     std::vector<Index> order = d.training_ids;
     gnndirect::shuffle_epoch(order, options.shuffle_seed, epoch);
@@ -797,6 +867,7 @@ path_result run_cpu_path(const demo_args& a, const dataset<Index>& d)
     }
     GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream.get()));  // the epoch ends when its data has landed
     meter.stop();
+    result.end_unix_s = unix_now();
     bar.finish();
     // With --cpu-max-batches the epoch is extrapolated from the batches that ran (batches are
     // statistically alike: same size, same fanouts, shuffled seeds).
@@ -846,6 +917,214 @@ path_result run_gpu_path(const demo_args& a, const dataset<Index>& d, cudaStream
   return run_pipeline_path("all-in-gpu", a, d, graph, table, false);
 }
 
+/// The gnndirect path over every --workers x --depth combination (the caller checked that there
+/// is more than one), on the same data: a short untimed warm-up first, so that the first
+/// combination does not pay for first touches (pool growth, page mappings) alone. Appends one
+/// result per combination ("gnndirect w=W d=D") and then the fastest one's copy named "gnndirect";
+/// sets a.workers and a.depth to the fastest combination for the paths that follow.
+template <class Index>
+void run_gnndirect_sweep(demo_args& a, const dataset<Index>& d, bool count_link_bytes,
+                         std::vector<path_result>& results)
+{
+  {
+    demo_args warm = a;
+    warm.epochs = 1;
+    warm.max_batches = std::min<std::int64_t>(batches_per_epoch(a, static_cast<std::int64_t>(d.training_ids.size())), 32);
+    (void)run_pipeline_path("warm-up", warm, d, d.graph.view(), d.features.view(), false);
+  }
+  std::size_t best = results.size();
+  for (int w : a.workers_list) {
+    for (int depth : a.depth_list) {
+      demo_args combo = a;
+      combo.workers = w;
+      combo.depth = depth;
+      std::string const name = "gnndirect w=" + std::to_string(w) + " d=" + std::to_string(depth);
+      path_result r = run_pipeline_path(name, combo, d, d.graph.view(), d.features.view(), count_link_bytes);
+      r.sweep_entry = true;
+      print_result_line(r, nullptr, 20);
+      if (best == results.size() || r.seconds < results[best].seconds) { best = results.size(); }
+      results.push_back(std::move(r));
+    }
+  }
+  path_result chosen = results[best];
+  chosen.name = "gnndirect";
+  chosen.sweep_entry = false;
+  chosen.note = "fastest of " + std::to_string(a.workers_list.size() * a.depth_list.size()) +
+                " combinations: --workers " + std::to_string(chosen.workers) + " --depth " +
+                std::to_string(chosen.depth);
+  a.workers = chosen.workers;
+  a.depth = chosen.depth;
+  results.push_back(std::move(chosen));
+}
+
+/// Per-epoch totals of the feature transfer alone (path "transfer").
+struct transfer_result {
+  bool ran{false};
+  std::string note;
+  std::int64_t batches{0};      // batches per epoch
+  std::int64_t batches_run{0};  // batches measured (the totals are extrapolated from them)
+  double rows{0};               // feature rows per epoch (both methods move the same rows)
+  double bytes{0};              // feature bytes per epoch
+  double gnndirect_seconds{0};  // sum of the per-batch gathers (CUDA events)
+  double cpu_seconds{0};        // sum of the per-batch staged gathers (wall, to completion)
+  double gnndirect_core_seconds{0};
+  double cpu_core_seconds{0};
+  double start_unix_s{0};
+  double end_unix_s{0};
+  bool verified{false};  // the first batch's rows were identical from both methods
+};
+
+/// Device buffers of the transfer path, grown to the largest batch seen.
+template <class Index>
+struct transfer_buffers {
+  std::int64_t capacity{0};  // rows
+  gnndirect::buffer<Index> ids;
+  gnndirect::buffer<float> direct;
+  gnndirect::buffer<float> staged;
+  gnndirect::buffer<unsigned char> workspace;
+
+  void reserve(std::int64_t rows, std::int64_t dim, const gnndirect::table_view<const float>& table,
+               const gnndirect::gather_policy& policy)
+  {
+    if (rows <= capacity) { return; }
+    capacity = rows + rows / 4;
+    auto const n = static_cast<std::size_t>(capacity);
+    ids = gnndirect::buffer<Index>(n, memory_kind::device);
+    direct = gnndirect::buffer<float>(n * static_cast<std::size_t>(dim), memory_kind::device);
+    staged = gnndirect::buffer<float>(n * static_cast<std::size_t>(dim), memory_kind::device);
+    workspace = gnndirect::buffer<unsigned char>(
+      gnndirect::gather_workspace_bytes<Index>(capacity, table.rows, table.kind, table.row_bytes(), policy),
+      memory_kind::device);
+  }
+};
+
+/// Compares the first rows of both methods' outputs (a transfer that moved the wrong bytes fast
+/// must not win the table).
+template <class Index>
+bool same_rows(const transfer_buffers<Index>& buf, std::int64_t rows, std::int64_t dim)
+{
+  auto const count = static_cast<std::size_t>(std::min<std::int64_t>(rows, 4096) * dim);
+  std::vector<float> direct(count);
+  std::vector<float> staged(count);
+  GNNDIRECT_CUDA_TRY(cudaMemcpy(direct.data(), buf.direct.data(), count * sizeof(float), cudaMemcpyDeviceToHost));
+  GNNDIRECT_CUDA_TRY(cudaMemcpy(staged.data(), buf.staged.data(), count * sizeof(float), cudaMemcpyDeviceToHost));
+  return std::memcmp(direct.data(), staged.data(), count * sizeof(float)) == 0;
+}
+
+/// Times gnndirect's gather of `n` rows (ids already in device memory) from the host-resident
+/// table into device memory with CUDA events, as the pipeline enqueues it (gather_async with the
+/// pipeline's policy); the index check that follows is not timed. Adds to the result's totals.
+template <class Index>
+void time_direct_gather(transfer_result& r, transfer_buffers<Index>& buf, gnndirect::table_view<const float> table,
+                        std::int64_t n, const gnndirect::gather_policy& policy, cudaStream_t stream,
+                        cudaEvent_t start, cudaEvent_t stop)
+{
+  gnndirect::table_view<float> const out(buf.direct.data(), n, table.cols, table.cols, memory_kind::device);
+  gnndirect::workspace_view const ws{buf.workspace.data(), buf.workspace.bytes()};
+  double const cpu0 = process_cpu_seconds();
+  GNNDIRECT_CUDA_TRY(cudaEventRecord(start, stream));
+  gnndirect::gather_async(stream, table, buf.ids.data(), n, out, ws, policy);
+  GNNDIRECT_CUDA_TRY(cudaEventRecord(stop, stream));
+  GNNDIRECT_CUDA_TRY(cudaEventSynchronize(stop));
+  r.gnndirect_core_seconds += process_cpu_seconds() - cpu0;
+  float ms = 0;
+  GNNDIRECT_CUDA_TRY(cudaEventElapsedTime(&ms, start, stop));
+  r.gnndirect_seconds += 1e-3 * static_cast<double>(ms);
+  gnndirect::gather_check(stream, ws, table.rows);
+}
+
+/// Times the CPU-centric staged gather of the same rows (all cores gather into two pinned
+/// buffers, each copied while the other fills), wall time until the last copy has landed.
+template <class Index>
+void time_staged_gather(transfer_result& r, transfer_buffers<Index>& buf,
+                        gnndirect::host::staged_gather<float>& staged, gnndirect::host::worker_pool& pool,
+                        gnndirect::table_view<const float> host_table, const Index* ids, std::int64_t n,
+                        cudaStream_t stream)
+{
+  double const cpu0 = process_cpu_seconds();
+  auto const t0 = clock_type::now();
+  staged.gather(pool, host_table, ids, n, buf.staged.data(), stream);
+  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+  r.cpu_seconds += seconds_since(t0);
+  r.cpu_core_seconds += process_cpu_seconds() - cpu0;
+}
+
+/// The feature transfer alone, per batch of an epoch: the batch's input nodes come from the
+/// CPU-centric sampler and are uploaded (neither timed); then gnndirect's gather and the staged
+/// gather move the same rows, in alternating order from batch to batch (whichever runs second
+/// finds some rows in the CPU caches). With --cpu-max-batches the totals are extrapolated like
+/// the cpu path's. Totals are those of the last epoch.
+template <class Index>
+transfer_result run_transfer_path(const demo_args& a, const dataset<Index>& d)
+{
+  transfer_result result;
+  auto const stream = gnndirect::detail::make_non_blocking_stream();
+  auto const graph = d.host_view();
+  gnndirect::table_view<const float> const table = d.features.view();
+  gnndirect::table_view<const float> const host_table = d.features.host_view();
+  std::int64_t const dim = table.cols;
+  gnndirect::host::cpu_sampler sampler;
+  gnndirect::host::staged_gather<float> staged(std::size_t{16} << 20);  // as the cpu path's
+  gnndirect::host::cpu_blocks<std::int64_t, Index> blocks;
+  transfer_buffers<Index> buf;
+  gnndirect::pipeline_options const options = pipeline_options_for(a);
+  gnndirect::gather_policy const policy = options.gather;
+  std::int64_t const epoch_batches = batches_per_epoch(a, static_cast<std::int64_t>(d.training_ids.size()));
+  std::int64_t const batches = a.cpu_max_batches > 0 ? std::min(epoch_batches, a.cpu_max_batches) : epoch_batches;
+  cudaEvent_t start{};
+  cudaEvent_t stop{};
+  GNNDIRECT_CUDA_TRY(cudaEventCreate(&start));
+  GNNDIRECT_CUDA_TRY(cudaEventCreate(&stop));
+  result.start_unix_s = unix_now();
+  for (int epoch = 0; epoch < a.epochs; ++epoch) {
+    progress_bar bar("transfer epoch " + std::to_string(epoch), batches);
+    std::vector<Index> order = d.training_ids;
+    gnndirect::shuffle_epoch(order, options.shuffle_seed, epoch);
+    transfer_result totals;
+    for (std::int64_t b = 0; b < batches; ++b) {
+      std::int64_t const first = b * a.batch_size;
+      std::int64_t const n = std::min(a.batch_size, static_cast<std::int64_t>(order.size()) - first);
+      gnndirect::sampling_policy sampling = options.sampling;
+      sampling.seed = gnndirect::batch_sampling_seed(options.sampling.seed, epoch, b);
+      sampler.sample_blocks(graph, order.data() + first, n, a.fanouts, sampling, blocks);
+      auto const& inputs = blocks.input_nodes();
+      auto const n_in = static_cast<std::int64_t>(inputs.size());
+      buf.reserve(n_in, dim, table, policy);
+      GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(buf.ids.data(), inputs.data(), static_cast<std::size_t>(n_in) * sizeof(Index),
+                                         cudaMemcpyHostToDevice, stream.get()));
+      GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream.get()));
+      for (int k = 0; k < 2; ++k) {
+        if ((k == 0) == (b % 2 == 0)) {
+          time_direct_gather(totals, buf, table, n_in, policy, stream.get(), start, stop);
+        } else {
+          time_staged_gather(totals, buf, staged, sampler.pool(), host_table, inputs.data(), n_in, stream.get());
+        }
+      }
+      if (epoch == 0 && b == 0) { result.verified = same_rows(buf, n_in, dim); }
+      totals.rows += static_cast<double>(n_in);
+      bar.update(b + 1);
+    }
+    bar.finish();
+    double const scale = static_cast<double>(epoch_batches) / static_cast<double>(std::max<std::int64_t>(batches, 1));
+    result.rows = totals.rows * scale;
+    result.bytes = result.rows * static_cast<double>(table.row_bytes());
+    result.gnndirect_seconds = totals.gnndirect_seconds * scale;
+    result.cpu_seconds = totals.cpu_seconds * scale;
+    result.gnndirect_core_seconds = totals.gnndirect_core_seconds * scale;
+    result.cpu_core_seconds = totals.cpu_core_seconds * scale;
+  }
+  result.end_unix_s = unix_now();
+  GNNDIRECT_CUDA_TRY(cudaEventDestroy(start));
+  GNNDIRECT_CUDA_TRY(cudaEventDestroy(stop));
+  result.batches = epoch_batches;
+  result.batches_run = batches;
+  if (batches < epoch_batches) {
+    result.note = "extrapolated from " + std::to_string(batches) + " of " + std::to_string(epoch_batches) + " batches";
+  }
+  result.ran = true;
+  return result;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Report
 
@@ -868,10 +1147,10 @@ const path_result* find_path(const std::vector<path_result>& results, const std:
   return nullptr;
 }
 
-void print_path_line(const path_result& r, const path_result* cpu)
+void print_path_line(const path_result& r, const path_result* cpu, int width)
 {
   double const gbps = static_cast<double>(r.feature_bytes) / r.seconds / 1e9;
-  std::printf("%-12s %9.3f %10.1f %10.2f %10.2f %8.2f", r.name.c_str(), r.seconds,
+  std::printf("%-*s %9.3f %10.1f %10.2f %10.2f %8.2f", width, r.name.c_str(), r.seconds,
               static_cast<double>(r.batches) / r.seconds, gbps, r.core_seconds, r.core_seconds / r.seconds);
   if (cpu != nullptr) {
     std::printf(" %9.2fx %10.2fx\n", cpu->seconds / r.seconds, cpu->core_seconds / std::max(r.core_seconds, 1e-9));
@@ -880,23 +1159,25 @@ void print_path_line(const path_result& r, const path_result* cpu)
   }
 }
 
-/// One table row; a path that did not run prints why.
-void print_result_line(const path_result& r, const path_result* cpu)
+/// One table row; a path that did not run prints why. `width`: of the name column.
+void print_result_line(const path_result& r, const path_result* cpu, int width)
 {
   if (r.ran) {
-    print_path_line(r, cpu);
-    if (!r.note.empty()) { std::printf("%-12s (%s)\n", "", r.note.c_str()); }
+    print_path_line(r, cpu, width);
+    if (!r.note.empty()) { std::printf("%-*s (%s)\n", width, "", r.note.c_str()); }
   } else {
-    std::printf("%-12s %s\n", r.name.c_str(), r.note.c_str());
+    std::printf("%-*s %s\n", width, r.name.c_str(), r.note.c_str());
   }
 }
 
 void print_table(const report_context& ctx, const std::vector<path_result>& results)
 {
   path_result const* cpu = find_path(results, "cpu-centric");
-  std::printf("\n%-12s %9s %10s %10s %10s %8s %10s %11s\n", "path", "epoch s", "batches/s",
+  int width = 12;  // wider only for the names of a sweep's combinations
+  for (auto const& r : results) { width = std::max(width, static_cast<int>(r.name.size())); }
+  std::printf("\n%-*s %9s %10s %10s %10s %8s %10s %11s\n", width, "path", "epoch s", "batches/s",
               "feat GB/s", "core-s", "cores", "speedup", "CPU saving");
-  for (auto const& r : results) { print_result_line(r, cpu); }
+  for (auto const& r : results) { print_result_line(r, cpu, width); }
   std::printf("(speedup and CPU saving: cpu-centric epoch time / path epoch time, cpu-centric "
               "core-seconds / path core-seconds)\n");
   if (path_result const* g = find_path(results, "gnndirect"); g != nullptr && g->link_bytes > 0) {
@@ -909,6 +1190,22 @@ void print_table(const report_context& ctx, const std::vector<path_result>& resu
   }
 }
 
+/// The transfer path's per-epoch totals and the reduction gnndirect brings.
+void print_transfer(const transfer_result& t)
+{
+  std::printf("\nfeature transfer per epoch (%lld batches%s%s): %.0f rows, %.2f GB\n",
+              static_cast<long long>(t.batches), t.note.empty() ? "" : ", ", t.note.c_str(), t.rows,
+              t.bytes / 1e9);
+  std::printf("  %-44s %9.3f s %8.2f GB/s %9.2f core-s\n", "gnndirect gather (GPU reads host rows)",
+              t.gnndirect_seconds, t.bytes / t.gnndirect_seconds / 1e9, t.gnndirect_core_seconds);
+  std::printf("  %-44s %9.3f s %8.2f GB/s %9.2f core-s\n", "cpu-centric staged gather (CPU gather + copy)",
+              t.cpu_seconds, t.bytes / t.cpu_seconds / 1e9, t.cpu_core_seconds);
+  std::printf("  gnndirect: %.1f%% less transfer time (cpu-centric / gnndirect = %.2fx); first batch's "
+              "rows %s\n",
+              100.0 * (1.0 - t.gnndirect_seconds / t.cpu_seconds), t.cpu_seconds / t.gnndirect_seconds,
+              t.verified ? "identical from both" : "DIFFER between the two methods");
+}
+
 std::string json_escape(const std::string& text)
 {
   std::string out;
@@ -919,9 +1216,49 @@ std::string json_escape(const std::string& text)
   return out;
 }
 
+/// Writes the --workers/--depth sweep (when there was one) as the JSON member "sweep".
+void write_json_sweep(std::FILE* out, const std::vector<path_result>& results, const path_result* chosen)
+{
+  bool first = true;
+  for (auto const& r : results) {
+    if (!r.sweep_entry) { continue; }
+    std::fprintf(out,
+                 "%s\n    {\"workers\": %d, \"depth\": %d, \"epoch_seconds\": %.6f, "
+                 "\"batches_per_second\": %.3f, \"cpu_core_seconds\": %.3f, \"best\": %s}",
+                 first ? ",\n  \"sweep\": [" : ",", r.workers, r.depth, r.seconds,
+                 static_cast<double>(r.batches) / r.seconds, r.core_seconds,
+                 chosen != nullptr && chosen->workers == r.workers && chosen->depth == r.depth ? "true" : "false");
+    first = false;
+  }
+  if (!first) { std::fprintf(out, "\n  ]"); }
+}
+
+/// Writes the transfer path's totals as the JSON member "transfer" (when it ran or was skipped).
+void write_json_transfer(std::FILE* out, const transfer_result& t)
+{
+  if (!t.ran) {
+    if (!t.note.empty()) {
+      std::fprintf(out, ",\n  \"transfer\": {\"ran\": false, \"note\": \"%s\"}", json_escape(t.note).c_str());
+    }
+    return;
+  }
+  std::fprintf(out,
+               ",\n  \"transfer\": {\"ran\": true, \"batches\": %lld, \"batches_run\": %lld, "
+               "\"rows\": %.0f, \"bytes\": %.0f,\n    \"gnndirect_seconds\": %.6f, \"cpu_centric_seconds\": %.6f, "
+               "\"reduction_pct\": %.3f,\n    \"gnndirect_gbps\": %.3f, \"cpu_centric_gbps\": %.3f, "
+               "\"gnndirect_core_seconds\": %.3f, \"cpu_centric_core_seconds\": %.3f,\n    "
+               "\"start_unix_s\": %.3f, \"end_unix_s\": %.3f, \"verified\": %s",
+               static_cast<long long>(t.batches), static_cast<long long>(t.batches_run), t.rows, t.bytes,
+               t.gnndirect_seconds, t.cpu_seconds, 100.0 * (1.0 - t.gnndirect_seconds / t.cpu_seconds),
+               t.bytes / t.gnndirect_seconds / 1e9, t.bytes / t.cpu_seconds / 1e9, t.gnndirect_core_seconds,
+               t.cpu_core_seconds, t.start_unix_s, t.end_unix_s, t.verified ? "true" : "false");
+  if (!t.note.empty()) { std::fprintf(out, ", \"note\": \"%s\"", json_escape(t.note).c_str()); }
+  std::fprintf(out, "}");
+}
+
 /// Writes the results as JSON; false (after a message) when the file cannot be written.
 bool write_json(const std::string& file, const demo_args& a, const report_context& ctx,
-                const std::vector<path_result>& results)
+                const std::vector<path_result>& results, const transfer_result& transfer)
 {
   std::FILE* out = std::fopen(file.c_str(), "w");
   if (out == nullptr) {
@@ -955,6 +1292,8 @@ bool write_json(const std::string& file, const demo_args& a, const report_contex
                    static_cast<unsigned long long>(r.feature_bytes),
                    static_cast<double>(r.feature_bytes) / r.seconds / 1e9, r.core_seconds,
                    r.core_seconds / r.seconds);
+      std::fprintf(out, ", \"start_unix_s\": %.3f, \"end_unix_s\": %.3f", r.start_unix_s, r.end_unix_s);
+      if (r.sweep_entry) { std::fprintf(out, ", \"workers\": %d, \"depth\": %d", r.workers, r.depth); }
       if (r.link_bytes > 0) {
         double const floor_s = static_cast<double>(r.link_bytes) / ctx.link_peak;
         std::fprintf(out, ", \"link_bytes\": %llu, \"link_floor_seconds\": %.6f, \"epoch_over_link_floor\": %.3f",
@@ -964,7 +1303,10 @@ bool write_json(const std::string& file, const demo_args& a, const report_contex
     if (!r.note.empty()) { std::fprintf(out, ", \"note\": \"%s\"", json_escape(r.note).c_str()); }
     std::fprintf(out, "}");
   }
-  std::fprintf(out, "\n  ]\n}\n");
+  std::fprintf(out, "\n  ]");
+  write_json_sweep(out, results, find_path(results, "gnndirect"));
+  write_json_transfer(out, transfer);
+  std::fprintf(out, "\n}\n");
   if (std::fclose(out) != 0) {
     std::fprintf(stderr, "demo: writing %s failed: %s\n", file.c_str(), std::strerror(errno));
     return false;
@@ -1002,10 +1344,25 @@ int run(demo_args a, report_context ctx, gnndirect::placement_decision where)
   std::printf("host link peak (pinned H2D cudaMemcpy, 256 MiB, median): %.1f GB/s\n\n", ctx.link_peak / 1e9);
 
   std::vector<path_result> results;
-  for (auto const& path : a.paths) {
-    if (path == "gnndirect") {
+  transfer_result transfer;
+  std::vector<std::string> paths = a.paths;
+  if (a.sweeps()) {  // the sweep picks the combination the other pipeline paths then use
+    std::stable_partition(paths.begin(), paths.end(), [](const std::string& p) { return p == "gnndirect"; });
+  }
+  for (auto const& path : paths) {
+    if (path == "gnndirect" && a.sweeps()) {
+      run_gnndirect_sweep(a, d, gnndirect::is_host_resident(where.kind), results);
+    } else if (path == "gnndirect") {
       results.push_back(run_pipeline_path("gnndirect", a, d, d.graph.view(), d.features.view(),
                                           gnndirect::is_host_resident(where.kind)));
+    } else if (path == "transfer" && !gnndirect::is_host_resident(where.kind)) {
+      transfer.note = "skipped: the device cannot map host memory, so the data is not host-resident";
+      std::printf("%-12s %s\n", "transfer", transfer.note.c_str());
+      continue;
+    } else if (path == "transfer") {
+      transfer = run_transfer_path(a, d);
+      print_transfer(transfer);
+      continue;
     } else if (path == "cached") {
       auto const rows = static_cast<std::size_t>(static_cast<double>(d.features.rows()) * a.cache_pct / 100.0);
       results.push_back(run_pipeline_path("cached", a, d, d.graph.view(), d.features.view(), false,
@@ -1022,7 +1379,8 @@ int run(demo_args a, report_context ctx, gnndirect::placement_decision where)
     print_result_line(results.back(), nullptr);
   }
   print_table(ctx, results);
-  if (!a.json.empty() && !write_json(a.json, a, ctx, results)) { return 1; }
+  if (transfer.ran) { print_transfer(transfer); }
+  if (!a.json.empty() && !write_json(a.json, a, ctx, results, transfer)) { return 1; }
   return 0;
 }
 

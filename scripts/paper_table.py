@@ -1,0 +1,331 @@
+#!/usr/bin/env python3
+"""Joins the demo's JSON results (one file per graph shape) with a GPU power log and an optional
+CPU package energy log into the paper's table (PyTorch-Direct, Min et al. 2021): per shape, the
+epoch time of gnndirect against the CPU-centric path, the feature-transfer time of both (and how
+much less gnndirect needs), CPU core-seconds, mean GPU power and CPU package energy per path.
+
+usage: scripts/paper_table.py --out DIR [--power power.csv] [--rapl rapl.csv] [--status runs.txt]
+                              demo.json [demo.json ...]
+
+Inputs:
+  demo.json  examples/demo --json output: every path entry has start_unix_s/end_unix_s (the
+             wall-clock bounds of its timed epochs), "transfer" the transfer path's totals, and
+             "sweep" the --workers/--depth sweep when there was one.
+  power.csv  nvidia-smi --query-gpu=timestamp,power.draw --format=csv,noheader,nounits -lms 200:
+             "YYYY/MM/DD HH:MM:SS.mmm, watts" per line, in the machine's local time (the same
+             machine as the demo, so its unix times match); "[N/A]" readings are skipped.
+  rapl.csv   written by scripts/paper-table: optional "# max_energy_range_uj,R1,R2.." line, a
+             header "unix_s,<domain>,..", then "unix_s,uj,uj.." rows of the package domains'
+             energy_uj counters; or a line "not readable".
+  runs.txt   optional "shape rc seconds" lines from scripts/paper-table (runs that failed or
+             timed out are listed in the table's notes).
+Writes DIR/paper-table.md, DIR/paper-table.json and, when matplotlib imports, DIR/paper-table.png.
+Pure Python 3 (no third-party module needed); test/python/check_paper_table.py tests it.
+"""
+import argparse
+import datetime
+import json
+import math
+import os
+import sys
+
+# Demo path names -> the table's names for them.
+PATHS = {"gnndirect": "gnndirect", "cpu-centric": "cpu-centric", "transfer": "transfer"}
+
+
+def parse_power(path):
+    """[(unix_s, watts)] from an nvidia-smi CSV log, sorted by time; [] when there is no file."""
+    samples = []
+    if not path or not os.path.exists(path):
+        return samples
+    with open(path) as f:
+        for line in f:
+            parts = [p.strip() for p in line.split(",")]
+            if len(parts) < 2:
+                continue
+            try:
+                stamp = datetime.datetime.strptime(parts[0], "%Y/%m/%d %H:%M:%S.%f")
+                watts = float(parts[1])
+            except ValueError:
+                continue  # a header, "[N/A]" or a line cut off when the logger was stopped
+            samples.append((stamp.timestamp(), watts))  # naive -> local time, as nvidia-smi wrote it
+    samples.sort()
+    return samples
+
+
+def parse_rapl(path):
+    """(status, domains, rows, ranges): rows are (unix_s, [uj per domain]); status is "readable",
+    "not readable" or "not logged"."""
+    if not path or not os.path.exists(path):
+        return "not logged", [], [], []
+    domains, rows, ranges = [], [], []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            if line == "not readable":
+                return "not readable", [], [], []
+            parts = line.split(",")
+            if parts[0] == "# max_energy_range_uj":
+                ranges = [float(v) for v in parts[1:]]
+            elif parts[0] == "unix_s":
+                domains = parts[1:]
+            else:
+                try:
+                    values = [float(v) for v in parts]
+                except ValueError:
+                    continue
+                if len(values) == len(domains) + 1:
+                    rows.append((values[0], values[1:]))
+    if not domains or len(rows) < 2:
+        return "not readable", [], [], []
+    rows.sort()
+    return "readable", domains, unwrap(rows, ranges), ranges
+
+
+def unwrap(rows, ranges):
+    """Makes each counter monotonic: a counter that went down wrapped at its max_energy_range_uj
+    (or, when unknown, at the next power of two above the largest reading)."""
+    out = [(rows[0][0], list(rows[0][1]))]
+    offsets = [0.0] * len(rows[0][1])
+    for (t, values), (_, previous) in zip(rows[1:], rows[:-1]):
+        for i, (v, p) in enumerate(zip(values, previous)):
+            if v < p:
+                wrap = ranges[i] if i < len(ranges) and ranges[i] > 0 else 2.0 ** math.ceil(math.log2(p + 1))
+                offsets[i] += wrap
+        out.append((t, [v + o for v, o in zip(values, offsets)]))
+    return out
+
+
+def interpolate(rows, t):
+    """Summed counters (joules) at time t, linear between the samples around it; None outside."""
+    if not rows or t < rows[0][0] or t > rows[-1][0]:
+        return None
+    for (t0, v0), (t1, v1) in zip(rows, rows[1:]):
+        if t0 <= t <= t1:
+            w = 0.0 if t1 == t0 else (t - t0) / (t1 - t0)
+            return sum(a + w * (b - a) for a, b in zip(v0, v1)) * 1e-6
+    return None
+
+
+def mean_power(samples, start, end):
+    """(mean watts, samples used) over [start, end]; a window shorter than the sampling interval
+    with no sample inside takes the nearest sample within 1 s; (None, 0) when there is none."""
+    inside = [w for t, w in samples if start <= t <= end]
+    if inside:
+        return sum(inside) / len(inside), len(inside)
+    near = [(min(abs(t - start), abs(t - end)), w) for t, w in samples]
+    near = [x for x in near if x[0] <= 1.0]
+    if near:
+        return min(near)[1], 1
+    return None, 0
+
+
+def cpu_energy(rapl_rows, start, end):
+    """Mean CPU package power (W) over [start, end] from the unwrapped counters; None if not covered."""
+    e0, e1 = interpolate(rapl_rows, start), interpolate(rapl_rows, end)
+    if e0 is None or e1 is None or end <= start:
+        return None
+    return (e1 - e0) / (end - start)
+
+
+def ratio(a, b):
+    return a / b if a is not None and b not in (None, 0) else None
+
+
+def shape_label(demo):
+    scale = demo.get("scale", 1)
+    return demo.get("preset", "?") + ("" if scale == 1 else " x%g" % scale)
+
+
+def path_entry(demo, name):
+    for p in demo.get("paths", []):
+        if p.get("name") == name and p.get("ran"):
+            return p
+    return None
+
+
+def windows(demo):
+    """{table path name: (start, end, epoch seconds)} of the paths that ran, transfer included."""
+    out = {}
+    for name in ("gnndirect", "cpu-centric"):
+        p = path_entry(demo, name)
+        if p and "start_unix_s" in p:
+            out[name] = (p["start_unix_s"], p["end_unix_s"], p["epoch_seconds"])
+    t = demo.get("transfer")
+    if t and t.get("ran"):
+        out["transfer"] = (t["start_unix_s"], t["end_unix_s"], None)
+    return out
+
+
+def summarise(demo, power, rapl_rows):
+    """One shape's row of the table (a dict; missing values are None)."""
+    g, c = path_entry(demo, "gnndirect"), path_entry(demo, "cpu-centric")
+    t = demo.get("transfer") if (demo.get("transfer") or {}).get("ran") else None
+    row = {
+        "shape": shape_label(demo), "preset": demo.get("preset"), "scale": demo.get("scale"),
+        "nodes": demo.get("nodes"), "edges": demo.get("edges"), "feature_dim": demo.get("feature_dim"),
+        "workers": demo.get("workers"), "depth": demo.get("depth"),
+        "epoch_s": {"gnndirect": g and g["epoch_seconds"], "cpu-centric": c and c["epoch_seconds"]},
+        "core_s": {"gnndirect": g and g["cpu_core_seconds"], "cpu-centric": c and c["cpu_core_seconds"]},
+        "notes": [],
+    }
+    row["epoch_speedup"] = ratio(row["epoch_s"]["cpu-centric"], row["epoch_s"]["gnndirect"])
+    if c and c.get("note"):
+        row["notes"].append("cpu-centric " + c["note"])
+    if t:
+        row["transfer"] = {
+            "gnndirect_s": t["gnndirect_seconds"], "cpu-centric_s": t["cpu_centric_seconds"],
+            "reduction_pct": 100.0 * (1.0 - t["gnndirect_seconds"] / t["cpu_centric_seconds"]),
+            "bytes": t["bytes"], "gnndirect_gbps": t["gnndirect_gbps"],
+            "cpu-centric_gbps": t["cpu_centric_gbps"], "verified": t.get("verified"),
+        }
+        if t.get("note"):
+            row["notes"].append("transfer " + t["note"])
+        if not t.get("verified"):
+            row["notes"].append("transfer: the two methods' rows DIFFER")
+    else:
+        row["transfer"] = None
+    row["gpu_power_w"], row["cpu_package_w"], row["cpu_package_j_per_epoch"] = {}, {}, {}
+    for name, (start, end, epoch_s) in windows(demo).items():
+        watts, n = mean_power(power, start, end)
+        row["gpu_power_w"][name] = {"mean": watts, "samples": n}
+        cpu_w = cpu_energy(rapl_rows, start, end)
+        row["cpu_package_w"][name] = cpu_w
+        # The cpu path may be extrapolated: its energy per epoch is its mean power over the full epoch.
+        row["cpu_package_j_per_epoch"][name] = cpu_w * epoch_s if cpu_w is not None and epoch_s else None
+    row["sweep"] = demo.get("sweep", [])
+    return row
+
+
+def fmt(value, spec="%.3f", none="-"):
+    return none if value is None else spec % value
+
+
+def markdown(rows, rapl_status, power_count, statuses):
+    """The report as markdown text."""
+    lines = ["# The paper's table on this machine", ""]
+    device = {r.get("device") for r in rows if r.get("device")}
+    if device:
+        lines += ["Device: " + ", ".join(sorted(device)) + ".", ""]
+    lines += ["| shape | nodes | edges | dim | epoch s gnndirect | epoch s cpu-centric | speedup | "
+              "transfer s gnndirect | transfer s cpu-centric | transfer % less | core-s gnndirect | "
+              "core-s cpu-centric |", "|" + "---|" * 12]
+    for r in rows:
+        t = r["transfer"] or {}
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["shape"], r["nodes"], r["edges"], r["feature_dim"], fmt(r["epoch_s"]["gnndirect"]),
+            fmt(r["epoch_s"]["cpu-centric"]), fmt(r["epoch_speedup"], "%.2fx"), fmt(t.get("gnndirect_s")),
+            fmt(t.get("cpu-centric_s")), fmt(t.get("reduction_pct"), "%.1f%%"),
+            fmt(r["core_s"]["gnndirect"], "%.2f"), fmt(r["core_s"]["cpu-centric"], "%.2f")))
+    reductions = [r["transfer"]["reduction_pct"] for r in rows if r["transfer"]]
+    if reductions:
+        lines += ["", "Feature transfer: gnndirect needs %.1f%% less time on average over %d shape(s) "
+                  "(PyTorch-Direct reports 47.1%% less on average)." % (sum(reductions) / len(reductions),
+                                                                      len(reductions))]
+    lines += ["", "| shape | GPU W gnndirect | GPU W cpu-centric | GPU W transfer | CPU pkg W gnndirect | "
+              "CPU pkg W cpu-centric | CPU pkg J/epoch gnndirect | CPU pkg J/epoch cpu-centric |",
+              "|" + "---|" * 8]
+    for r in rows:
+        gp = {k: v["mean"] for k, v in r["gpu_power_w"].items()}
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["shape"], fmt(gp.get("gnndirect"), "%.1f"), fmt(gp.get("cpu-centric"), "%.1f"),
+            fmt(gp.get("transfer"), "%.1f"), fmt(r["cpu_package_w"].get("gnndirect"), "%.1f"),
+            fmt(r["cpu_package_w"].get("cpu-centric"), "%.1f"),
+            fmt(r["cpu_package_j_per_epoch"].get("gnndirect"), "%.1f"),
+            fmt(r["cpu_package_j_per_epoch"].get("cpu-centric"), "%.1f")))
+    lines += ["", "GPU power: mean of the nvidia-smi samples (%d logged, every 200 ms) inside each path's "
+              "timed epochs; CPU package: RAPL energy_uj, %s. The transfer path interleaves both methods "
+              "batch by batch, so its power is that of the mix." % (power_count, rapl_status)]
+    for r in rows:
+        if r["sweep"]:
+            lines += ["", "Pipeline sweep, %s (gnndirect epoch s; the fastest is the gnndirect row):" % r["shape"],
+                      "", "| workers | depth | epoch s | batches/s | core-s |", "|---|---|---|---|---|"]
+            for s in r["sweep"]:
+                mark = "**" if s.get("best") else ""
+                lines.append("| %d | %d | %s%.3f%s | %.1f | %.2f |" % (s["workers"], s["depth"], mark,
+                             s["epoch_seconds"], mark, s["batches_per_second"], s["cpu_core_seconds"]))
+    notes = ["%s: %s" % (r["shape"], n) for r in rows for n in r["notes"]]
+    notes += ["%s: run exited %s after %s s (no results)" % s for s in statuses if s[1] != "0"]
+    if notes:
+        lines += ["", "Notes:", ""] + ["- " + n for n in notes]
+    return "\n".join(lines) + "\n"
+
+
+def plot(rows, path):
+    """Bar chart of the feature-transfer time per shape; False when matplotlib is missing."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    shown = [r for r in rows if r["transfer"]]
+    if not shown:
+        return False
+    fig, ax = plt.subplots(figsize=(1.8 * len(shown) + 2, 3.6))
+    x = range(len(shown))
+    ax.bar([i - 0.2 for i in x], [r["transfer"]["cpu-centric_s"] for r in shown], 0.4, label="CPU-centric staged gather")
+    ax.bar([i + 0.2 for i in x], [r["transfer"]["gnndirect_s"] for r in shown], 0.4, label="gnndirect gather")
+    for i, r in zip(x, shown):
+        ax.annotate("-%.0f%%" % r["transfer"]["reduction_pct"], (i + 0.2, r["transfer"]["gnndirect_s"]),
+                    ha="center", va="bottom", fontsize=8)
+    ax.set_xticks(list(x))
+    ax.set_xticklabels([r["shape"] for r in shown])
+    ax.set_yscale("log")  # the shapes' epochs differ by orders of magnitude
+    ax.set_ylabel("feature transfer per epoch (s, log scale)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return True
+
+
+def read_statuses(path):
+    if not path or not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [tuple(line.split()[:3]) for line in f if len(line.split()) >= 3]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", required=True, help="output directory")
+    ap.add_argument("--power", help="nvidia-smi power log (CSV)")
+    ap.add_argument("--rapl", help="RAPL energy log written by scripts/paper-table")
+    ap.add_argument("--status", help="'shape rc seconds' lines of the demo runs")
+    ap.add_argument("demo_json", nargs="*")
+    args = ap.parse_args(argv)
+    power = parse_power(args.power)
+    rapl_status, _, rapl_rows, _ = parse_rapl(args.rapl)
+    rows = []
+    for path in args.demo_json:
+        try:
+            with open(path) as f:
+                demo = json.load(f)
+        except (OSError, ValueError) as e:
+            print("paper_table: skipping %s: %s" % (path, e), file=sys.stderr)
+            continue
+        row = summarise(demo, power, rapl_rows)
+        row["device"] = demo.get("device")
+        rows.append(row)
+    statuses = read_statuses(args.status)
+    os.makedirs(args.out, exist_ok=True)
+    text = markdown(rows, rapl_status, len(power), statuses)
+    with open(os.path.join(args.out, "paper-table.md"), "w") as f:
+        f.write(text)
+    reductions = [r["transfer"]["reduction_pct"] for r in rows if r["transfer"]]
+    summary = {"shapes": rows, "rapl": rapl_status, "power_samples": len(power),
+               "mean_transfer_reduction_pct": sum(reductions) / len(reductions) if reductions else None,
+               "runs": [{"shape": s[0], "rc": s[1], "seconds": s[2]} for s in statuses]}
+    with open(os.path.join(args.out, "paper-table.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+    plotted = plot(rows, os.path.join(args.out, "paper-table.png"))
+    print(text)
+    print("paper_table: wrote %s (paper-table.md, paper-table.json%s)" % (args.out, ", paper-table.png" if plotted else "; no plot: matplotlib missing or nothing to plot"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

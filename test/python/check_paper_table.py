@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Tests scripts/paper_table.py on fabricated inputs (no GPU): two demo JSON files, an nvidia-smi
+power log and a RAPL log whose counter wraps, with values chosen so that every mean, ratio and
+energy has a known answer; then the same without RAPL ("not readable") and with a failed run.
+usage: check_paper_table.py REPO_ROOT   (exit 0: passed; 1: a check failed)
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
+SCRIPT = os.path.join(ROOT, "scripts", "paper_table.py")
+T0 = float(int(time.time()) - 3600)  # whole seconds: the log's millisecond stamps are then exact
+failures = []
+
+
+def check(condition, what):
+    if not condition:
+        failures.append(what)
+        print("FAILED: " + what)
+
+
+def close(a, b, tol=1e-6):
+    return a is not None and abs(a - b) <= tol * max(1.0, abs(b))
+
+
+def smi_stamp(t):
+    """t (unix seconds) as nvidia-smi writes its timestamp: local time with milliseconds."""
+    return time.strftime("%Y/%m/%d %H:%M:%S", time.localtime(t)) + ".%03d" % round((t % 1) * 1000)
+
+
+def demo_json(preset, scale, gnn, cpu, transfer, sweep=None):
+    """gnn/cpu: (start, end, epoch_s, core_s); transfer: (start, end, gnndirect_s, cpu_s) or None."""
+    paths = [{"name": "gnndirect", "ran": True, "epoch_seconds": gnn[2], "cpu_core_seconds": gnn[3],
+              "start_unix_s": gnn[0], "end_unix_s": gnn[1]},
+             {"name": "cpu-centric", "ran": True, "epoch_seconds": cpu[2], "cpu_core_seconds": cpu[3],
+              "start_unix_s": cpu[0], "end_unix_s": cpu[1], "note": "extrapolated from 2 of 8 batches"}]
+    d = {"device": "Fake GPU", "preset": preset, "scale": scale, "nodes": 100, "edges": 1000,
+         "feature_dim": 8, "workers": 2, "depth": 3, "paths": paths}
+    if transfer:
+        d["transfer"] = {"ran": True, "batches": 8, "batches_run": 2, "rows": 800, "bytes": 25600,
+                         "gnndirect_seconds": transfer[2], "cpu_centric_seconds": transfer[3],
+                         "reduction_pct": 0, "gnndirect_gbps": 1, "cpu_centric_gbps": 1,
+                         "start_unix_s": transfer[0], "end_unix_s": transfer[1], "verified": True}
+    if sweep:
+        d["sweep"] = sweep
+    return d
+
+
+def run(tmp, files, extra):
+    out = os.path.join(tmp, "out")
+    proc = subprocess.run([sys.executable, SCRIPT, "--out", out] + extra + files,
+                          capture_output=True, text=True)
+    check(proc.returncode == 0, "paper_table.py exit %d: %s" % (proc.returncode, proc.stderr))
+    with open(os.path.join(out, "paper-table.json")) as f:
+        summary = json.load(f)
+    with open(os.path.join(out, "paper-table.md")) as f:
+        md = f.read()
+    return summary, md
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        # Shape A: gnndirect [T0+1, T0+2] samples 100, 110, 120 W -> 110; cpu [T0+3, T0+4]:
+        # 200, 220 -> 210; transfer [T0+5, T0+6]: 300 -> 300 (one sample inside).
+        sweep = [{"workers": 1, "depth": 2, "epoch_seconds": 2.5, "batches_per_second": 4.0,
+                  "cpu_core_seconds": 1.0, "best": False},
+                 {"workers": 2, "depth": 3, "epoch_seconds": 2.0, "batches_per_second": 5.0,
+                  "cpu_core_seconds": 1.2, "best": True}]
+        a = demo_json("reddit", 1, (T0 + 1, T0 + 2, 2.0, 1.5), (T0 + 3, T0 + 4, 20.0, 300.0),
+                      (T0 + 5, T0 + 6, 1.0, 4.0), sweep)
+        # Shape B: gnndirect [T0+10, T0+11]: 90 -> 90; cpu [T0+12.05, T0+12.1]: no sample inside,
+        # nearest 150 W (at T0+12); transfer 3.0 vs 5.0 s -> 40% less.
+        b = demo_json("twitter", 0.5, (T0 + 10, T0 + 11, 1.0, 0.5), (T0 + 12.05, T0 + 12.1, 5.0, 80.0),
+                      (T0 + 13, T0 + 14, 3.0, 5.0))
+        files = []
+        for name, d in (("a.json", a), ("b.json", b)):
+            files.append(os.path.join(tmp, name))
+            with open(files[-1], "w") as f:
+                json.dump(d, f)
+        power = [(1.0, 100), (1.5, 110), (2.0, 120), (2.5, 999), (3.0, 200), (4.0, 220), (4.5, 999),
+                 (5.5, 300), (10.5, 90), (12.0, 150), (13.5, 50)]
+        with open(os.path.join(tmp, "power.csv"), "w") as f:
+            for dt, w in power:
+                f.write("%s, %.2f\n" % (smi_stamp(T0 + dt), w))
+            f.write("%s, [N/A]\n" % smi_stamp(T0 + 20))
+        # RAPL: package-0 draws 50 W, package-1 20 W, from T0 to T0+15 (samples every 0.5 s);
+        # package-0's counter wraps at 1e8 uj (100 J) on the way.
+        rng = 1e8
+        with open(os.path.join(tmp, "rapl.csv"), "w") as f:
+            f.write("# max_energy_range_uj,%d,%d\nunix_s,package-0,package-1\n" % (rng, 1e12))
+            for k in range(31):
+                t = T0 + 0.5 * k
+                f.write("%.3f,%d,%d\n" % (t, (50e6 * (t - T0) + 9e7) % rng, 20e6 * (t - T0)))
+        with open(os.path.join(tmp, "runs.txt"), "w") as f:
+            f.write("reddit 0 40\ntwitter 0 90\npapers100m 124 300\n")
+        extra = ["--power", os.path.join(tmp, "power.csv"), "--rapl", os.path.join(tmp, "rapl.csv"),
+                 "--status", os.path.join(tmp, "runs.txt")]
+        summary, md = run(tmp, files, extra)
+        ra, rb = summary["shapes"]
+        check(ra["shape"] == "reddit" and rb["shape"] == "twitter x0.5", "shape labels: %s" % [ra["shape"], rb["shape"]])
+        check(close(ra["epoch_speedup"], 10.0), "speedup A %s" % ra["epoch_speedup"])
+        check(close(ra["transfer"]["reduction_pct"], 75.0), "transfer reduction A %s" % ra["transfer"])
+        check(close(rb["transfer"]["reduction_pct"], 40.0), "transfer reduction B %s" % rb["transfer"])
+        check(close(summary["mean_transfer_reduction_pct"], 57.5), "mean reduction %s" % summary["mean_transfer_reduction_pct"])
+        g = ra["gpu_power_w"]
+        check(close(g["gnndirect"]["mean"], 110.0) and g["gnndirect"]["samples"] == 3, "GPU W gnndirect A %s" % g)
+        check(close(g["cpu-centric"]["mean"], 210.0), "GPU W cpu A %s" % g)
+        check(close(g["transfer"]["mean"], 300.0), "GPU W transfer A %s" % g)
+        check(close(rb["gpu_power_w"]["cpu-centric"]["mean"], 150.0), "nearest sample B %s" % rb["gpu_power_w"])
+        check(close(ra["cpu_package_w"]["gnndirect"], 70.0, 1e-4), "CPU pkg W A %s" % ra["cpu_package_w"])
+        check(close(rb["cpu_package_w"]["gnndirect"], 70.0, 1e-4), "CPU pkg W across the wrap %s" % rb["cpu_package_w"])
+        check(close(ra["cpu_package_j_per_epoch"]["cpu-centric"], 70.0 * 20.0, 1e-4),
+              "CPU J/epoch A cpu %s" % ra["cpu_package_j_per_epoch"])
+        check(summary["rapl"] == "readable" and summary["power_samples"] == len(power), "status %s" % summary)
+        check("| reddit | 100 | 1000 | 8 | 2.000 | 20.000 | 10.00x | 1.000 | 4.000 | 75.0% |" in md, "md row A")
+        check("57.5% less time on average over 2 shape(s)" in md, "md average")
+        check("| 2 | 3 | **2.000** | 5.0 | 1.20 |" in md, "md sweep best")
+        check("papers100m: run exited 124 after 300 s" in md, "md failed run")
+        check("reddit: cpu-centric extrapolated from 2 of 8 batches" in md, "md note")
+
+        # No RAPL (unreadable), no power log: the table still comes out, with dashes.
+        with open(os.path.join(tmp, "rapl.csv"), "w") as f:
+            f.write("not readable\n")
+        summary, md = run(tmp, files[:1], ["--rapl", os.path.join(tmp, "rapl.csv")])
+        check(summary["rapl"] == "not readable", "rapl not readable: %s" % summary["rapl"])
+        check(summary["shapes"][0]["gpu_power_w"]["gnndirect"]["mean"] is None, "no power log -> None")
+        check("RAPL energy_uj, not readable" in md, "md says not readable")
+    if failures:
+        print("%d check(s) failed" % len(failures))
+        return 1
+    print("paper_table.py: all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
