@@ -2,7 +2,8 @@
 opcheck, and error mapping.
 
 Every op runs on torch's current CUDA stream when any of its tensors is a CUDA tensor (the GPU
-kernels) and on the CPU when all are CPU tensors (the library's host reference, all cores).
+kernels) and on the CPU when all are CPU tensors (the library's host reference, all cores;
+``sample_blocks(..., fast=True)`` runs the fast CPU sampler instead, CPU tensors only).
 Outputs and workspaces come from torch's caching allocator; GPU sample_blocks returns
 narrowed views of its bound-sized outputs (no device-to-device copy). Ops with a CUDA tensor refuse to run in a child forked
 after CUDA was used (RuntimeError saying what to do).

@@ -256,3 +256,11 @@ def test_pyg_sampler_rejects_bad_arguments():
         GnnDirectCpuSampler(indptr, indices, [2], threads=-1)
     with pytest.raises(ValueError, match="fanout"):
         GnnDirectCpuSampler(indptr, indices, [2, -3])
+
+
+def test_opcheck_fast_op(seed):
+    indptr, indices = random_csr(200, 10)
+    seeds = torch.randint(0, 200, (50,))
+    # one thread: the output (local-id order included) is a function of the inputs
+    torch.library.opcheck(torch.ops.gnndirect.sample_blocks_fast.default,
+                          (indptr, indices, seeds, [4, 3], seed, False, True, 1))

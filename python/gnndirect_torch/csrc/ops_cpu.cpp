@@ -1,7 +1,7 @@
 /// @file ops_cpu.cpp
 /// @brief Schemas of the gnndirect custom ops (TORCH_LIBRARY) and their CPU kernels, which are
-/// the library's host reference implementations (all cores): the CPU-centric baseline and the
-/// reference the GPU kernels are tested against.
+/// the library's host reference implementations (all cores): the reference the GPU kernels are
+/// tested against; plus sample_blocks_fast, the fast CPU sampler of the CPU-centric data path.
 ///
 /// Ops (namespace torch.ops.gnndirect):
 /// - gather(table, index, cache=None, slot_of=None, check=True) -> Tensor: out[i] = table[index[i]]
