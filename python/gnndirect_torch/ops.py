@@ -2,7 +2,8 @@
 opcheck, and error mapping.
 
 Every op runs on torch's current CUDA stream when any of its tensors is a CUDA tensor (the GPU
-kernels) and on the CPU when all are CPU tensors (the library's host reference, all cores).
+kernels) and on the CPU when all are CPU tensors (the library's host reference, all cores;
+``sample_blocks(..., fast=True)`` runs the fast CPU sampler instead, CPU tensors only).
 Outputs and workspaces come from torch's caching allocator; GPU sample_blocks returns
 narrowed views of its bound-sized outputs (no device-to-device copy). Ops with a CUDA tensor refuse to run in a child forked
 after CUDA was used (RuntimeError saying what to do).
@@ -65,9 +66,7 @@ def _register_fakes() -> None:
                 seeds.new_empty((edges,), dtype=indices.dtype),
                 seeds.new_empty((edges,), dtype=indptr.dtype))
 
-    @torch.library.register_fake("gnndirect::sample_blocks")
-    def _sample_blocks_fake(indptr, indices, seeds, fanouts, seed=0, replace=False, weights=None,
-                            check=True, threads=0):
+    def _blocks_fake(indptr, indices, seeds, fanouts):
         ctx = torch.library.get_ctx()
         out = []
         num_dst = seeds.shape[0]
@@ -80,6 +79,16 @@ def _register_fakes() -> None:
                     seeds.new_empty((edges,), dtype=indptr.dtype)]
             num_dst = num_src
         return out
+
+    @torch.library.register_fake("gnndirect::sample_blocks")
+    def _sample_blocks_fake(indptr, indices, seeds, fanouts, seed=0, replace=False, weights=None,
+                            check=True, threads=0):
+        return _blocks_fake(indptr, indices, seeds, fanouts)
+
+    @torch.library.register_fake("gnndirect::sample_blocks_fast")
+    def _sample_blocks_fast_fake(indptr, indices, seeds, fanouts, seed=0, replace=False,
+                                 check=True, threads=0):
+        return _blocks_fake(indptr, indices, seeds, fanouts)
 
 
 def _call(op, *args):
@@ -199,20 +208,38 @@ def sample_neighbors(graph, seeds: torch.Tensor, fanout: int, *, indices: Option
 def sample_blocks(graph, seeds: torch.Tensor, fanouts: Sequence[int], *,
                   indices: Optional[torch.Tensor] = None, seed: int = 0, replace: bool = False,
                   weights: Optional[torch.Tensor] = None, check: bool = True,
-                  threads: int = 0) -> List["Block"]:
+                  threads: int = 0, fast: bool = False) -> List["Block"]:
     """Multi-layer sampling relabelled to local ids: one :class:`~gnndirect_torch.Block` per
     fanout, seeds side first (block l samples from block l-1's src nodes with random layer l;
     each block's src nodes start with its dst nodes). Same device rules, synchronisation and
     errors as :func:`sample_neighbors`; the CPU form is the host reference (same result for the
-    same ``seed``)."""
+    same ``seed``).
+
+    ``fast=True`` (CPU tensors only, uniform sampling only: no ``weights``) runs gnndirect's fast
+    all-core CPU sampler (``host::cpu_sampler``: a CPU data path, not the oracle) on ``threads``
+    threads (0: all cores), kept alive per calling thread between calls. Without replacement each
+    node gets min(fanout, degree) distinct neighbours. Its draws differ from the reference's; the
+    node and edge sets of every layer (global ids) depend only on ``seed``, but with more than
+    one thread the order of the new src nodes (the local ids) may differ between calls. With
+    ``check`` the graph is validated once per tensor version (O(V + E), all cores): ValueError
+    naming the first bad array entry; IndexError for a seed outside [0, num_nodes)."""
     load_extension()
     from .loader import Block
     fans = check_fanouts(fanouts)
     indptr, indices, graph_weights = _graph_tensors(graph, indices)
     weights = graph_weights if weights is None else weights
-    _check_fork("gnndirect_torch.sample_blocks", indptr, indices, seeds, weights)
-    flat = _call(torch.ops.gnndirect.sample_blocks.default, indptr, indices, seeds, fans,
-                 int(seed), bool(replace), weights, bool(check), int(threads))
+    if fast:
+        if weights is not None:
+            raise ValueError("sample_blocks(fast=True) samples uniformly: weights are not supported "
+                             "(use fast=False, the host reference, or the GPU)")
+        if any(isinstance(t, torch.Tensor) and t.device.type != "cpu" for t in (indptr, indices, seeds)):
+            raise ValueError("sample_blocks(fast=True) needs CPU tensors (indptr, indices, seeds)")
+        flat = _call(torch.ops.gnndirect.sample_blocks_fast.default, indptr, indices, seeds, fans,
+                     int(seed), bool(replace), bool(check), int(threads))
+    else:
+        _check_fork("gnndirect_torch.sample_blocks", indptr, indices, seeds, weights)
+        flat = _call(torch.ops.gnndirect.sample_blocks.default, indptr, indices, seeds, fans,
+                     int(seed), bool(replace), weights, bool(check), int(threads))
     blocks = []
     num_dst = seeds.shape[0]
     for layer in range(len(fans)):

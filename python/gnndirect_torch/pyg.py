@@ -15,6 +15,18 @@ training without pyg-lib, torch-sparse or torch-scatter.
 Mini-batches are ``Data`` objects on the GPU with x, y (of all sampled nodes, seeds first),
 edge_index (local ids, row = source, col = target, hop by hop), n_id, e_id, batch_size,
 num_sampled_nodes and num_sampled_edges. Homogeneous graphs only.
+
+CPU-centric loading with PyG's own data path (features fetched by PyG, batches pinned and
+copied by the DataLoader) and gnndirect's fast all-core CPU sampler:
+
+    from gnndirect_torch.pyg import GnnDirectCpuSampler
+    sampler = GnnDirectCpuSampler(indptr, indices, num_neighbors=[15, 10, 5], threads=4)
+    loader = NodeLoader(Data(x=x, y=y, edge_index=edge_index), sampler, input_nodes=train_idx,
+                        batch_size=1024, shuffle=True, num_workers=4, pin_memory=True,
+                        persistent_workers=True)
+
+where (indptr, indices) is the CSC of edge_index (node v's in-neighbours, edge ids = positions in
+edge_index when it is sorted by target). Batches have the layout above, on the CPU.
 """
 
 from __future__ import annotations
@@ -224,3 +236,77 @@ class GnnDirectSampler(BaseSampler):
     def sample_from_edges(self, index, neg_sampling=None):
         """Not supported (link prediction)."""
         raise NotImplementedError("GnnDirectSampler.sample_from_edges is not implemented")
+
+
+def _splitmix64(*words: int) -> int:
+    """SplitMix64 finaliser over the words (folded in turn), as a signed int64 for the ops."""
+    z = 0
+    for word in words:
+        z = (z ^ (word & 0xFFFFFFFFFFFFFFFF)) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019
+        z &= 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        z ^= z >> 31
+    return z - (1 << 64) if z >= (1 << 63) else z
+
+
+class GnnDirectCpuSampler(BaseSampler):
+    """Multi-hop neighbour sampling on the CPU with gnndirect's fast all-core sampler
+    (``sample_blocks(..., fast=True)``, ``host::cpu_sampler``), in PyG's ``SamplerOutput``
+    format, for ``NodeLoader`` over a CPU ``Data`` (PyG then fetches the features, the
+    DataLoader pins and the user copies: PyG's CPU-centric data path with a fast sampler, the
+    role pyg-lib plays for ``NeighborLoader``).
+
+    Args:
+        indptr, indices: CPU CSC of the graph (node v's in-neighbours are
+            ``indices[indptr[v]:indptr[v+1]]``; int32/int64); edge ids in the output are
+            positions in ``indices``.
+        num_neighbors: fanout per hop.  replace: sample with replacement.
+        seed: base random key. The key of a batch mixes the seed, the DataLoader worker's seed
+            (torch draws one per worker and iterator from its global generator: reproducible
+            under ``torch.manual_seed``) and the batch count, so workers never share keys.
+        threads: sampler threads per process (0: all cores). With ``num_workers`` DataLoader
+            workers, cores // max(1, num_workers) keeps the machine from being oversubscribed.
+    Each calling thread keeps its own sampler (threads and a relabelling marker of 8 bytes per
+    node) alive between batches; a worker process makes its own on its first batch. The graph is
+    validated once per process (ValueError on a bad graph); IndexError for a bad seed.
+    Only ``sample_from_nodes`` is implemented.
+    """
+
+    def __init__(self, indptr: torch.Tensor, indices: torch.Tensor, num_neighbors: Sequence[int], *,
+                 replace: bool = False, seed: int = 0, threads: int = 0):
+        super().__init__()
+        for name, t in (("indptr", indptr), ("indices", indices)):
+            if not isinstance(t, torch.Tensor) or t.device.type != "cpu":
+                raise ValueError(f"GnnDirectCpuSampler: {name} must be a CPU tensor")
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
+            raise ValueError(f"GnnDirectCpuSampler: threads must be an int >= 0, got {threads!r}")
+        self.indptr, self.indices = indptr.contiguous(), indices.contiguous()
+        self.num_neighbors = check_fanouts(num_neighbors)
+        self.replace = bool(replace)
+        self.seed = int(seed)
+        self.threads = threads
+        self._batches = 0
+
+    def _next_seed(self) -> int:
+        info = torch.utils.data.get_worker_info()
+        stream = 0 if info is None else int(info.seed) + 1
+        self._batches += 1
+        return _splitmix64(self.seed, stream, self._batches)
+
+    def sample_from_nodes(self, index: NodeSamplerInput, **kwargs) -> SamplerOutput:
+        """Samples the blocks of ``index.node`` on the CPU (all of this sampler's threads)."""
+        if index.input_type is not None:
+            raise NotImplementedError("GnnDirectCpuSampler supports homogeneous graphs only")
+        seeds = index.node.to(self.indices.dtype)
+        blocks = sample_blocks(self.indptr, seeds, self.num_neighbors, indices=self.indices,
+                               seed=self._next_seed(), replace=self.replace, threads=self.threads,
+                               fast=True)
+        n_id, edge_index, e_id, nodes, edges = blocks_to_pyg(blocks)
+        return SamplerOutput(node=n_id.to(torch.int64), row=edge_index[0], col=edge_index[1], edge=e_id,
+                             batch=None, num_sampled_nodes=nodes, num_sampled_edges=edges,
+                             metadata=(index.input_id, index.time))
+
+    def sample_from_edges(self, index, neg_sampling=None):
+        """Not supported (link prediction)."""
+        raise NotImplementedError("GnnDirectCpuSampler.sample_from_edges is not implemented")

@@ -1,7 +1,7 @@
 /// @file ops_cpu.cpp
 /// @brief Schemas of the gnndirect custom ops (TORCH_LIBRARY) and their CPU kernels, which are
-/// the library's host reference implementations (all cores): the CPU-centric baseline and the
-/// reference the GPU kernels are tested against.
+/// the library's host reference implementations (all cores): the reference the GPU kernels are
+/// tested against; plus sample_blocks_fast, the fast CPU sampler of the CPU-centric data path.
 ///
 /// Ops (namespace torch.ops.gnndirect):
 /// - gather(table, index, cache=None, slot_of=None, check=True) -> Tensor: out[i] = table[index[i]]
@@ -10,11 +10,16 @@
 ///   weights=None, check=True, threads=0) -> (offsets, neighbors, edge_ids)
 /// - sample_blocks(indptr, indices, seeds, fanouts, seed=0, replace=False, weights=None,
 ///   check=True, threads=0) -> Tensor[] (4 per layer: src_nodes, offsets, indices, edge_ids)
+/// - sample_blocks_fast(indptr, indices, seeds, fanouts, seed=0, replace=False, check=True,
+///   threads=0) -> Tensor[] (same layout): the fast all-core CPU sampler (host::cpu_sampler), CPU
+///   tensors only, uniform only; not bit-equal to sample_blocks (which stays the oracle)
 /// The CUDA kernels are registered in the .cu files; fake (meta) kernels in Python.
 
 #include "common.hpp"
 #include "sample_common.hpp"
 
+#include <gnndirect/algorithms/validate.hpp>
+#include <gnndirect/host/cpu_sampler.hpp>
 #include <gnndirect/reference/gather_reference.hpp>
 #include <gnndirect/reference/sample_reference.hpp>
 #include <gnndirect/core/table_view.hpp>
@@ -22,7 +27,12 @@
 #include <ATen/Parallel.h>
 #include <torch/library.h>
 
+#include <unistd.h>
+
 #include <cstring>
+#include <memory>
+#include <optional>
+#include <type_traits>
 #include <tuple>
 #include <vector>
 
@@ -91,11 +101,13 @@ void scatter_rows_cpu(const at::Tensor& table, const at::Tensor& index, const at
   });
 }
 
-template <class T>
-at::Tensor tensor_from(const std::vector<T>& values, at::ScalarType dtype)
+template <class Vector>
+at::Tensor tensor_from(const Vector& values, at::ScalarType dtype)
 {
   at::Tensor out = at::empty({static_cast<std::int64_t>(values.size())}, at::dtype(dtype));
-  if (!values.empty()) { std::memcpy(out.data_ptr(), values.data(), values.size() * sizeof(T)); }
+  if (!values.empty()) {
+    std::memcpy(out.data_ptr(), values.data(), values.size() * sizeof(values[0]));
+  }
   return out;
 }
 
@@ -153,6 +165,121 @@ std::vector<at::Tensor> sample_blocks_cpu(const at::Tensor& indptr, const at::Te
   });
 }
 
+
+/// The calling thread's fast sampler with `threads` workers, created on first use and kept (its
+/// threads and relabelling marker are reused by every later call of this thread). Why per
+/// thread: cpu_sampler serialises its calls, and a loader thread should not wait for another.
+/// Why the process id: a DataLoader worker forked from a process that used the sampler inherits
+/// the object but not its threads; using it would hang, and destroying it would join threads
+/// that do not exist. Such an inherited sampler is dropped without destruction (leaked once per
+/// fork) and a new one is made.
+gnndirect::host::cpu_sampler& fast_sampler(int threads)
+{
+  struct slot {
+    pid_t pid{0};
+    std::unique_ptr<gnndirect::host::cpu_sampler> sampler;
+  };
+  thread_local slot mine;
+  pid_t const pid = ::getpid();
+  if (mine.sampler && mine.pid != pid) {
+    static_cast<void>(mine.sampler.release());  // inherited through fork: its threads are gone
+  }
+  if (!mine.sampler || mine.sampler->threads() != threads) {
+    mine.sampler.reset();  // joins this process's old threads first
+    mine.sampler = std::make_unique<gnndirect::host::cpu_sampler>(threads);
+    mine.pid = pid;
+  }
+  return *mine.sampler;
+}
+
+/// A tensor's memory as it was when last validated: its storage (held weakly, so the storage
+/// object cannot be freed and its address reused by another tensor while the key lives), the
+/// address and element count of the view, and torch's version counter (bumped by every in-place
+/// write), so that a new or changed tensor is checked again.
+struct tensor_key {
+  std::optional<c10::weak_intrusive_ptr<c10::StorageImpl>> storage;
+  const void* data{nullptr};
+  std::int64_t numel{-1};
+  std::int64_t version{-1};
+
+  static tensor_key of(const at::Tensor& t)
+  {
+    return {t.storage().getWeakStorageImpl(), t.data_ptr(), t.numel(), t._version()};
+  }
+  /// Same live storage, view and version.
+  bool same(const at::Tensor& t) const
+  {
+    return storage.has_value() && !storage->expired() &&
+           storage->_unsafe_get_target() == t.storage().unsafeGetStorageImpl() &&
+           data == t.data_ptr() && numel == t.numel() && version == t._version();
+  }
+};
+
+/// Full CSR check (gnndirect::validate, all cores) of a graph this thread has not checked in its
+/// current version. The fast sampler trusts indptr to be non-decreasing and indices to be in
+/// range for speed; one O(V + E) pass per graph (not per batch) makes it safe on bad input.
+/// @throws gnndirect::corrupt_graph (invalid_argument) naming the array, position and value.
+template <class Offset, class Index>
+void validate_once(const gnndirect::csr_view<Offset, Index>& csr, const at::Tensor& indptr,
+                   const at::Tensor& indices)
+{
+  thread_local tensor_key checked_indptr;
+  thread_local tensor_key checked_indices;
+  if (checked_indptr.same(indptr) && checked_indices.same(indices)) { return; }
+  gnndirect::validate(csr);
+  checked_indptr = tensor_key::of(indptr);
+  checked_indices = tensor_key::of(indices);
+}
+
+/// Copies a sampler output vector into a new CPU tensor, on the sampler's threads when large.
+template <class Vector>
+at::Tensor pool_tensor_from(gnndirect::host::cpu_sampler& sampler, const Vector& values,
+                            at::ScalarType dtype)
+{
+  constexpr std::int64_t parallel_from = std::int64_t{1} << 17;  // below: one memcpy is cheaper
+  auto const n = static_cast<std::int64_t>(values.size());
+  if (n < parallel_from || sampler.threads() == 1) { return tensor_from(values, dtype); }
+  at::Tensor out = at::empty({n}, at::dtype(dtype));
+  using T = std::remove_cv_t<std::remove_reference_t<decltype(values[0])>>;
+  gnndirect::host::detail::pool_copy(sampler.pool(), static_cast<T*>(out.data_ptr()), values.data(), n);
+  return out;
+}
+
+/// sample_blocks_fast: host::cpu_sampler (all cores, relabelled). Outputs as sample_blocks_cpu.
+std::vector<at::Tensor> sample_blocks_fast_cpu(const at::Tensor& indptr, const at::Tensor& indices,
+                                               const at::Tensor& seeds, at::IntArrayRef fanouts,
+                                               std::int64_t seed, bool replace, bool check,
+                                               std::int64_t threads)
+{
+  check_csr_tensors(indptr, indices, seeds, std::nullopt, false);
+  std::vector<int> const fans = checked_fanouts(fanouts);
+  TORCH_CHECK_VALUE(threads >= 0 && threads <= 4096, "gnndirect: threads must be in [0, 4096], got ",
+                    threads);
+  at::Tensor const ids = seeds.contiguous();
+  return translate_errors([&] {
+    return dispatch_csr(indptr, indices, [&](auto offset_tag, auto index_tag) {
+      using O = decltype(offset_tag);
+      using I = decltype(index_tag);
+      auto const csr = host_csr_view<O, I>(indptr, indices, std::nullopt);
+      if (check) { validate_once(csr, indptr, indices); }
+      auto const policy = make_policy(seed, replace, false, true);
+      auto& sampler = fast_sampler(thread_count(threads));
+      // Reused per thread and type pair: steady-state batches allocate only the output tensors.
+      thread_local gnndirect::host::cpu_blocks<O, I> blocks;
+      sampler.sample_blocks(csr, data_as<const I>(ids), ids.size(0), fans, policy, blocks);
+      std::vector<at::Tensor> out;
+      out.reserve(4 * blocks.layers.size());
+      for (auto const& layer : blocks.layers) {
+        out.push_back(pool_tensor_from(sampler, layer.src_nodes, indices.scalar_type()));
+        out.push_back(pool_tensor_from(sampler, layer.offsets, at::kLong));
+        out.push_back(pool_tensor_from(sampler, layer.indices, indices.scalar_type()));
+        out.push_back(pool_tensor_from(sampler, layer.edge_ids, indptr.scalar_type()));
+      }
+      return out;
+    });
+  });
+}
+
 }  // namespace
 }  // namespace gnndirect_torch
 
@@ -166,6 +293,8 @@ TORCH_LIBRARY(gnndirect, m)
         "-> (Tensor, Tensor, Tensor)");
   m.def("sample_blocks(Tensor indptr, Tensor indices, Tensor seeds, int[] fanouts, int seed=0, "
         "bool replace=False, Tensor? weights=None, bool check=True, int threads=0) -> Tensor[]");
+  m.def("sample_blocks_fast(Tensor indptr, Tensor indices, Tensor seeds, int[] fanouts, int seed=0, "
+        "bool replace=False, bool check=True, int threads=0) -> Tensor[]");
 }
 
 TORCH_LIBRARY_IMPL(gnndirect, CPU, m)
@@ -174,4 +303,5 @@ TORCH_LIBRARY_IMPL(gnndirect, CPU, m)
   m.impl("scatter_rows", &gnndirect_torch::scatter_rows_cpu);
   m.impl("sample_neighbors", &gnndirect_torch::sample_neighbors_cpu);
   m.impl("sample_blocks", &gnndirect_torch::sample_blocks_cpu);
+  m.impl("sample_blocks_fast", &gnndirect_torch::sample_blocks_fast_cpu);
 }
