@@ -810,6 +810,22 @@ gnndirect::buffer<T> upload(cudaStream_t stream, cudaMemPool_t pool, const std::
   return device;
 }
 
+/// Samples batch `b` of an epoch's shuffled `order` on the CPU into `blocks`, with the seeds and
+/// the per-batch key the pipeline uses; returns the batch's seed count.
+template <class Index>
+std::int64_t sample_host_batch(gnndirect::host::cpu_sampler& sampler, const demo_args& a,
+                               const gnndirect::csr_view<std::int64_t, Index>& graph,
+                               const std::vector<Index>& order, const gnndirect::sampling_policy& base,
+                               int epoch, std::int64_t b, gnndirect::host::cpu_blocks<std::int64_t, Index>& blocks)
+{
+  std::int64_t const first = b * a.batch_size;
+  std::int64_t const n = std::min(a.batch_size, static_cast<std::int64_t>(order.size()) - first);
+  gnndirect::sampling_policy policy = base;
+  policy.seed = gnndirect::batch_sampling_seed(base.seed, epoch, b);
+  sampler.sample_blocks(graph, order.data() + first, n, a.fanouts, policy, blocks);
+  return n;
+}
+
 /// The CPU-centric loader: fast host sampling on all cores, then the feature gather double
 /// buffered with its copies to the GPU, blocks and labels copied. Same seed nodes in the same
 /// order as the pipeline; the stream is synchronised once per epoch, not per batch.
@@ -837,10 +853,7 @@ path_result run_cpu_path(const demo_args& a, const dataset<Index>& d)
     result.feature_bytes = 0;
     for (std::int64_t b = 0; b < batches; ++b) {
       std::int64_t const first = b * a.batch_size;
-      std::int64_t const n = std::min(a.batch_size, static_cast<std::int64_t>(order.size()) - first);
-      gnndirect::sampling_policy policy = options.sampling;
-      policy.seed = gnndirect::batch_sampling_seed(options.sampling.seed, epoch, b);
-      sampler.sample_blocks(graph, order.data() + first, n, a.fanouts, policy, blocks);
+      std::int64_t const n = sample_host_batch(sampler, a, graph, order, options.sampling, epoch, b, blocks);
       auto const& inputs = blocks.input_nodes();
       auto const n_in = static_cast<std::int64_t>(inputs.size());
       std::vector<label_type> labels(static_cast<std::size_t>(n));
@@ -1082,11 +1095,7 @@ transfer_result run_transfer_path(const demo_args& a, const dataset<Index>& d)
     gnndirect::shuffle_epoch(order, options.shuffle_seed, epoch);
     transfer_result totals;
     for (std::int64_t b = 0; b < batches; ++b) {
-      std::int64_t const first = b * a.batch_size;
-      std::int64_t const n = std::min(a.batch_size, static_cast<std::int64_t>(order.size()) - first);
-      gnndirect::sampling_policy sampling = options.sampling;
-      sampling.seed = gnndirect::batch_sampling_seed(options.sampling.seed, epoch, b);
-      sampler.sample_blocks(graph, order.data() + first, n, a.fanouts, sampling, blocks);
+      sample_host_batch(sampler, a, graph, order, options.sampling, epoch, b, blocks);
       auto const& inputs = blocks.input_nodes();
       auto const n_in = static_cast<std::int64_t>(inputs.size());
       buf.reserve(n_in, dim, table, policy);

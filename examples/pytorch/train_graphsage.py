@@ -653,6 +653,21 @@ def run_path(path, data, args, device, shape, profile=True):
     return record
 
 
+def record_failure(results, label, error):
+    """Prints the traceback and keeps the failure in the results (the run goes on)."""
+    traceback.print_exc()
+    results["failures"][label] = f"{type(error).__name__}: {error}"
+    print(f"  [{label}] FAILED: {results['failures'][label]}", flush=True)
+
+
+def release_loader_memory(device):
+    """Ends a dropped loader's workers and returns its GPU memory before the next path runs."""
+    gc.collect()  # persistent workers sit in a reference cycle of the loader: end them now
+    if device.type == "cuda":
+        torch.cuda.synchronize()
+        torch.cuda.empty_cache()
+
+
 def make_path(name, data, args, device):
     if name == "hostref":
         return HostRefPath(data, args, device)
@@ -679,16 +694,11 @@ def run_one(label, factory, data, args, device, shape, results, profile=True):
             record["cached_rows"] = path.loader.cached_rows
         return record
     except Exception as error:  # keep going: the other paths still say something
-        traceback.print_exc()
-        results["failures"][label] = f"{type(error).__name__}: {error}"
-        print(f"  [{label}] FAILED: {results['failures'][label]}", flush=True)
+        record_failure(results, label, error)
         return None
     finally:
         path = None
-        gc.collect()  # persistent workers sit in a reference cycle of the loader: end them now
-        if device.type == "cuda":
-            torch.cuda.synchronize()
-            torch.cuda.empty_cache()
+        release_loader_memory(device)
 
 
 def time_window(path, args, device, shape, timed):
@@ -763,15 +773,10 @@ def run_window_sweep(kind, counts, factory, data, args, device, shape, results):
             print(f"  [{label}] ~{record['epoch_s_mean']:.2f} s/epoch (extrapolated from "
                   f"{record['timed_batches']} batches in {record['timed_s']:.2f} s)", flush=True)
         except Exception as error:  # keep going: the other counts still say something
-            traceback.print_exc()
-            results["failures"][label] = f"{type(error).__name__}: {error}"
-            print(f"  [{label}] FAILED: {results['failures'][label]}", flush=True)
+            record_failure(results, label, error)
         finally:
             path = None
-            gc.collect()  # persistent workers sit in a reference cycle of the loader: end them now
-            if device.type == "cuda":
-                torch.cuda.synchronize()
-                torch.cuda.empty_cache()
+            release_loader_memory(device)
     if not estimates:
         return {}
     best = min(estimates, key=lambda w: estimates[w]["epoch_s_mean"])

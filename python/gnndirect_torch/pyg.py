@@ -182,6 +182,29 @@ class GnnDirectGraphStore(GraphStore):
         return graph
 
 
+_MASK64 = 0xFFFFFFFFFFFFFFFF
+
+
+def _mix64(z: int) -> int:
+    """SplitMix64's finaliser of a uint64 (as a Python int in [0, 2^64))."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
+def _as_int64(z: int) -> int:
+    """The uint64 `z` as the int64 with the same bits (the ops take signed keys)."""
+    return z - (1 << 64) if z >= (1 << 63) else z
+
+
+def _sampler_output(blocks, index: NodeSamplerInput) -> SamplerOutput:
+    """PyG's SamplerOutput of sample_blocks' per-hop blocks for the seeds of `index`."""
+    n_id, edge_index, e_id, nodes, edges = blocks_to_pyg(blocks)
+    return SamplerOutput(node=n_id.to(torch.int64), row=edge_index[0], col=edge_index[1], edge=e_id,
+                         batch=None, num_sampled_nodes=nodes, num_sampled_edges=edges,
+                         metadata=(index.input_id, index.time))
+
+
 class GnnDirectSampler(BaseSampler):
     """Multi-hop neighbour sampling on the GPU with gnndirect (``sample_blocks``), in PyG's
     ``SamplerOutput`` format, for ``NodeLoader``.
@@ -194,7 +217,7 @@ class GnnDirectSampler(BaseSampler):
             every batch draws fresh neighbours and runs are reproducible.
         edge_type: the edge type to sample (homogeneous: None).
     Only ``sample_from_nodes`` is implemented (link sampling raises NotImplementedError).
-    Synchronises the current CUDA stream once per hop (sizes of the next hop).
+    Synchronises the current CUDA stream once per batch (the sampled sizes, read back at the end).
     """
 
     def __init__(self, data, num_neighbors: Sequence[int], *, replace: bool = False, seed: int = 0,
@@ -214,12 +237,9 @@ class GnnDirectSampler(BaseSampler):
 
     def _next_seed(self) -> int:
         # SplitMix64 of (seed, batch): distinct, well-mixed keys per batch (int64 range for the op).
-        z = (self.seed * 0x9E3779B97F4A7C15 + self._batches + 1) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-        z ^= z >> 31
+        z = (self.seed * 0x9E3779B97F4A7C15 + self._batches + 1) & _MASK64
         self._batches += 1
-        return z - (1 << 64) if z >= (1 << 63) else z
+        return _as_int64(_mix64(z))
 
     def sample_from_nodes(self, index: NodeSamplerInput, **kwargs) -> SamplerOutput:
         """Samples the blocks of ``index.node`` on the GPU. Raises IndexError for a bad seed."""
@@ -228,10 +248,7 @@ class GnnDirectSampler(BaseSampler):
         seeds = index.node.to(self.graph.device, self.graph.indices.dtype)
         blocks = sample_blocks(self.graph, seeds, self.num_neighbors, seed=self._next_seed(),
                                replace=self.replace)
-        n_id, edge_index, e_id, nodes, edges = blocks_to_pyg(blocks)
-        return SamplerOutput(node=n_id.to(torch.int64), row=edge_index[0], col=edge_index[1], edge=e_id,
-                             batch=None, num_sampled_nodes=nodes, num_sampled_edges=edges,
-                             metadata=(index.input_id, index.time))
+        return _sampler_output(blocks, index)
 
     def sample_from_edges(self, index, neg_sampling=None):
         """Not supported (link prediction)."""
@@ -242,12 +259,9 @@ def _splitmix64(*words: int) -> int:
     """SplitMix64 finaliser over the words (folded in turn), as a signed int64 for the ops."""
     z = 0
     for word in words:
-        z = (z ^ (word & 0xFFFFFFFFFFFFFFFF)) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019
-        z &= 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-        z ^= z >> 31
-    return z - (1 << 64) if z >= (1 << 63) else z
+        z = ((z ^ (word & _MASK64)) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK64
+        z = _mix64(z)
+    return _as_int64(z)
 
 
 class GnnDirectCpuSampler(BaseSampler):
@@ -302,10 +316,7 @@ class GnnDirectCpuSampler(BaseSampler):
         blocks = sample_blocks(self.indptr, seeds, self.num_neighbors, indices=self.indices,
                                seed=self._next_seed(), replace=self.replace, threads=self.threads,
                                fast=True)
-        n_id, edge_index, e_id, nodes, edges = blocks_to_pyg(blocks)
-        return SamplerOutput(node=n_id.to(torch.int64), row=edge_index[0], col=edge_index[1], edge=e_id,
-                             batch=None, num_sampled_nodes=nodes, num_sampled_edges=edges,
-                             metadata=(index.input_id, index.time))
+        return _sampler_output(blocks, index)
 
     def sample_from_edges(self, index, neg_sampling=None):
         """Not supported (link prediction)."""
