@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""GraphSAGE on a generated ogbn-products-shaped graph, trained through several data paths in
-one run, with epoch time, time split, test accuracy and CPU core-seconds per path.
+"""GraphSAGE on a generated ogbn-products-shaped graph (or, with --shape papers100m, an
+ogbn-papers100M-shaped one), trained through several data paths in one run, with epoch time,
+time split, test accuracy and CPU core-seconds per path.
 
 Paths (each trains its own model from the same initial weights):
   pyg        THE BASELINE: PyG's own CPU-centric loader, what a PyG user runs today:
@@ -46,13 +47,15 @@ children through psutil, ended ones through RUSAGE_CHILDREN ("cpu_meter" in the 
 
     python examples/pytorch/train_graphsage.py                 # products-shaped, all paths
     python examples/pytorch/train_graphsage.py --scale 0.1 --epochs 1 --json out.json
+    python examples/pytorch/train_graphsage.py --shape papers100m --scale 0.25 --epochs 1
     python examples/pytorch/train_graphsage.py --smoke-cpu --scale 0.01 --paths pyg,pygfast,hostref   # no GPU
 
 Sweeps (pyg over --pyg-workers, pygfast over --pygfast-workers): with --pyg-sweep-batches N > 0
-each worker count is timed over N batches after the warm-up, extrapolated to an epoch ("extrapolated"
-in the JSON, "(extrap.)" in the table), and only the fastest count trains the full --epochs (its
-real epoch time, accuracy and serial profile). N = 0, or an epoch shorter than warm-up + N batches:
-every count trains the full --epochs.
+each worker count is timed over N batches after a warm-up (--warmup-batches, but at least
+2 x num_workers x prefetch_factor batches, so that start-up is not timed), extrapolated to an
+epoch ("extrapolated" in the JSON, "(extrap.)" in the table), and only the fastest count
+trains the full --epochs (its real epoch time, accuracy and serial profile). N = 0, or an epoch
+shorter than --warmup-batches + N batches: every count trains the full --epochs.
 """
 
 from __future__ import annotations
@@ -78,7 +81,7 @@ import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 import gnndirect_torch as gd  # noqa: E402
-from gnndirect_torch._util import format_table, num_batches, products_shape, speedup  # noqa: E402
+from gnndirect_torch._util import SHAPES, format_table, num_batches, speedup, sweep_warmup  # noqa: E402
 
 try:  # counts live DataLoader workers; RUSAGE_CHILDREN only sees children that have ended
     import psutil
@@ -89,7 +92,7 @@ except ImportError:  # pragma: no cover - psutil is on the H200 image
 # -- data ---------------------------------------------------------------------------------------
 
 def generate(shape, seed, device, signal, p_in):
-    """Planted-community graph: 47 communities with Zipf-like sizes, log-normal in-degrees,
+    """Planted-community graph: one community per class (Zipf-like sizes), log-normal in-degrees,
     a fraction p_in of each node's in-neighbours from its own community, features = class
     centroid * signal + N(0, 1) noise. Labels are learnable from features and neighbourhoods.
     Returns CPU tensors (indptr int64, indices int64, x fp32, y int64) and the splits."""
@@ -701,8 +704,8 @@ def run_one(label, factory, data, args, device, shape, results, profile=True):
         release_loader_memory(device)
 
 
-def time_window(path, args, device, shape, timed):
-    """The sweep's short measurement: --warmup-batches through the real loop, then `timed`
+def time_window(path, args, device, shape, timed, warmup):
+    """The sweep's short measurement: `warmup` batches through the real loop, then `timed`
     batches timed (wall, CPU core-seconds, and the loop's gaps between train steps: waiting for
     the next batch plus launching its copy), each extrapolated to one epoch. Trains a throwaway
     model (the train steps are part of the loop's time). Returns the record."""
@@ -721,22 +724,23 @@ def time_window(path, args, device, shape, timed):
             state["gap"] += time.perf_counter() - state["last"]
         train_step(model, optimizer, x, y, blocks)
         state["count"] += 1
-        if state["count"] == args.warmup_batches:
+        if state["count"] == warmup:
             start()
         elif state["last"] is not None:
             state["last"] = time.perf_counter()
 
-    if args.warmup_batches == 0:
+    if warmup == 0:
         start()
-    path.epoch(10_000, consume, max_batches=args.warmup_batches + timed)
+    path.epoch(10_000, consume, max_batches=warmup + timed)
     sync(device)
     wall, cpu = time.perf_counter() - state["t0"], cpu_seconds() - state["cpu0"]
-    done = state["count"] - args.warmup_batches
+    done = state["count"] - warmup
     if done <= 0:
         raise RuntimeError(f"{path.name}: no batch left to time after the warm-up")
     per_epoch = num_batches(shape["num_train"], args.batch_size)
     scale = per_epoch / done
-    return {"extrapolated": True, "timed_batches": done, "timed_s": wall, "batches_per_epoch": per_epoch,
+    return {"extrapolated": True, "warmup_batches": warmup, "timed_batches": done, "timed_s": wall,
+            "batches_per_epoch": per_epoch,
             "epoch_s_mean": wall * scale, "cpu_core_s_mean": cpu * scale,
             "loop_split_s": {"wait_s": state["gap"] * scale}, "test_acc": None, "epochs": []}
 
@@ -757,17 +761,19 @@ def sweep_factory(kind, data, args, device):
 def run_window_sweep(kind, counts, factory, data, args, device, shape, results):
     """Times every count over --pyg-sweep-batches batches; records keyed by count."""
     n = args.pyg_sweep_batches
+    per_epoch = num_batches(shape["num_train"], args.batch_size)
     estimates = {}
     for workers in counts:
         label = f"{kind}[w={workers}]"
-        print(f"path {label} (sweep: {n} batches timed after {args.warmup_batches} warm-up, "
+        warmup = sweep_warmup(args.warmup_batches, n, workers, per_epoch)
+        print(f"path {label} (sweep: {n} batches timed after {warmup} warm-up, "
               "extrapolated to an epoch):", flush=True)
         path = None
         try:
             t0 = time.perf_counter()
             path = factory(workers)
             setup_s = time.perf_counter() - t0
-            record = time_window(path, args, device, shape, n)
+            record = time_window(path, args, device, shape, n, warmup)
             record["setup_s"] = setup_s
             estimates[workers] = record
             print(f"  [{label}] ~{record['epoch_s_mean']:.2f} s/epoch (extrapolated from "
@@ -909,7 +915,10 @@ def summarize(results):
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--scale", type=float, default=1.0, help="graph size relative to ogbn-products")
+    p.add_argument("--shape", choices=sorted(SHAPES), default="products",
+                   help="dataset the generated graph is shaped like (sizes, features, classes, split)")
+    p.add_argument("--scale", type=float, default=1.0,
+                   help="graph size relative to --shape (papers100m: about 0.25 on a 128 GiB host)")
     p.add_argument("--epochs", type=int, default=2)
     p.add_argument("--paths", default="pyg,pygfast,gnndirect,nodeloader,gpu",
                    help=f"comma list of {','.join(PATHS)} (pyg and pygfast first: their workers "
@@ -967,9 +976,10 @@ def main(argv=None):
         device = torch.device("cuda", torch.cuda.current_device())
     gd.load_extension()
     torch_scatter_use = keep_pyg_scatter_native()
-    shape = products_shape(args.scale)
+    shape = SHAPES[args.shape](args.scale)
     shape["num_test"] = min(shape["num_test"], args.eval_nodes)
-    print(f"graph: {shape['num_nodes']:,} nodes, ~{shape['num_edges']:,} edges, "
+    print(f"graph ({args.shape} x{args.scale:g}): {shape['num_nodes']:,} nodes, "
+          f"~{shape['num_edges']:,} edges, "
           f"{shape['num_features']} fp32 features, {shape['num_classes']} classes; "
           f"paths {args.paths}; fanouts {args.fanouts}, batch {args.batch_size}", flush=True)
     t0 = time.perf_counter()

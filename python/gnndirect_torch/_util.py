@@ -178,6 +178,30 @@ def products_shape(scale: float = 1.0) -> Dict[str, int]:
             "num_train": train, "num_val": val, "num_test": test}
 
 
+def papers100m_shape(scale: float = 1.0) -> Dict[str, int]:
+    """Sizes of the generated ogbn-papers100M-shaped graph at ``scale`` (1.0: 111.1M nodes, 1.62B
+    stored edges, 128 features, 172 classes, ogbn-papers100M's 1.09% / 0.11% / 0.19% split with
+    the test set capped at 200K). At 1.0 the features alone are 57 GB and every data path keeps its
+    own copy, so a 128 GiB host trains the shape at about 0.25.
+
+    Raises:
+        ValueError: scale <= 0.
+    """
+    if not scale > 0:
+        raise ValueError(f"scale must be > 0, got {scale}")
+    nodes = max(1000, int(round(111_059_956 * scale)))
+    edges = max(nodes, int(round(1_615_685_872 * scale)))
+    train = max(1, int(nodes * 1_207_179 / 111_059_956))
+    val = max(1, int(nodes * 125_265 / 111_059_956))
+    test = max(1, min(nodes - train - val, int(nodes * 214_338 / 111_059_956), 200_000))
+    return {"num_nodes": nodes, "num_edges": edges, "num_features": 128, "num_classes": 172,
+            "num_train": train, "num_val": val, "num_test": test}
+
+
+#: Graph shapes train_graphsage.py generates, by name.
+SHAPES = {"products": products_shape, "papers100m": papers100m_shape}
+
+
 def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     """Plain-text table with columns padded to their widest cell (floats with 3 decimals)."""
     def cell(value: object) -> str:
@@ -194,6 +218,17 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> st
     for row in cells:
         lines.append("  ".join(value.ljust(widths[i]) for i, value in enumerate(row)))
     return "\n".join(lines)
+
+
+def sweep_warmup(warmup_batches: int, sweep_batches: int, workers: int, per_epoch: int,
+                 prefetch_factor: int = 2) -> int:
+    """Warm-up batches before a sweep window of ``sweep_batches`` batches: ``warmup_batches``, but
+    at least two rounds of the loader's prefetch (2 x workers x prefetch_factor), so that the
+    window times the steady state, not the workers' start-up and the burst of batches they had
+    ready (8 warm-up batches made a 16-worker estimate 45% above the full epoch it predicted).
+    Capped so that warm-up and window fit in ``per_epoch`` batches (never below 0)."""
+    wanted = max(warmup_batches, 2 * workers * prefetch_factor)
+    return max(0, min(wanted, per_epoch - sweep_batches))
 
 
 def speedup(baseline_seconds: float, seconds: float) -> float:

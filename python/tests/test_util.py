@@ -46,3 +46,25 @@ def test_misc():
     shape = _util.products_shape(1.0)
     assert shape["num_nodes"] == 2_449_029 and shape["num_classes"] == 47
     assert "a" in _util.format_table(["a", "b"], [[1, 2.5]])
+
+
+def test_papers100m_shape():
+    full = _util.papers100m_shape()
+    assert (full["num_nodes"], full["num_edges"]) == (111_059_956, 1_615_685_872)
+    assert (full["num_features"], full["num_classes"]) == (128, 172)
+    assert full["num_train"] == 1_207_179 and full["num_val"] == 125_265 and full["num_test"] == 200_000
+    quarter = _util.papers100m_shape(0.25)
+    assert quarter["num_nodes"] == 27_764_989 and quarter["num_train"] == 301_794
+    assert sum(quarter[k] for k in ("num_train", "num_val", "num_test")) <= quarter["num_nodes"]
+    assert set(_util.SHAPES) == {"products", "papers100m"}
+    with pytest.raises(ValueError):
+        _util.papers100m_shape(-1)
+
+
+def test_sweep_warmup():
+    # two rounds of 16 workers x 2 prefetched batches, not the 8 asked for
+    assert _util.sweep_warmup(8, 48, 16, 193) == 64
+    assert _util.sweep_warmup(8, 48, 0, 193) == 8
+    assert _util.sweep_warmup(8, 48, 4, 193, prefetch_factor=4) == 32
+    assert _util.sweep_warmup(8, 48, 16, 100) == 52  # warm-up + window fit in one epoch
+    assert _util.sweep_warmup(8, 48, 16, 40) == 0

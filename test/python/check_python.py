@@ -99,6 +99,18 @@ class UtilTest(unittest.TestCase):
         self.assertEqual(util.speedup(10.0, 2.5), 4.0)
         self.assertEqual(util.speedup(1.0, 0), float("inf"))
 
+    def test_papers100m_shape_and_sweep_warmup(self):
+        full = util.papers100m_shape()
+        self.assertEqual((full["num_nodes"], full["num_edges"], full["num_features"]), (111_059_956, 1_615_685_872, 128))
+        self.assertEqual((full["num_train"], full["num_val"], full["num_test"]), (1_207_179, 125_265, 200_000))
+        self.assertEqual(util.papers100m_shape(0.25)["num_train"], 301_794)
+        with self.assertRaises(ValueError):
+            util.papers100m_shape(0)
+        self.assertEqual(util.sweep_warmup(8, 48, 16, 193), 64)
+        self.assertEqual(util.sweep_warmup(8, 48, 0, 193), 8)
+        self.assertEqual(util.sweep_warmup(8, 48, 16, 100), 52)
+        self.assertEqual(util.sweep_warmup(8, 48, 16, 40), 0)
+
     def test_products_shape(self):
         full = util.products_shape()
         self.assertEqual((full["num_nodes"], full["num_features"], full["num_classes"]), (2_449_029, 100, 47))
