@@ -109,6 +109,28 @@ def test_structure_parallel_relabel(seed, replace):
     _check_blocks(indptr, indices, seeds, [10, 6], blocks, replace=replace)
 
 
+def test_outputs_own_their_memory(seed):
+    # The op's tensors share the sampler's output arrays (no copy): they must stay valid and
+    # unchanged after later calls, and after the other tensors of their batch are gone.
+    indptr, indices = _dense_random_csr(20_000, 10)
+    seeds = torch.randperm(20_000)[:2000]
+    first = gd.sample_blocks(indptr, seeds, [8, 4], indices=indices, seed=seed, threads=2, fast=True)
+    kept = first[1].indices
+    want = [(b.src_nodes.clone(), b.offsets.clone(), b.indices.clone(), b.edge_ids.clone()) for b in first]
+    want_kept = kept.clone()
+    for k in range(3):  # later batches of other seeds
+        gd.sample_blocks(indptr, torch.randperm(20_000)[:2000], [8, 4], indices=indices, seed=seed + k,
+                         threads=2, fast=True)
+    for block, (src, offsets, local, eids) in zip(first, want):
+        assert torch.equal(block.src_nodes, src) and torch.equal(block.offsets, offsets)
+        assert torch.equal(block.indices, local) and torch.equal(block.edge_ids, eids)
+    del first, block
+    gd.sample_blocks(indptr, seeds, [8, 4], indices=indices, seed=seed + 7, threads=2, fast=True)
+    assert torch.equal(kept, want_kept)
+    kept += 1  # writable, like any op output
+    assert torch.equal(kept, want_kept + 1)
+
+
 def test_deterministic_sets_and_thread_independent(seed):
     indptr, indices = _dense_random_csr(20_000, 10)
     seeds = torch.randperm(20_000)[:2500]

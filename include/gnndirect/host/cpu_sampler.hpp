@@ -264,17 +264,6 @@ void draw_positions(std::int64_t degree, std::int64_t count, bool replace, split
   }
 }
 
-/// Parallel copy of n trivially copyable elements.
-template <class T>
-void pool_copy(worker_pool& pool, T* dst, const T* src, std::int64_t n)
-{
-  constexpr std::int64_t grain = std::int64_t{1} << 16;
-  pool.run((n + grain - 1) / grain, [&](std::int64_t task, int) {
-    std::int64_t const b = task * grain;
-    std::copy(src + b, src + std::min(n, b + grain), dst + b);
-  });
-}
-
 /// Resizes without keeping old contents (no copy on growth, no fill).
 template <class V>
 void fresh_size(V& v, std::int64_t n)
