@@ -86,6 +86,7 @@ struct demo_args {
   std::uint64_t seed{1};
   std::vector<int> workers_list{2};  // --workers: one value, or several to sweep
   std::vector<int> depth_list{3};    // --depth: likewise
+  bool pipeline_given{false};  // --workers or --depth on the command line (else the preset's)
   int workers{2};  // pipeline worker threads in use (gnndirect, cached and all-in-gpu paths)
   int depth{3};    // pipeline batches in flight in use (after a sweep: the best combination's)
   std::string json;
@@ -117,11 +118,12 @@ void print_usage(std::FILE* out)
     "  --train-nodes N      training nodes (default: products 196615, reddit 153431,\n"
     "                       papers100m 1200000, twitter and small 10%% of nodes; times --scale)\n"
     "  --seed S             seed of the graph, features, shuffle and sampling (default 1)\n"
-    "  --workers N[,N..]    pipeline threads preparing batches concurrently (default 2)\n"
-    "  --depth N[,N..]      pipeline batches in flight (default 3). With lists, gnndirect runs\n"
-    "                       once per combination on the same data (after a short warm-up), and\n"
-    "                       the fastest is reported as gnndirect and used by cached and gpu\n"
-    "                       (needs gnndirect in --paths; it then runs first)\n"
+    "  --workers N[,N..]    pipeline threads preparing batches concurrently (default 2;\n"
+    "                       papers100m 6, the fastest of its measured sweep)\n"
+    "  --depth N[,N..]      pipeline batches in flight (default 3; papers100m 6). With lists,\n"
+    "                       gnndirect runs once per combination on the same data (after a short\n"
+    "                       warm-up), and the fastest is reported as gnndirect and used by cached\n"
+    "                       and gpu (needs gnndirect in --paths; it then runs first)\n"
     "  --json FILE          also write the results as JSON\n"
     "  --help               this text\n");
 }
@@ -291,15 +293,30 @@ void apply_option(demo_args& a, const std::string& flag, const std::string& valu
   } else if (flag == "--workers") {
     a.workers_list = parse_int_list(flag, value, 1, 256);
     a.workers = a.workers_list.front();
+    a.pipeline_given = true;
   } else if (flag == "--depth") {
     a.depth_list = parse_int_list(flag, value, 1, 256);
     a.depth = a.depth_list.front();
+    a.pipeline_given = true;
   } else if (flag == "--seed") {
     a.seed = parse_seed(flag, value);
   } else if (flag == "--json") {
     if (value.empty()) { bad_option(flag, "a file name", value); }
     a.json = value;
   }
+}
+
+/// The pipeline shape of a preset when the command line gives none: papers100m prepares batches
+/// with 6 workers and 6 batches in flight, the fastest region of its measured sweep (H200,
+/// docs/performance.md §4: 3.90 s with 1 worker, 3.02 s with 2, 2.49 s with 6 or 8 at depth 6);
+/// the smaller presets keep 2 x 3.
+void apply_preset_pipeline(demo_args& a)
+{
+  if (a.pipeline_given || a.preset != gnndirect::graph_preset::papers100m) { return; }
+  a.workers_list = {6};
+  a.depth_list = {6};
+  a.workers = 6;
+  a.depth = 6;
 }
 
 /// Parses and validates the command line; every bad option exits 2 with a message naming it and
@@ -324,6 +341,7 @@ demo_args parse_args(int argc, char** argv)
     }
     apply_option(a, flag, argv[++i]);
   }
+  apply_preset_pipeline(a);
   if (a.sweeps() && std::find(a.paths.begin(), a.paths.end(), "gnndirect") == a.paths.end()) {
     std::fprintf(stderr, "demo: --workers/--depth lists (a sweep) need the gnndirect path in --paths "
                          "(see --help)\n");
