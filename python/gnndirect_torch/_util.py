@@ -159,6 +159,25 @@ def memory_error_message(message: str) -> Optional[str]:
     return message[position + len(ALLOCATION_TAG):]
 
 
+def _scaled_shape(scale: float, nodes: int, edges: int, features: int, classes: int,
+                  split: Sequence[float]) -> Dict[str, int]:
+    """A dataset's sizes times ``scale``: at least 1000 nodes and one edge per node; ``split`` is
+    the (train, val, test) fraction of the nodes, the test set capped at 200K for evaluation time.
+
+    Raises:
+        ValueError: scale <= 0.
+    """
+    if not scale > 0:
+        raise ValueError(f"scale must be > 0, got {scale}")
+    n = max(1000, int(round(nodes * scale)))
+    e = max(n, int(round(edges * scale)))
+    train = max(1, int(n * split[0]))
+    val = max(1, int(n * split[1]))
+    test = max(1, min(n - train - val, int(n * split[2]), 200_000))
+    return {"num_nodes": n, "num_edges": e, "num_features": features, "num_classes": classes,
+            "num_train": train, "num_val": val, "num_test": test}
+
+
 def products_shape(scale: float = 1.0) -> Dict[str, int]:
     """Sizes of the generated ogbn-products-shaped graph at ``scale`` (1.0: 2.45M nodes, ~61.9M
     stored edges, 100 features, 47 classes; ogbn-products' 8% / 2% / 90% split, with the test
@@ -167,15 +186,7 @@ def products_shape(scale: float = 1.0) -> Dict[str, int]:
     Raises:
         ValueError: scale <= 0.
     """
-    if not scale > 0:
-        raise ValueError(f"scale must be > 0, got {scale}")
-    nodes = max(1000, int(round(2_449_029 * scale)))
-    edges = max(nodes, int(round(61_859_140 * scale)))
-    train = max(1, int(nodes * 0.08))
-    val = max(1, int(nodes * 0.02))
-    test = max(1, min(nodes - train - val, 200_000))
-    return {"num_nodes": nodes, "num_edges": edges, "num_features": 100, "num_classes": 47,
-            "num_train": train, "num_val": val, "num_test": test}
+    return _scaled_shape(scale, 2_449_029, 61_859_140, 100, 47, (0.08, 0.02, 0.90))
 
 
 def papers100m_shape(scale: float = 1.0) -> Dict[str, int]:
@@ -187,15 +198,9 @@ def papers100m_shape(scale: float = 1.0) -> Dict[str, int]:
     Raises:
         ValueError: scale <= 0.
     """
-    if not scale > 0:
-        raise ValueError(f"scale must be > 0, got {scale}")
-    nodes = max(1000, int(round(111_059_956 * scale)))
-    edges = max(nodes, int(round(1_615_685_872 * scale)))
-    train = max(1, int(nodes * 1_207_179 / 111_059_956))
-    val = max(1, int(nodes * 125_265 / 111_059_956))
-    test = max(1, min(nodes - train - val, int(nodes * 214_338 / 111_059_956), 200_000))
-    return {"num_nodes": nodes, "num_edges": edges, "num_features": 128, "num_classes": 172,
-            "num_train": train, "num_val": val, "num_test": test}
+    full = 111_059_956
+    return _scaled_shape(scale, full, 1_615_685_872, 128, 172,
+                         (1_207_179 / full, 125_265 / full, 214_338 / full))
 
 
 #: Graph shapes train_graphsage.py generates, by name.
