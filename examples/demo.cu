@@ -109,10 +109,12 @@ void print_usage(std::FILE* out)
     "                       epoch (it is the slow one; default 0 = all)\n"
     "  --cache-pct P        path 'cached': gnndirect with P%% of feature rows in a device tier\n"
     "                       (highest degree first; default 20)\n"
-    "  --paths LIST         any of gnndirect,cached,cpu,gpu,transfer (default gnndirect,cpu,gpu);\n"
+    "  --paths LIST         any of gnndirect,cached,cpu,gpu,transfer,graph-hbm (default gnndirect,cpu,gpu);\n"
     "                       transfer: the feature transfer alone, per batch, gnndirect's gather\n"
     "                       against the CPU-centric staged gather of the same rows (bounded by\n"
-    "                       --cpu-max-batches like cpu)\n"
+    "                       --cpu-max-batches like cpu); graph-hbm: gnndirect with the neighbour\n"
+    "                       lists in HBM and the features in host memory (its floor: the\n"
+    "                       feature rows alone)\n"
     "  --feature-dim D      fp32 features per node (default: products 100, reddit 602,\n"
     "                       twitter 343, papers100m 128, small 128)\n"
     "  --train-nodes N      training nodes (default: products 196615, reddit 153431,\n"
@@ -205,7 +207,7 @@ gnndirect::graph_preset parse_preset(const std::string& name)
 }
 
 /// The data paths --paths accepts.
-constexpr const char* known_paths[] = {"gnndirect", "cached", "cpu", "gpu", "transfer"};
+constexpr const char* known_paths[] = {"gnndirect", "cached", "cpu", "gpu", "transfer", "graph-hbm"};
 
 /// A comma-separated list of distinct integers in [lo, hi]; each entry is checked (and named) as a
 /// single value would be.
@@ -719,7 +721,7 @@ struct path_result {
   double core_seconds{0};
   std::int64_t batches{0};
   std::uint64_t feature_bytes{0};
-  std::uint64_t link_bytes{0};  // gnndirect only: bytes that must cross the host link
+  std::uint64_t link_bytes{0};  // gnndirect, graph-in-hbm: bytes that must cross the host link
   double start_unix_s{0};       // wall-clock start of the first timed epoch
   double end_unix_s{0};         // wall-clock end of the last timed epoch
   int workers{0};               // pipeline paths: the worker count and depth they ran with
@@ -916,29 +918,45 @@ path_result run_cpu_path(const demo_args& a, const dataset<Index>& d)
   return result;
 }
 
+/// A skipped path's result when `needed` bytes (plus headroom for the pipeline's pool, CUB and
+/// the CUDA context) do not fit in the device's free memory; a result that did not run otherwise.
+path_result skipped_unless_fits(const std::string& name, std::size_t needed, const char* what)
+{
+  std::size_t const headroom = std::size_t{8} << 30;
+  std::size_t const free_bytes = gnndirect::device_memory().free_bytes;
+  path_result result{name};
+  if (needed + headroom > free_bytes) {
+    result.note = std::string("skipped: ") + what + " (" + std::to_string(needed >> 20) +
+                  " MiB) do not fit in " + std::to_string(free_bytes >> 20) +
+                  " MiB free device memory with headroom";
+  }
+  return result;
+}
+
+/// A device copy of `host`'s bytes (synchronous on `stream`).
+template <class T>
+gnndirect::buffer<T> device_copy(const T* host, std::size_t count, cudaStream_t stream)
+{
+  gnndirect::buffer<T> copy(count, memory_kind::device);
+  GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(copy.data(), host, copy.bytes(), cudaMemcpyDefault, stream));
+  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+  return copy;
+}
+
 /// Copies graph and features into device memory (when they fit) and runs the same pipeline.
 template <class Index>
 path_result run_gpu_path(const demo_args& a, const dataset<Index>& d, cudaStream_t stream)
 {
-  std::size_t const needed = d.graph.indices().bytes() + d.features.bytes();
-  std::size_t const headroom = std::size_t{8} << 30;  // pipeline pool, CUB, the CUDA context
-  std::size_t const free_bytes = gnndirect::device_memory().free_bytes;
-  if (needed + headroom > free_bytes) {
-    path_result skipped{"all-in-gpu"};
-    skipped.note = "skipped: graph + features (" + std::to_string(needed >> 20) + " MiB) do not fit in " +
-                   std::to_string(free_bytes >> 20) + " MiB free device memory with headroom";
-    return skipped;
-  }
-  gnndirect::buffer<Index> indices(d.graph.indices().size(), memory_kind::device);
-  gnndirect::buffer<float> features(static_cast<std::size_t>(d.features.rows() * d.features.cols()),
-                                    memory_kind::device);
+  path_result skipped = skipped_unless_fits("all-in-gpu", d.graph.indices().bytes() + d.features.bytes(),
+                                    "graph + features");
+  if (!skipped.note.empty()) { return skipped; }
+  gnndirect::buffer<Index> indices;
+  gnndirect::buffer<float> features;
   {
     elapsed_ticker const ticker("copying graph and features into GPU memory");
-    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(indices.data(), d.graph.indices().data(), indices.bytes(),
-                                       cudaMemcpyDefault, stream));
-    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(features.data(), d.features.view().data, features.bytes(),
-                                       cudaMemcpyDefault, stream));
-    GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+    indices = device_copy(d.graph.indices().data(), d.graph.indices().size(), stream);
+    features = device_copy(d.features.view().data,
+                           static_cast<std::size_t>(d.features.rows() * d.features.cols()), stream);
   }
   auto graph = d.graph.view();
   graph.indices = indices.data();
@@ -946,6 +964,27 @@ path_result run_gpu_path(const demo_args& a, const dataset<Index>& d, cudaStream
   gnndirect::table_view<const float> const table(features.data(), d.features.rows(), d.features.cols(),
                                                  d.features.cols(), memory_kind::device);
   return run_pipeline_path("all-in-gpu", a, d, graph, table, false);
+}
+
+/// gnndirect with the neighbour lists copied into HBM and the features left in host memory: only
+/// feature rows cross the link, so this epoch against its own floor (feature bytes at the link
+/// peak) separates the feature gather's share of gnndirect's gap from the sampling reads'.
+template <class Index>
+path_result run_graph_hbm_path(const demo_args& a, const dataset<Index>& d, cudaStream_t stream)
+{
+  path_result skipped = skipped_unless_fits("graph-in-hbm", d.graph.indices().bytes(), "the neighbour lists");
+  if (!skipped.note.empty()) { return skipped; }
+  gnndirect::buffer<Index> indices;
+  {
+    elapsed_ticker const ticker("copying the neighbour lists into GPU memory");
+    indices = device_copy(d.graph.indices().data(), d.graph.indices().size(), stream);
+  }
+  auto graph = d.graph.view();
+  graph.indices = indices.data();
+  graph.indices_kind = memory_kind::device;
+  path_result result = run_pipeline_path("graph-in-hbm", a, d, graph, d.features.view(), false);
+  result.link_bytes = result.feature_bytes;  // its floor: the feature rows alone
+  return result;
 }
 
 /// The gnndirect path over every --workers x --depth combination (the caller checked that there
@@ -1402,6 +1441,12 @@ int run(demo_args a, report_context ctx, gnndirect::placement_decision where)
       results.push_back(run_cpu_path(a, d));
     } else if (path == "gpu") {
       results.push_back(run_gpu_path(a, d, stream.get()));
+    } else if (path == "graph-hbm" && !gnndirect::is_host_resident(where.kind)) {
+      path_result skipped{"graph-in-hbm"};
+      skipped.note = "skipped: the device cannot map host memory, so the features are not host-resident";
+      results.push_back(skipped);
+    } else if (path == "graph-hbm") {
+      results.push_back(run_graph_hbm_path(a, d, stream.get()));
     }
     print_result_line(results.back(), nullptr);
   }
