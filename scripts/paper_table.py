@@ -109,6 +109,18 @@ def interpolate(rows, t):
     return None
 
 
+#: Fewer nvidia-smi samples than this (200 ms apart) make a path's mean power too thin to compare.
+MIN_POWER_SAMPLES = 10
+
+
+def power_cell(power):
+    """A power table cell: mean watts and the samples behind it, flagged when they are few."""
+    if power["mean"] is None:
+        return "-"
+    few = " *few*" if power["samples"] < MIN_POWER_SAMPLES else ""
+    return "%.1f (%d)%s" % (power["mean"], power["samples"], few)
+
+
 def mean_power(samples, start, end):
     """(mean watts, samples used) over [start, end]; a window shorter than the sampling interval
     with no sample inside takes the nearest sample within 1 s; (None, 0) when there is none."""
@@ -227,17 +239,24 @@ def markdown(rows, rapl_status, power_count, statuses):
     lines += ["", "| shape | GPU W gnndirect | GPU W cpu-centric | GPU W transfer | CPU pkg W gnndirect | "
               "CPU pkg W cpu-centric | CPU pkg J/epoch gnndirect | CPU pkg J/epoch cpu-centric |",
               "|" + "---|" * 8]
+    thin = False
     for r in rows:
-        gp = {k: v["mean"] for k, v in r["gpu_power_w"].items()}
+        gp = {k: power_cell(v) for k, v in r["gpu_power_w"].items()}
+        thin = thin or any(0 < v["samples"] < MIN_POWER_SAMPLES for v in r["gpu_power_w"].values())
         lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            r["shape"], fmt(gp.get("gnndirect"), "%.1f"), fmt(gp.get("cpu-centric"), "%.1f"),
-            fmt(gp.get("transfer"), "%.1f"), fmt(r["cpu_package_w"].get("gnndirect"), "%.1f"),
+            r["shape"], gp.get("gnndirect", "-"), gp.get("cpu-centric", "-"),
+            gp.get("transfer", "-"), fmt(r["cpu_package_w"].get("gnndirect"), "%.1f"),
             fmt(r["cpu_package_w"].get("cpu-centric"), "%.1f"),
             fmt(r["cpu_package_j_per_epoch"].get("gnndirect"), "%.1f"),
             fmt(r["cpu_package_j_per_epoch"].get("cpu-centric"), "%.1f")))
     lines += ["", "GPU power: mean of the nvidia-smi samples (%d logged, every 200 ms) inside each path's "
               "timed epochs; CPU package: RAPL energy_uj, %s. The transfer path interleaves both methods "
-              "batch by batch, so its power is that of the mix." % (power_count, rapl_status)]
+              "batch by batch, so its power is that of the mix. (n): samples in the mean." % (
+                  power_count, rapl_status)]
+    if thin:
+        lines += ["", "Means marked *few* rest on fewer than %d samples (a path shorter than %d s): too few to "
+                  "compare power; run more epochs or more batches (--epochs, --cpu-max-batches)."
+                  % (MIN_POWER_SAMPLES, MIN_POWER_SAMPLES // 5)]
     for r in rows:
         if r["sweep"]:
             lines += ["", "Pipeline sweep, %s (gnndirect epoch s; the fastest is the gnndirect row):" % r["shape"],

@@ -109,6 +109,8 @@ def main():
         g = ra["gpu_power_w"]
         check(close(g["gnndirect"]["mean"], 110.0) and g["gnndirect"]["samples"] == 3, "GPU W gnndirect A %s" % g)
         check(close(g["cpu-centric"]["mean"], 210.0), "GPU W cpu A %s" % g)
+        check("| 110.0 (3) *few* |" in md and "Means marked *few* rest on fewer than 10 samples" in md,
+              "thin power means flagged")
         check(close(g["transfer"]["mean"], 300.0), "GPU W transfer A %s" % g)
         check(close(rb["gpu_power_w"]["cpu-centric"]["mean"], 150.0), "nearest sample B %s" % rb["gpu_power_w"])
         check(close(ra["cpu_package_w"]["gnndirect"], 70.0, 1e-4), "CPU pkg W A %s" % ra["cpu_package_w"])
