@@ -55,6 +55,7 @@
 #include <iterator>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -918,19 +919,35 @@ path_result run_cpu_path(const demo_args& a, const dataset<Index>& d)
   return result;
 }
 
-/// A skipped path's result when `needed` bytes (plus headroom for the pipeline's pool, CUB and
-/// the CUDA context) do not fit in the device's free memory; a result that did not run otherwise.
-path_result skipped_unless_fits(const std::string& name, std::size_t needed, const char* what)
+/// Why a path that copies `needed` bytes into device memory cannot run: they do not fit in the
+/// device's free memory with headroom for the pipeline's pool, CUB and the CUDA context. Empty
+/// when they fit.
+std::optional<std::string> does_not_fit(std::size_t needed, const char* what)
 {
   std::size_t const headroom = std::size_t{8} << 30;
   std::size_t const free_bytes = gnndirect::device_memory().free_bytes;
-  path_result result{name};
-  if (needed + headroom > free_bytes) {
-    result.note = std::string("skipped: ") + what + " (" + std::to_string(needed >> 20) +
-                  " MiB) do not fit in " + std::to_string(free_bytes >> 20) +
-                  " MiB free device memory with headroom";
-  }
-  return result;
+  if (needed + headroom <= free_bytes) { return std::nullopt; }
+  return std::string("skipped: ") + what + " (" + std::to_string(needed >> 20) + " MiB) do not fit in " +
+         std::to_string(free_bytes >> 20) + " MiB free device memory with headroom";
+}
+
+/// A path that did not run, and why.
+path_result skipped_path(const std::string& name, std::string why)
+{
+  path_result skipped{name};
+  skipped.note = std::move(why);
+  return skipped;
+}
+
+/// The dataset's graph with its neighbour lists at `device_indices` (a device copy).
+template <class Index>
+gnndirect::csr_view<std::int64_t, Index> graph_with_device_indices(const dataset<Index>& d,
+                                                                  const Index* device_indices)
+{
+  auto graph = d.graph.view();
+  graph.indices = device_indices;
+  graph.indices_kind = memory_kind::device;
+  return graph;
 }
 
 /// A device copy of `host`'s bytes (synchronous on `stream`).
@@ -947,9 +964,9 @@ gnndirect::buffer<T> device_copy(const T* host, std::size_t count, cudaStream_t 
 template <class Index>
 path_result run_gpu_path(const demo_args& a, const dataset<Index>& d, cudaStream_t stream)
 {
-  path_result skipped = skipped_unless_fits("all-in-gpu", d.graph.indices().bytes() + d.features.bytes(),
-                                    "graph + features");
-  if (!skipped.note.empty()) { return skipped; }
+  if (auto why = does_not_fit(d.graph.indices().bytes() + d.features.bytes(), "graph + features")) {
+    return skipped_path("all-in-gpu", *why);
+  }
   gnndirect::buffer<Index> indices;
   gnndirect::buffer<float> features;
   {
@@ -958,12 +975,9 @@ path_result run_gpu_path(const demo_args& a, const dataset<Index>& d, cudaStream
     features = device_copy(d.features.view().data,
                            static_cast<std::size_t>(d.features.rows() * d.features.cols()), stream);
   }
-  auto graph = d.graph.view();
-  graph.indices = indices.data();
-  graph.indices_kind = memory_kind::device;
   gnndirect::table_view<const float> const table(features.data(), d.features.rows(), d.features.cols(),
                                                  d.features.cols(), memory_kind::device);
-  return run_pipeline_path("all-in-gpu", a, d, graph, table, false);
+  return run_pipeline_path("all-in-gpu", a, d, graph_with_device_indices(d, indices.data()), table, false);
 }
 
 /// gnndirect with the neighbour lists copied into HBM and the features left in host memory: only
@@ -972,17 +986,16 @@ path_result run_gpu_path(const demo_args& a, const dataset<Index>& d, cudaStream
 template <class Index>
 path_result run_graph_hbm_path(const demo_args& a, const dataset<Index>& d, cudaStream_t stream)
 {
-  path_result skipped = skipped_unless_fits("graph-in-hbm", d.graph.indices().bytes(), "the neighbour lists");
-  if (!skipped.note.empty()) { return skipped; }
+  if (auto why = does_not_fit(d.graph.indices().bytes(), "the neighbour lists")) {
+    return skipped_path("graph-in-hbm", *why);
+  }
   gnndirect::buffer<Index> indices;
   {
     elapsed_ticker const ticker("copying the neighbour lists into GPU memory");
     indices = device_copy(d.graph.indices().data(), d.graph.indices().size(), stream);
   }
-  auto graph = d.graph.view();
-  graph.indices = indices.data();
-  graph.indices_kind = memory_kind::device;
-  path_result result = run_pipeline_path("graph-in-hbm", a, d, graph, d.features.view(), false);
+  path_result result = run_pipeline_path("graph-in-hbm", a, d, graph_with_device_indices(d, indices.data()),
+                                         d.features.view(), false);
   result.link_bytes = result.feature_bytes;  // its floor: the feature rows alone
   return result;
 }
@@ -1434,17 +1447,15 @@ int run(demo_args a, report_context ctx, gnndirect::placement_decision where)
       results.push_back(run_pipeline_path("cached", a, d, d.graph.view(), d.features.view(), false,
                                           rows * d.features.view().row_bytes()));
     } else if (path == "cpu" && !gnndirect::is_host_resident(where.kind)) {
-      path_result skipped{"cpu-centric"};
-      skipped.note = "skipped: the device cannot map host memory, so the data is not host-resident";
-      results.push_back(skipped);
+      results.push_back(skipped_path("cpu-centric", "skipped: the device cannot map host memory, so the "
+                                                    "data is not host-resident"));
     } else if (path == "cpu") {
       results.push_back(run_cpu_path(a, d));
     } else if (path == "gpu") {
       results.push_back(run_gpu_path(a, d, stream.get()));
     } else if (path == "graph-hbm" && !gnndirect::is_host_resident(where.kind)) {
-      path_result skipped{"graph-in-hbm"};
-      skipped.note = "skipped: the device cannot map host memory, so the features are not host-resident";
-      results.push_back(skipped);
+      results.push_back(skipped_path("graph-in-hbm", "skipped: the device cannot map host memory, so the "
+                                                     "features are not host-resident"));
     } else if (path == "graph-hbm") {
       results.push_back(run_graph_hbm_path(a, d, stream.get()));
     }

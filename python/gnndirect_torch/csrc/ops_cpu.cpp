@@ -32,7 +32,6 @@
 #include <cstring>
 #include <memory>
 #include <optional>
-#include <type_traits>
 #include <tuple>
 #include <vector>
 
