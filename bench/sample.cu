@@ -119,6 +119,7 @@ buffer<T> place(const std::vector<T>& host, memory_kind kind)
   buffer<T> b(host.size(), kind);
   if (kind == memory_kind::device) {
     GNNDIRECT_CUDA_TRY(cudaMemcpy(b.data(), host.data(), b.bytes(), cudaMemcpyHostToDevice));
+    GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());  // a pageable copy may return before it lands
   } else {
     gnndirect::host::parallel_memcpy(b.host_data(), host.data(), b.bytes());
   }

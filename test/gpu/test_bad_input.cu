@@ -1176,7 +1176,7 @@ TEST_CASE("bad-input: int64 indices or outputs at a 4-byte offset")
   auto const values = gnndirect::test::random_indices<std::int64_t>(rng, f.count, f.rows);
   buffer<std::int64_t> storage(static_cast<std::size_t>(f.count + 1), memory_kind::device);
   auto* const misaligned = offset_by<std::int64_t>(storage, 4);
-  GNNDIRECT_CUDA_TRY(cudaMemcpy(misaligned, values.data(), values.size() * sizeof(std::int64_t), cudaMemcpyDefault));
+  gnndirect::test::copy_from_host(misaligned, values.data(), values.size() * sizeof(std::int64_t));
   check_throws_exactly<gnndirect::invalid_argument>(
     [&] { gnndirect::gather(cudaStream_t{}, f.src(), static_cast<const std::int64_t*>(misaligned), f.count, f.dst(f.count)); },
     "is not 8-byte aligned (4 bytes past a boundary)");

@@ -397,6 +397,21 @@ TEST_CASE("bad seeds under sample_blocks_async: recorded, raised by the check, t
   }
   CHECK_THROWS_AS((void)gnndirect::sample_blocks(s.stream, csr, d_seeds.data(), 400, fanouts, policy),
                   gnndirect::index_out_of_range);
+  // A layer that samples nothing (fanout 0) still checks its seeds: the bad one is named there,
+  // not passed on unwritten to the next layer.
+  std::vector<int> const no_first_hop{0, 3};
+  gnndirect::sample_blocks_buffers<std::int64_t, std::int32_t> const zero_storage(
+    400, no_first_hop, csr.num_nodes, s.stream);
+  gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 400, no_first_hop, policy,
+                                 zero_storage.ref(), zero_storage.workspace());
+  try {
+    gnndirect::sample_blocks_check(s.stream, zero_storage.workspace(), no_first_hop.size(), csr.num_nodes);
+    FAIL("expected index_out_of_range");
+  } catch (gnndirect::index_out_of_range const& e) {
+    CHECK(e.position() == 311);
+    CHECK(e.value() == 1000);
+    CHECK(std::string(e.what()).find("seeds of layer 0") != std::string::npos);
+  }
   seeds[311] = 1;
   seeds[377] = 2;
   d_seeds = to_buffer(seeds);

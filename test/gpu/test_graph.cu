@@ -61,9 +61,7 @@ template <class T>
 gnndirect::buffer<T> upload(const std::vector<T>& values)
 {
   gnndirect::buffer<T> out(values.size(), memory_kind::device);
-  if (!values.empty()) {
-    GNNDIRECT_CUDA_TRY(cudaMemcpy(out.data(), values.data(), out.bytes(), cudaMemcpyHostToDevice));
-  }
+  gnndirect::test::copy_from_host(out.data(), values.data(), out.bytes());
   return out;
 }
 
@@ -412,8 +410,7 @@ TEST_CASE("int64 offsets beyond 2^31 edges: a pinned graph validated on the GPU"
     nodes, edges, csr_placement{memory_kind::device, memory_kind::pinned});
   CHECK(graph.indices().bytes() == needed);
   std::vector<std::int64_t> const indptr{0, edges / 4, edges / 2, edges - 3, edges};
-  GNNDIRECT_CUDA_TRY(cudaMemcpy(graph.indptr().data(), indptr.data(), 5 * sizeof(std::int64_t),
-                                cudaMemcpyHostToDevice));
+  gnndirect::test::copy_from_host(graph.indptr().data(), indptr.data(), 5 * sizeof(std::int64_t));
   fill_modulo_kernel<<<1024, 256>>>(graph.indices().data(), edges, static_cast<std::int32_t>(nodes));
   GNNDIRECT_CUDA_TRY(cudaGetLastError());
   GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());

@@ -10,6 +10,7 @@
 #include <gnndirect/owners/table.hpp>
 
 #include "support/device_memory.hpp"
+#include "support/transfer.hpp"
 
 #include <cstdint>
 #include <random>
@@ -48,7 +49,7 @@ void check_kernel_round_trip(gnndirect::table<std::int32_t>& t)
   auto const n = static_cast<std::size_t>(t.rows() * t.cols());
   std::vector<std::int32_t> const values = random_values(n);
   if (t.kind() == memory_kind::device) {
-    GNNDIRECT_CUDA_TRY(cudaMemcpy(t.view().data, values.data(), n * 4, cudaMemcpyHostToDevice));
+    gnndirect::test::copy_from_host(t.view().data, values.data(), n * 4);
   } else {
     std::copy(values.begin(), values.end(), t.host_view().data);
   }

@@ -18,6 +18,7 @@
 
 #include "support/counting_resource.hpp"
 #include "support/random.hpp"
+#include "support/transfer.hpp"
 #include "support/device_memory.hpp"
 
 #include <algorithm>
@@ -72,7 +73,7 @@ struct fixture {
     host_labels.resize(static_cast<std::size_t>(n));
     for (auto& label : host_labels) { label = static_cast<label_type>(rng() % 1000); }
     labels = gnndirect::buffer<label_type>(static_cast<std::size_t>(n), labels_kind);
-    GNNDIRECT_CUDA_TRY(cudaMemcpy(labels.data(), host_labels.data(), labels.bytes(), cudaMemcpyDefault));
+    gnndirect::test::copy_from_host(labels.data(), host_labels.data(), labels.bytes());
     training_ids.resize(static_cast<std::size_t>(n));
     std::iota(training_ids.begin(), training_ids.end(), Index{0});
     std::shuffle(training_ids.begin(), training_ids.end(), rng);

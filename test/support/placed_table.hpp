@@ -3,6 +3,8 @@
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/owners/table.hpp>
 
+#include "transfer.hpp"
+
 #include <cstring>
 #include <vector>
 
@@ -26,8 +28,7 @@ struct placed_table {
   /// Copies `bytes` (owner.bytes() long) into the table, whatever its placement.
   void fill(const void* bytes)
   {
-    if (owner.bytes() == 0) { return; }
-    GNNDIRECT_CUDA_TRY(cudaMemcpy(owner.view().data, bytes, owner.bytes(), cudaMemcpyDefault));
+    copy_from_host(owner.view().data, bytes, owner.bytes());
   }
   /// Copies the whole table back to the host.
   std::vector<unsigned char> read() const

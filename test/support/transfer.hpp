@@ -3,19 +3,30 @@
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/owners/buffer.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace gnndirect::test {
 
-/// A new buffer of `kind` (device memory by default) holding `values`. Synchronous.
+/// Copies `bytes` from host memory to device-visible memory and waits until they have landed.
+/// cudaMemcpy from pageable memory may return once the bytes are staged, before the DMA reaches
+/// the device, and it is ordered only with the legacy default stream: without the wait a kernel on
+/// a non-blocking stream could read the destination's previous contents.
+inline void copy_from_host(void* dst, const void* src, std::size_t bytes)
+{
+  if (bytes == 0) { return; }
+  GNNDIRECT_CUDA_TRY(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
+  GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());
+}
+
+/// A new buffer of `kind` (device memory by default) holding `values`. Synchronous (the copy has
+/// landed when it returns).
 template <class T>
 buffer<T> to_buffer(const std::vector<T>& values, memory_kind kind = memory_kind::device)
 {
   buffer<T> out(values.size(), kind);
-  if (!values.empty()) {
-    GNNDIRECT_CUDA_TRY(cudaMemcpy(out.data(), values.data(), out.bytes(), cudaMemcpyDefault));
-  }
+  copy_from_host(out.data(), values.data(), out.bytes());
   return out;
 }
 

@@ -204,7 +204,9 @@ void sample_block_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
   std::int64_t const dst_bound = num_dst.bound;
   Offset* const slot_edge_ids = out.edge_ids == nullptr ? nullptr : w.slot_edge_ids;
   GNNDIRECT_CUDA_TRY(cudaMemsetAsync(out.offsets, 0, sizeof(std::int64_t), stream));
-  if (dst_bound > 0 && fanout > 0) {
+  if (dst_bound > 0) {
+    // Also with fanout 0: the kernel is where seeds are checked (a bad one would otherwise pass
+    // unreported and leave its src row unwritten), and it writes the counts the scan reads.
     // Seeds past the device-side count get count 0 and are not read.
     launch_sample_neighbors(stream, csr, dst, dst_bound, num_dst.value, fanout, l, policy,
                             w.slot_neighbors, slot_edge_ids, w.counts, flag);
@@ -212,8 +214,6 @@ void sample_block_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
     std::size_t bytes = w.relabel.cub_bytes;
     GNNDIRECT_CUDA_TRY(::cub::DeviceScan::InclusiveSum(w.relabel.cub_storage, bytes, w.counts,
                                                        out.offsets + 1, dst_bound, stream));
-  } else if (dst_bound > 0) {
-    GNNDIRECT_CUDA_TRY(cudaMemsetAsync(out.offsets + 1, 0, sizeof(std::int64_t) * dst_bound, stream));
   }
   relabel_input<Offset, Index> in;
   in.dst = dst;
