@@ -8,11 +8,13 @@
 #include <gnndirect/owners/placement.hpp>
 #include <gnndirect/owners/registration.hpp>
 #include <gnndirect/owners/table.hpp>
+#include <gnndirect/graph/csr_graph.hpp>
 
 #include "support/device_memory.hpp"
 #include "support/transfer.hpp"
 
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -98,6 +100,48 @@ TEST_CASE("adopt_by_copy into each kind, and adopt_by_registration of a std::vec
     run_affine(t.view().data, 513 * 19);  // the kernel writes the caller's vector in place
   }
   CHECK(source == expected);
+}
+
+/// Copies `bytes` of device-visible memory to the host through a non-blocking stream (which is not
+/// ordered with the default stream the owners copy on).
+std::vector<unsigned char> read_on_nonblocking_stream(const void* src, std::size_t bytes)
+{
+  cudaStream_t stream{};
+  GNNDIRECT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  std::vector<unsigned char> out(bytes);
+  cudaError_t const copied = cudaMemcpyAsync(out.data(), src, bytes, cudaMemcpyDefault, stream);
+  cudaError_t const waited = cudaStreamSynchronize(stream);
+  (void)cudaStreamDestroy(stream);
+  GNNDIRECT_CUDA_TRY(copied);
+  GNNDIRECT_CUDA_TRY(waited);
+  return out;
+}
+
+// A pageable cudaMemcpy may return before its DMA lands; the owners wait for it, so work on any
+// stream the caller launches next sees every byte. 64 MiB: large enough that the last chunks are
+// still in flight when an unwaited copy returns.
+TEST_CASE("adopt_by_copy / csr_graph::adopt into device memory: done when they return")
+{
+  std::int64_t const rows = 1 << 16;
+  std::int64_t const cols = 256;
+  std::vector<std::int32_t> const source = random_values(static_cast<std::size_t>(rows * cols));
+  for (int round = 0; round < 3; ++round) {
+    CAPTURE(round);
+    auto const t = gnndirect::table<std::int32_t>::adopt_by_copy(source.data(), rows, cols, memory_kind::device);
+    auto const back = read_on_nonblocking_stream(t.view().data, t.bytes());
+    CHECK(std::memcmp(back.data(), source.data(), back.size()) == 0);
+  }
+  std::vector<std::int64_t> indptr(1025);
+  for (std::size_t i = 0; i < indptr.size(); ++i) { indptr[i] = static_cast<std::int64_t>(i) * (rows * cols / 1024); }
+  gnndirect::csr_view<std::int64_t, std::int32_t> host_arrays{};
+  host_arrays.indptr = indptr.data();
+  host_arrays.indices = source.data();
+  host_arrays.num_nodes = 1024;
+  host_arrays.num_edges = rows * cols;
+  auto const g = gnndirect::csr_graph<std::int64_t, std::int32_t>::adopt(
+    host_arrays, gnndirect::csr_placement{memory_kind::device, memory_kind::device});
+  auto const indices = read_on_nonblocking_stream(g.indices().data(), g.indices().bytes());
+  CHECK(std::memcmp(indices.data(), source.data(), indices.size()) == 0);
 }
 
 TEST_CASE("registration: chunked ranges, device address from the driver, overlap refused")

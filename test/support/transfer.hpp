@@ -1,6 +1,7 @@
 #pragma once
 // Test support: copies between host vectors and buffers of any placement.
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/owners/buffer.hpp>
 
 #include <cstddef>
@@ -15,9 +16,7 @@ namespace gnndirect::test {
 /// a non-blocking stream could read the destination's previous contents.
 inline void copy_from_host(void* dst, const void* src, std::size_t bytes)
 {
-  if (bytes == 0) { return; }
-  GNNDIRECT_CUDA_TRY(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
-  GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());
+  gnndirect::detail::copy_to_device_and_wait(dst, src, bytes);
 }
 
 /// A new buffer of `kind` (device memory by default) holding `values`. Synchronous (the copy has

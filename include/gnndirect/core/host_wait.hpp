@@ -17,6 +17,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -62,6 +63,18 @@ inline void synchronize(cudaStream_t stream)
   if (waited != cudaSuccess) {
     throw_cuda_error(__FILE__, __LINE__, "cudaEventSynchronize(done)", waited);
   }
+}
+
+/// Copies `bytes` from host memory into device-visible memory and waits until they have landed
+/// (in the calling thread's wait mode). A plain cudaMemcpy from pageable memory may return once
+/// the bytes are staged, before the DMA reaches the device, and it is ordered only with the
+/// default stream: a kernel the caller then launches on a non-blocking stream could read the old
+/// contents. Not capturable. @throws cuda_error.
+inline void copy_to_device_and_wait(void* dst, const void* src, std::size_t bytes)
+{
+  if (bytes == 0) { return; }
+  GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, cudaStream_t{}));
+  synchronize(cudaStream_t{});
 }
 
 }  // namespace detail

@@ -5,6 +5,7 @@
 
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/graph/coo_to_csr.hpp>
@@ -52,8 +53,7 @@ class host_writer {
   void commit()
   {
     if (target_.kind() != memory_kind::device || target_.empty()) { return; }
-    GNNDIRECT_CUDA_TRY(
-      cudaMemcpy(target_.data(), staging_.data(), target_.bytes(), cudaMemcpyHostToDevice));
+    copy_to_device_and_wait(target_.data(), staging_.data(), target_.bytes());
   }
 
  private:
@@ -69,7 +69,7 @@ void copy_from_host(const buffer<T>& target, const T* source)
   if (target.empty()) { return; }
   GNNDIRECT_EXPECTS(source != nullptr, "csr_graph: null source array");
   if (target.kind() == memory_kind::device) {
-    GNNDIRECT_CUDA_TRY(cudaMemcpy(target.data(), source, target.bytes(), cudaMemcpyHostToDevice));
+    copy_to_device_and_wait(target.data(), source, target.bytes());
   } else {
     host::parallel_memcpy(target.host_data(), source, target.bytes());
   }

@@ -3,6 +3,7 @@
 /// @brief table<T>: owning 2-D feature table in one placement, handing out table_view<T>.
 
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/core/table_view.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/owners/allocation.hpp>
@@ -58,8 +59,7 @@ class table {
     if (result.bytes() == 0) { return result; }
     GNNDIRECT_EXPECTS(host != nullptr, "adopt_by_copy: null source");
     if (kind == memory_kind::device) {
-      GNNDIRECT_CUDA_TRY(cudaMemcpy(result.storage_.device_data(), host, result.bytes(),
-                                    cudaMemcpyHostToDevice));
+      detail::copy_to_device_and_wait(result.storage_.device_data(), host, result.bytes());
     } else {
       host::parallel_memcpy(result.storage_.host_data(), host, result.bytes());
     }
