@@ -16,6 +16,7 @@ LABELS = {  # path key -> (label, is a fair comparison)
     "nodeloader": ("PyG NodeLoader over gnndirect's stores and sampler", True),
     "pyg_over_gnndirect": ("PyG NodeLoader over gnndirect's stores and sampler", True),
     "pyg": ("PyG NeighborLoader, CPU sampling (best num_workers)", True),
+    "pygfast": ("PyG NodeLoader on gnndirect's C++ CPU sampler (best num_workers)", True),
     "hostref": ("loader on the reference sampler (an oracle: not a fair baseline)", False),
     "cpu": ("loader on the reference sampler (an oracle: not a fair baseline)", False),
 }
@@ -35,6 +36,9 @@ def main():
             # name what the baseline ran: its sampling backend and the worker count that won
             label = (f"PyG NeighborLoader, CPU sampling ({value.get('backend', '?')}, "
                      f"num_workers={value['num_workers']})")
+        if key == "pygfast" and isinstance(value, dict) and "num_workers" in value:
+            label = (f"PyG NodeLoader, CPU sampling (gnndirect's C++ sampler, "
+                     f"num_workers={value['num_workers']})")
         (rows if fair else left_out).append((seconds, label, fair))
     rows.sort()
     fig, ax = plt.subplots(figsize=(10, 0.6 * len(rows) + 1.4))
@@ -47,7 +51,11 @@ def main():
     ax.set_xlabel("epoch time, seconds (lower is better)")
     machine = result.get("machine", {})
     gpu = machine.get("gpu", "GPU") if isinstance(machine, dict) else "GPU"
-    ax.set_title(f"GraphSAGE, ogbn-products shape, one epoch, {gpu}", fontsize=10)
+    config = result.get("config", {})
+    shape = config.get("shape", "products")
+    scale = config.get("scale", 1.0)
+    shape_name = f"ogbn-{shape} shape" + (f" x{scale:g}" if scale != 1.0 else "")
+    ax.set_title(f"GraphSAGE, {shape_name}, one epoch, {gpu}", fontsize=10)
     ax.invert_yaxis()
     if left_out:
         note = "; ".join(f"{label.split(' (')[0]}: {seconds:.1f} s" for seconds, label, _ in left_out)
