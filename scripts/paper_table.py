@@ -5,7 +5,7 @@ epoch time of gnndirect against the CPU-centric path, the feature-transfer time 
 much less gnndirect needs), CPU core-seconds, mean GPU power and CPU package energy per path.
 
 usage: scripts/paper_table.py --out DIR [--power power.csv] [--rapl rapl.csv] [--status runs.txt]
-                              demo.json [demo.json ...]
+                              [--train SHAPE=train.json ...] demo.json [demo.json ...]
 
 Inputs:
   demo.json  examples/demo --json output: every path entry has start_unix_s/end_unix_s (the
@@ -19,6 +19,10 @@ Inputs:
              energy_uj counters; or a line "not readable".
   runs.txt   optional "shape rc seconds" lines from scripts/paper-table (runs that failed or
              timed out are listed in the table's notes).
+  train.json examples/pytorch/train_graphsage.py --json output of one shape: end-to-end GraphSAGE
+             training of gnndirect, all-in-GPU and the CPU-centric loaders (PyG's NeighborLoader,
+             "pyg"; PyG's NodeLoader on gnndirect's fast C++ CPU sampler, "pygfast"); every path
+             has start_unix_s/end_unix_s (its timed epochs) for the power means.
 Writes DIR/paper-table.md, DIR/paper-table.json and, when matplotlib imports, DIR/paper-table.png.
 Pure Python 3 (no third-party module needed); test/python/check_paper_table.py tests it.
 """
@@ -211,12 +215,79 @@ def summarise(demo, power, rapl_rows):
     return row
 
 
+#: Training paths of train_graphsage.py shown in the training table, in column order.
+TRAIN_PATHS = ("gnndirect", "gpu", "pygfast", "pyg")
+
+
+def summarise_training(shape, result, power):
+    """One shape's training row: per path epoch s, test accuracy, CPU core-s and mean GPU power,
+    the best CPU-centric loader (the JSON's baseline) and gnndirect's speedup over it and over
+    PyG's own loader."""
+    paths = result.get("paths", {})
+    config = result.get("config", {})
+    row = {"shape": shape + ("" if config.get("scale", 1) == 1 else " x%g" % config["scale"]),
+           "nodes": result.get("shape", {}).get("num_nodes"),
+           "edges": result.get("shape", {}).get("num_edges"),
+           "feature_dim": result.get("shape", {}).get("num_features"), "paths": {},
+           "baseline": result.get("baseline"), "notes": []}
+    for name in TRAIN_PATHS:
+        p = paths.get(name)
+        if not p:
+            why = result.get("skipped", {}).get(name) or result.get("failures", {}).get(name)
+            if why:
+                row["notes"].append("%s: %s" % (name, why))
+            continue
+        entry = {"epoch_s": p.get("epoch_s_mean"), "test_acc": p.get("test_acc"),
+                 "core_s": p.get("cpu_core_s_mean"), "num_workers": p.get("num_workers")}
+        if "start_unix_s" in p:
+            watts, n = mean_power(power, p["start_unix_s"], p["end_unix_s"])
+            entry["gpu_power_w"] = {"mean": watts, "samples": n}
+        row["paths"][name] = entry
+    g = row["paths"].get("gnndirect", {}).get("epoch_s")
+    base = (row["baseline"] or {}).get("epoch_s")
+    row["speedup_vs_best_cpu"] = ratio(base, g)
+    row["speedup_vs_pyg"] = ratio(row["paths"].get("pyg", {}).get("epoch_s"), g)
+    return row
+
+
+def training_markdown(rows):
+    """The training table (end-to-end GraphSAGE, one epoch per path) as markdown lines."""
+    if not rows:
+        return []
+    lines = ["", "End-to-end GraphSAGE training (examples/pytorch/train_graphsage.py, one epoch per path; "
+             "the best CPU-centric loader is the faster of PyG's NeighborLoader and PyG's NodeLoader on "
+             "gnndirect's C++ CPU sampler, full epochs; PyTorch-Direct reports up to 1.6x):", "",
+             "| shape | epoch s gnndirect | epoch s all-in-GPU | epoch s best CPU loader | epoch s PyG "
+             "NeighborLoader | speedup vs best CPU | vs PyG | test acc gnndirect / CPU / PyG | "
+             "core-s gnndirect / CPU / PyG | GPU W gnndirect / CPU / PyG |", "|" + "---|" * 10]
+    for r in rows:
+        p = r["paths"]
+        base = r["baseline"] or {}
+        best = p.get(base.get("path"), {})
+        pyg = p.get("pyg", {})
+        gd = p.get("gnndirect", {})
+
+        def power(entry):
+            w = entry.get("gpu_power_w")
+            return power_cell(w) if w else "-"
+        label = "%s (%s, w=%s)" % (fmt(best.get("epoch_s")), base.get("path", "?"), base.get("num_workers", "?")) \
+            if best else "-"
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s / %s / %s | %s / %s / %s | %s / %s / %s |" % (
+            r["shape"], fmt(gd.get("epoch_s")), fmt(p.get("gpu", {}).get("epoch_s")), label,
+            fmt(pyg.get("epoch_s")) + ("" if not pyg else " (w=%s)" % pyg.get("num_workers")),
+            fmt(r["speedup_vs_best_cpu"], "%.2fx"), fmt(r["speedup_vs_pyg"], "%.2fx"),
+            fmt(gd.get("test_acc"), "%.4f"), fmt(best.get("test_acc"), "%.4f"), fmt(pyg.get("test_acc"), "%.4f"),
+            fmt(gd.get("core_s"), "%.1f"), fmt(best.get("core_s"), "%.1f"), fmt(pyg.get("core_s"), "%.1f"),
+            power(gd), power(best), power(pyg)))
+    return lines
+
+
 def fmt(value, spec="%.3f", none="-"):
     return none if value is None else spec % value
 
 
-def markdown(rows, rapl_status, power_count, statuses):
-    """The report as markdown text."""
+def markdown(rows, rapl_status, power_count, statuses, training=()):
+    """The report as markdown text (`training`: rows of summarise_training)."""
     lines = ["# The paper's table on this machine", ""]
     device = {r.get("device") for r in rows if r.get("device")}
     if device:
@@ -265,7 +336,8 @@ def markdown(rows, rapl_status, power_count, statuses):
                 mark = "**" if s.get("best") else ""
                 lines.append("| %d | %d | %s%.3f%s | %.1f | %.2f |" % (s["workers"], s["depth"], mark,
                              s["epoch_seconds"], mark, s["batches_per_second"], s["cpu_core_seconds"]))
-    notes = ["%s: %s" % (r["shape"], n) for r in rows for n in r["notes"]]
+    lines += training_markdown(training)
+    notes = ["%s: %s" % (r["shape"], n) for r in rows + training for n in r["notes"]]
     notes += ["%s: run exited %s after %s s (no results)" % s for s in statuses if s[1] != "0"]
     if notes:
         lines += ["", "Notes:", ""] + ["- " + n for n in notes]
@@ -314,6 +386,8 @@ def main(argv=None):
     ap.add_argument("--power", help="nvidia-smi power log (CSV)")
     ap.add_argument("--rapl", help="RAPL energy log written by scripts/paper-table")
     ap.add_argument("--status", help="'shape rc seconds' lines of the demo runs")
+    ap.add_argument("--train", action="append", default=[], metavar="SHAPE=JSON",
+                    help="train_graphsage.py result of one shape (repeatable)")
     ap.add_argument("demo_json", nargs="*")
     args = ap.parse_args(argv)
     power = parse_power(args.power)
@@ -329,13 +403,23 @@ def main(argv=None):
         row = summarise(demo, power, rapl_rows)
         row["device"] = demo.get("device")
         rows.append(row)
+    training = []
+    for item in args.train:
+        shape, _, path = item.partition("=")
+        if not path:
+            ap.error("--train needs SHAPE=JSON, got %r" % item)
+        try:
+            with open(path) as f:
+                training.append(summarise_training(shape, json.load(f), power))
+        except (OSError, ValueError) as e:
+            print("paper_table: skipping training result %s: %s" % (path, e), file=sys.stderr)
     statuses = read_statuses(args.status)
     os.makedirs(args.out, exist_ok=True)
-    text = markdown(rows, rapl_status, len(power), statuses)
+    text = markdown(rows, rapl_status, len(power), statuses, training)
     with open(os.path.join(args.out, "paper-table.md"), "w") as f:
         f.write(text)
     reductions = [r["transfer"]["reduction_pct"] for r in rows if r["transfer"]]
-    summary = {"shapes": rows, "rapl": rapl_status, "power_samples": len(power),
+    summary = {"shapes": rows, "training": training, "rapl": rapl_status, "power_samples": len(power),
                "mean_transfer_reduction_pct": sum(reductions) / len(reductions) if reductions else None,
                "runs": [{"shape": s[0], "rc": s[1], "seconds": s[2]} for s in statuses]}
     with open(os.path.join(args.out, "paper-table.json"), "w") as f:

@@ -92,15 +92,16 @@ except ImportError:  # pragma: no cover - psutil is on the H200 image
 # -- data ---------------------------------------------------------------------------------------
 
 def generate(shape, seed, device, signal, p_in):
-    """Planted-community graph: one community per class (Zipf-like sizes), log-normal in-degrees,
-    a fraction p_in of each node's in-neighbours from its own community, features = class
-    centroid * signal + N(0, 1) noise. Labels are learnable from features and neighbourhoods.
+    """Planted-community graph: one community per class (Zipf-like sizes), log-normal in-degrees
+    (spread shape["degree_sigma"], default 0.9), a fraction p_in of each node's in-neighbours from
+    its own community, features = class centroid * signal + N(0, 1) noise. Labels are learnable from features and neighbourhoods.
     Returns CPU tensors (indptr int64, indices int64, x fp32, y int64) and the splits."""
     g = torch.Generator(device=device).manual_seed(seed)
     n, e, f, c = shape["num_nodes"], shape["num_edges"], shape["num_features"], shape["num_classes"]
     sizes = 1.0 / (torch.arange(c, device=device, dtype=torch.float64) + 4.0)
     y = torch.multinomial(sizes / sizes.sum(), n, replacement=True, generator=g)
-    weight = torch.exp(torch.randn(n, generator=g, device=device, dtype=torch.float64) * 0.9)
+    sigma = shape.get("degree_sigma", 0.9)  # log-normal spread of the degrees (twitter: heavier tail)
+    weight = torch.exp(torch.randn(n, generator=g, device=device, dtype=torch.float64) * sigma)
     deg = torch.clamp((weight / weight.sum() * e).floor().to(torch.int64), min=1)
     indptr = torch.zeros(n + 1, dtype=torch.int64, device=device)
     torch.cumsum(deg, 0, out=indptr[1:])
@@ -611,7 +612,7 @@ def run_path(path, data, args, device, shape, profile=True):
     path.epoch(10_000 + 0, consume, max_batches=args.warmup_batches)
     sync(device)
     losses.clear()
-    record = {"epochs": []}
+    record = {"epochs": [], "start_unix_s": time.time()}  # wall-clock bounds: power attribution
     for epoch in range(args.epochs):
         clock["train"] = Spans(device)
         sync(device)
@@ -630,6 +631,7 @@ def run_path(path, data, args, device, shape, profile=True):
         print(f"  [{path.name}] epoch {epoch}: {wall:.2f} s (waited {entry['wait_s']:.2f} s for "
               f"batches), {entry['cpu_core_s']:.1f} CPU core-s, loss {entry['mean_loss']:.3f}",
               flush=True)
+    record["end_unix_s"] = time.time()
     epochs = record["epochs"]
     record["epoch_s_mean"] = mean(e["epoch_s"] for e in epochs)
     record["cpu_core_s_mean"] = mean(e["cpu_core_s"] for e in epochs)

@@ -56,9 +56,23 @@ def test_papers100m_shape():
     quarter = _util.papers100m_shape(0.25)
     assert quarter["num_nodes"] == 27_764_989 and quarter["num_train"] == 301_794
     assert sum(quarter[k] for k in ("num_train", "num_val", "num_test")) <= quarter["num_nodes"]
-    assert set(_util.SHAPES) == {"products", "papers100m"}
+    assert set(_util.SHAPES) == {"products", "papers100m", "reddit", "twitter"}
     with pytest.raises(ValueError):
         _util.papers100m_shape(-1)
+
+
+def test_reddit_and_twitter_shapes():
+    reddit = _util.reddit_shape()
+    assert (reddit["num_nodes"], reddit["num_edges"]) == (232_965, 114_615_892)
+    assert (reddit["num_features"], reddit["num_classes"]) == (602, 41)
+    assert (reddit["num_train"], reddit["num_val"], reddit["num_test"]) == (153_431, 23_831, 55_703)
+    assert "degree_sigma" not in reddit  # the generator's default spread
+    twitter = _util.twitter_shape(0.25)
+    assert twitter["num_nodes"] == 10_413_058 and twitter["num_edges"] == 367_091_296
+    assert twitter["num_features"] == 343 and twitter["degree_sigma"] == 2.0
+    assert twitter["num_train"] == 1_041_305 and twitter["num_test"] == 200_000
+    with pytest.raises(ValueError):
+        _util.twitter_shape(0)
 
 
 def test_sweep_warmup():

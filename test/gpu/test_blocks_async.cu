@@ -385,33 +385,26 @@ TEST_CASE("bad seeds under sample_blocks_async: recorded, raised by the check, t
   seeds[377] = -4;
   buffer<std::int32_t> d_seeds = to_buffer(seeds);
   sampling_policy const policy{sampling_kind::uniform_without_replacement, rng(), 32, 0, true};
-  gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 400, fanouts, policy, storage.ref(),
-                                 storage.workspace());
-  try {
-    gnndirect::sample_blocks_check(s.stream, storage.workspace(), fanouts.size(), csr.num_nodes);
-    FAIL("expected index_out_of_range");
-  } catch (gnndirect::index_out_of_range const& e) {
-    CHECK(e.position() == 311);
-    CHECK(e.value() == 1000);
-    CHECK(std::string(e.what()).find("seeds of layer 0") != std::string::npos);
-  }
+  auto const check_first_bad_seed_named = [&](const std::vector<int>& layer_fanouts) {
+    gnndirect::sample_blocks_buffers<std::int64_t, std::int32_t> const outputs(400, layer_fanouts,
+                                                                              csr.num_nodes, s.stream);
+    gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 400, layer_fanouts, policy,
+                                   outputs.ref(), outputs.workspace());
+    try {
+      gnndirect::sample_blocks_check(s.stream, outputs.workspace(), layer_fanouts.size(), csr.num_nodes);
+      FAIL("expected index_out_of_range");
+    } catch (gnndirect::index_out_of_range const& e) {
+      CHECK(e.position() == 311);
+      CHECK(e.value() == 1000);
+      CHECK(std::string(e.what()).find("seeds of layer 0") != std::string::npos);
+    }
+  };
+  check_first_bad_seed_named(fanouts);
   CHECK_THROWS_AS((void)gnndirect::sample_blocks(s.stream, csr, d_seeds.data(), 400, fanouts, policy),
                   gnndirect::index_out_of_range);
   // A layer that samples nothing (fanout 0) still checks its seeds: the bad one is named there,
   // not passed on unwritten to the next layer.
-  std::vector<int> const no_first_hop{0, 3};
-  gnndirect::sample_blocks_buffers<std::int64_t, std::int32_t> const zero_storage(
-    400, no_first_hop, csr.num_nodes, s.stream);
-  gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 400, no_first_hop, policy,
-                                 zero_storage.ref(), zero_storage.workspace());
-  try {
-    gnndirect::sample_blocks_check(s.stream, zero_storage.workspace(), no_first_hop.size(), csr.num_nodes);
-    FAIL("expected index_out_of_range");
-  } catch (gnndirect::index_out_of_range const& e) {
-    CHECK(e.position() == 311);
-    CHECK(e.value() == 1000);
-    CHECK(std::string(e.what()).find("seeds of layer 0") != std::string::npos);
-  }
+  check_first_bad_seed_named({0, 3});
   seeds[311] = 1;
   seeds[377] = 2;
   d_seeds = to_buffer(seeds);

@@ -50,6 +50,19 @@ def demo_json(preset, scale, gnn, cpu, transfer, sweep=None):
     return d
 
 
+def train_json(scale, paths, baseline, skipped=None):
+    """paths: {name: (start, end, epoch_s, acc, core_s, workers)}; baseline: a path name."""
+    out = {"config": {"shape": "products", "scale": scale},
+           "shape": {"num_nodes": 50, "num_edges": 500, "num_features": 4},
+           "paths": {}, "skipped": skipped or {}, "failures": {}}
+    for name, (start, end, epoch_s, acc, core_s, workers) in paths.items():
+        out["paths"][name] = {"epoch_s_mean": epoch_s, "test_acc": acc, "cpu_core_s_mean": core_s,
+                              "num_workers": workers, "start_unix_s": start, "end_unix_s": end}
+    b = paths[baseline]
+    out["baseline"] = {"path": baseline, "num_workers": b[5], "epoch_s": b[2]}
+    return out
+
+
 def run(tmp, files, extra):
     out = os.path.join(tmp, "out")
     proc = subprocess.run([sys.executable, SCRIPT, "--out", out] + extra + files,
@@ -99,8 +112,27 @@ def main():
             f.write("reddit 0 40\ntwitter 0 90\npapers100m 124 300\n")
         extra = ["--power", os.path.join(tmp, "power.csv"), "--rapl", os.path.join(tmp, "rapl.csv"),
                  "--status", os.path.join(tmp, "runs.txt")]
+        # Training of one shape: gnndirect [T0+1, T0+2] (110 W, as above), the fast loader
+        # [T0+3, T0+4] (210 W) the baseline at 12 s, PyG at 16 s: speedups 12x and 16x.
+        t = train_json(0.25, {"gnndirect": (T0 + 1, T0 + 2, 1.0, 0.91, 1.5, None),
+                              "gpu": (T0 + 5, T0 + 6, 0.8, 0.905, 1.2, None),
+                              "pygfast": (T0 + 3, T0 + 4, 12.0, 0.9, 170.0, 0),
+                              "pyg": (T0 + 10, T0 + 11, 16.0, 0.89, 250.0, 16)}, "pygfast")
+        with open(os.path.join(tmp, "train.json"), "w") as f:
+            json.dump(t, f)
+        extra += ["--train", "products=" + os.path.join(tmp, "train.json")]
         summary, md = run(tmp, files, extra)
         ra, rb = summary["shapes"]
+        (tr,) = summary["training"]
+        check(tr["shape"] == "products x0.25", "training shape label %s" % tr["shape"])
+        check(close(tr["speedup_vs_best_cpu"], 12.0) and close(tr["speedup_vs_pyg"], 16.0),
+              "training speedups %s %s" % (tr["speedup_vs_best_cpu"], tr["speedup_vs_pyg"]))
+        check(close(tr["paths"]["gnndirect"]["gpu_power_w"]["mean"], 110.0)
+              and close(tr["paths"]["pygfast"]["gpu_power_w"]["mean"], 210.0)
+              and close(tr["paths"]["pyg"]["gpu_power_w"]["mean"], 90.0), "training power %s" % tr["paths"])
+        check("| products x0.25 | 1.000 | 0.800 | 12.000 (pygfast, w=0) | 16.000 (w=16) | 12.00x | 16.00x | "
+              "0.9100 / 0.9000 / 0.8900 | 1.5 / 170.0 / 250.0 | 110.0 (3) *few* / 210.0 (2) *few* / 90.0 (1) *few* |"
+              in md, "md training row:\n" + md)
         check(ra["shape"] == "reddit" and rb["shape"] == "twitter x0.5", "shape labels: %s" % [ra["shape"], rb["shape"]])
         check(close(ra["epoch_speedup"], 10.0), "speedup A %s" % ra["epoch_speedup"])
         check(close(ra["transfer"]["reduction_pct"], 75.0), "transfer reduction A %s" % ra["transfer"])
