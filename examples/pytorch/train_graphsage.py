@@ -885,6 +885,7 @@ def summarize(results):
     records = list(results["paths"].values())
     for kind in CPU_CENTRIC:
         records += list(results.get(f"{kind}_sweep", {}).values())
+    records += list(results.get("gnndirect_budget_sweep", {}).values())
     for r in records:
         # speedup_vs_pyg: against the baseline, the best CPU-centric PyG loader (either kind)
         r["speedup_vs_pyg"], r["cpu_core_s_vs_pyg"] = ratio(base, r)
