@@ -111,6 +111,17 @@ class UtilTest(unittest.TestCase):
         self.assertEqual(util.sweep_warmup(8, 48, 16, 100), 52)
         self.assertEqual(util.sweep_warmup(8, 48, 16, 40), 0)
 
+    def test_reddit_and_twitter_shapes(self):
+        reddit = util.reddit_shape()
+        self.assertEqual((reddit["num_nodes"], reddit["num_edges"], reddit["num_features"]), (232_965, 114_615_892, 602))
+        self.assertEqual((reddit["num_train"], reddit["num_val"], reddit["num_test"]), (153_431, 23_831, 55_703))
+        twitter = util.twitter_shape(0.25)
+        self.assertEqual((twitter["num_nodes"], twitter["num_edges"]), (10_413_058, 367_091_296))
+        self.assertEqual((twitter["num_train"], twitter["num_test"], twitter["degree_sigma"]), (1_041_305, 200_000, 2.0))
+        self.assertEqual(set(util.SHAPES), {"products", "papers100m", "reddit", "twitter"})
+        with self.assertRaises(ValueError):
+            util.reddit_shape(-1)
+
     def test_products_shape(self):
         full = util.products_shape()
         self.assertEqual((full["num_nodes"], full["num_features"], full["num_classes"]), (2_449_029, 100, 47))

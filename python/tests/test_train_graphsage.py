@@ -1,0 +1,88 @@
+"""The GraphSAGE example's measurement logic, on the CPU with stand-in paths (no model, no GPU):
+the sweep window's clock and the summary of a block-budget sweep."""
+
+import copy
+import os
+import sys
+import time
+
+import pytest
+import torch
+
+EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "pytorch")
+sys.path.insert(0, EXAMPLES)
+train_graphsage = pytest.importorskip("train_graphsage")
+
+
+class SlowCutPath:
+    """A loader stand-in: each batch takes `batch_s`; cutting the epoch early (max_batches) then
+    takes `cut_s`, as persistent workers finishing and dropping their queued batches do."""
+
+    name = "stand-in"
+
+    def __init__(self, batch_s, cut_s):
+        self.batch_s, self.cut_s = batch_s, cut_s
+
+    def epoch(self, epoch, consume, max_batches=None):
+        for _ in range(max_batches):
+            time.sleep(self.batch_s)
+            consume(None, None, None)
+        time.sleep(self.cut_s)
+        return {}
+
+
+@pytest.fixture
+def no_training(monkeypatch):
+    """time_window's model and train step replaced by no-ops (the window's clock is under test)."""
+    monkeypatch.setattr(train_graphsage, "make_model", lambda *a, **k: torch.nn.Linear(1, 1))
+    monkeypatch.setattr(train_graphsage, "train_step", lambda *a, **k: None)
+
+
+def window_args():
+    return train_graphsage.parse_args(["--batch-size", "10", "--smoke-cpu"])
+
+
+def test_window_excludes_the_epoch_cut(no_training):
+    shape = {"num_features": 1, "num_classes": 2, "num_train": 1000}  # 100 batches per epoch
+    record = train_graphsage.time_window(SlowCutPath(0.01, 0.5), window_args(), torch.device("cpu"),
+                                         shape, timed=20, warmup=5)
+    assert record["timed_batches"] == 20
+    assert 0.2 <= record["timed_s"] < 0.45  # 20 batches of 10 ms, not the 0.5 s cut
+    assert record["epoch_s_mean"] == pytest.approx(record["timed_s"] * 100 / 20)
+
+
+def test_window_without_enough_batches_raises(no_training):
+    shape = {"num_features": 1, "num_classes": 2, "num_train": 1000}
+
+    class Short(SlowCutPath):
+        def epoch(self, epoch, consume, max_batches=None):
+            consume(None, None, None)  # one batch, then the epoch ends
+            return {}
+
+    with pytest.raises(RuntimeError, match="no batch left"):
+        train_graphsage.time_window(Short(0, 0), window_args(), torch.device("cpu"), shape,
+                                    timed=5, warmup=3)
+
+
+def path_record(epoch_s):
+    return {"epoch_s_mean": epoch_s, "cpu_core_s_mean": 1.0, "test_acc": 0.9,
+            "loop_split_s": {"wait_s": 0.1, "train_s": 0.5}}
+
+
+def test_summary_of_a_budget_sweep_names_every_run_and_the_ratios():
+    sweep = {"0": dict(path_record(1.2), block_budget=0), "32": dict(path_record(1.1), block_budget=32)}
+    baseline = dict(path_record(12.0), num_workers=0, backend="fast", extrapolated=False)
+    results = {"paths": {"pygfast": baseline, "gnndirect": sweep["32"], "gpu": path_record(0.9)},
+               "pygfast_sweep": {"0": baseline}, "gnndirect_budget_sweep": sweep,
+               "skipped": {}, "failures": {}}
+    train_graphsage.summarize(results)
+    assert results["baseline"]["path"] == "pygfast"
+    for budget, expected in (("0", 10.0), ("32", 12.0 / 1.1)):
+        assert sweep[budget]["speedup_vs_pyg"] == pytest.approx(expected)
+    assert results["target"]["speedup_vs_pyg"] == pytest.approx(12.0 / 1.1)
+    # without a CPU-centric baseline the sweep still summarises (no ratios)
+    alone = copy.deepcopy(results)
+    del alone["paths"]["pygfast"], alone["pygfast_sweep"], alone["baseline"], alone["target"]
+    alone["paths"]["gnndirect"] = alone["gnndirect_budget_sweep"]["32"]
+    train_graphsage.summarize(alone)
+    assert alone["gnndirect_budget_sweep"]["0"]["speedup_vs_pyg"] is None
