@@ -1,0 +1,370 @@
+#pragma once
+// The demo (examples/demo.cu), command line: the demo's options, presets and the host-memory check.
+#include "common.hpp"
+
+namespace gnndirect_demo {
+
+// ---------------------------------------------------------------------------------------------
+// Command line
+
+struct demo_args {
+  gnndirect::graph_preset preset{gnndirect::graph_preset::small};
+  std::string preset_name{"small"};
+  double scale{1.0};
+  std::int64_t batch_size{1024};
+  std::vector<int> fanouts{15, 10, 5};
+  int epochs{1};
+  std::int64_t max_batches{0};
+  std::int64_t cpu_max_batches{0};  // CPU-centric path only; its epoch is then extrapolated
+  double cache_pct{20};             // path "cached": % of feature rows in the device tier
+  std::vector<std::string> paths{"gnndirect", "cpu", "gpu"};
+  std::int64_t feature_dim{-1};  // -1: the preset's
+  std::int64_t train_nodes{-1};  // -1: the preset's, scaled
+  std::uint64_t seed{1};
+  std::vector<int> workers_list{2};  // --workers: one value, or several to sweep
+  std::vector<int> depth_list{3};    // --depth: likewise
+  bool pipeline_given{false};  // --workers or --depth on the command line (else the preset's)
+  int workers{2};  // pipeline worker threads in use (gnndirect, cached and all-in-gpu paths)
+  int depth{3};    // pipeline batches in flight in use (after a sweep: the best combination's)
+  std::string json;
+
+  /// True when --workers and --depth name more than one combination.
+  bool sweeps() const { return workers_list.size() * depth_list.size() > 1; }
+};
+
+inline void print_usage(std::FILE* out)
+{
+  std::fprintf(out,
+    "usage: demo [options]\n"
+    "  --preset NAME        small | products | reddit | twitter | papers100m (default small)\n"
+    "  --scale X            multiply the preset's nodes and edges by X (default 1)\n"
+    "  --batch-size N       seeds per mini-batch (default 1024)\n"
+    "  --fanouts A,B,C      neighbours sampled per layer, seeds side first (default 15,10,5)\n"
+    "  --epochs N           epochs per data path (default 1)\n"
+    "  --max-batches N      stop each epoch after N batches (default 0 = all)\n"
+    "  --cpu-max-batches N  run only N batches of the CPU-centric path and extrapolate its\n"
+    "                       epoch (it is the slow one; default 0 = all)\n"
+    "  --cache-pct P        path 'cached': gnndirect with P%% of feature rows in a device tier\n"
+    "                       (highest degree first; default 20)\n"
+    "  --paths LIST         any of gnndirect,cached,cpu,gpu,transfer,graph-hbm (default gnndirect,cpu,gpu);\n"
+    "                       transfer: the feature transfer alone, per batch, gnndirect's gather\n"
+    "                       against the CPU-centric staged gather of the same rows (bounded by\n"
+    "                       --cpu-max-batches like cpu); graph-hbm: gnndirect with the neighbour\n"
+    "                       lists in HBM and the features in host memory (its floor: the\n"
+    "                       feature rows alone)\n"
+    "  --feature-dim D      fp32 features per node (default: products 100, reddit 602,\n"
+    "                       twitter 343, papers100m 128, small 128)\n"
+    "  --train-nodes N      training nodes (default: products 196615, reddit 153431,\n"
+    "                       papers100m 1200000, twitter and small 10%% of nodes; times --scale)\n"
+    "  --seed S             seed of the graph, features, shuffle and sampling (default 1)\n"
+    "  --workers N[,N..]    pipeline threads preparing batches concurrently (default 2;\n"
+    "                       papers100m 6, the fastest of its measured sweep)\n"
+    "  --depth N[,N..]      pipeline batches in flight (default 3; papers100m 6). With lists,\n"
+    "                       gnndirect runs once per combination on the same data (after a short\n"
+    "                       warm-up), and the fastest is reported as gnndirect and used by cached\n"
+    "                       and gpu (needs gnndirect in --paths; it then runs first)\n"
+    "  --json FILE          also write the results as JSON\n"
+    "  --help               this text\n");
+}
+
+/// Reports a bad command-line value naming the option and what it accepts, then exits 2.
+[[noreturn]] void bad_option(const std::string& flag, const std::string& expected, const std::string& got)
+{
+  std::fprintf(stderr, "demo: %s expects %s, got '%s' (see --help)\n", flag.c_str(), expected.c_str(),
+               got.c_str());
+  std::exit(2);
+}
+
+/// Splits a comma-separated list; an empty entry ("15,,5", a trailing comma) is an error.
+inline std::vector<std::string> split_list(const std::string& flag, const std::string& text,
+                                    const std::string& expected)
+{
+  std::vector<std::string> parts;
+  std::size_t begin = 0;
+  while (true) {
+    std::size_t const comma = text.find(',', begin);
+    std::string part = text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
+    if (part.empty()) { bad_option(flag, expected + " (no empty entries)", text); }
+    parts.push_back(std::move(part));
+    if (comma == std::string::npos) { return parts; }
+    begin = comma + 1;
+  }
+}
+
+/// Parses an integer in [lo, hi] or exits naming the flag and the range.
+template <class T>
+T parse_integer(const std::string& flag, const std::string& text, long long lo, long long hi)
+{
+  std::string const expected = hi == std::numeric_limits<long long>::max()
+                                 ? "an integer >= " + std::to_string(lo)
+                                 : "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  char* end = nullptr;
+  errno = 0;
+  long long const value = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno != 0 || value < lo || value > hi) {
+    bad_option(flag, expected, text);
+  }
+  return static_cast<T>(value);
+}
+
+/// Parses a finite number in (lo, hi] or exits naming the flag and the range.
+inline double parse_real(const std::string& flag, const std::string& text, double lo, double hi,
+                  const std::string& expected)
+{
+  char* end = nullptr;
+  errno = 0;
+  double const value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || errno != 0 || !std::isfinite(value) || !(value > lo) ||
+      value > hi) {
+    bad_option(flag, expected, text);
+  }
+  return value;
+}
+
+/// A seed: any unsigned 64-bit integer.
+inline std::uint64_t parse_seed(const std::string& flag, const std::string& text)
+{
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long const value = std::strtoull(text.c_str(), &end, 10);
+  if (text.empty() || text[0] == '-' || *end != '\0' || errno != 0) {
+    bad_option(flag, "an integer in [0, 2^64)", text);
+  }
+  return value;
+}
+
+inline gnndirect::graph_preset parse_preset(const std::string& name)
+{
+  if (name == "small") { return gnndirect::graph_preset::small; }
+  if (name == "products") { return gnndirect::graph_preset::products; }
+  if (name == "reddit") { return gnndirect::graph_preset::reddit; }
+  if (name == "papers100m") { return gnndirect::graph_preset::papers100m; }
+  if (name == "twitter") { return gnndirect::graph_preset::twitter; }
+  bad_option("--preset", "one of small, products, reddit, twitter, papers100m", name);
+}
+
+/// The data paths --paths accepts.
+constexpr const char* known_paths[] = {"gnndirect", "cached", "cpu", "gpu", "transfer", "graph-hbm"};
+
+/// A comma-separated list of distinct integers in [lo, hi]; each entry is checked (and named) as a
+/// single value would be.
+inline std::vector<int> parse_int_list(const std::string& flag, const std::string& text, int lo, int hi)
+{
+  std::string const range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  std::vector<int> values;
+  for (auto const& part : split_list(flag, text, "a comma-separated list of integers in " + range)) {
+    int const value = parse_integer<int>(flag, part, lo, hi);
+    if (std::find(values.begin(), values.end(), value) != values.end()) {
+      bad_option(flag, "distinct integers in " + range + " ('" + part + "' repeats)", text);
+    }
+    values.push_back(value);
+  }
+  return values;
+}
+
+inline std::vector<std::string> parse_paths(const std::string& text)
+{
+  std::string expected = "a comma-separated list of";
+  for (const char* p : known_paths) { expected += std::string(" ") + p; }
+  auto paths = split_list("--paths", text, expected);
+  for (auto const& path : paths) {
+    if (std::find(std::begin(known_paths), std::end(known_paths), path) == std::end(known_paths)) {
+      bad_option("--paths", expected + " ('" + path + "' is none of them)", text);
+    }
+  }
+  return paths;
+}
+
+/// Checks before the run that the --json file can be written (an unwritable path found after a
+/// long run would lose its results); leaves no file behind when there was none.
+inline void check_json_writable(const std::string& path)
+{
+  bool const existed = ::access(path.c_str(), F_OK) == 0;
+  std::FILE* const probe = std::fopen(path.c_str(), "a");
+  if (probe == nullptr) {
+    std::fprintf(stderr, "demo: --json: cannot write '%s': %s\n", path.c_str(), std::strerror(errno));
+    std::exit(2);
+  }
+  std::fclose(probe);
+  if (!existed) { std::remove(path.c_str()); }
+}
+
+inline bool is_option_with_value(const std::string& flag)
+{
+  static const char* const flags[] = {"--preset", "--scale", "--batch-size", "--fanouts", "--epochs",
+                                      "--max-batches", "--cpu-max-batches", "--cache-pct", "--paths",
+                                      "--feature-dim", "--train-nodes", "--workers", "--depth",
+                                      "--seed", "--json"};
+  return std::find(std::begin(flags), std::end(flags), flag) != std::end(flags);
+}
+
+/// Applies one option (flag known to take a value) to `a`, validating the value.
+inline void apply_option(demo_args& a, const std::string& flag, const std::string& value)
+{
+  constexpr long long any = std::numeric_limits<long long>::max();
+  constexpr long long int_max = std::numeric_limits<int>::max();
+  if (flag == "--preset") {
+    a.preset = parse_preset(value);
+    a.preset_name = value;
+  } else if (flag == "--scale") {
+    a.scale = parse_real(flag, value, 0, 1e6, "a number > 0");
+  } else if (flag == "--batch-size") {
+    a.batch_size = parse_integer<std::int64_t>(flag, value, 1, int_max);
+  } else if (flag == "--fanouts") {
+    a.fanouts.clear();
+    for (auto const& f : split_list(flag, value, "a comma-separated list of integers >= 0, one per layer")) {
+      a.fanouts.push_back(parse_integer<int>(flag, f, 0, int_max));
+    }
+  } else if (flag == "--epochs") {
+    a.epochs = parse_integer<int>(flag, value, 1, 1000);
+  } else if (flag == "--max-batches") {
+    a.max_batches = parse_integer<std::int64_t>(flag, value, 0, any);
+  } else if (flag == "--cpu-max-batches") {
+    a.cpu_max_batches = parse_integer<std::int64_t>(flag, value, 0, any);
+  } else if (flag == "--cache-pct") {
+    a.cache_pct = parse_real(flag, value, 0, 100, "a percentage in (0, 100]");
+  } else if (flag == "--paths") {
+    a.paths = parse_paths(value);
+  } else if (flag == "--feature-dim") {
+    a.feature_dim = parse_integer<std::int64_t>(flag, value, 1, 1 << 20);
+  } else if (flag == "--train-nodes") {
+    a.train_nodes = parse_integer<std::int64_t>(flag, value, 1, any);
+  } else if (flag == "--workers") {
+    a.workers_list = parse_int_list(flag, value, 1, 256);
+    a.workers = a.workers_list.front();
+    a.pipeline_given = true;
+  } else if (flag == "--depth") {
+    a.depth_list = parse_int_list(flag, value, 1, 256);
+    a.depth = a.depth_list.front();
+    a.pipeline_given = true;
+  } else if (flag == "--seed") {
+    a.seed = parse_seed(flag, value);
+  } else if (flag == "--json") {
+    if (value.empty()) { bad_option(flag, "a file name", value); }
+    a.json = value;
+  }
+}
+
+/// The pipeline shape of a preset when the command line gives none: papers100m prepares batches
+/// with 6 workers and 6 batches in flight, the fastest region of its measured sweep (H200,
+/// docs/performance.md §4: 3.90 s with 1 worker, 3.02 s with 2, 2.49 s with 6 or 8 at depth 6);
+/// the smaller presets keep 2 x 3.
+inline void apply_preset_pipeline(demo_args& a)
+{
+  if (a.pipeline_given || a.preset != gnndirect::graph_preset::papers100m) { return; }
+  a.workers_list = {6};
+  a.depth_list = {6};
+  a.workers = 6;
+  a.depth = 6;
+}
+
+/// Parses and validates the command line; every bad option exits 2 with a message naming it and
+/// the values it accepts. Relative paths are relative to the current directory (scripts/demo runs
+/// the demo from the caller's).
+inline demo_args parse_args(int argc, char** argv)
+{
+  demo_args a;
+  for (int i = 1; i < argc; ++i) {
+    std::string const flag = argv[i];
+    if (flag == "--help" || flag == "-h") {
+      print_usage(stdout);
+      std::exit(0);
+    }
+    if (!is_option_with_value(flag)) {
+      std::fprintf(stderr, "demo: unknown option '%s' (see --help)\n", flag.c_str());
+      std::exit(2);
+    }
+    if (i + 1 >= argc) {
+      std::fprintf(stderr, "demo: %s needs a value (see --help)\n", flag.c_str());
+      std::exit(2);
+    }
+    apply_option(a, flag, argv[++i]);
+  }
+  apply_preset_pipeline(a);
+  if (a.sweeps() && std::find(a.paths.begin(), a.paths.end(), "gnndirect") == a.paths.end()) {
+    std::fprintf(stderr, "demo: --workers/--depth lists (a sweep) need the gnndirect path in --paths "
+                         "(see --help)\n");
+    std::exit(2);
+  }
+  if (!a.json.empty()) { check_json_writable(a.json); }
+  return a;
+}
+
+inline std::int64_t default_feature_dim(gnndirect::graph_preset preset)
+{
+  switch (preset) {
+    case gnndirect::graph_preset::products: return 100;
+    case gnndirect::graph_preset::reddit: return 602;
+    // Our choice: a width between reddit's and products' (PyTorch-Direct's own value for its
+    // twitter graph, whose features are synthetic, is not confirmed here).
+    case gnndirect::graph_preset::twitter: return 343;
+    default: return 128;
+  }
+}
+
+inline std::int64_t default_train_nodes(gnndirect::graph_preset preset, double scale, std::int64_t nodes)
+{
+  double full = 0;
+  switch (preset) {
+    case gnndirect::graph_preset::products: full = 196'615; break;
+    case gnndirect::graph_preset::reddit: full = 153'431; break;
+    case gnndirect::graph_preset::papers100m: full = 1'200'000; break;
+    // twitter-2010 has no split: 10% of the full-size nodes, scaled like the others.
+    case gnndirect::graph_preset::twitter: full = 4'165'223; break;
+    case gnndirect::graph_preset::small: return std::max<std::int64_t>(1, nodes / 10);
+  }
+  return std::clamp<std::int64_t>(std::llround(full * scale), 1, nodes);
+}
+
+/// Bytes of host memory available to this process: MemAvailable, or less under a cgroup limit;
+/// 0 when unknown.
+inline std::uint64_t available_host_bytes()
+{
+  std::uint64_t available = 0;
+  if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
+    char line[256];
+    unsigned long long kib = 0;
+    while (std::fgets(line, sizeof line, f) != nullptr) {
+      if (std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1) { available = kib * 1024ull; }
+    }
+    std::fclose(f);
+  }
+  unsigned long long limit = 0;
+  unsigned long long used = 0;
+  std::FILE* max = std::fopen("/sys/fs/cgroup/memory.max", "r");
+  std::FILE* cur = std::fopen("/sys/fs/cgroup/memory.current", "r");
+  if (max != nullptr && cur != nullptr && std::fscanf(max, "%llu", &limit) == 1 &&
+      std::fscanf(cur, "%llu", &used) == 1 && limit > used) {
+    available = available == 0 ? limit - used : std::min<std::uint64_t>(available, limit - used);
+  }
+  if (max != nullptr) { std::fclose(max); }
+  if (cur != nullptr) { std::fclose(cur); }
+  return available;
+}
+
+/// Refuses (exit 2) a preset whose graph and features cannot fit in the host memory available,
+/// before anything is generated: features (fp32), edge ids, indptr copy, labels. A lower bound
+/// (the process, CUDA and the CPU-centric path need more), so it never refuses a run that fits.
+inline void check_host_memory(const demo_args& a)
+{
+  auto const shape = gnndirect::preset_options(a.preset, a.scale, a.seed);
+  auto const nodes = static_cast<double>(shape.num_nodes);
+  double const dim = static_cast<double>(a.feature_dim > 0 ? a.feature_dim : default_feature_dim(a.preset));
+  double const index_bytes = shape.num_nodes - 1 <= std::numeric_limits<std::int32_t>::max() ? 4 : 8;
+  double const features = nodes * dim * 4;
+  double const edges = static_cast<double>(gnndirect::output_edge_count(shape)) * index_bytes;
+  double const needed = features + edges + nodes * (8 + sizeof(label_type));
+  double const available = static_cast<double>(available_host_bytes());
+  if (available > 0 && needed > available) {
+    std::fprintf(stderr,
+                 "demo: --preset %s --scale %g needs at least %.1f GB of host memory (features %.1f GB,\n"
+                 "      edges %.1f GB), and %.1f GB are available: use a smaller --scale (about %.2f\n"
+                 "      fits) or --feature-dim\n",
+                 a.preset_name.c_str(), a.scale, needed / 1e9, features / 1e9, edges / 1e9,
+                 available / 1e9, a.scale * available / needed * 0.9);
+    std::exit(2);
+  }
+}
+
+
+}  // namespace gnndirect_demo

@@ -1,0 +1,500 @@
+#pragma once
+// The demo (examples/demo.cu), the paths: gnndirect's pipeline, CPU-centric, all-in-GPU, graph-in-HBM, feature transfer.
+#include "common.hpp"
+
+namespace gnndirect_demo {
+
+// ---------------------------------------------------------------------------------------------
+// Paths
+
+struct path_result {
+  explicit path_result(std::string name_) : name(std::move(name_)) {}
+  std::string name;
+  double seconds{0};
+  double core_seconds{0};
+  std::int64_t batches{0};
+  std::uint64_t feature_bytes{0};
+  std::uint64_t link_bytes{0};  // gnndirect, graph-in-hbm: bytes that must cross the host link
+  double start_unix_s{0};       // wall-clock start of the first timed epoch
+  double end_unix_s{0};         // wall-clock end of the last timed epoch
+  int workers{0};               // pipeline paths: the worker count and depth they ran with
+  int depth{0};
+  bool sweep_entry{false};      // one combination of a --workers/--depth sweep
+  bool ran{false};
+  std::string note;
+};
+
+/// One table row of `r` (defined with the report below); `width` of the name column.
+inline void print_result_line(const path_result& r, const path_result* cpu, int width = 12);
+
+inline gnndirect::pipeline_options pipeline_options_for(const demo_args& a)
+{
+  gnndirect::pipeline_options options;
+  options.fanouts = a.fanouts;
+  options.batch_size = a.batch_size;
+  options.sampling.seed = a.seed;
+  options.sampling.tile_size = 32;
+  options.shuffle_seed = a.seed;
+  options.depth = a.depth;
+  options.workers = a.workers;
+  return options;
+}
+
+inline std::int64_t batches_per_epoch(const demo_args& a, std::int64_t train)
+{
+  std::int64_t const all = (train + a.batch_size - 1) / a.batch_size;
+  return a.max_batches > 0 ? std::min(all, a.max_batches) : all;
+}
+
+/// Runs the pipeline on the given views for the configured epochs; the consumer only waits for
+/// each batch (and, when counting, enqueues the link-byte model kernel) and releases it.
+template <class Index>
+path_result run_pipeline_path(const std::string& name, const demo_args& a, const dataset<Index>& d,
+                              const gnndirect::csr_view<std::int64_t, Index>& graph,
+                              gnndirect::table_view<const float> features, bool count_link_bytes,
+                              std::size_t cache_bytes = 0)
+{
+  path_result result{name};
+  auto const consumer = gnndirect::detail::make_non_blocking_stream();
+  gnndirect::buffer<unsigned long long> link_bytes(1, memory_kind::device);
+  GNNDIRECT_CUDA_TRY(cudaMemsetAsync(link_bytes.data(), 0, sizeof(unsigned long long), consumer.get()));
+  gnndirect::pipeline_options options = pipeline_options_for(a);
+  options.cache_bytes = cache_bytes;
+  gnndirect::minibatch_pipeline<std::int64_t, Index, float, label_type> pipeline(
+    graph, features, d.labels.data(), d.training_ids, options);
+  std::int64_t const batches = batches_per_epoch(a, static_cast<std::int64_t>(d.training_ids.size()));
+  result.workers = a.workers;
+  result.depth = a.depth;
+  for (int epoch = 0; epoch < a.epochs; ++epoch) {
+    progress_bar bar(name + " epoch " + std::to_string(epoch), batches);
+    if (epoch == 0) { result.start_unix_s = unix_now(); }
+    epoch_meter meter;
+    pipeline.start_epoch(epoch);
+    result.feature_bytes = 0;
+    for (std::int64_t b = 0; b < batches; ++b) {
+      auto* batch = pipeline.next(consumer.get());
+      if (batch == nullptr) { break; }
+      result.feature_bytes += batch->feature_bytes;
+      for (std::size_t l = 0; count_link_bytes && l < batch->blocks.layers.size(); ++l) {
+        auto const& layer = batch->blocks.layers[l];
+        neighbour_bytes_kernel<<<grid_for(layer.num_dst()), 256, 0, consumer.get()>>>(
+          graph.indptr, layer.dst_nodes.data(), layer.num_dst(), a.fanouts[l], link_bytes.data());
+        GNNDIRECT_CUDA_TRY(cudaGetLastError());
+      }
+      pipeline.release(batch, consumer.get());
+      bar.update(b + 1);
+    }
+    GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(consumer.get()));
+    meter.stop();
+    result.end_unix_s = unix_now();
+    bar.finish();
+    result.seconds = meter.seconds;
+    result.core_seconds = meter.core_seconds;
+    result.batches = batches;
+    if (count_link_bytes) {
+      unsigned long long neighbour_bytes = 0;
+      GNNDIRECT_CUDA_TRY(cudaMemcpy(&neighbour_bytes, link_bytes.data(), sizeof(neighbour_bytes),
+                                    cudaMemcpyDeviceToHost));
+      GNNDIRECT_CUDA_TRY(cudaMemsetAsync(link_bytes.data(), 0, sizeof(unsigned long long), consumer.get()));
+      result.link_bytes = neighbour_bytes + result.feature_bytes;
+    }
+  }
+  result.ran = true;
+  return result;
+}
+
+/// Device copies of one batch prepared on the host (what a CPU-centric loader hands to training).
+template <class Index>
+struct uploaded_batch {
+  std::vector<gnndirect::buffer<Index>> ids;
+  std::vector<gnndirect::buffer<std::int64_t>> offsets;
+  std::vector<gnndirect::buffer<std::int64_t>> edge_ids;
+  gnndirect::buffer<float> features;
+  gnndirect::buffer<label_type> labels;
+};
+
+template <class T, class Allocator>
+gnndirect::buffer<T> upload(cudaStream_t stream, cudaMemPool_t pool, const std::vector<T, Allocator>& host)
+{
+  gnndirect::buffer<T> device(host.size(), stream, pool);
+  if (!host.empty()) {
+    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(device.data(), host.data(), device.bytes(), cudaMemcpyHostToDevice, stream));
+  }
+  return device;
+}
+
+/// Samples batch `b` of an epoch's shuffled `order` on the CPU into `blocks`, with the seeds and
+/// the per-batch key the pipeline uses; returns the batch's seed count.
+template <class Index>
+std::int64_t sample_host_batch(gnndirect::host::cpu_sampler& sampler, const demo_args& a,
+                               const gnndirect::csr_view<std::int64_t, Index>& graph,
+                               const std::vector<Index>& order, const gnndirect::sampling_policy& base,
+                               int epoch, std::int64_t b, gnndirect::host::cpu_blocks<std::int64_t, Index>& blocks)
+{
+  std::int64_t const first = b * a.batch_size;
+  std::int64_t const n = std::min(a.batch_size, static_cast<std::int64_t>(order.size()) - first);
+  gnndirect::sampling_policy policy = base;
+  policy.seed = gnndirect::batch_sampling_seed(base.seed, epoch, b);
+  sampler.sample_blocks(graph, order.data() + first, n, a.fanouts, policy, blocks);
+  return n;
+}
+
+/// The CPU-centric loader: fast host sampling on all cores, then the feature gather double
+/// buffered with its copies to the GPU, blocks and labels copied. Same seed nodes in the same
+/// order as the pipeline; the stream is synchronised once per epoch, not per batch.
+template <class Index>
+path_result run_cpu_path(const demo_args& a, const dataset<Index>& d)
+{
+  path_result result{"cpu-centric"};
+  auto const stream = gnndirect::detail::make_non_blocking_stream();
+  auto const pool = gnndirect::detail::make_retaining_pool(gnndirect::require_device());
+  auto const graph = d.host_view();
+  gnndirect::table_view<const float> const host_features = d.features.host_view();
+  std::int64_t const dim = host_features.cols;
+  gnndirect::host::cpu_sampler sampler;                          // all cores, persistent threads
+  gnndirect::host::staged_gather<float> staged(std::size_t{16} << 20);  // 2 x 16 MiB pinned
+  gnndirect::host::cpu_blocks<std::int64_t, Index> blocks;       // reused: no per-batch allocation
+  std::int64_t const epoch_batches = batches_per_epoch(a, static_cast<std::int64_t>(d.training_ids.size()));
+  std::int64_t const batches = a.cpu_max_batches > 0 ? std::min(epoch_batches, a.cpu_max_batches) : epoch_batches;
+  gnndirect::pipeline_options const options = pipeline_options_for(a);
+  for (int epoch = 0; epoch < a.epochs; ++epoch) {
+    progress_bar bar("cpu-centric epoch " + std::to_string(epoch), batches);
+    if (epoch == 0) { result.start_unix_s = unix_now(); }
+    epoch_meter meter;
+    std::vector<Index> order = d.training_ids;
+    gnndirect::shuffle_epoch(order, options.shuffle_seed, epoch);
+    result.feature_bytes = 0;
+    for (std::int64_t b = 0; b < batches; ++b) {
+      std::int64_t const first = b * a.batch_size;
+      std::int64_t const n = sample_host_batch(sampler, a, graph, order, options.sampling, epoch, b, blocks);
+      auto const& inputs = blocks.input_nodes();
+      auto const n_in = static_cast<std::int64_t>(inputs.size());
+      std::vector<label_type> labels(static_cast<std::size_t>(n));
+      for (std::int64_t i = 0; i < n; ++i) {
+        labels[static_cast<std::size_t>(i)] =
+          d.host_labels[static_cast<std::size_t>(order[static_cast<std::size_t>(first + i)])];
+      }
+      uploaded_batch<Index> up;  // freed stream-ordered at the end of the iteration
+      for (auto const& layer : blocks.layers) {
+        // Pageable sources: cudaMemcpyAsync returns once the bytes are staged, so `blocks` may be
+        // overwritten by the next batch.
+        up.ids.push_back(upload(stream.get(), pool.get(), layer.src_nodes));
+        up.ids.push_back(upload(stream.get(), pool.get(), layer.indices));
+        up.offsets.push_back(upload(stream.get(), pool.get(), layer.offsets));
+        up.edge_ids.push_back(upload(stream.get(), pool.get(), layer.edge_ids));
+      }
+      up.features = gnndirect::buffer<float>(static_cast<std::size_t>(n_in * dim), stream.get(), pool.get());
+      // Pieces of 16 MiB alternate between the two pinned buffers: the gather of one overlaps
+      // the copy of the other, and the last copy overlaps the next batch's sampling.
+      staged.gather(sampler.pool(), host_features, inputs.data(), n_in, up.features.data(), stream.get());
+      up.labels = upload(stream.get(), pool.get(), labels);
+      result.feature_bytes += static_cast<std::uint64_t>(n_in) * host_features.row_bytes();
+      bar.update(b + 1);
+    }
+    GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream.get()));  // the epoch ends when its data has landed
+    meter.stop();
+    result.end_unix_s = unix_now();
+    bar.finish();
+    // With --cpu-max-batches the epoch is extrapolated from the batches that ran (batches are
+    // statistically alike: same size, same fanouts, shuffled seeds).
+    double const scale = static_cast<double>(epoch_batches) / static_cast<double>(std::max<std::int64_t>(batches, 1));
+    result.seconds = meter.seconds * scale;
+    result.core_seconds = meter.core_seconds * scale;
+    result.feature_bytes = static_cast<std::uint64_t>(static_cast<double>(result.feature_bytes) * scale);
+    result.batches = epoch_batches;
+    if (batches < epoch_batches) {
+      result.note = "extrapolated from " + std::to_string(batches) + " of " + std::to_string(epoch_batches) + " batches";
+    }
+  }
+  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream.get()));
+  result.ran = true;
+  return result;
+}
+
+/// Why a path that copies `needed` bytes into device memory cannot run: they do not fit in the
+/// device's free memory with headroom for the pipeline's pool, CUB and the CUDA context. Empty
+/// when they fit.
+inline std::optional<std::string> does_not_fit(std::size_t needed, const char* what)
+{
+  std::size_t const headroom = std::size_t{8} << 30;
+  std::size_t const free_bytes = gnndirect::device_memory().free_bytes;
+  if (needed + headroom <= free_bytes) { return std::nullopt; }
+  return std::string("skipped: ") + what + " (" + std::to_string(needed >> 20) + " MiB) do not fit in " +
+         std::to_string(free_bytes >> 20) + " MiB free device memory with headroom";
+}
+
+/// A path that did not run, and why.
+inline path_result skipped_path(const std::string& name, std::string why)
+{
+  path_result skipped{name};
+  skipped.note = std::move(why);
+  return skipped;
+}
+
+/// The dataset's graph with its neighbour lists at `device_indices` (a device copy).
+template <class Index>
+gnndirect::csr_view<std::int64_t, Index> graph_with_device_indices(const dataset<Index>& d,
+                                                                  const Index* device_indices)
+{
+  auto graph = d.graph.view();
+  graph.indices = device_indices;
+  graph.indices_kind = memory_kind::device;
+  return graph;
+}
+
+/// A device copy of `host`'s bytes (synchronous on `stream`).
+template <class T>
+gnndirect::buffer<T> device_copy(const T* host, std::size_t count, cudaStream_t stream)
+{
+  gnndirect::buffer<T> copy(count, memory_kind::device);
+  GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(copy.data(), host, copy.bytes(), cudaMemcpyDefault, stream));
+  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+  return copy;
+}
+
+/// Copies graph and features into device memory (when they fit) and runs the same pipeline.
+template <class Index>
+path_result run_gpu_path(const demo_args& a, const dataset<Index>& d, cudaStream_t stream)
+{
+  if (auto why = does_not_fit(d.graph.indices().bytes() + d.features.bytes(), "graph + features")) {
+    return skipped_path("all-in-gpu", *why);
+  }
+  gnndirect::buffer<Index> indices;
+  gnndirect::buffer<float> features;
+  {
+    elapsed_ticker const ticker("copying graph and features into GPU memory");
+    indices = device_copy(d.graph.indices().data(), d.graph.indices().size(), stream);
+    features = device_copy(d.features.view().data,
+                           static_cast<std::size_t>(d.features.rows() * d.features.cols()), stream);
+  }
+  gnndirect::table_view<const float> const table(features.data(), d.features.rows(), d.features.cols(),
+                                                 d.features.cols(), memory_kind::device);
+  return run_pipeline_path("all-in-gpu", a, d, graph_with_device_indices(d, indices.data()), table, false);
+}
+
+/// gnndirect with the neighbour lists copied into HBM and the features left in host memory: only
+/// feature rows cross the link, so this epoch against its own floor (feature bytes at the link
+/// peak) separates the feature gather's share of gnndirect's gap from the sampling reads'.
+template <class Index>
+path_result run_graph_hbm_path(const demo_args& a, const dataset<Index>& d, cudaStream_t stream)
+{
+  if (auto why = does_not_fit(d.graph.indices().bytes(), "the neighbour lists")) {
+    return skipped_path("graph-in-hbm", *why);
+  }
+  gnndirect::buffer<Index> indices;
+  {
+    elapsed_ticker const ticker("copying the neighbour lists into GPU memory");
+    indices = device_copy(d.graph.indices().data(), d.graph.indices().size(), stream);
+  }
+  path_result result = run_pipeline_path("graph-in-hbm", a, d, graph_with_device_indices(d, indices.data()),
+                                         d.features.view(), false);
+  result.link_bytes = result.feature_bytes;  // its floor: the feature rows alone
+  return result;
+}
+
+/// The gnndirect path over every --workers x --depth combination (the caller checked that there
+/// is more than one), on the same data: a short untimed warm-up first, so that the first
+/// combination does not pay for first touches (pool growth, page mappings) alone. Appends one
+/// result per combination ("gnndirect w=W d=D") and then the fastest one's copy named "gnndirect";
+/// sets a.workers and a.depth to the fastest combination for the paths that follow.
+template <class Index>
+void run_gnndirect_sweep(demo_args& a, const dataset<Index>& d, bool count_link_bytes,
+                         std::vector<path_result>& results)
+{
+  {
+    demo_args warm = a;
+    warm.epochs = 1;
+    warm.max_batches = std::min<std::int64_t>(batches_per_epoch(a, static_cast<std::int64_t>(d.training_ids.size())), 32);
+    (void)run_pipeline_path("warm-up", warm, d, d.graph.view(), d.features.view(), false);
+  }
+  std::size_t best = results.size();
+  for (int w : a.workers_list) {
+    for (int depth : a.depth_list) {
+      demo_args combo = a;
+      combo.workers = w;
+      combo.depth = depth;
+      std::string const name = "gnndirect w=" + std::to_string(w) + " d=" + std::to_string(depth);
+      path_result r = run_pipeline_path(name, combo, d, d.graph.view(), d.features.view(), count_link_bytes);
+      r.sweep_entry = true;
+      print_result_line(r, nullptr, 20);
+      if (best == results.size() || r.seconds < results[best].seconds) { best = results.size(); }
+      results.push_back(std::move(r));
+    }
+  }
+  path_result chosen = results[best];
+  chosen.name = "gnndirect";
+  chosen.sweep_entry = false;
+  chosen.note = "fastest of " + std::to_string(a.workers_list.size() * a.depth_list.size()) +
+                " combinations: --workers " + std::to_string(chosen.workers) + " --depth " +
+                std::to_string(chosen.depth);
+  a.workers = chosen.workers;
+  a.depth = chosen.depth;
+  results.push_back(std::move(chosen));
+}
+
+/// Per-epoch totals of the feature transfer alone (path "transfer").
+struct transfer_result {
+  bool ran{false};
+  std::string note;
+  std::int64_t batches{0};      // batches per epoch
+  std::int64_t batches_run{0};  // batches measured (the totals are extrapolated from them)
+  double rows{0};               // feature rows per epoch (both methods move the same rows)
+  double bytes{0};              // feature bytes per epoch
+  double gnndirect_seconds{0};  // sum of the per-batch gathers (CUDA events)
+  double cpu_seconds{0};        // sum of the per-batch staged gathers (wall, to completion)
+  double gnndirect_core_seconds{0};
+  double cpu_core_seconds{0};
+  double start_unix_s{0};
+  double end_unix_s{0};
+  bool verified{false};  // the first batch's rows were identical from both methods
+};
+
+/// Device buffers of the transfer path, grown to the largest batch seen.
+template <class Index>
+struct transfer_buffers {
+  std::int64_t capacity{0};  // rows
+  gnndirect::buffer<Index> ids;
+  gnndirect::buffer<float> direct;
+  gnndirect::buffer<float> staged;
+  gnndirect::buffer<unsigned char> workspace;
+
+  void reserve(std::int64_t rows, std::int64_t dim, const gnndirect::table_view<const float>& table,
+               const gnndirect::gather_policy& policy)
+  {
+    if (rows <= capacity) { return; }
+    capacity = rows + rows / 4;
+    auto const n = static_cast<std::size_t>(capacity);
+    ids = gnndirect::buffer<Index>(n, memory_kind::device);
+    direct = gnndirect::buffer<float>(n * static_cast<std::size_t>(dim), memory_kind::device);
+    staged = gnndirect::buffer<float>(n * static_cast<std::size_t>(dim), memory_kind::device);
+    workspace = gnndirect::buffer<unsigned char>(
+      gnndirect::gather_workspace_bytes<Index>(capacity, table.rows, table.kind, table.row_bytes(), policy),
+      memory_kind::device);
+  }
+};
+
+/// Compares the first rows of both methods' outputs (a transfer that moved the wrong bytes fast
+/// must not win the table).
+template <class Index>
+bool same_rows(const transfer_buffers<Index>& buf, std::int64_t rows, std::int64_t dim)
+{
+  auto const count = static_cast<std::size_t>(std::min<std::int64_t>(rows, 4096) * dim);
+  std::vector<float> direct(count);
+  std::vector<float> staged(count);
+  GNNDIRECT_CUDA_TRY(cudaMemcpy(direct.data(), buf.direct.data(), count * sizeof(float), cudaMemcpyDeviceToHost));
+  GNNDIRECT_CUDA_TRY(cudaMemcpy(staged.data(), buf.staged.data(), count * sizeof(float), cudaMemcpyDeviceToHost));
+  return std::memcmp(direct.data(), staged.data(), count * sizeof(float)) == 0;
+}
+
+/// Times gnndirect's gather of `n` rows (ids already in device memory) from the host-resident
+/// table into device memory with CUDA events, as the pipeline enqueues it (gather_async with the
+/// pipeline's policy); the index check that follows is not timed. Adds to the result's totals.
+template <class Index>
+void time_direct_gather(transfer_result& r, transfer_buffers<Index>& buf, gnndirect::table_view<const float> table,
+                        std::int64_t n, const gnndirect::gather_policy& policy, cudaStream_t stream,
+                        cudaEvent_t start, cudaEvent_t stop)
+{
+  gnndirect::table_view<float> const out(buf.direct.data(), n, table.cols, table.cols, memory_kind::device);
+  gnndirect::workspace_view const ws{buf.workspace.data(), buf.workspace.bytes()};
+  double const cpu0 = process_cpu_seconds();
+  GNNDIRECT_CUDA_TRY(cudaEventRecord(start, stream));
+  gnndirect::gather_async(stream, table, buf.ids.data(), n, out, ws, policy);
+  GNNDIRECT_CUDA_TRY(cudaEventRecord(stop, stream));
+  GNNDIRECT_CUDA_TRY(cudaEventSynchronize(stop));
+  r.gnndirect_core_seconds += process_cpu_seconds() - cpu0;
+  float ms = 0;
+  GNNDIRECT_CUDA_TRY(cudaEventElapsedTime(&ms, start, stop));
+  r.gnndirect_seconds += 1e-3 * static_cast<double>(ms);
+  gnndirect::gather_check(stream, ws, table.rows);
+}
+
+/// Times the CPU-centric staged gather of the same rows (all cores gather into two pinned
+/// buffers, each copied while the other fills), wall time until the last copy has landed.
+template <class Index>
+void time_staged_gather(transfer_result& r, transfer_buffers<Index>& buf,
+                        gnndirect::host::staged_gather<float>& staged, gnndirect::host::worker_pool& pool,
+                        gnndirect::table_view<const float> host_table, const Index* ids, std::int64_t n,
+                        cudaStream_t stream)
+{
+  double const cpu0 = process_cpu_seconds();
+  auto const t0 = clock_type::now();
+  staged.gather(pool, host_table, ids, n, buf.staged.data(), stream);
+  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+  r.cpu_seconds += seconds_since(t0);
+  r.cpu_core_seconds += process_cpu_seconds() - cpu0;
+}
+
+/// The feature transfer alone, per batch of an epoch: the batch's input nodes come from the
+/// CPU-centric sampler and are uploaded (neither timed); then gnndirect's gather and the staged
+/// gather move the same rows, in alternating order from batch to batch (whichever runs second
+/// finds some rows in the CPU caches). With --cpu-max-batches the totals are extrapolated like
+/// the cpu path's. Totals are those of the last epoch.
+template <class Index>
+transfer_result run_transfer_path(const demo_args& a, const dataset<Index>& d)
+{
+  transfer_result result;
+  auto const stream = gnndirect::detail::make_non_blocking_stream();
+  auto const graph = d.host_view();
+  gnndirect::table_view<const float> const table = d.features.view();
+  gnndirect::table_view<const float> const host_table = d.features.host_view();
+  std::int64_t const dim = table.cols;
+  gnndirect::host::cpu_sampler sampler;
+  gnndirect::host::staged_gather<float> staged(std::size_t{16} << 20);  // as the cpu path's
+  gnndirect::host::cpu_blocks<std::int64_t, Index> blocks;
+  transfer_buffers<Index> buf;
+  gnndirect::pipeline_options const options = pipeline_options_for(a);
+  gnndirect::gather_policy const policy = options.gather;
+  std::int64_t const epoch_batches = batches_per_epoch(a, static_cast<std::int64_t>(d.training_ids.size()));
+  std::int64_t const batches = a.cpu_max_batches > 0 ? std::min(epoch_batches, a.cpu_max_batches) : epoch_batches;
+  cudaEvent_t start{};
+  cudaEvent_t stop{};
+  GNNDIRECT_CUDA_TRY(cudaEventCreate(&start));
+  GNNDIRECT_CUDA_TRY(cudaEventCreate(&stop));
+  result.start_unix_s = unix_now();
+  for (int epoch = 0; epoch < a.epochs; ++epoch) {
+    progress_bar bar("transfer epoch " + std::to_string(epoch), batches);
+    std::vector<Index> order = d.training_ids;
+    gnndirect::shuffle_epoch(order, options.shuffle_seed, epoch);
+    transfer_result totals;
+    for (std::int64_t b = 0; b < batches; ++b) {
+      sample_host_batch(sampler, a, graph, order, options.sampling, epoch, b, blocks);
+      auto const& inputs = blocks.input_nodes();
+      auto const n_in = static_cast<std::int64_t>(inputs.size());
+      buf.reserve(n_in, dim, table, policy);
+      GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(buf.ids.data(), inputs.data(), static_cast<std::size_t>(n_in) * sizeof(Index),
+                                         cudaMemcpyHostToDevice, stream.get()));
+      GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream.get()));
+      for (int k = 0; k < 2; ++k) {
+        if ((k == 0) == (b % 2 == 0)) {
+          time_direct_gather(totals, buf, table, n_in, policy, stream.get(), start, stop);
+        } else {
+          time_staged_gather(totals, buf, staged, sampler.pool(), host_table, inputs.data(), n_in, stream.get());
+        }
+      }
+      if (epoch == 0 && b == 0) { result.verified = same_rows(buf, n_in, dim); }
+      totals.rows += static_cast<double>(n_in);
+      bar.update(b + 1);
+    }
+    bar.finish();
+    double const scale = static_cast<double>(epoch_batches) / static_cast<double>(std::max<std::int64_t>(batches, 1));
+    result.rows = totals.rows * scale;
+    result.bytes = result.rows * static_cast<double>(table.row_bytes());
+    result.gnndirect_seconds = totals.gnndirect_seconds * scale;
+    result.cpu_seconds = totals.cpu_seconds * scale;
+    result.gnndirect_core_seconds = totals.gnndirect_core_seconds * scale;
+    result.cpu_core_seconds = totals.cpu_core_seconds * scale;
+  }
+  result.end_unix_s = unix_now();
+  GNNDIRECT_CUDA_TRY(cudaEventDestroy(start));
+  GNNDIRECT_CUDA_TRY(cudaEventDestroy(stop));
+  result.batches = epoch_batches;
+  result.batches_run = batches;
+  if (batches < epoch_batches) {
+    result.note = "extrapolated from " + std::to_string(batches) + " of " + std::to_string(epoch_batches) + " batches";
+  }
+  result.ran = true;
+  return result;
+}
+
+
+}  // namespace gnndirect_demo

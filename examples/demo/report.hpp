@@ -1,0 +1,198 @@
+#pragma once
+// The demo (examples/demo.cu), the report: the table on stdout and the JSON file.
+#include "common.hpp"
+
+namespace gnndirect_demo {
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+struct report_context {
+  std::string device;
+  std::string placement;
+  std::int64_t nodes{0};
+  std::int64_t edges{0};
+  std::int64_t dim{0};
+  std::int64_t train{0};
+  std::string index_type;
+  double link_peak{0};  // bytes/s
+};
+
+inline const path_result* find_path(const std::vector<path_result>& results, const std::string& name)
+{
+  for (auto const& r : results) {
+    if (r.ran && r.name == name) { return &r; }
+  }
+  return nullptr;
+}
+
+inline void print_path_line(const path_result& r, const path_result* cpu, int width)
+{
+  double const gbps = static_cast<double>(r.feature_bytes) / r.seconds / 1e9;
+  std::printf("%-*s %9.3f %10.1f %10.2f %10.2f %8.2f", width, r.name.c_str(), r.seconds,
+              static_cast<double>(r.batches) / r.seconds, gbps, r.core_seconds, r.core_seconds / r.seconds);
+  if (cpu != nullptr) {
+    std::printf(" %9.2fx %10.2fx\n", cpu->seconds / r.seconds, cpu->core_seconds / std::max(r.core_seconds, 1e-9));
+  } else {
+    std::printf(" %10s %11s\n", "-", "-");
+  }
+}
+
+/// One table row; a path that did not run prints why. `width`: of the name column.
+inline void print_result_line(const path_result& r, const path_result* cpu, int width)
+{
+  if (r.ran) {
+    print_path_line(r, cpu, width);
+    if (!r.note.empty()) { std::printf("%-*s (%s)\n", width, "", r.note.c_str()); }
+  } else {
+    std::printf("%-*s %s\n", width, r.name.c_str(), r.note.c_str());
+  }
+}
+
+inline void print_table(const report_context& ctx, const std::vector<path_result>& results)
+{
+  path_result const* cpu = find_path(results, "cpu-centric");
+  int width = 12;  // wider only for the names of a sweep's combinations
+  for (auto const& r : results) { width = std::max(width, static_cast<int>(r.name.size())); }
+  std::printf("\n%-*s %9s %10s %10s %10s %8s %10s %11s\n", width, "path", "epoch s", "batches/s",
+              "feat GB/s", "core-s", "cores", "speedup", "CPU saving");
+  for (auto const& r : results) { print_result_line(r, cpu, width); }
+  std::printf("(speedup and CPU saving: cpu-centric epoch time / path epoch time, cpu-centric "
+              "core-seconds / path core-seconds)\n");
+  if (path_result const* g = find_path(results, "gnndirect"); g != nullptr && g->link_bytes > 0) {
+    double const floor_s = static_cast<double>(g->link_bytes) / ctx.link_peak;
+    std::printf("gnndirect link floor: %.2f GB must cross the host link (features %.2f GB + "
+                "neighbour lists %.2f GB) at %.1f GB/s = %.3f s; epoch time / link floor = %.2f\n",
+                static_cast<double>(g->link_bytes) / 1e9, static_cast<double>(g->feature_bytes) / 1e9,
+                static_cast<double>(g->link_bytes - g->feature_bytes) / 1e9, ctx.link_peak / 1e9,
+                floor_s, g->seconds / floor_s);
+  }
+}
+
+/// The transfer path's per-epoch totals and the reduction gnndirect brings.
+inline void print_transfer(const transfer_result& t)
+{
+  std::printf("\nfeature transfer per epoch (%lld batches%s%s): %.0f rows, %.2f GB\n",
+              static_cast<long long>(t.batches), t.note.empty() ? "" : ", ", t.note.c_str(), t.rows,
+              t.bytes / 1e9);
+  std::printf("  %-44s %9.3f s %8.2f GB/s %9.2f core-s\n", "gnndirect gather (GPU reads host rows)",
+              t.gnndirect_seconds, t.bytes / t.gnndirect_seconds / 1e9, t.gnndirect_core_seconds);
+  std::printf("  %-44s %9.3f s %8.2f GB/s %9.2f core-s\n", "cpu-centric staged gather (CPU gather + copy)",
+              t.cpu_seconds, t.bytes / t.cpu_seconds / 1e9, t.cpu_core_seconds);
+  std::printf("  gnndirect: %.1f%% less transfer time (cpu-centric / gnndirect = %.2fx); first batch's "
+              "rows %s\n",
+              100.0 * (1.0 - t.gnndirect_seconds / t.cpu_seconds), t.cpu_seconds / t.gnndirect_seconds,
+              t.verified ? "identical from both" : "DIFFER between the two methods");
+}
+
+inline std::string json_escape(const std::string& text)
+{
+  std::string out;
+  for (char c : text) {
+    if (c == '"' || c == '\\') { out += '\\'; }
+    out += c;
+  }
+  return out;
+}
+
+/// Writes the --workers/--depth sweep (when there was one) as the JSON member "sweep".
+inline void write_json_sweep(std::FILE* out, const std::vector<path_result>& results, const path_result* chosen)
+{
+  bool first = true;
+  for (auto const& r : results) {
+    if (!r.sweep_entry) { continue; }
+    std::fprintf(out,
+                 "%s\n    {\"workers\": %d, \"depth\": %d, \"epoch_seconds\": %.6f, "
+                 "\"batches_per_second\": %.3f, \"cpu_core_seconds\": %.3f, \"best\": %s}",
+                 first ? ",\n  \"sweep\": [" : ",", r.workers, r.depth, r.seconds,
+                 static_cast<double>(r.batches) / r.seconds, r.core_seconds,
+                 chosen != nullptr && chosen->workers == r.workers && chosen->depth == r.depth ? "true" : "false");
+    first = false;
+  }
+  if (!first) { std::fprintf(out, "\n  ]"); }
+}
+
+/// Writes the transfer path's totals as the JSON member "transfer" (when it ran or was skipped).
+inline void write_json_transfer(std::FILE* out, const transfer_result& t)
+{
+  if (!t.ran) {
+    if (!t.note.empty()) {
+      std::fprintf(out, ",\n  \"transfer\": {\"ran\": false, \"note\": \"%s\"}", json_escape(t.note).c_str());
+    }
+    return;
+  }
+  std::fprintf(out,
+               ",\n  \"transfer\": {\"ran\": true, \"batches\": %lld, \"batches_run\": %lld, "
+               "\"rows\": %.0f, \"bytes\": %.0f,\n    \"gnndirect_seconds\": %.6f, \"cpu_centric_seconds\": %.6f, "
+               "\"reduction_pct\": %.3f,\n    \"gnndirect_gbps\": %.3f, \"cpu_centric_gbps\": %.3f, "
+               "\"gnndirect_core_seconds\": %.3f, \"cpu_centric_core_seconds\": %.3f,\n    "
+               "\"start_unix_s\": %.3f, \"end_unix_s\": %.3f, \"verified\": %s",
+               static_cast<long long>(t.batches), static_cast<long long>(t.batches_run), t.rows, t.bytes,
+               t.gnndirect_seconds, t.cpu_seconds, 100.0 * (1.0 - t.gnndirect_seconds / t.cpu_seconds),
+               t.bytes / t.gnndirect_seconds / 1e9, t.bytes / t.cpu_seconds / 1e9, t.gnndirect_core_seconds,
+               t.cpu_core_seconds, t.start_unix_s, t.end_unix_s, t.verified ? "true" : "false");
+  if (!t.note.empty()) { std::fprintf(out, ", \"note\": \"%s\"", json_escape(t.note).c_str()); }
+  std::fprintf(out, "}");
+}
+
+/// Writes the results as JSON; false (after a message) when the file cannot be written.
+inline bool write_json(const std::string& file, const demo_args& a, const report_context& ctx,
+                const std::vector<path_result>& results, const transfer_result& transfer)
+{
+  std::FILE* out = std::fopen(file.c_str(), "w");
+  if (out == nullptr) {
+    std::fprintf(stderr, "demo: cannot write %s: %s\n", file.c_str(), std::strerror(errno));
+    return false;
+  }
+  std::string fanouts;
+  for (int f : a.fanouts) { fanouts += (fanouts.empty() ? "" : ",") + std::to_string(f); }
+  std::fprintf(out,
+               "{\n  \"device\": \"%s\",\n  \"placement\": \"%s\",\n  \"preset\": \"%s\",\n"
+               "  \"scale\": %g,\n  \"nodes\": %lld,\n  \"edges\": %lld,\n  \"feature_dim\": %lld,\n"
+               "  \"train_nodes\": %lld,\n  \"index_type\": \"%s\",\n  \"batch_size\": %lld,\n"
+               "  \"fanouts\": [%s],\n  \"seed\": %llu,\n  \"workers\": %d,\n  \"depth\": %d,\n"
+               "  \"link_peak_gbps\": %.3f,\n  \"paths\": [",
+               json_escape(ctx.device).c_str(), ctx.placement.c_str(), a.preset_name.c_str(), a.scale,
+               static_cast<long long>(ctx.nodes), static_cast<long long>(ctx.edges),
+               static_cast<long long>(ctx.dim), static_cast<long long>(ctx.train),
+               ctx.index_type.c_str(), static_cast<long long>(a.batch_size), fanouts.c_str(),
+               static_cast<unsigned long long>(a.seed), a.workers, a.depth, ctx.link_peak / 1e9);
+  bool first = true;
+  for (auto const& r : results) {
+    std::fprintf(out, "%s\n    {\"name\": \"%s\", \"ran\": %s", first ? "" : ",", r.name.c_str(),
+                 r.ran ? "true" : "false");
+    first = false;
+    if (r.ran) {
+      std::fprintf(out,
+                   ", \"epoch_seconds\": %.6f, \"batches\": %lld, \"batches_per_second\": %.3f, "
+                   "\"feature_bytes\": %llu, \"feature_gbps\": %.3f, \"cpu_core_seconds\": %.3f, "
+                   "\"cpu_cores_busy\": %.3f",
+                   r.seconds, static_cast<long long>(r.batches), static_cast<double>(r.batches) / r.seconds,
+                   static_cast<unsigned long long>(r.feature_bytes),
+                   static_cast<double>(r.feature_bytes) / r.seconds / 1e9, r.core_seconds,
+                   r.core_seconds / r.seconds);
+      std::fprintf(out, ", \"start_unix_s\": %.3f, \"end_unix_s\": %.3f", r.start_unix_s, r.end_unix_s);
+      if (r.sweep_entry) { std::fprintf(out, ", \"workers\": %d, \"depth\": %d", r.workers, r.depth); }
+      if (r.link_bytes > 0) {
+        double const floor_s = static_cast<double>(r.link_bytes) / ctx.link_peak;
+        std::fprintf(out, ", \"link_bytes\": %llu, \"link_floor_seconds\": %.6f, \"epoch_over_link_floor\": %.3f",
+                     static_cast<unsigned long long>(r.link_bytes), floor_s, r.seconds / floor_s);
+      }
+    }
+    if (!r.note.empty()) { std::fprintf(out, ", \"note\": \"%s\"", json_escape(r.note).c_str()); }
+    std::fprintf(out, "}");
+  }
+  std::fprintf(out, "\n  ]");
+  write_json_sweep(out, results, find_path(results, "gnndirect"));
+  write_json_transfer(out, transfer);
+  std::fprintf(out, "\n}\n");
+  if (std::fclose(out) != 0) {
+    std::fprintf(stderr, "demo: writing %s failed: %s\n", file.c_str(), std::strerror(errno));
+    return false;
+  }
+  std::printf("results written to %s\n", file.c_str());
+  return true;
+}
+
+
+}  // namespace gnndirect_demo
