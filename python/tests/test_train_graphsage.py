@@ -86,3 +86,16 @@ def test_summary_of_a_budget_sweep_names_every_run_and_the_ratios():
     alone["paths"]["gnndirect"] = alone["gnndirect_budget_sweep"]["32"]
     train_graphsage.summarize(alone)
     assert alone["gnndirect_budget_sweep"]["0"]["speedup_vs_pyg"] is None
+
+
+def test_training_stream_choice():
+    args = train_graphsage.parse_args(["--train-priority", "high"])
+    assert args.train_priority == "high"
+    with train_graphsage.training_stream(args, torch.device("cpu")):  # no stream on the CPU
+        pass
+    with pytest.raises(SystemExit):
+        train_graphsage.parse_args(["--train-priority", "low"])
+    if torch.cuda.is_available():
+        with train_graphsage.training_stream(args, torch.device("cuda")):
+            low, high = torch.cuda.Stream.priority_range()
+            assert torch.cuda.current_stream().priority == high
