@@ -118,8 +118,8 @@ std::vector<unsigned char> read_on_nonblocking_stream(const void* src, std::size
 }
 
 // A pageable cudaMemcpy may return before its DMA lands; the owners wait for it, so work on any
-// stream the caller launches next sees every byte. 64 MiB: large enough that the last chunks are
-// still in flight when an unwaited copy returns.
+// stream the caller launches next sees every byte. 64 MiB, so that an unwaited copy's last chunks
+// would likely still be in flight (a race: the test can miss it, never report it falsely).
 TEST_CASE("adopt_by_copy / csr_graph::adopt into device memory: done when they return")
 {
   std::int64_t const rows = 1 << 16;
