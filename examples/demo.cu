@@ -25,6 +25,10 @@
 //        [--fanouts 15,10,5] [--epochs N] [--max-batches N] [--paths gnndirect,cpu,gpu,transfer]
 //        [--workers 1,2,4] [--depth 2,3,4,6] [--feature-dim D] [--train-nodes N] [--seed S]
 //        [--json FILE]
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/graph/generate.hpp>
+#include <gnndirect/owners/placement.hpp>
+
 #include "demo/options.hpp"
 #include "demo/progress.hpp"
 #include "demo/measure.hpp"

@@ -1,18 +1,8 @@
 #pragma once
-// The demo (examples/demo.cu): the headers and names all of its parts use.
-#include <gnndirect/algorithms/gather.cuh>
-#include <gnndirect/core/cuda_error.hpp>
-#include <gnndirect/core/device.hpp>
-#include <gnndirect/graph/csr_graph.hpp>
-#include <gnndirect/graph/generate.cuh>
-#include <gnndirect/host/cpu_gather.hpp>
-#include <gnndirect/host/cpu_sampler.hpp>
-#include <gnndirect/owners/buffer.hpp>
-#include <gnndirect/owners/placement.hpp>
-#include <gnndirect/owners/table.hpp>
-#include <gnndirect/pipeline/epoch_order.hpp>
-#include <gnndirect/pipeline/minibatch_pipeline.cuh>
-#include <gnndirect/util/parallel.hpp>
+// The demo (examples/demo.cu): the standard headers and names all of its parts use; each part
+// includes the library headers it needs itself.
+#include <gnndirect/core/memory_kind.hpp>
+
 
 #include <cuda_runtime_api.h>
 #include <sys/resource.h>

@@ -1,6 +1,14 @@
 #pragma once
 // The demo (examples/demo.cu), the data set: graph, features and labels generated on the GPU.
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/graph/csr_graph.hpp>
+#include <gnndirect/graph/generate.cuh>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/owners/table.hpp>
+
 #include "common.hpp"
+#include "options.hpp"
+#include "progress.hpp"
 
 namespace gnndirect_demo {
 

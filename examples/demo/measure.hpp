@@ -1,6 +1,10 @@
 #pragma once
 // The demo (examples/demo.cu), measurements shared by the paths: the host link's peak.
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/owners/buffer.hpp>
+
 #include "common.hpp"
+#include "progress.hpp"
 
 namespace gnndirect_demo {
 

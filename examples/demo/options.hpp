@@ -1,5 +1,7 @@
 #pragma once
 // The demo (examples/demo.cu), command line: the demo's options, presets and the host-memory check.
+#include <gnndirect/graph/generate.hpp>
+
 #include "common.hpp"
 
 namespace gnndirect_demo {

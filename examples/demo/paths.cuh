@@ -1,6 +1,21 @@
 #pragma once
 // The demo (examples/demo.cu), the paths: gnndirect's pipeline, CPU-centric, all-in-GPU, graph-in-HBM, feature transfer.
+#include <gnndirect/algorithms/gather.cuh>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/host/cpu_gather.hpp>
+#include <gnndirect/host/cpu_sampler.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/pipeline/epoch_order.hpp>
+#include <gnndirect/pipeline/minibatch_pipeline.cuh>
+#include <gnndirect/util/parallel.hpp>
+#include <gnndirect/util/worker_pool.hpp>
+
 #include "common.hpp"
+#include "dataset.cuh"
+#include "options.hpp"
+#include "progress.hpp"
+#include "measure.hpp"
 
 namespace gnndirect_demo {
 

@@ -1,6 +1,8 @@
 #pragma once
 // The demo (examples/demo.cu), the report: the table on stdout and the JSON file.
 #include "common.hpp"
+#include "options.hpp"
+#include "paths.cuh"
 
 namespace gnndirect_demo {
 
