@@ -10,7 +10,7 @@ set(cases
   "--scale|-1=>--scale expects a number > 0, got '-1'"
   "--scale|nan=>--scale expects a number > 0"
   "--batch-size|0=>--batch-size expects an integer in {1, "
-  "--paths|foo=>--paths expects a comma-separated list of gnndirect cached cpu gpu transfer graph-hbm ('foo'"
+  "--paths|foo=>--paths expects a comma-separated list of gnndirect cached cpu gpu transfer graph-hbm cached-graph-hbm ('foo'"
   "--paths|gnndirect,transfers=>('transfers' is none of them)"
   "--paths|gnndirect,,cpu=>--paths expects"
   "--epochs|0=>--epochs expects an integer in {1, 1000}, got '0'"

@@ -87,9 +87,8 @@ int run(demo_args a, report_context ctx, gnndirect::placement_decision where)
       print_transfer(transfer);
       continue;
     } else if (path == "cached") {
-      auto const rows = static_cast<std::size_t>(static_cast<double>(d.features.rows()) * a.cache_pct / 100.0);
       results.push_back(run_pipeline_path("cached", a, d, d.graph.view(), d.features.view(), false,
-                                          rows * d.features.view().row_bytes()));
+                                          feature_cache_bytes(a, d)));
     } else if (path == "cpu" && !gnndirect::is_host_resident(where.kind)) {
       results.push_back(skipped_path("cpu-centric", "skipped: the device cannot map host memory, so the "
                                                     "data is not host-resident"));
@@ -102,6 +101,11 @@ int run(demo_args a, report_context ctx, gnndirect::placement_decision where)
                                                      "features are not host-resident"));
     } else if (path == "graph-hbm") {
       results.push_back(run_graph_hbm_path(a, d, stream.get()));
+    } else if (path == "cached-graph-hbm" && !gnndirect::is_host_resident(where.kind)) {
+      results.push_back(skipped_path("cached+graph-in-hbm", "skipped: the device cannot map host memory, "
+                                                            "so the features are not host-resident"));
+    } else if (path == "cached-graph-hbm") {
+      results.push_back(run_graph_hbm_path(a, d, stream.get(), feature_cache_bytes(a, d)));
     }
     print_result_line(results.back(), nullptr);
   }

@@ -48,12 +48,14 @@ inline void print_usage(std::FILE* out)
     "                       epoch (it is the slow one; default 0 = all)\n"
     "  --cache-pct P        path 'cached': gnndirect with P%% of feature rows in a device tier\n"
     "                       (highest degree first; default 20)\n"
-    "  --paths LIST         any of gnndirect,cached,cpu,gpu,transfer,graph-hbm (default gnndirect,cpu,gpu);\n"
+    "  --paths LIST         any of gnndirect,cached,cpu,gpu,transfer,graph-hbm,cached-graph-hbm\n"
+    "                       (default gnndirect,cpu,gpu);\n"
     "                       transfer: the feature transfer alone, per batch, gnndirect's gather\n"
     "                       against the CPU-centric staged gather of the same rows (bounded by\n"
     "                       --cpu-max-batches like cpu); graph-hbm: gnndirect with the neighbour\n"
     "                       lists in HBM and the features in host memory (its floor: the\n"
-    "                       feature rows alone)\n"
+    "                       feature rows alone); cached-graph-hbm: both, the --cache-pct\n"
+    "                       feature tier and the neighbour lists in HBM\n"
     "  --feature-dim D      fp32 features per node (default: products 100, reddit 602,\n"
     "                       twitter 343, papers100m 128, small 128)\n"
     "  --train-nodes N      training nodes (default: products 196615, reddit 153431,\n"
@@ -146,7 +148,8 @@ inline gnndirect::graph_preset parse_preset(const std::string& name)
 }
 
 /// The data paths --paths accepts.
-constexpr const char* known_paths[] = {"gnndirect", "cached", "cpu", "gpu", "transfer", "graph-hbm"};
+constexpr const char* known_paths[] = {"gnndirect", "cached", "cpu",       "gpu",
+                                       "transfer",  "graph-hbm", "cached-graph-hbm"};
 
 /// A comma-separated list of distinct integers in [lo, hi]; each entry is checked (and named) as a
 /// single value would be.
