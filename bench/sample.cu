@@ -22,6 +22,7 @@
 #include <gnndirect/algorithms/sample_blocks.cuh>
 #include <gnndirect/algorithms/sample_neighbors.cuh>
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/host/cpu_sampler.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/reference/sample_reference.hpp>
@@ -118,8 +119,7 @@ buffer<T> place(const std::vector<T>& host, memory_kind kind)
 {
   buffer<T> b(host.size(), kind);
   if (kind == memory_kind::device) {
-    GNNDIRECT_CUDA_TRY(cudaMemcpy(b.data(), host.data(), b.bytes(), cudaMemcpyHostToDevice));
-    GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());  // a pageable copy may return before it lands
+    gnndirect::detail::copy_to_device_and_wait(b.data(), host.data(), b.bytes());
   } else {
     gnndirect::host::parallel_memcpy(b.host_data(), host.data(), b.bytes());
   }

@@ -9,11 +9,15 @@
 // layer's fanout) x 128 bytes per layer it is sampled in. Batches as in the demo: training nodes
 // spread evenly over the ids, shuffled, 1024 seeds, fanouts [15,10,5], the fast CPU sampler.
 //
+// The presets, their feature widths and training-node counts are the demo's (its option helpers).
+//
 //   tier_model [--preset papers100m] [--scale 0.05] [--batches 48] [--budgets 5,10,20,40]
-//              [--feature-dim 128] [--train-nodes N] [--seed 1]
+//              [--feature-dim D] [--train-nodes N] [--seed 1]
 #include <gnndirect/algorithms/sampling_policy.hpp>
 #include <gnndirect/graph/generate.hpp>
 #include <gnndirect/host/cpu_sampler.hpp>
+
+#include "../examples/demo/options.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -30,12 +34,13 @@ using offset_type = std::int64_t;
 using index_type = std::int32_t;
 
 struct model_args {
-  std::string preset{"papers100m"};
+  gnndirect::graph_preset preset{gnndirect::graph_preset::papers100m};
+  std::string preset_name{"papers100m"};
   double scale{0.05};
   int batches{48};
   std::vector<double> budgets{5, 10, 20, 40};
-  std::int64_t feature_dim{128};
-  std::int64_t train_nodes{-1};  // default: the demo's share of the preset (papers100m 1.2M x scale)
+  std::int64_t feature_dim{-1};  // default: the demo's width for the preset
+  std::int64_t train_nodes{-1};  // default: the demo's training-node count for the preset
   std::uint64_t seed{1};
 };
 
@@ -47,16 +52,6 @@ struct model_args {
   std::exit(2);
 }
 
-gnndirect::graph_preset parse_preset(const std::string& name)
-{
-  if (name == "small") { return gnndirect::graph_preset::small; }
-  if (name == "products") { return gnndirect::graph_preset::products; }
-  if (name == "reddit") { return gnndirect::graph_preset::reddit; }
-  if (name == "twitter") { return gnndirect::graph_preset::twitter; }
-  if (name == "papers100m") { return gnndirect::graph_preset::papers100m; }
-  usage_error("unknown preset " + name);
-}
-
 model_args parse_args(int argc, char** argv)
 {
   model_args a;
@@ -64,7 +59,10 @@ model_args parse_args(int argc, char** argv)
     std::string const flag = argv[i];
     if (i + 1 >= argc) { usage_error(flag + " needs a value"); }
     std::string const value = argv[i + 1];
-    if (flag == "--preset") { a.preset = value; }
+    if (flag == "--preset") {
+      a.preset = gnndirect_demo::parse_preset(value);
+      a.preset_name = value;
+    }
     else if (flag == "--scale") { a.scale = std::atof(value.c_str()); }
     else if (flag == "--batches") { a.batches = std::atoi(value.c_str()); }
     else if (flag == "--feature-dim") { a.feature_dim = std::atoll(value.c_str()); }
@@ -79,7 +77,10 @@ model_args parse_args(int argc, char** argv)
       }
     } else { usage_error("unknown option " + flag); }
   }
-  if (!(a.scale > 0) || a.batches <= 0 || a.feature_dim <= 0) { usage_error("scale, batches and feature dim must be > 0"); }
+  if (!(a.scale > 0) || a.batches <= 0 || a.feature_dim == 0 || a.feature_dim < -1) {
+    usage_error("scale, batches and feature dim must be > 0");
+  }
+  if (a.feature_dim < 0) { a.feature_dim = gnndirect_demo::default_feature_dim(a.preset); }
   for (double b : a.budgets) {
     if (!(b > 0 && b <= 100)) { usage_error("budgets are percentages in (0, 100]"); }
   }
@@ -118,8 +119,8 @@ struct tally {
 int main(int argc, char** argv)
 {
   model_args const a = parse_args(argc, argv);
-  auto const options = gnndirect::preset_options(parse_preset(a.preset), a.scale, a.seed);
-  std::printf("generating %s x %g on the host: %lld nodes, %lld edges\n", a.preset.c_str(), a.scale,
+  auto const options = gnndirect::preset_options(a.preset, a.scale, a.seed);
+  std::printf("generating %s x %g on the host: %lld nodes, %lld edges\n", a.preset_name.c_str(), a.scale,
               static_cast<long long>(options.num_nodes), static_cast<long long>(options.num_edges));
   auto const graph = gnndirect::host::generate_csr<offset_type, index_type>(options);
   std::int64_t const n = graph.num_nodes;
@@ -132,7 +133,7 @@ int main(int argc, char** argv)
   for (double b : a.budgets) { hot_count.push_back(static_cast<std::int64_t>(static_cast<double>(n) * b / 100.0)); }
 
   std::int64_t const train = a.train_nodes > 0 ? std::min(a.train_nodes, n)
-                                                : std::max<std::int64_t>(1, std::llround(1.2e6 * a.scale));
+                                                : gnndirect_demo::default_train_nodes(a.preset, a.scale, n);
   std::vector<index_type> training(static_cast<std::size_t>(train));
   for (std::int64_t i = 0; i < train; ++i) { training[static_cast<std::size_t>(i)] = static_cast<index_type>(i * n / train); }
   std::mt19937_64 rng(a.seed);

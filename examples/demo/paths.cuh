@@ -306,7 +306,8 @@ path_result run_graph_hbm_path(const demo_args& a, const dataset<Index>& d, cuda
                                std::size_t cache_bytes = 0)
 {
   std::string const name = cache_bytes == 0 ? "graph-in-hbm" : "cached+graph-in-hbm";
-  if (auto why = does_not_fit(d.graph.indices().bytes() + cache_bytes, "the neighbour lists and cache")) {
+  if (auto why = does_not_fit(d.graph.indices().bytes() + cache_bytes,
+                              cache_bytes == 0 ? "the neighbour lists" : "the neighbour lists and feature cache")) {
     return skipped_path(name, *why);
   }
   gnndirect::buffer<Index> indices;

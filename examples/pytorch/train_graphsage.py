@@ -775,14 +775,12 @@ def time_window(path, args, device, shape, timed, warmup):
         start()
     with training_stream(args, device):
         path.epoch(10_000, consume, max_batches=warmup + timed)
-    if state["t0"] is None:
+    done = state["count"] - warmup
+    if done <= 0:
         raise RuntimeError(f"{path.name}: no batch left to time after the warm-up")
     if state["end"] is None:  # the epoch had fewer batches than warm-up + window
         finish()
     wall, cpu = state["end"] - state["t0"], state["cpu_end"] - state["cpu0"]
-    done = state["count"] - warmup
-    if done <= 0:
-        raise RuntimeError(f"{path.name}: no batch left to time after the warm-up")
     per_epoch = num_batches(shape["num_train"], args.batch_size)
     scale = per_epoch / done
     return {"extrapolated": True, "warmup_batches": warmup, "timed_batches": done, "timed_s": wall,
