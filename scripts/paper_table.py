@@ -204,9 +204,12 @@ def summarise(demo, power, rapl_rows):
     else:
         row["transfer"] = None
     row["gpu_power_w"], row["cpu_package_w"], row["cpu_package_j_per_epoch"] = {}, {}, {}
+    row["gpu_j_per_epoch"] = {}
     for name, (start, end, epoch_s) in windows(demo).items():
         watts, n = mean_power(power, start, end)
         row["gpu_power_w"][name] = {"mean": watts, "samples": n}
+        # Energy, not power, is what a faster path saves: a busier GPU draws more watts for less time.
+        row["gpu_j_per_epoch"][name] = watts * epoch_s if watts is not None and epoch_s else None
         cpu_w = cpu_energy(rapl_rows, start, end)
         row["cpu_package_w"][name] = cpu_w
         # The cpu path may be extrapolated: its energy per epoch is its mean power over the full epoch.
@@ -242,6 +245,8 @@ def summarise_training(shape, result, power):
         if "start_unix_s" in p:
             watts, n = mean_power(power, p["start_unix_s"], p["end_unix_s"])
             entry["gpu_power_w"] = {"mean": watts, "samples": n}
+            epoch_s = entry["epoch_s"]
+            entry["gpu_j_per_epoch"] = watts * epoch_s if watts is not None and epoch_s else None
         row["paths"][name] = entry
     g = row["paths"].get("gnndirect", {}).get("epoch_s")
     base = (row["baseline"] or {}).get("epoch_s")
@@ -259,7 +264,8 @@ def training_markdown(rows):
              "gnndirect's C++ CPU sampler, full epochs; PyTorch-Direct reports up to 1.6x):", "",
              "| shape | epoch s gnndirect | epoch s all-in-GPU | epoch s best CPU loader | epoch s PyG "
              "NeighborLoader | speedup vs best CPU | vs PyG | test acc gnndirect / CPU / PyG | "
-             "core-s gnndirect / CPU / PyG | GPU W gnndirect / CPU / PyG |", "|" + "---|" * 10]
+             "core-s gnndirect / CPU / PyG | GPU W gnndirect / CPU / PyG | GPU J/epoch gnndirect / CPU / PyG |",
+             "|" + "---|" * 11]
     for r in rows:
         p = r["paths"]
         base = r["baseline"] or {}
@@ -272,13 +278,14 @@ def training_markdown(rows):
             return power_cell(w) if w else "-"
         label = "%s (%s, w=%s)" % (fmt(best.get("epoch_s")), base.get("path", "?"), base.get("num_workers", "?")) \
             if best else "-"
-        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s / %s / %s | %s / %s / %s | %s / %s / %s |" % (
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s / %s / %s | %s / %s / %s | %s / %s / %s | %s |" % (
             r["shape"], fmt(gd.get("epoch_s")), fmt(p.get("gpu", {}).get("epoch_s")), label,
             fmt(pyg.get("epoch_s")) + ("" if not pyg else " (w=%s)" % pyg.get("num_workers")),
             fmt(r["speedup_vs_best_cpu"], "%.2fx"), fmt(r["speedup_vs_pyg"], "%.2fx"),
             fmt(gd.get("test_acc"), "%.4f"), fmt(best.get("test_acc"), "%.4f"), fmt(pyg.get("test_acc"), "%.4f"),
             fmt(gd.get("core_s"), "%.1f"), fmt(best.get("core_s"), "%.1f"), fmt(pyg.get("core_s"), "%.1f"),
-            power(gd), power(best), power(pyg)))
+            power(gd), power(best), power(pyg),
+            " / ".join(fmt(e.get("gpu_j_per_epoch"), "%.0f") for e in (gd, best, pyg))))
     return lines
 
 
@@ -307,21 +314,24 @@ def markdown(rows, rapl_status, power_count, statuses, training=()):
         lines += ["", "Feature transfer: gnndirect needs %.1f%% less time on average over %d shape(s) "
                   "(PyTorch-Direct reports 47.1%% less on average)." % (sum(reductions) / len(reductions),
                                                                       len(reductions))]
-    lines += ["", "| shape | GPU W gnndirect | GPU W cpu-centric | GPU W transfer | CPU pkg W gnndirect | "
-              "CPU pkg W cpu-centric | CPU pkg J/epoch gnndirect | CPU pkg J/epoch cpu-centric |",
-              "|" + "---|" * 8]
+    lines += ["", "| shape | GPU W gnndirect | GPU W cpu-centric | GPU W transfer | GPU J/epoch gnndirect | "
+              "GPU J/epoch cpu-centric | CPU pkg W gnndirect | CPU pkg W cpu-centric | "
+              "CPU pkg J/epoch gnndirect | CPU pkg J/epoch cpu-centric |", "|" + "---|" * 10]
     thin = False
     for r in rows:
         gp = {k: power_cell(v) for k, v in r["gpu_power_w"].items()}
         thin = thin or any(0 < v["samples"] < MIN_POWER_SAMPLES for v in r["gpu_power_w"].values())
-        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        gj = r.get("gpu_j_per_epoch", {})
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["shape"], gp.get("gnndirect", "-"), gp.get("cpu-centric", "-"),
-            gp.get("transfer", "-"), fmt(r["cpu_package_w"].get("gnndirect"), "%.1f"),
+            gp.get("transfer", "-"), fmt(gj.get("gnndirect"), "%.0f"), fmt(gj.get("cpu-centric"), "%.0f"),
+            fmt(r["cpu_package_w"].get("gnndirect"), "%.1f"),
             fmt(r["cpu_package_w"].get("cpu-centric"), "%.1f"),
             fmt(r["cpu_package_j_per_epoch"].get("gnndirect"), "%.1f"),
             fmt(r["cpu_package_j_per_epoch"].get("cpu-centric"), "%.1f")))
     lines += ["", "GPU power: mean of the nvidia-smi samples (%d logged, every 200 ms) inside each path's "
-              "timed epochs; CPU package: RAPL energy_uj, %s. The transfer path interleaves both methods "
+              "timed epochs; GPU J/epoch: that mean times the path's epoch time; CPU package: RAPL "
+              "energy_uj, %s. The transfer path interleaves both methods "
               "batch by batch, so its power is that of the mix. (n): samples in the mean." % (
                   power_count, rapl_status)]
     if thin:

@@ -131,7 +131,8 @@ def main():
               and close(tr["paths"]["pygfast"]["gpu_power_w"]["mean"], 210.0)
               and close(tr["paths"]["pyg"]["gpu_power_w"]["mean"], 90.0), "training power %s" % tr["paths"])
         check("| products x0.25 | 1.000 | 0.800 | 12.000 (pygfast, w=0) | 16.000 (w=16) | 12.00x | 16.00x | "
-              "0.9100 / 0.9000 / 0.8900 | 1.5 / 170.0 / 250.0 | 110.0 (3) *few* / 210.0 (2) *few* / 90.0 (1) *few* |"
+              "0.9100 / 0.9000 / 0.8900 | 1.5 / 170.0 / 250.0 | 110.0 (3) *few* / 210.0 (2) *few* / 90.0 (1) *few* | "
+              "110 / 2520 / 1440 |"
               in md, "md training row:\n" + md)
         check(ra["shape"] == "reddit" and rb["shape"] == "twitter x0.5", "shape labels: %s" % [ra["shape"], rb["shape"]])
         check(close(ra["epoch_speedup"], 10.0), "speedup A %s" % ra["epoch_speedup"])
@@ -141,6 +142,8 @@ def main():
         g = ra["gpu_power_w"]
         check(close(g["gnndirect"]["mean"], 110.0) and g["gnndirect"]["samples"] == 3, "GPU W gnndirect A %s" % g)
         check(close(g["cpu-centric"]["mean"], 210.0), "GPU W cpu A %s" % g)
+        j = ra["gpu_j_per_epoch"]
+        check(close(j["gnndirect"], 110.0 * 2.0) and close(j["cpu-centric"], 210.0 * 20.0), "GPU J/epoch A %s" % j)
         check("| 110.0 (3) *few* |" in md and "Means marked *few* rest on fewer than 10 samples" in md,
               "thin power means flagged")
         check(close(g["transfer"]["mean"], 300.0), "GPU W transfer A %s" % g)
