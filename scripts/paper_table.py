@@ -146,6 +146,11 @@ def cpu_energy(rapl_rows, start, end):
     return (e1 - e0) / (end - start)
 
 
+def energy(watts, seconds):
+    """Joules of a mean power over a time, or None when either is missing."""
+    return watts * seconds if watts is not None and seconds else None
+
+
 def ratio(a, b):
     return a / b if a is not None and b not in (None, 0) else None
 
@@ -209,11 +214,11 @@ def summarise(demo, power, rapl_rows):
         watts, n = mean_power(power, start, end)
         row["gpu_power_w"][name] = {"mean": watts, "samples": n}
         # Energy, not power, is what a faster path saves: a busier GPU draws more watts for less time.
-        row["gpu_j_per_epoch"][name] = watts * epoch_s if watts is not None and epoch_s else None
+        row["gpu_j_per_epoch"][name] = energy(watts, epoch_s)
         cpu_w = cpu_energy(rapl_rows, start, end)
         row["cpu_package_w"][name] = cpu_w
         # The cpu path may be extrapolated: its energy per epoch is its mean power over the full epoch.
-        row["cpu_package_j_per_epoch"][name] = cpu_w * epoch_s if cpu_w is not None and epoch_s else None
+        row["cpu_package_j_per_epoch"][name] = energy(cpu_w, epoch_s)
     row["sweep"] = demo.get("sweep", [])
     return row
 
@@ -245,8 +250,7 @@ def summarise_training(shape, result, power):
         if "start_unix_s" in p:
             watts, n = mean_power(power, p["start_unix_s"], p["end_unix_s"])
             entry["gpu_power_w"] = {"mean": watts, "samples": n}
-            epoch_s = entry["epoch_s"]
-            entry["gpu_j_per_epoch"] = watts * epoch_s if watts is not None and epoch_s else None
+            entry["gpu_j_per_epoch"] = energy(watts, entry["epoch_s"])
         row["paths"][name] = entry
     g = row["paths"].get("gnndirect", {}).get("epoch_s")
     base = (row["baseline"] or {}).get("epoch_s")
