@@ -18,10 +18,20 @@
 //   partial lines paired: each 64-B row's 128-B line partner is the next index, so every line
 //                 read over the link is used whole (same bytes, half the lines of random rows)
 //   locality      unsorted (caller order) against the selector's sorted order
+//
+// GNNDIRECT_BENCH_SPARSE=1 adds the sparse-gather study (gather_sparse/...): 512-B rows as the
+// papers100M demo gathers them (about 130K rows per batch from a 53 GiB table, so nearly every
+// row lies on a page of its own), managed_host only, the default policy unless named:
+//   span          the same 131072 rows drawn from the first 4 or 16 GiB or the whole table
+//   rows          1M rows per gather instead of 131072 (denser pages)
+//   blocks        the block cap: 32 (the selector's), 64, 128, 256, a full grid
+//   streams       1, 2, 4 or 6 gathers at once, each on its own stream (as pipeline workers)
+// GNNDIRECT_BENCH_SPARSE_GIB sets the table size in GiB (default 53).
 #include "bench_common.cuh"
 
 #include <gnndirect/algorithms/gather.cuh>
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/detail/pipeline/cuda_handles.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/owners/registration.hpp>
 #include <gnndirect/reference/gather_reference.hpp>
@@ -30,6 +40,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -74,6 +85,16 @@ std::vector<path> paths()
   };
 }
 
+/// Fills host memory with a non-zero pattern on every core (never time on zeros; one thread is
+/// far too slow for tables of many GiB).
+void fill_pattern(void* dst, std::size_t bytes)
+{
+  gnndirect::host::parallel_for_ranges(static_cast<std::int64_t>(bytes / 8), [dst](std::int64_t b, std::int64_t e, int) {
+    auto* words = static_cast<std::uint64_t*>(dst);
+    for (std::int64_t i = b; i < e; ++i) { words[i] = 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(i + 1); }
+  });
+}
+
 /// The same bytes in every placement, allocated once per table size (freed when it changes).
 struct table_set {
   std::size_t bytes{0};
@@ -85,16 +106,9 @@ struct table_set {
     : bytes(size), device(size, memory_kind::device), pinned(size, memory_kind::pinned),
       managed(size, memory_kind::managed_host), plain(new unsigned char[size])
   {
-    // Never time on zeros; fill every host copy in parallel (one thread is far too slow).
-    auto fill = [size](void* dst) {
-      gnndirect::host::parallel_for_ranges(static_cast<std::int64_t>(size / 8), [dst](std::int64_t b, std::int64_t e, int) {
-        auto* words = static_cast<std::uint64_t*>(dst);
-        for (std::int64_t i = b; i < e; ++i) { words[i] = 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(i + 1); }
-      });
-    };
-    fill(pinned.host_data());
-    fill(managed.host_data());
-    fill(plain.get());
+    fill_pattern(pinned.host_data(), size);
+    fill_pattern(managed.host_data(), size);
+    fill_pattern(plain.get(), size);
     GNNDIRECT_CUDA_TRY(cudaMemcpy(device.data(), pinned.host_data(), size, cudaMemcpyHostToDevice));
     registered = gnndirect::host_registration(plain.get(), size);
   }
@@ -106,8 +120,19 @@ std::unique_ptr<table_set>& current_tables()
   return current;
 }
 
+/// The sparse study's table: managed_host only (four copies of 53 GiB would not fit the host).
+std::unique_ptr<gnndirect::buffer<std::byte>>& sparse_table_slot()
+{
+  static std::unique_ptr<gnndirect::buffer<std::byte>> table;
+  return table;
+}
+
 /// Frees the tables before main returns (CUDA must still be alive).
-void release_tables() { current_tables().reset(); }
+void release_tables()
+{
+  current_tables().reset();
+  sparse_table_slot().reset();
+}
 
 table_set& tables(std::size_t bytes)
 {
@@ -222,6 +247,99 @@ void bm_gather(benchmark::State& state, const path& p, std::size_t table_bytes, 
   state.counters["rows"] = static_cast<double>(count);
 }
 
+/// The sparse study's managed_host table of GNNDIRECT_BENCH_SPARSE_GIB GiB (default 53),
+/// allocated and filled on first use; the sweep's tables are freed first.
+gnndirect::buffer<std::byte>& sparse_table()
+{
+  auto& table = sparse_table_slot();
+  if (!table) {
+    current_tables().reset();
+    char const* gib = std::getenv("GNNDIRECT_BENCH_SPARSE_GIB");
+    auto const bytes = static_cast<std::size_t>((gib != nullptr ? std::atof(gib) : 53.0) * (1ull << 30));
+    table = std::make_unique<gnndirect::buffer<std::byte>>(bytes, memory_kind::managed_host);
+    fill_pattern(table->host_data(), bytes);
+  }
+  return *table;
+}
+
+/// One gather of the sparse study, on its own stream with its own indices, output and workspace.
+struct sparse_lane {
+  gnndirect::buffer<float> out;
+  gnndirect::buffer<std::int64_t> indices;
+  gnndirect::buffer<std::byte> ws;
+  gnndirect::detail::stream_handle stream = gnndirect::detail::make_non_blocking_stream();
+  gnndirect::detail::event_handle done = gnndirect::detail::make_sync_event();
+};
+
+/// `streams` gathers of `count` random 512-B rows at once from the first `span_bytes` of the
+/// sparse table (all of it when larger), block cap `max_blocks` (0: the selector's). GB/s of all
+/// lanes' rows over the time from the fork to the last lane's end.
+void bm_gather_sparse(benchmark::State& state, const std::string& key, std::size_t span_bytes, std::int64_t count,
+                      int max_blocks, int streams)
+{
+  constexpr std::size_t row_bytes = 512;
+  auto& table = sparse_table();
+  std::int64_t const cols = row_bytes / sizeof(float);
+  std::int64_t const rows = static_cast<std::int64_t>(std::min(span_bytes, table.bytes()) / row_bytes);
+  gnndirect::table_view<const float> const src(reinterpret_cast<const float*>(table.data()), rows, cols, cols,
+                                               memory_kind::managed_host);
+  gnndirect::gather_policy policy;
+  policy.max_blocks = max_blocks;
+  std::size_t const ws_bytes = gnndirect::gather_workspace_bytes<std::int64_t>(count, rows, src.kind, row_bytes, policy);
+  std::vector<sparse_lane> lanes(static_cast<std::size_t>(streams));
+  for (auto& lane : lanes) {
+    lane.out = gnndirect::buffer<float>(static_cast<std::size_t>(count * cols), memory_kind::device);
+    lane.indices = gnndirect::buffer<std::int64_t>(static_cast<std::size_t>(count), memory_kind::device);
+    lane.ws = gnndirect::buffer<std::byte>(ws_bytes, memory_kind::device);
+  }
+  cudaStream_t const first = lanes.front().stream.get();
+  gnndirect::detail::event_handle const fork = gnndirect::detail::make_sync_event();
+  gb::event_timer timer;
+  std::vector<double> times;
+  std::uint64_t seed = 777;
+  for (auto _ : state) {
+    for (auto& lane : lanes) { gb::fill_random_indices(lane.stream.get(), lane.indices.data(), count, rows, ++seed); }
+    for (auto& lane : lanes) { GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(lane.stream.get())); }
+    timer.start(first);
+    GNNDIRECT_CUDA_TRY(cudaEventRecord(fork.get(), first));
+    for (auto& lane : lanes) {
+      GNNDIRECT_CUDA_TRY(cudaStreamWaitEvent(lane.stream.get(), fork.get(), 0));
+      gnndirect::table_view<float> const dst(lane.out.data(), count, cols, cols, memory_kind::device);
+      gnndirect::gather_async(lane.stream.get(), src, lane.indices.data(), count, dst,
+                              {lane.ws.data(), lane.ws.bytes()}, policy);
+      GNNDIRECT_CUDA_TRY(cudaEventRecord(lane.done.get(), lane.stream.get()));
+      GNNDIRECT_CUDA_TRY(cudaStreamWaitEvent(first, lane.done.get(), 0));
+    }
+    timer.stop(first);
+    times.push_back(timer.seconds());
+    state.SetIterationTime(times.back());
+  }
+  for (auto& lane : lanes) { gnndirect::gather_check(lane.stream.get(), {lane.ws.data(), lane.ws.bytes()}, rows); }
+  double const bytes = static_cast<double>(streams) * static_cast<double>(count) * row_bytes;
+  gb::record_rate(state, key, bytes / gb::median(times) * 1e-9);
+  state.counters["rows_per_MiB"] = static_cast<double>(count) / (static_cast<double>(rows) * row_bytes / (1 << 20));
+}
+
+/// The sparse study's variants (see the file comment), on the GPU machine's largest table.
+void register_sparse_study()
+{
+  constexpr std::size_t whole = std::numeric_limits<std::size_t>::max();
+  constexpr std::int64_t batch = 131072;
+  auto add = [](const std::string& name, std::size_t span, std::int64_t count, int blocks, int streams) {
+    std::string const key = "gather_sparse/" + name;
+    benchmark::RegisterBenchmark(key.c_str(), [=](benchmark::State& s) {
+      bm_gather_sparse(s, key, span, count, blocks, streams);
+    })->UseManualTime()->Iterations(11)->Unit(benchmark::kMillisecond);
+  };
+  add("default", whole, batch, 0, 1);
+  add("span_GiB:4", std::size_t{4} << 30, batch, 0, 1);
+  add("span_GiB:16", std::size_t{16} << 30, batch, 0, 1);
+  add("rows:1M", whole, 1 << 20, 0, 1);
+  for (int blocks : {64, 128, 256, 132 * 8}) { add("blocks:" + std::to_string(blocks), whole, batch, blocks, 1); }
+  for (int streams : {2, 4, 6}) { add("streams:" + std::to_string(streams), whole, batch, 0, streams); }
+  add("streams:4/blocks:128", whole, batch, 128, 4);
+}
+
 void bm_link_peak(benchmark::State& state)
 {
   double peak = 0;
@@ -320,6 +438,7 @@ void register_all()
     }
   }
   if (std::getenv("GNNDIRECT_BENCH_STUDY64") != nullptr) { register_study64(); }
+  if (std::getenv("GNNDIRECT_BENCH_SPARSE") != nullptr) { register_sparse_study(); }
 }
 
 }  // namespace

@@ -15,15 +15,16 @@
 // epochs (start_unix_s, end_unix_s), so that an external power log (scripts/paper-table) can be
 // averaged per path.
 // Two extras, off by default:
-//   --workers/--depth lists  sweep the pipeline's worker count and depth on the same data; the
-//                            best combination is reported as "gnndirect" and used by the others;
+//   --workers/--depth/--gather-blocks lists  sweep the pipeline's worker count, depth and the
+//                            feature gathers' block cap on the same data; the best combination
+//                            is reported as "gnndirect" and used by the others;
 //   path transfer            the feature transfer alone, per batch of an epoch: gnndirect's gather
 //                            from the host-resident table against the CPU-centric staged gather of
 //                            the same rows (the comparison of PyTorch-Direct, Min et al. 2021).
 //
 //   demo [--preset small|products|reddit|twitter|papers100m] [--scale X] [--batch-size N]
 //        [--fanouts 15,10,5] [--epochs N] [--max-batches N] [--paths gnndirect,cpu,gpu,transfer]
-//        [--workers 1,2,4] [--depth 2,3,4,6] [--feature-dim D] [--train-nodes N] [--seed S]
+//        [--workers 1,2,4] [--depth 2,3,4,6] [--gather-blocks 32,128] [--feature-dim D] [--train-nodes N] [--seed S]
 //        [--json FILE]
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/graph/generate.hpp>

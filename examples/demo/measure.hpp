@@ -44,6 +44,30 @@ class epoch_meter {
   double cpu_start_;
 };
 
+/// Median of `values` (0 when empty).
+inline double median_of(std::vector<double> values)
+{
+  if (values.empty()) { return 0; }
+  std::sort(values.begin(), values.end());
+  std::size_t const n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+/// Wall and CPU seconds of each epoch of a path. A path reports their medians: one noisy epoch
+/// on a shared machine does not move the figure.
+struct epoch_log {
+  std::vector<double> seconds;
+  std::vector<double> core_seconds;
+
+  void add(const epoch_meter& m)
+  {
+    seconds.push_back(m.seconds);
+    core_seconds.push_back(m.core_seconds);
+  }
+  double median_seconds() const { return median_of(seconds); }
+  double median_core_seconds() const { return median_of(core_seconds); }
+};
+
 /// Median pinned host-to-device cudaMemcpy bandwidth of 256 MiB, in bytes/s: the link peak that
 /// every path is compared with, measured in this run.
 inline double measure_link_peak()

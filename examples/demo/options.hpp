@@ -25,13 +25,17 @@ struct demo_args {
   std::uint64_t seed{1};
   std::vector<int> workers_list{2};  // --workers: one value, or several to sweep
   std::vector<int> depth_list{3};    // --depth: likewise
+  std::vector<int> gather_blocks_list{0};  // --gather-blocks: likewise (0: the selector's budget)
   bool pipeline_given{false};  // --workers or --depth on the command line (else the preset's)
   int workers{2};  // pipeline worker threads in use (gnndirect, cached and all-in-gpu paths)
   int depth{3};    // pipeline batches in flight in use (after a sweep: the best combination's)
+  int gather_blocks{0};  // thread-block cap of the feature gathers in use (0: the selector's)
   std::string json;
 
-  /// True when --workers and --depth name more than one combination.
-  bool sweeps() const { return workers_list.size() * depth_list.size() > 1; }
+  /// Combinations of --workers, --depth and --gather-blocks.
+  std::size_t combinations() const { return workers_list.size() * depth_list.size() * gather_blocks_list.size(); }
+  /// True when --workers, --depth and --gather-blocks name more than one combination.
+  bool sweeps() const { return combinations() > 1; }
 };
 
 inline void print_usage(std::FILE* out)
@@ -42,7 +46,7 @@ inline void print_usage(std::FILE* out)
     "  --scale X            multiply the preset's nodes and edges by X (default 1)\n"
     "  --batch-size N       seeds per mini-batch (default 1024)\n"
     "  --fanouts A,B,C      neighbours sampled per layer, seeds side first (default 15,10,5)\n"
-    "  --epochs N           epochs per data path (default 1)\n"
+    "  --epochs N           epochs per data path; the median epoch is reported (default 1)\n"
     "  --max-batches N      stop each epoch after N batches (default 0 = all)\n"
     "  --cpu-max-batches N  run only N batches of the CPU-centric path and extrapolate its\n"
     "                       epoch (it is the slow one; default 0 = all)\n"
@@ -67,6 +71,9 @@ inline void print_usage(std::FILE* out)
     "                       gnndirect runs once per combination on the same data (after a short\n"
     "                       warm-up), and the fastest is reported as gnndirect and used by cached\n"
     "                       and gpu (needs gnndirect in --paths; it then runs first)\n"
+    "  --gather-blocks N[,N..]  thread-block cap of each feature gather from host memory\n"
+    "                       (default 0 = the gather selector's 32 blocks of 256 threads); a\n"
+    "                       list is a third sweep dimension, like --workers and --depth\n"
     "  --json FILE          also write the results as JSON\n"
     "  --help               this text\n");
 }
@@ -199,7 +206,7 @@ inline bool is_option_with_value(const std::string& flag)
   static const char* const flags[] = {"--preset", "--scale", "--batch-size", "--fanouts", "--epochs",
                                       "--max-batches", "--cpu-max-batches", "--cache-pct", "--paths",
                                       "--feature-dim", "--train-nodes", "--workers", "--depth",
-                                      "--seed", "--json"};
+                                      "--gather-blocks", "--seed", "--json"};
   return std::find(std::begin(flags), std::end(flags), flag) != std::end(flags);
 }
 
@@ -242,6 +249,9 @@ inline void apply_option(demo_args& a, const std::string& flag, const std::strin
     a.depth_list = parse_int_list(flag, value, 1, 256);
     a.depth = a.depth_list.front();
     a.pipeline_given = true;
+  } else if (flag == "--gather-blocks") {
+    a.gather_blocks_list = parse_int_list(flag, value, 0, 4096);
+    a.gather_blocks = a.gather_blocks_list.front();
   } else if (flag == "--seed") {
     a.seed = parse_seed(flag, value);
   } else if (flag == "--json") {
@@ -287,8 +297,8 @@ inline demo_args parse_args(int argc, char** argv)
   }
   apply_preset_pipeline(a);
   if (a.sweeps() && std::find(a.paths.begin(), a.paths.end(), "gnndirect") == a.paths.end()) {
-    std::fprintf(stderr, "demo: --workers/--depth lists (a sweep) need the gnndirect path in --paths "
-                         "(see --help)\n");
+    std::fprintf(stderr, "demo: --workers/--depth/--gather-blocks lists (a sweep) need the gnndirect "
+                         "path in --paths (see --help)\n");
     std::exit(2);
   }
   if (!a.json.empty()) { check_json_writable(a.json); }

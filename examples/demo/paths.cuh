@@ -25,8 +25,9 @@ namespace gnndirect_demo {
 struct path_result {
   explicit path_result(std::string name_) : name(std::move(name_)) {}
   std::string name;
-  double seconds{0};
-  double core_seconds{0};
+  double seconds{0};             // median epoch (over --epochs)
+  double core_seconds{0};        // median epoch's CPU core-seconds
+  std::vector<double> epoch_seconds;  // every epoch, in order
   std::int64_t batches{0};
   std::uint64_t feature_bytes{0};
   std::uint64_t link_bytes{0};  // gnndirect, graph-in-hbm: bytes that must cross the host link
@@ -34,7 +35,8 @@ struct path_result {
   double end_unix_s{0};         // wall-clock end of the last timed epoch
   int workers{0};               // pipeline paths: the worker count and depth they ran with
   int depth{0};
-  bool sweep_entry{false};      // one combination of a --workers/--depth sweep
+  int gather_blocks{0};         // pipeline paths: the feature gathers' block cap (0: selector's)
+  bool sweep_entry{false};      // one combination of a --workers/--depth/--gather-blocks sweep
   bool ran{false};
   std::string note;
 };
@@ -75,11 +77,15 @@ path_result run_pipeline_path(const std::string& name, const demo_args& a, const
   GNNDIRECT_CUDA_TRY(cudaMemsetAsync(link_bytes.data(), 0, sizeof(unsigned long long), consumer.get()));
   gnndirect::pipeline_options options = pipeline_options_for(a);
   options.cache_bytes = cache_bytes;
+  // --gather-blocks tunes gathers from host memory; an HBM table keeps a full grid.
+  if (gnndirect::is_host_resident(features.kind)) { options.gather.max_blocks = a.gather_blocks; }
   gnndirect::minibatch_pipeline<std::int64_t, Index, float, label_type> pipeline(
     graph, features, d.labels.data(), d.training_ids, options);
   std::int64_t const batches = batches_per_epoch(a, static_cast<std::int64_t>(d.training_ids.size()));
   result.workers = a.workers;
   result.depth = a.depth;
+  result.gather_blocks = a.gather_blocks;
+  epoch_log log;
   for (int epoch = 0; epoch < a.epochs; ++epoch) {
     progress_bar bar(name + " epoch " + std::to_string(epoch), batches);
     if (epoch == 0) { result.start_unix_s = unix_now(); }
@@ -103,8 +109,7 @@ path_result run_pipeline_path(const std::string& name, const demo_args& a, const
     meter.stop();
     result.end_unix_s = unix_now();
     bar.finish();
-    result.seconds = meter.seconds;
-    result.core_seconds = meter.core_seconds;
+    log.add(meter);
     result.batches = batches;
     if (count_link_bytes) {
       unsigned long long neighbour_bytes = 0;
@@ -114,6 +119,9 @@ path_result run_pipeline_path(const std::string& name, const demo_args& a, const
       result.link_bytes = neighbour_bytes + result.feature_bytes;
     }
   }
+  result.seconds = log.median_seconds();
+  result.core_seconds = log.median_core_seconds();
+  result.epoch_seconds = log.seconds;
   result.ran = true;
   return result;
 }
@@ -172,6 +180,7 @@ path_result run_cpu_path(const demo_args& a, const dataset<Index>& d)
   std::int64_t const epoch_batches = batches_per_epoch(a, static_cast<std::int64_t>(d.training_ids.size()));
   std::int64_t const batches = a.cpu_max_batches > 0 ? std::min(epoch_batches, a.cpu_max_batches) : epoch_batches;
   gnndirect::pipeline_options const options = pipeline_options_for(a);
+  epoch_log log;
   for (int epoch = 0; epoch < a.epochs; ++epoch) {
     progress_bar bar("cpu-centric epoch " + std::to_string(epoch), batches);
     if (epoch == 0) { result.start_unix_s = unix_now(); }
@@ -213,8 +222,9 @@ path_result run_cpu_path(const demo_args& a, const dataset<Index>& d)
     // With --cpu-max-batches the epoch is extrapolated from the batches that ran (batches are
     // statistically alike: same size, same fanouts, shuffled seeds).
     double const scale = static_cast<double>(epoch_batches) / static_cast<double>(std::max<std::int64_t>(batches, 1));
-    result.seconds = meter.seconds * scale;
-    result.core_seconds = meter.core_seconds * scale;
+    meter.seconds *= scale;
+    meter.core_seconds *= scale;
+    log.add(meter);
     result.feature_bytes = static_cast<std::uint64_t>(static_cast<double>(result.feature_bytes) * scale);
     result.batches = epoch_batches;
     if (batches < epoch_batches) {
@@ -222,6 +232,9 @@ path_result run_cpu_path(const demo_args& a, const dataset<Index>& d)
     }
   }
   GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream.get()));
+  result.seconds = log.median_seconds();
+  result.core_seconds = log.median_core_seconds();
+  result.epoch_seconds = log.seconds;
   result.ran = true;
   return result;
 }
@@ -321,11 +334,20 @@ path_result run_graph_hbm_path(const demo_args& a, const dataset<Index>& d, cuda
   return result;
 }
 
-/// The gnndirect path over every --workers x --depth combination (the caller checked that there
-/// is more than one), on the same data: a short untimed warm-up first, so that the first
-/// combination does not pay for first touches (pool growth, page mappings) alone. Appends one
-/// result per combination ("gnndirect w=W d=D") and then the fastest one's copy named "gnndirect";
-/// sets a.workers and a.depth to the fastest combination for the paths that follow.
+/// The name of one sweep combination: "gnndirect w=W d=D", with " gb=G" when --gather-blocks
+/// is swept too.
+inline std::string sweep_entry_name(const demo_args& a, int workers, int depth, int gather_blocks)
+{
+  std::string name = "gnndirect w=" + std::to_string(workers) + " d=" + std::to_string(depth);
+  if (a.gather_blocks_list.size() > 1) { name += " gb=" + std::to_string(gather_blocks); }
+  return name;
+}
+
+/// The gnndirect path over every --workers x --depth x --gather-blocks combination (the caller
+/// checked that there is more than one), on the same data: a short untimed warm-up first, so that
+/// the first combination does not pay for first touches (pool growth, page mappings) alone.
+/// Appends one result per combination and then the fastest one's copy named "gnndirect"; sets
+/// a.workers, a.depth and a.gather_blocks to the fastest combination for the paths that follow.
 template <class Index>
 void run_gnndirect_sweep(demo_args& a, const dataset<Index>& d, bool count_link_bytes,
                          std::vector<path_result>& results)
@@ -339,25 +361,29 @@ void run_gnndirect_sweep(demo_args& a, const dataset<Index>& d, bool count_link_
   std::size_t best = results.size();
   for (int w : a.workers_list) {
     for (int depth : a.depth_list) {
-      demo_args combo = a;
-      combo.workers = w;
-      combo.depth = depth;
-      std::string const name = "gnndirect w=" + std::to_string(w) + " d=" + std::to_string(depth);
-      path_result r = run_pipeline_path(name, combo, d, d.graph.view(), d.features.view(), count_link_bytes);
-      r.sweep_entry = true;
-      print_result_line(r, nullptr, 20);
-      if (best == results.size() || r.seconds < results[best].seconds) { best = results.size(); }
-      results.push_back(std::move(r));
+      for (int gather_blocks : a.gather_blocks_list) {
+        demo_args combo = a;
+        combo.workers = w;
+        combo.depth = depth;
+        combo.gather_blocks = gather_blocks;
+        path_result r = run_pipeline_path(sweep_entry_name(a, w, depth, gather_blocks), combo, d,
+                                          d.graph.view(), d.features.view(), count_link_bytes);
+        r.sweep_entry = true;
+        print_result_line(r, nullptr, 24);
+        if (best == results.size() || r.seconds < results[best].seconds) { best = results.size(); }
+        results.push_back(std::move(r));
+      }
     }
   }
   path_result chosen = results[best];
   chosen.name = "gnndirect";
   chosen.sweep_entry = false;
-  chosen.note = "fastest of " + std::to_string(a.workers_list.size() * a.depth_list.size()) +
-                " combinations: --workers " + std::to_string(chosen.workers) + " --depth " +
-                std::to_string(chosen.depth);
+  chosen.note = "fastest of " + std::to_string(a.combinations()) + " combinations: --workers " +
+                std::to_string(chosen.workers) + " --depth " + std::to_string(chosen.depth) +
+                " --gather-blocks " + std::to_string(chosen.gather_blocks);
   a.workers = chosen.workers;
   a.depth = chosen.depth;
+  a.gather_blocks = chosen.gather_blocks;
   results.push_back(std::move(chosen));
 }
 
@@ -480,6 +506,7 @@ transfer_result run_transfer_path(const demo_args& a, const dataset<Index>& d)
   GNNDIRECT_CUDA_TRY(cudaEventCreate(&start));
   GNNDIRECT_CUDA_TRY(cudaEventCreate(&stop));
   result.start_unix_s = unix_now();
+  std::array<std::vector<double>, 4> per_epoch;  // gnndirect s, CPU-centric s, and their core-s
   for (int epoch = 0; epoch < a.epochs; ++epoch) {
     progress_bar bar("transfer epoch " + std::to_string(epoch), batches);
     std::vector<Index> order = d.training_ids;
@@ -506,13 +533,19 @@ transfer_result run_transfer_path(const demo_args& a, const dataset<Index>& d)
     }
     bar.finish();
     double const scale = static_cast<double>(epoch_batches) / static_cast<double>(std::max<std::int64_t>(batches, 1));
-    result.rows = totals.rows * scale;
+    result.rows = totals.rows * scale;  // the same rows every epoch (fixed shuffle and seeds)
     result.bytes = result.rows * static_cast<double>(table.row_bytes());
-    result.gnndirect_seconds = totals.gnndirect_seconds * scale;
-    result.cpu_seconds = totals.cpu_seconds * scale;
-    result.gnndirect_core_seconds = totals.gnndirect_core_seconds * scale;
-    result.cpu_core_seconds = totals.cpu_core_seconds * scale;
+    for (std::size_t k = 0; k < per_epoch.size(); ++k) {
+      double const value[] = {totals.gnndirect_seconds, totals.cpu_seconds, totals.gnndirect_core_seconds,
+                              totals.cpu_core_seconds};
+      per_epoch[k].push_back(value[k] * scale);
+    }
   }
+  // Medians over the epochs, as for the other paths.
+  result.gnndirect_seconds = median_of(per_epoch[0]);
+  result.cpu_seconds = median_of(per_epoch[1]);
+  result.gnndirect_core_seconds = median_of(per_epoch[2]);
+  result.cpu_core_seconds = median_of(per_epoch[3]);
   result.end_unix_s = unix_now();
   GNNDIRECT_CUDA_TRY(cudaEventDestroy(start));
   GNNDIRECT_CUDA_TRY(cudaEventDestroy(stop));

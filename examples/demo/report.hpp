@@ -97,18 +97,22 @@ inline std::string json_escape(const std::string& text)
   return out;
 }
 
-/// Writes the --workers/--depth sweep (when there was one) as the JSON member "sweep".
+/// Writes the --workers/--depth/--gather-blocks sweep (when there was one) as the JSON member
+/// "sweep" (gather_blocks 0: the selector's budget).
 inline void write_json_sweep(std::FILE* out, const std::vector<path_result>& results, const path_result* chosen)
 {
   bool first = true;
   for (auto const& r : results) {
     if (!r.sweep_entry) { continue; }
     std::fprintf(out,
-                 "%s\n    {\"workers\": %d, \"depth\": %d, \"epoch_seconds\": %.6f, "
+                 "%s\n    {\"workers\": %d, \"depth\": %d, \"gather_blocks\": %d, \"epoch_seconds\": %.6f, "
                  "\"batches_per_second\": %.3f, \"cpu_core_seconds\": %.3f, \"best\": %s}",
-                 first ? ",\n  \"sweep\": [" : ",", r.workers, r.depth, r.seconds,
+                 first ? ",\n  \"sweep\": [" : ",", r.workers, r.depth, r.gather_blocks, r.seconds,
                  static_cast<double>(r.batches) / r.seconds, r.core_seconds,
-                 chosen != nullptr && chosen->workers == r.workers && chosen->depth == r.depth ? "true" : "false");
+                 chosen != nullptr && chosen->workers == r.workers && chosen->depth == r.depth &&
+                     chosen->gather_blocks == r.gather_blocks
+                   ? "true"
+                   : "false");
     first = false;
   }
   if (!first) { std::fprintf(out, "\n  ]"); }
@@ -153,12 +157,12 @@ inline bool write_json(const std::string& file, const demo_args& a, const report
                "  \"scale\": %g,\n  \"nodes\": %lld,\n  \"edges\": %lld,\n  \"feature_dim\": %lld,\n"
                "  \"train_nodes\": %lld,\n  \"index_type\": \"%s\",\n  \"batch_size\": %lld,\n"
                "  \"fanouts\": [%s],\n  \"seed\": %llu,\n  \"workers\": %d,\n  \"depth\": %d,\n"
-               "  \"link_peak_gbps\": %.3f,\n  \"paths\": [",
+               "  \"gather_blocks\": %d,\n  \"link_peak_gbps\": %.3f,\n  \"paths\": [",
                json_escape(ctx.device).c_str(), ctx.placement.c_str(), a.preset_name.c_str(), a.scale,
                static_cast<long long>(ctx.nodes), static_cast<long long>(ctx.edges),
                static_cast<long long>(ctx.dim), static_cast<long long>(ctx.train),
                ctx.index_type.c_str(), static_cast<long long>(a.batch_size), fanouts.c_str(),
-               static_cast<unsigned long long>(a.seed), a.workers, a.depth, ctx.link_peak / 1e9);
+               static_cast<unsigned long long>(a.seed), a.workers, a.depth, a.gather_blocks, ctx.link_peak / 1e9);
   bool first = true;
   for (auto const& r : results) {
     std::fprintf(out, "%s\n    {\"name\": \"%s\", \"ran\": %s", first ? "" : ",", r.name.c_str(),
@@ -174,7 +178,13 @@ inline bool write_json(const std::string& file, const demo_args& a, const report
                    static_cast<double>(r.feature_bytes) / r.seconds / 1e9, r.core_seconds,
                    r.core_seconds / r.seconds);
       std::fprintf(out, ", \"start_unix_s\": %.3f, \"end_unix_s\": %.3f", r.start_unix_s, r.end_unix_s);
-      if (r.sweep_entry) { std::fprintf(out, ", \"workers\": %d, \"depth\": %d", r.workers, r.depth); }
+      std::string each;  // every epoch; epoch_seconds is their median
+      for (double e : r.epoch_seconds) { each += (each.empty() ? "" : ", ") + std::to_string(e); }
+      std::fprintf(out, ", \"epoch_seconds_each\": [%s]", each.c_str());
+      if (r.sweep_entry) {
+        std::fprintf(out, ", \"workers\": %d, \"depth\": %d, \"gather_blocks\": %d", r.workers, r.depth,
+                     r.gather_blocks);
+      }
       if (r.link_bytes > 0) {
         double const floor_s = static_cast<double>(r.link_bytes) / ctx.link_peak;
         std::fprintf(out, ", \"link_bytes\": %llu, \"link_floor_seconds\": %.6f, \"epoch_over_link_floor\": %.3f",
