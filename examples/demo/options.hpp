@@ -25,11 +25,11 @@ struct demo_args {
   std::uint64_t seed{1};
   std::vector<int> workers_list{2};  // --workers: one value, or several to sweep
   std::vector<int> depth_list{3};    // --depth: likewise
-  std::vector<int> gather_blocks_list{0};  // --gather-blocks: likewise (0: the selector's budget)
+  std::vector<int> gather_blocks_list{0};  // --gather-blocks: likewise (0: the pipeline's budget)
   bool pipeline_given{false};  // --workers or --depth on the command line (else the preset's)
   int workers{2};  // pipeline worker threads in use (gnndirect, cached and all-in-gpu paths)
   int depth{3};    // pipeline batches in flight in use (after a sweep: the best combination's)
-  int gather_blocks{0};  // thread-block cap of the feature gathers in use (0: the selector's)
+  int gather_blocks{0};  // thread-block cap of the feature gathers in use (0: the pipeline's)
   std::string json;
 
   /// Combinations of --workers, --depth and --gather-blocks.
@@ -72,8 +72,8 @@ inline void print_usage(std::FILE* out)
     "                       warm-up), and the fastest is reported as gnndirect and used by cached\n"
     "                       and gpu (needs gnndirect in --paths; it then runs first)\n"
     "  --gather-blocks N[,N..]  thread-block cap of each feature gather from host memory\n"
-    "                       (default 0 = the gather selector's 32 blocks of 256 threads); a\n"
-    "                       list is a third sweep dimension, like --workers and --depth\n"
+    "                       (default 0 = the pipeline's 256 blocks of 256 threads); a list is\n"
+    "                       a third sweep dimension, like --workers and --depth\n"
     "  --json FILE          also write the results as JSON\n"
     "  --help               this text\n");
 }

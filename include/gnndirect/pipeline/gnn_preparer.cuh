@@ -62,7 +62,9 @@ struct pipeline_options {
   /// How the workers wait for the GPU (sleep: no CPU time while waiting; spin: lowest latency).
   wait_mode worker_wait{wait_mode::sleep};
   /// When > 0, caps the thread blocks of sampling (sampling.block_budget) and of gathering
-  /// (gather.max_blocks), so that preparation leaves most SMs to training kernels.
+  /// (gather.max_blocks), so that preparation leaves most SMs to training kernels. Without it
+  /// (and without gather.max_blocks), a feature gather from host memory gets
+  /// pipelined_host_gather_blocks blocks (gather_policy.hpp), not the standalone default of 32.
   int block_budget{0};
   /// Bytes to allocate from the memory resource once at construction and free again, so that a
   /// retaining pool (the pipeline's own, by default) is grown to the working set up front.
@@ -385,10 +387,11 @@ class gnn_preparer {
   }
 
   /// The feature gather's policy: index checks also when only sampling checks are on, so that a
-  /// bad id from a corrupt graph is zero-filled (and raised by complete()), never read.
+  /// bad id from a corrupt graph is zero-filled (and raised by complete()), never read; without a
+  /// budget, the pipelined block budget for host-resident features (pipelined_gather_policy).
   gather_policy feature_policy() const
   {
-    gather_policy policy = options_.gather;
+    gather_policy policy = pipelined_gather_policy(options_.gather, features_.kind);
     policy.check_indices = policy.check_indices || options_.sampling.check_seeds;
     return policy;
   }
