@@ -35,7 +35,7 @@ struct path_result {
   double end_unix_s{0};         // wall-clock end of the last timed epoch
   int workers{0};               // pipeline paths: the worker count and depth they ran with
   int depth{0};
-  int gather_blocks{0};         // pipeline paths: the feature gathers' block cap (0: pipeline's)
+  int gather_blocks{0};         // pipeline paths: the feature gathers' block cap (0: selector's)
   bool sweep_entry{false};      // one combination of a --workers/--depth/--gather-blocks sweep
   bool ran{false};
   std::string note;

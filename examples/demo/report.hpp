@@ -98,7 +98,7 @@ inline std::string json_escape(const std::string& text)
 }
 
 /// Writes the --workers/--depth/--gather-blocks sweep (when there was one) as the JSON member
-/// "sweep" (gather_blocks 0: the pipeline's budget).
+/// "sweep" (gather_blocks 0: the selector's budget).
 inline void write_json_sweep(std::FILE* out, const std::vector<path_result>& results, const path_result* chosen)
 {
   bool first = true;

@@ -51,29 +51,6 @@ TEST_CASE("selector: sort large batches from host-resident sources only")
   CHECK(kept.rows_in_flight == 2);
 }
 
-TEST_CASE("pipelined gathers from host memory get the wider budget unless the caller sets one")
-{
-  using gnndirect::pipelined_gather_policy;
-  using gnndirect::pipelined_host_gather_blocks;
-  for (auto kind : {memory_kind::managed_host, memory_kind::pinned, memory_kind::registered}) {
-    CHECK(pipelined_gather_policy({}, kind).max_blocks == pipelined_host_gather_blocks);
-    // the selector keeps the pipelined budget (it only fills an unset one)
-    CHECK(select_gather_policy(pipelined_gather_policy({}, kind), kind, 512, 1 << 17).max_blocks ==
-          pipelined_host_gather_blocks);
-  }
-  CHECK(pipelined_gather_policy({}, memory_kind::device).max_blocks == 0);
-  gnndirect::gather_policy explicit_budget;
-  explicit_budget.max_blocks = 24;
-  CHECK(pipelined_gather_policy(explicit_budget, memory_kind::managed_host).max_blocks == 24);
-  gnndirect::gather_policy wide;
-  wide.block_threads = 512;  // the same threads in half the blocks
-  CHECK(pipelined_gather_policy(wide, memory_kind::pinned).max_blocks == pipelined_host_gather_blocks / 2);
-  wide.block_threads = 0;  // invalid: left for the selector to reject, not divided by
-  CHECK(pipelined_gather_policy(wide, memory_kind::pinned).max_blocks == 0);
-  CHECK_THROWS_AS(select_gather_policy(pipelined_gather_policy(wide, memory_kind::pinned), memory_kind::pinned, 64, 10),
-                  gnndirect::invalid_argument);
-}
-
 TEST_CASE("selector: host-resident gathers get a 32-block budget unless the caller sets one")
 {
   CHECK(select_gather_policy({}, memory_kind::managed_host, 64, 1 << 20).max_blocks == 32);

@@ -50,14 +50,6 @@ struct gather_policy {
 /// Default thread-block budget (in 256-thread blocks) for gathers from host-resident tables.
 inline constexpr int host_gather_blocks = 32;
 
-/// Default thread-block budget (in 256-thread blocks) of a gather from a host-resident table
-/// that runs inside a batch pipeline (minibatch_pipeline's feature gather). There the gather
-/// shares the SMs with other batches' sampling kernels, and a 32-block gather waits behind them:
-/// H200, papers100M demo (512-B rows, 6 workers): epoch 2.47 s with 32 blocks, 2.33 with 64,
-/// 2.25 with 128, 2.21 with 256, 2.20 with 512, 2.21 with a full grid. Alone, the same sparse
-/// gather moves 47 GB/s at any cap from 32 to a full grid (bench_gather's sparse study).
-inline constexpr int pipelined_host_gather_blocks = 256;
-
 /// Minimum batch for which automatic locality ordering sorts (sorting tiny batches never pays).
 inline constexpr std::int64_t sort_min_batch = 4096;
 
@@ -106,18 +98,6 @@ inline gather_policy select_gather_policy(gather_policy policy, memory_kind sour
     // in our sweep; device-resident tables gain nothing from it.
     policy.order = is_host_resident(source_kind) && count >= sort_min_batch ? locality_order::sorted
                                                                            : locality_order::none;
-  }
-  return policy;
-}
-
-/// The policy of a gather that runs beside other batches' work in a pipeline: `policy`, with an
-/// unset block budget (max_blocks 0) for a host-resident source raised to
-/// pipelined_host_gather_blocks 256-thread blocks; explicit budgets and device sources are kept.
-/// Pure; validation is left to select_gather_policy().
-inline gather_policy pipelined_gather_policy(gather_policy policy, memory_kind source_kind) noexcept
-{
-  if (policy.max_blocks == 0 && is_host_resident(source_kind) && policy.block_threads > 0) {
-    policy.max_blocks = std::max(1, pipelined_host_gather_blocks * 256 / policy.block_threads);
   }
   return policy;
 }

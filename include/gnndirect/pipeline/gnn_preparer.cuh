@@ -51,7 +51,12 @@ struct pipeline_options {
   /// Sampling kind, tile and checks. Its seed is the base of every batch's sampling seed
   /// (batch_sampling_seed(seed, epoch, batch)), so each batch draws fresh neighbours.
   sampling_policy sampling{};
-  gather_policy gather{};               ///< how feature and label rows are gathered
+  /// How feature and label rows are gathered. gather.max_blocks 0 keeps the selector's 32
+  /// blocks for host memory, which leave SMs to training kernels. A pipeline whose GPU does
+  /// nothing else gains from more: H200, papers100M demo, preparation alone: 2.47 s per epoch
+  /// with 32, 2.21 s with 256 (the other workers' sampling holds the SMs a 32-block gather
+  /// waits for). Beside GraphSAGE training, 256 slowed the products epoch from 1.12 to 1.69 s.
+  gather_policy gather{};
   std::uint64_t shuffle_seed{0};        ///< key of the per-epoch shuffle (shuffle_epoch)
   /// Batches in flight (in preparation, ready or held). 2 is double buffering; with `workers`
   /// > 1, depth >= workers + 1 lets the workers overlap while the consumer holds a batch.
@@ -62,9 +67,7 @@ struct pipeline_options {
   /// How the workers wait for the GPU (sleep: no CPU time while waiting; spin: lowest latency).
   wait_mode worker_wait{wait_mode::sleep};
   /// When > 0, caps the thread blocks of sampling (sampling.block_budget) and of gathering
-  /// (gather.max_blocks), so that preparation leaves most SMs to training kernels. Without it
-  /// (and without gather.max_blocks), a feature gather from host memory gets
-  /// pipelined_host_gather_blocks blocks (gather_policy.hpp), not the standalone default of 32.
+  /// (gather.max_blocks), so that preparation leaves most SMs to training kernels.
   int block_budget{0};
   /// Bytes to allocate from the memory resource once at construction and free again, so that a
   /// retaining pool (the pipeline's own, by default) is grown to the working set up front.
@@ -387,11 +390,10 @@ class gnn_preparer {
   }
 
   /// The feature gather's policy: index checks also when only sampling checks are on, so that a
-  /// bad id from a corrupt graph is zero-filled (and raised by complete()), never read; without a
-  /// budget, the pipelined block budget for host-resident features (pipelined_gather_policy).
+  /// bad id from a corrupt graph is zero-filled (and raised by complete()), never read.
   gather_policy feature_policy() const
   {
-    gather_policy policy = pipelined_gather_policy(options_.gather, features_.kind);
+    gather_policy policy = options_.gather;
     policy.check_indices = policy.check_indices || options_.sampling.check_seeds;
     return policy;
   }

@@ -1,0 +1,63 @@
+// The demo's option parsing and preset selection (examples/demo/options.hpp), on the host: which
+// pipeline shape each preset runs with, and that command-line values win over the preset's.
+#include <doctest/doctest.h>
+
+#include "../../examples/demo/options.hpp"
+
+#include <string>
+#include <vector>
+
+namespace {
+
+gnndirect_demo::demo_args parse(std::vector<std::string> args)
+{
+  args.insert(args.begin(), "demo");
+  std::vector<char*> argv;
+  for (auto& a : args) { argv.push_back(a.data()); }
+  return gnndirect_demo::parse_args(static_cast<int>(argv.size()), argv.data());
+}
+
+}  // namespace
+
+TEST_CASE("demo presets: papers100m prepares with 6 workers, depth 6 and 256-block feature gathers")
+{
+  auto const a = parse({"--preset", "papers100m"});
+  CHECK(a.workers == 6);
+  CHECK(a.depth == 6);
+  CHECK(a.gather_blocks == 256);
+  CHECK(a.gather_blocks_list == std::vector<int>{256});
+  CHECK_FALSE(a.sweeps());
+}
+
+TEST_CASE("demo presets: the others keep 2 workers, depth 3 and the selector's gathers")
+{
+  for (const char* preset : {"small", "products", "reddit", "twitter"}) {
+    auto const a = parse({"--preset", preset});
+    CHECK(a.workers == 2);
+    CHECK(a.depth == 3);
+    CHECK(a.gather_blocks == 0);
+  }
+}
+
+TEST_CASE("demo options: command-line values win over the preset's, each on its own")
+{
+  auto const workers = parse({"--preset", "papers100m", "--workers", "2"});
+  CHECK(workers.workers == 2);
+  CHECK(workers.depth == 3);            // --workers alone replaces the preset's pipeline shape
+  CHECK(workers.gather_blocks == 256);  // but not its gathers
+  auto const gathers = parse({"--gather-blocks", "0", "--preset", "papers100m"});
+  CHECK(gathers.gather_blocks == 0);  // given before the preset: still the command line's
+  CHECK(gathers.workers == 6);
+}
+
+TEST_CASE("demo options: --gather-blocks lists are a third sweep dimension")
+{
+  auto const a = parse({"--preset", "papers100m", "--gather-blocks", "32,128,512", "--depth", "6,10"});
+  CHECK(a.gather_blocks_list == std::vector<int>{32, 128, 512});
+  CHECK(a.gather_blocks == 32);
+  CHECK(a.combinations() == 6);  // 1 worker count x 2 depths x 3 caps
+  CHECK(a.sweeps());
+  auto const single = parse({"--gather-blocks", "64"});
+  CHECK(single.combinations() == 1);
+  CHECK_FALSE(single.sweeps());
+}
