@@ -26,7 +26,7 @@ struct path_result {
   explicit path_result(std::string name_) : name(std::move(name_)) {}
   std::string name;
   double seconds{0};             // median epoch (over --epochs)
-  double core_seconds{0};        // median epoch's CPU core-seconds
+  double core_seconds{0};        // median of the epochs' CPU core-seconds
   std::vector<double> epoch_seconds;  // every epoch, in order
   std::int64_t batches{0};
   std::uint64_t feature_bytes{0};
