@@ -486,7 +486,8 @@ class LoaderPath:
         self.graph = gd.Graph(indptr, indices, placement=placement)
         self.loader = gd.NeighborLoader(self.graph, self.table, y, train, fanouts=args.fanouts,
                                         batch_size=args.batch_size, shuffle_seed=args.seed,
-                                        sampling_seed=args.seed, block_budget=block_budget)
+                                        sampling_seed=args.seed, block_budget=block_budget,
+                                        gather_blocks=args.gather_blocks)
         # ---------------------------------------------------------------------------------------
         self.setup_s = time.perf_counter() - t0
         self.y_device = self.loader.labels
@@ -990,6 +991,10 @@ def parse_args(argv=None):
     p.add_argument("--block-budgets", default="0",
                    help="comma list: thread-block caps of the gnndirect path's preparation, one run "
                         "each, the fastest reported as gnndirect (0: no cap)")
+    p.add_argument("--gather-blocks", type=int, default=0,
+                   help="thread-block cap of the gnndirect path's feature gathers (0: the gather "
+                        "selector's 32 for host memory; more help preparation alone but take SMs "
+                        "from training, docs/performance.md §4)")
     p.add_argument("--cache-fraction", type=float, default=0.0, help="device cache tier of the gnndirect path")
     p.add_argument("--hostref-prefetch", type=int, default=1, help="prefetch depth of hostref (0: serial)")
     p.add_argument("--warmup-batches", type=int, default=8)
@@ -1018,6 +1023,8 @@ def parse_args(argv=None):
         p.error("--pygfast-workers needs one or more counts >= 0")
     if not args.block_budgets or any(b < 0 for b in args.block_budgets):
         p.error("--block-budgets needs one or more counts >= 0")
+    if args.gather_blocks < 0:
+        p.error("--gather-blocks must be >= 0")
     if args.pyg_sweep_batches < 0 or args.warmup_batches < 0:
         p.error("--pyg-sweep-batches and --warmup-batches must be >= 0")
     return args

@@ -105,7 +105,11 @@ class NeighborLoader:
         replace: sample with replacement.  drop_last: drop a last, smaller batch.
         depth: batches in flight, including the one the caller holds (0: the library's
             default + 1, i.e. 4).  block_budget: cap on thread blocks
-            used for preparation (0: none).  reserve_bytes: pool bytes reserved up front.
+            used for preparation (0: none).  gather_blocks: cap on thread blocks of each
+            feature gather (0: the gather selector's 32 for host memory, which leave SMs to
+            training; a larger cap helps when nothing else runs on the GPU, see
+            docs/performance.md §4; block_budget, when set, wins).  reserve_bytes: pool bytes
+            reserved up front.
         cache_bytes / cache_fraction: device cache tier of hot (highest-degree) feature rows
             for the pipeline (default: the table's own cache_bytes).
     Raises:
@@ -137,7 +141,8 @@ class NeighborLoader:
     def __init__(self, graph: Graph, features: Table, labels: torch.Tensor, train_ids: torch.Tensor,
                  fanouts: Sequence[int] = (15, 10, 5), batch_size: int = 1024, *, shuffle_seed: int = 0,
                  sampling_seed: int = 0, replace: bool = False, drop_last: bool = False, depth: int = 0,
-                 block_budget: int = 0, reserve_bytes: int = 0, cache_bytes: Optional[int] = None,
+                 block_budget: int = 0, gather_blocks: int = 0, reserve_bytes: int = 0,
+                 cache_bytes: Optional[int] = None,
                  cache_fraction: Optional[float] = None):
         if not isinstance(graph, Graph):
             raise TypeError("graph must be a gnndirect_torch.Graph")
@@ -176,6 +181,7 @@ class NeighborLoader:
         config.replace = bool(replace)
         config.depth = int(depth)
         config.block_budget = int(block_budget)
+        config.gather_blocks = int(gather_blocks)
         config.reserve_bytes = int(reserve_bytes)
         config.cache_bytes = int(cache)
         self.cache_bytes = int(cache)

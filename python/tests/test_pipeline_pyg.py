@@ -96,6 +96,25 @@ def test_loader_close_releases_the_table(seed):
 
 
 @cuda
+@pytest.mark.parametrize("gather_blocks", [1, 4096])
+def test_pipeline_gather_blocks_keeps_the_batches(seed, gather_blocks):
+    indptr, indices, x, y, train, graph, table = _setup()
+    loaders = [gd.NeighborLoader(graph, table, y, train, fanouts=[5, 3], batch_size=256, shuffle_seed=seed,
+                                 sampling_seed=seed, gather_blocks=blocks) for blocks in (0, gather_blocks)]
+    for default, capped in zip(*loaders):
+        assert torch.equal(capped.n_id.cpu(), default.n_id.cpu())
+        assert torch.equal(capped.x.cpu(), x.index_select(0, capped.n_id.long().cpu()))
+
+
+@cuda
+def test_pipeline_negative_gather_blocks_raises_value_error():
+    _, _, _, y, train, graph, table = _setup()
+    with pytest.raises(ValueError, match="max_blocks"):
+        gd.NeighborLoader(graph, table, y, train, fanouts=[3], gather_blocks=-1)
+    assert context_usable()
+
+
+@cuda
 def test_pipeline_bad_training_id_raises_index_error():
     indptr, indices, x, y, _, graph, table = _setup()
     loader = gd.NeighborLoader(graph, table, y, torch.tensor([1, 2, 3000, 4]), fanouts=[3])

@@ -99,3 +99,10 @@ def test_training_stream_choice():
         with train_graphsage.training_stream(args, torch.device("cuda")):
             low, high = torch.cuda.Stream.priority_range()
             assert torch.cuda.current_stream().priority == high
+
+
+def test_gather_blocks_option():
+    assert train_graphsage.parse_args([]).gather_blocks == 0
+    assert train_graphsage.parse_args(["--gather-blocks", "256"]).gather_blocks == 256
+    with pytest.raises(SystemExit):
+        train_graphsage.parse_args(["--gather-blocks", "-1"])

@@ -147,6 +147,7 @@ PYBIND11_MODULE(_C, m)
     .def_readwrite("replace", &pipeline_config::replace)
     .def_readwrite("depth", &pipeline_config::depth)
     .def_readwrite("block_budget", &pipeline_config::block_budget)
+    .def_readwrite("gather_blocks", &pipeline_config::gather_blocks)
     .def_readwrite("reserve_bytes", &pipeline_config::reserve_bytes)
     .def_readwrite("cache_bytes", &pipeline_config::cache_bytes);
 

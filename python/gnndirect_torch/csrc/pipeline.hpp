@@ -22,6 +22,8 @@ struct pipeline_config {
   bool replace{false};                           ///< sample with replacement
   int depth{0};                                  ///< batches in flight (0: library default + 1)
   int block_budget{0};                           ///< cap on thread blocks of preparation (0: none)
+  int gather_blocks{0};                          ///< cap on thread blocks of each feature gather
+                                                 ///< (0: the gather selector's; block_budget wins)
   std::int64_t reserve_bytes{0};                 ///< pool bytes reserved up front
   std::int64_t cache_bytes{0};                   ///< device bytes for hot feature rows (0: none)
 };

@@ -68,6 +68,7 @@ class typed_pipeline final : public pipeline_base {
     // so by default one slot more than the library's default keeps as many batches ahead.
     options.depth = config.depth > 0 ? config.depth : gnndirect::pipeline_options{}.depth + 1;
     options.block_budget = config.block_budget;
+    options.gather.max_blocks = config.gather_blocks;  // validated by the library (>= 0)
     options.reserve_bytes = static_cast<std::size_t>(config.reserve_bytes);
     options.cache_bytes = static_cast<std::size_t>(config.cache_bytes);
     // The pipeline's device arrays (seeds, blocks, features, labels, workspaces) come from
