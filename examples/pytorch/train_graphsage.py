@@ -487,7 +487,7 @@ class LoaderPath:
         self.loader = gd.NeighborLoader(self.graph, self.table, y, train, fanouts=args.fanouts,
                                         batch_size=args.batch_size, shuffle_seed=args.seed,
                                         sampling_seed=args.seed, block_budget=block_budget,
-                                        gather_blocks=args.gather_blocks)
+                                        gather_blocks=args.gather_blocks, workers=args.gnndirect_workers)
         # ---------------------------------------------------------------------------------------
         self.setup_s = time.perf_counter() - t0
         self.y_device = self.loader.labels
@@ -991,6 +991,8 @@ def parse_args(argv=None):
     p.add_argument("--block-budgets", default="0",
                    help="comma list: thread-block caps of the gnndirect path's preparation, one run "
                         "each, the fastest reported as gnndirect (0: no cap)")
+    p.add_argument("--gnndirect-workers", type=int, default=0,
+                   help="host threads of the gnndirect path's pipeline (0: the library's default, 2)")
     p.add_argument("--gather-blocks", type=int, default=0,
                    help="thread-block cap of the gnndirect path's feature gathers (0: the gather "
                         "selector's 32 for host memory; more help preparation alone but take SMs "
@@ -1023,8 +1025,8 @@ def parse_args(argv=None):
         p.error("--pygfast-workers needs one or more counts >= 0")
     if not args.block_budgets or any(b < 0 for b in args.block_budgets):
         p.error("--block-budgets needs one or more counts >= 0")
-    if args.gather_blocks < 0:
-        p.error("--gather-blocks must be >= 0")
+    if args.gather_blocks < 0 or args.gnndirect_workers < 0:
+        p.error("--gather-blocks and --gnndirect-workers must be >= 0")
     if args.pyg_sweep_batches < 0 or args.warmup_batches < 0:
         p.error("--pyg-sweep-batches and --warmup-batches must be >= 0")
     return args

@@ -107,10 +107,25 @@ def test_pipeline_gather_blocks_keeps_the_batches(seed, gather_blocks):
 
 
 @cuda
-def test_pipeline_negative_gather_blocks_raises_value_error():
+@pytest.mark.parametrize("workers", [1, 6])
+def test_pipeline_workers_keep_the_batches(seed, workers):
+    indptr, indices, x, y, train, graph, table = _setup()
+    loaders = [gd.NeighborLoader(graph, table, y, train, fanouts=[5, 3], batch_size=100, shuffle_seed=seed,
+                                 sampling_seed=seed, workers=w) for w in (0, workers)]
+    for default, other in zip(*loaders):  # batches come in order, whichever worker prepared them
+        assert (other.epoch, other.index) == (default.epoch, default.index)
+        assert torch.equal(other.n_id.cpu(), default.n_id.cpu())
+        assert torch.equal(other.x.cpu(), x.index_select(0, other.n_id.long().cpu()))
+
+
+@cuda
+def test_pipeline_negative_options_raise_value_error():
     _, _, _, y, train, graph, table = _setup()
     with pytest.raises(ValueError, match="max_blocks"):
         gd.NeighborLoader(graph, table, y, train, fanouts=[3], gather_blocks=-1)
+    for name in ("depth", "workers"):
+        with pytest.raises(ValueError, match=name):
+            gd.NeighborLoader(graph, table, y, train, fanouts=[3], **{name: -1})
     assert context_usable()
 
 

@@ -106,3 +106,6 @@ def test_gather_blocks_option():
     assert train_graphsage.parse_args(["--gather-blocks", "256"]).gather_blocks == 256
     with pytest.raises(SystemExit):
         train_graphsage.parse_args(["--gather-blocks", "-1"])
+    assert train_graphsage.parse_args(["--gnndirect-workers", "6"]).gnndirect_workers == 6
+    with pytest.raises(SystemExit):
+        train_graphsage.parse_args(["--gnndirect-workers", "-2"])

@@ -20,7 +20,8 @@ struct pipeline_config {
   std::int64_t sampling_seed{0};                 ///< base of every batch's sampling seed
   std::int64_t shuffle_seed{0};                  ///< key of the per-epoch shuffle
   bool replace{false};                           ///< sample with replacement
-  int depth{0};                                  ///< batches in flight (0: library default + 1)
+  int depth{0};                                  ///< batches in flight (0: see pipeline_impl.cuh)
+  int workers{0};                                ///< host threads preparing (0: library default)
   int block_budget{0};                           ///< cap on thread blocks of preparation (0: none)
   int gather_blocks{0};                          ///< cap on thread blocks of each feature gather
                                                  ///< (0: the gather selector's; block_budget wins)

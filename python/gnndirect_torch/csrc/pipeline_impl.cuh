@@ -13,6 +13,7 @@
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDAGuard.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -66,7 +67,10 @@ class typed_pipeline final : public pipeline_base {
     options.shuffle_seed = static_cast<std::uint64_t>(config.shuffle_seed);
     // The training loop holds the batch it trains on (its slot comes back when its tensors die),
     // so by default one slot more than the library's default keeps as many batches ahead.
-    options.depth = config.depth > 0 ? config.depth : gnndirect::pipeline_options{}.depth + 1;
+    options.workers = config.workers > 0 ? config.workers : gnndirect::pipeline_options{}.workers;
+    // ... and two more than the workers, so that all of them prepare while one batch is held.
+    options.depth = config.depth > 0 ? config.depth
+                                     : std::max(gnndirect::pipeline_options{}.depth + 1, options.workers + 2);
     options.block_budget = config.block_budget;
     options.gather.max_blocks = config.gather_blocks;  // validated by the library (>= 0)
     options.reserve_bytes = static_cast<std::size_t>(config.reserve_bytes);
