@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <string>
@@ -44,46 +45,47 @@ struct model_args {
   std::uint64_t seed{1};
 };
 
+constexpr const char* usage_text =
+  "usage: tier_model [--preset papers100m|products|reddit|twitter|small] [--scale X] [--batches N]\n"
+  "                  [--budgets 5,10,20] [--feature-dim D] [--train-nodes N] [--seed S]\n";
+
 [[noreturn]] void usage_error(const std::string& what)
 {
-  std::fprintf(stderr, "tier_model: %s\nusage: tier_model [--preset papers100m|products|reddit|twitter|small] "
-                       "[--scale X] [--batches N] [--budgets 5,10,20] [--feature-dim D] "
-                       "[--train-nodes N] [--seed S]\n", what.c_str());
+  std::fprintf(stderr, "tier_model: %s\n%s", what.c_str(), usage_text);
   std::exit(2);
 }
 
 model_args parse_args(int argc, char** argv)
 {
+  gnndirect_demo::program_name() = "tier_model";
   model_args a;
   for (int i = 1; i < argc; i += 2) {
     std::string const flag = argv[i];
+    if (flag == "--help" || flag == "-h") {
+      std::fputs(usage_text, stdout);
+      std::exit(0);
+    }
     if (i + 1 >= argc) { usage_error(flag + " needs a value"); }
     std::string const value = argv[i + 1];
+    namespace demo = gnndirect_demo;
+    constexpr long long any = std::numeric_limits<long long>::max();
     if (flag == "--preset") {
-      a.preset = gnndirect_demo::parse_preset(value);
+      a.preset = demo::parse_preset(value);
       a.preset_name = value;
     }
-    else if (flag == "--scale") { a.scale = std::atof(value.c_str()); }
-    else if (flag == "--batches") { a.batches = std::atoi(value.c_str()); }
-    else if (flag == "--feature-dim") { a.feature_dim = std::atoll(value.c_str()); }
-    else if (flag == "--train-nodes") { a.train_nodes = std::atoll(value.c_str()); }
-    else if (flag == "--seed") { a.seed = std::strtoull(value.c_str(), nullptr, 10); }
+    else if (flag == "--scale") { a.scale = demo::parse_real(flag, value, 0, 1e6, "a number > 0"); }
+    else if (flag == "--batches") { a.batches = demo::parse_integer<int>(flag, value, 1, 1 << 20); }
+    else if (flag == "--feature-dim") { a.feature_dim = demo::parse_integer<std::int64_t>(flag, value, 1, 1 << 20); }
+    else if (flag == "--train-nodes") { a.train_nodes = demo::parse_integer<std::int64_t>(flag, value, 1, any); }
+    else if (flag == "--seed") { a.seed = demo::parse_seed(flag, value); }
     else if (flag == "--budgets") {
       a.budgets.clear();
-      for (std::size_t p = 0; p < value.size();) {
-        std::size_t const q = std::min(value.find(',', p), value.size());
-        a.budgets.push_back(std::atof(value.substr(p, q - p).c_str()));
-        p = q + 1;
+      for (auto const& part : demo::split_list(flag, value, "a comma-separated list of percentages in (0, 100]")) {
+        a.budgets.push_back(demo::parse_real(flag, part, 0, 100, "a percentage in (0, 100]"));
       }
     } else { usage_error("unknown option " + flag); }
   }
-  if (!(a.scale > 0) || a.batches <= 0 || a.feature_dim == 0 || a.feature_dim < -1) {
-    usage_error("scale, batches and feature dim must be > 0");
-  }
   if (a.feature_dim < 0) { a.feature_dim = gnndirect_demo::default_feature_dim(a.preset); }
-  for (double b : a.budgets) {
-    if (!(b > 0 && b <= 100)) { usage_error("budgets are percentages in (0, 100]"); }
-  }
   return a;
 }
 

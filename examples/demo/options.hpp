@@ -80,11 +80,18 @@ inline void print_usage(std::FILE* out)
     "  --help               this text\n");
 }
 
-/// Reports a bad command-line value naming the option and what it accepts, then exits 2.
-[[noreturn]] void bad_option(const std::string& flag, const std::string& expected, const std::string& got)
+/// The program named in option errors (other tools reuse these parsers, e.g. bench/tier_model).
+inline std::string& program_name()
 {
-  std::fprintf(stderr, "demo: %s expects %s, got '%s' (see --help)\n", flag.c_str(), expected.c_str(),
-               got.c_str());
+  static std::string name = "demo";
+  return name;
+}
+
+/// Reports a bad command-line value naming the option and what it accepts, then exits 2.
+[[noreturn]] inline void bad_option(const std::string& flag, const std::string& expected, const std::string& got)
+{
+  std::fprintf(stderr, "%s: %s expects %s, got '%s' (see --help)\n", program_name().c_str(), flag.c_str(),
+               expected.c_str(), got.c_str());
   std::exit(2);
 }
 
