@@ -96,26 +96,17 @@ def test_loader_close_releases_the_table(seed):
 
 
 @cuda
-@pytest.mark.parametrize("gather_blocks", [1, 4096])
-def test_pipeline_gather_blocks_keeps_the_batches(seed, gather_blocks):
-    indptr, indices, x, y, train, graph, table = _setup()
-    loaders = [gd.NeighborLoader(graph, table, y, train, fanouts=[5, 3], batch_size=256, shuffle_seed=seed,
-                                 sampling_seed=seed, gather_blocks=blocks) for blocks in (0, gather_blocks)]
-    for default, capped in zip(*loaders):
-        assert torch.equal(capped.n_id.cpu(), default.n_id.cpu())
-        assert torch.equal(capped.x.cpu(), x.index_select(0, capped.n_id.long().cpu()))
-
-
-@cuda
-@pytest.mark.parametrize("workers", [1, 6])
-def test_pipeline_workers_keep_the_batches(seed, workers):
+@pytest.mark.parametrize("option", [{"gather_blocks": 1}, {"gather_blocks": 4096}, {"workers": 1},
+                                    {"workers": 6}])
+def test_pipeline_tuning_keeps_the_batches(seed, option):
+    """Block caps and worker counts change how batches are prepared, never what they hold."""
     indptr, indices, x, y, train, graph, table = _setup()
     loaders = [gd.NeighborLoader(graph, table, y, train, fanouts=[5, 3], batch_size=100, shuffle_seed=seed,
-                                 sampling_seed=seed, workers=w) for w in (0, workers)]
-    for default, other in zip(*loaders):  # batches come in order, whichever worker prepared them
-        assert (other.epoch, other.index) == (default.epoch, default.index)
-        assert torch.equal(other.n_id.cpu(), default.n_id.cpu())
-        assert torch.equal(other.x.cpu(), x.index_select(0, other.n_id.long().cpu()))
+                                 sampling_seed=seed, **tuning) for tuning in ({}, option)]
+    for default, tuned in zip(*loaders):  # batches come in order, whichever worker prepared them
+        assert (tuned.epoch, tuned.index) == (default.epoch, default.index)
+        assert torch.equal(tuned.n_id.cpu(), default.n_id.cpu())
+        assert torch.equal(tuned.x.cpu(), x.index_select(0, tuned.n_id.long().cpu()))
 
 
 @cuda
