@@ -59,11 +59,12 @@ struct epoch_log {
   std::vector<double> seconds;
   std::vector<double> core_seconds;
 
-  void add(const epoch_meter& m)
+  void add(double epoch_seconds, double epoch_core_seconds)
   {
-    seconds.push_back(m.seconds);
-    core_seconds.push_back(m.core_seconds);
+    seconds.push_back(epoch_seconds);
+    core_seconds.push_back(epoch_core_seconds);
   }
+  void add(const epoch_meter& m) { add(m.seconds, m.core_seconds); }
   double median_seconds() const { return median_of(seconds); }
   double median_core_seconds() const { return median_of(core_seconds); }
 };

@@ -222,9 +222,7 @@ path_result run_cpu_path(const demo_args& a, const dataset<Index>& d)
     // With --cpu-max-batches the epoch is extrapolated from the batches that ran (batches are
     // statistically alike: same size, same fanouts, shuffled seeds).
     double const scale = static_cast<double>(epoch_batches) / static_cast<double>(std::max<std::int64_t>(batches, 1));
-    meter.seconds *= scale;
-    meter.core_seconds *= scale;
-    log.add(meter);
+    log.add(meter.seconds * scale, meter.core_seconds * scale);
     result.feature_bytes = static_cast<std::uint64_t>(static_cast<double>(result.feature_bytes) * scale);
     result.batches = epoch_batches;
     if (batches < epoch_batches) {
@@ -506,7 +504,8 @@ transfer_result run_transfer_path(const demo_args& a, const dataset<Index>& d)
   GNNDIRECT_CUDA_TRY(cudaEventCreate(&start));
   GNNDIRECT_CUDA_TRY(cudaEventCreate(&stop));
   result.start_unix_s = unix_now();
-  std::array<std::vector<double>, 4> per_epoch;  // gnndirect s, CPU-centric s, and their core-s
+  epoch_log gnndirect_log;  // per epoch, both methods; medians reported, as for the other paths
+  epoch_log cpu_log;
   for (int epoch = 0; epoch < a.epochs; ++epoch) {
     progress_bar bar("transfer epoch " + std::to_string(epoch), batches);
     std::vector<Index> order = d.training_ids;
@@ -535,17 +534,13 @@ transfer_result run_transfer_path(const demo_args& a, const dataset<Index>& d)
     double const scale = static_cast<double>(epoch_batches) / static_cast<double>(std::max<std::int64_t>(batches, 1));
     result.rows = totals.rows * scale;  // the same rows every epoch (fixed shuffle and seeds)
     result.bytes = result.rows * static_cast<double>(table.row_bytes());
-    for (std::size_t k = 0; k < per_epoch.size(); ++k) {
-      double const value[] = {totals.gnndirect_seconds, totals.cpu_seconds, totals.gnndirect_core_seconds,
-                              totals.cpu_core_seconds};
-      per_epoch[k].push_back(value[k] * scale);
-    }
+    gnndirect_log.add(totals.gnndirect_seconds * scale, totals.gnndirect_core_seconds * scale);
+    cpu_log.add(totals.cpu_seconds * scale, totals.cpu_core_seconds * scale);
   }
-  // Medians over the epochs, as for the other paths.
-  result.gnndirect_seconds = median_of(per_epoch[0]);
-  result.cpu_seconds = median_of(per_epoch[1]);
-  result.gnndirect_core_seconds = median_of(per_epoch[2]);
-  result.cpu_core_seconds = median_of(per_epoch[3]);
+  result.gnndirect_seconds = gnndirect_log.median_seconds();
+  result.gnndirect_core_seconds = gnndirect_log.median_core_seconds();
+  result.cpu_seconds = cpu_log.median_seconds();
+  result.cpu_core_seconds = cpu_log.median_core_seconds();
   result.end_unix_s = unix_now();
   GNNDIRECT_CUDA_TRY(cudaEventDestroy(start));
   GNNDIRECT_CUDA_TRY(cudaEventDestroy(stop));
