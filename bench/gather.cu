@@ -14,7 +14,7 @@
 // GNNDIRECT_BENCH_STUDY64=1 adds the 64-byte-row study (gather64/...): what limits small rows
 // from host memory, one knob at a time on managed_host, on a 256 MiB and a 16 GiB table:
 //   translation   the same pattern on both tables (the small one's pages stay in the GPU's TLBs)
-//   request rate  rows in flight per tile, threads per row, block budget
+//   request rate  rows in flight per tile, threads per row, block budget (8 to a full grid)
 //   partial lines paired: each 64-B row's 128-B line partner is the next index, so every line
 //                 read over the link is used whole (same bytes, half the lines of random rows)
 //   locality      unsorted (caller order) against the selector's sorted order
@@ -415,6 +415,8 @@ std::vector<std::pair<path, bool>> study64_paths()
     {managed("rif:4", [](auto& p) { p.tile_size = 4; p.rows_in_flight = 4; }), false},
     {managed("tile:8", [](auto& p) { p.tile_size = 8; }), false},
     {managed("tile:16", [](auto& p) { p.tile_size = 16; }), false},
+    {managed("blocks:8", [](auto& p) { p.max_blocks = 8; }), false},
+    {managed("blocks:16", [](auto& p) { p.max_blocks = 16; }), false},
     {managed("blocks:64", [](auto& p) { p.max_blocks = 64; }), false},
     {managed("blocks:128", [](auto& p) { p.max_blocks = 128; }), false},
     {managed("blocks:full", [](auto& p) { p.max_blocks = 132 * 8; }), false},

@@ -52,7 +52,8 @@ struct pipeline_options {
   /// (batch_sampling_seed(seed, epoch, batch)), so each batch draws fresh neighbours.
   sampling_policy sampling{};
   /// How feature and label rows are gathered. gather.max_blocks 0 keeps the selector's 32
-  /// blocks for host memory, which leave SMs to training kernels. A pipeline whose GPU does
+  /// blocks for host memory, which leave SMs to training kernels; with a cache tier
+  /// (cache_bytes), its gathers get the same 32 (not the tier's standalone full grid). A pipeline whose GPU does
   /// nothing else gains from more: H200, papers100M demo, preparation alone: 2.47 s per epoch
   /// with 32, 2.21 s with 256 (the other workers' sampling holds the SMs a 32-block gather
   /// waits for). Beside GraphSAGE training, 256 slowed the products epoch from 1.12 to 1.69 s.
@@ -395,7 +396,8 @@ class gnn_preparer {
   {
     gather_policy policy = options_.gather;
     policy.check_indices = policy.check_indices || options_.sampling.check_seeds;
-    return policy;
+    // Through the cache tier too, the default cap leaves SMs to training (with_host_gather_cap).
+    return cache_ ? with_host_gather_cap(policy) : policy;
   }
 
   /// Enqueues the feature gather of the input nodes (their count read on the device) and the
