@@ -9,6 +9,12 @@ namespace gnndirect_demo {
 // ---------------------------------------------------------------------------------------------
 // Command line
 
+/// The demo's feature-gather block cap: it prepares batches with nothing else on the GPU, where
+/// wide gathers win (H200, docs/performance.md §4: papers100M 2.47 s per epoch with the
+/// selector's 32 blocks, 2.21 s with 256, 2.21 s with a full grid; products 0.43 s with 32, 0.31 s
+/// with a full grid). The library's default stays 32 because beside training wide gathers cost.
+inline constexpr int demo_gather_blocks = 256;
+
 struct demo_args {
   gnndirect::graph_preset preset{gnndirect::graph_preset::small};
   std::string preset_name{"small"};
@@ -25,12 +31,11 @@ struct demo_args {
   std::uint64_t seed{1};
   std::vector<int> workers_list{2};  // --workers: one value, or several to sweep
   std::vector<int> depth_list{3};    // --depth: likewise
-  std::vector<int> gather_blocks_list{0};  // --gather-blocks: likewise (0: the selector's budget)
+  std::vector<int> gather_blocks_list{demo_gather_blocks};  // --gather-blocks: likewise (0: the selector's)
   bool pipeline_given{false};  // --workers or --depth on the command line (else the preset's)
-  bool gather_blocks_given{false};  // --gather-blocks on the command line (else the preset's)
   int workers{2};  // pipeline worker threads in use (gnndirect, cached and all-in-gpu paths)
   int depth{3};    // pipeline batches in flight in use (after a sweep: the best combination's)
-  int gather_blocks{0};  // thread-block cap of the feature gathers in use (0: the selector's)
+  int gather_blocks{demo_gather_blocks};  // thread-block cap of the feature gathers in use
   std::string json;
 
   /// Combinations of --workers, --depth and --gather-blocks.
@@ -72,10 +77,11 @@ inline void print_usage(std::FILE* out)
     "                       gnndirect runs once per combination on the same data (after a short\n"
     "                       warm-up), and the fastest is reported as gnndirect and used by cached\n"
     "                       and gpu (needs gnndirect in --paths; it then runs first)\n"
-    "  --gather-blocks N[,N..]  thread-block cap of each feature gather from host memory\n"
-    "                       (0 = the gather selector's 32 blocks of 256 threads; default 0,\n"
-    "                       papers100m 256); a list is a third sweep dimension, like\n"
-    "                       --workers and --depth\n"
+    "  --gather-blocks N[,N..]  thread-block cap of each feature gather (0 = the gather\n"
+    "                       selector's: 32 blocks of 256 threads from host memory, the\n"
+    "                       library's default, which leaves SMs to training; default 256, as\n"
+    "                       the demo prepares with nothing else on the GPU); a list is a third\n"
+    "                       sweep dimension, like --workers and --depth\n"
     "  --json FILE          also write the results as JSON\n"
     "  --help               this text\n");
 }
@@ -261,7 +267,6 @@ inline void apply_option(demo_args& a, const std::string& flag, const std::strin
   } else if (flag == "--gather-blocks") {
     a.gather_blocks_list = parse_int_list(flag, value, 0, 4096);
     a.gather_blocks = a.gather_blocks_list.front();
-    a.gather_blocks_given = true;
   } else if (flag == "--seed") {
     a.seed = parse_seed(flag, value);
   } else if (flag == "--json") {
@@ -271,24 +276,16 @@ inline void apply_option(demo_args& a, const std::string& flag, const std::strin
 }
 
 /// The pipeline shape of a preset where the command line gives none: papers100m prepares batches
-/// with 6 workers, 6 batches in flight and 256-block feature gathers, the fastest region of its
-/// measured sweeps (H200, docs/performance.md §4: 3.90 s with 1 worker, 3.02 s with 2, 2.49 s
-/// with 6 or 8 at depth 6; then 2.47 s with the selector's 32-block gathers, 2.21 s with 256: with
-/// nothing but preparation on the GPU, the gathers may take more SMs); the smaller presets keep
-/// 2 x 3 and the selector's gathers.
+/// with 6 workers and 6 batches in flight, the fastest region of its measured sweep (H200,
+/// docs/performance.md §4: 3.90 s with 1 worker, 3.02 s with 2, 2.49 s with 6 or 8 at depth 6);
+/// the smaller presets keep 2 x 3.
 inline void apply_preset_pipeline(demo_args& a)
 {
-  if (a.preset != gnndirect::graph_preset::papers100m) { return; }
-  if (!a.pipeline_given) {
-    a.workers_list = {6};
-    a.depth_list = {6};
-    a.workers = 6;
-    a.depth = 6;
-  }
-  if (!a.gather_blocks_given) {
-    a.gather_blocks_list = {256};
-    a.gather_blocks = 256;
-  }
+  if (a.preset != gnndirect::graph_preset::papers100m || a.pipeline_given) { return; }
+  a.workers_list = {6};
+  a.depth_list = {6};
+  a.workers = 6;
+  a.depth = 6;
 }
 
 /// Parses and validates the command line; every bad option exits 2 with a message naming it and

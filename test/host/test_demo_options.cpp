@@ -19,7 +19,7 @@ gnndirect_demo::demo_args parse(std::vector<std::string> args)
 
 }  // namespace
 
-TEST_CASE("demo presets: papers100m prepares with 6 workers, depth 6 and 256-block feature gathers")
+TEST_CASE("demo presets: papers100m prepares with 6 workers and depth 6")
 {
   auto const a = parse({"--preset", "papers100m"});
   CHECK(a.workers == 6);
@@ -29,13 +29,14 @@ TEST_CASE("demo presets: papers100m prepares with 6 workers, depth 6 and 256-blo
   CHECK_FALSE(a.sweeps());
 }
 
-TEST_CASE("demo presets: the others keep 2 workers, depth 3 and the selector's gathers")
+TEST_CASE("demo presets: the others keep 2 workers and depth 3; every preset gathers with 256 blocks")
 {
   for (const char* preset : {"small", "products", "reddit", "twitter"}) {
     auto const a = parse({"--preset", preset});
     CHECK(a.workers == 2);
     CHECK(a.depth == 3);
-    CHECK(a.gather_blocks == 0);
+    CHECK(a.gather_blocks == 256);  // preparation alone: wider than the library's 32
+    CHECK(a.gather_blocks_list == std::vector<int>{256});
   }
 }
 
@@ -44,10 +45,13 @@ TEST_CASE("demo options: command-line values win over the preset's, each on its 
   auto const workers = parse({"--preset", "papers100m", "--workers", "2"});
   CHECK(workers.workers == 2);
   CHECK(workers.depth == 3);            // --workers alone replaces the preset's pipeline shape
-  CHECK(workers.gather_blocks == 256);  // but not its gathers
+  CHECK(workers.gather_blocks == 256);  // the demo's gathers stay
   auto const gathers = parse({"--gather-blocks", "0", "--preset", "papers100m"});
-  CHECK(gathers.gather_blocks == 0);  // given before the preset: still the command line's
+  CHECK(gathers.gather_blocks == 0);  // the selector's, as asked
   CHECK(gathers.workers == 6);
+  auto const shape = parse({"--depth", "4", "--preset", "papers100m"});
+  CHECK(shape.workers == 2);  // given before the preset: still the command line's pipeline shape
+  CHECK(shape.depth == 4);
 }
 
 TEST_CASE("demo options: --gather-blocks lists are a third sweep dimension")
