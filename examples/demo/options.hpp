@@ -265,7 +265,7 @@ inline void apply_option(demo_args& a, const std::string& flag, const std::strin
     a.depth = a.depth_list.front();
     a.pipeline_given = true;
   } else if (flag == "--gather-blocks") {
-    a.gather_blocks_list = parse_int_list(flag, value, 0, 4096);
+    a.gather_blocks_list = parse_int_list(flag, value, 0, 65536);
     a.gather_blocks = a.gather_blocks_list.front();
   } else if (flag == "--seed") {
     a.seed = parse_seed(flag, value);
