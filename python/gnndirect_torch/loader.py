@@ -109,9 +109,9 @@ class NeighborLoader:
             papers100M-shaped demo prepares fastest with 6).  block_budget: cap on thread blocks
             used for preparation (0: none).  gather_blocks: cap on thread blocks of each
             feature gather (0: the gather selector's 32 for host memory, also through the
-            cache tier, which leave SMs to training; a larger cap helps when nothing else runs on the GPU, see
-            docs/performance.md §4; block_budget, when set, wins).  reserve_bytes: pool bytes
-            reserved up front.
+            cache tier, which leave SMs to training; a larger cap helps when nothing else runs
+            on the GPU, see docs/performance.md §4; block_budget, when set, wins).
+            reserve_bytes: pool bytes reserved up front.
         cache_bytes / cache_fraction: device cache tier of hot (highest-degree) feature rows
             for the pipeline (default: the table's own cache_bytes).
     Raises:

@@ -61,7 +61,7 @@ constexpr int default_host_gather_blocks(int block_threads) noexcept
 /// gather through a device cache tier (cache/tiered_table.cuh) uses a full grid when it sets none,
 /// since most of its rows come from HBM; a pipeline preparing beside training applies this cap to
 /// it instead, because a full grid takes the training kernels' SMs (H200, products GraphSAGE with
-/// a 20% tier: 1.50 s per epoch with a full grid, 1.05 s with 32 blocks). Pure.
+/// a 20% tier: 1.52 s per epoch with a full grid, 1.05 s with 32 blocks). Pure.
 constexpr gather_policy with_host_gather_cap(gather_policy policy) noexcept
 {
   if (policy.max_blocks == 0) { policy.max_blocks = default_host_gather_blocks(policy.block_threads); }

@@ -53,10 +53,11 @@ struct pipeline_options {
   sampling_policy sampling{};
   /// How feature and label rows are gathered. gather.max_blocks 0 keeps the selector's 32
   /// blocks for host memory, which leave SMs to training kernels; with a cache tier
-  /// (cache_bytes), its gathers get the same 32 (not the tier's standalone full grid). A pipeline whose GPU does
-  /// nothing else gains from more: H200, papers100M demo, preparation alone: 2.47 s per epoch
-  /// with 32, 2.21 s with 256 (the other workers' sampling holds the SMs a 32-block gather
-  /// waits for). Beside GraphSAGE training, 256 slowed the products epoch from 1.12 to 1.69 s.
+  /// (cache_bytes) its gathers get the same 32, not the tier's standalone full grid. A pipeline
+  /// whose GPU does nothing else gains from more: H200, papers100M demo, preparation alone:
+  /// 2.47 s per epoch with 32, 2.21 s with 256 (the other workers' sampling holds the SMs a
+  /// 32-block gather waits for). Beside GraphSAGE training, 256 slowed the products epoch from
+  /// 1.12 to 1.69 s.
   gather_policy gather{};
   std::uint64_t shuffle_seed{0};        ///< key of the per-epoch shuffle (shuffle_epoch)
   /// Batches in flight (in preparation, ready or held). 2 is double buffering; with `workers`
