@@ -4,6 +4,8 @@
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/owners/buffer.hpp>
 
+#include "../examples/demo/median.hpp"
+
 #include <benchmark/benchmark.h>
 #include <cuda_runtime_api.h>
 
@@ -11,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gnndirect::bench {
@@ -46,14 +49,8 @@ class event_timer {
   cudaEvent_t stop_{};
 };
 
-/// Median of per-iteration times (the figure every table reports).
-inline double median(std::vector<double> values)
-{
-  if (values.empty()) { return 0; }
-  std::sort(values.begin(), values.end());
-  std::size_t const n = values.size();
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
+/// Median of per-iteration times (the figure every table reports; the demo's definition).
+inline double median(std::vector<double> values) { return gnndirect_demo::median_of(std::move(values)); }
 
 /// Medians (GB/s) of benchmarks already run in this process, by key, for same-run ratios.
 inline std::map<std::string, double>& results()

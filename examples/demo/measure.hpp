@@ -4,6 +4,7 @@
 #include <gnndirect/owners/buffer.hpp>
 
 #include "common.hpp"
+#include "median.hpp"
 #include "progress.hpp"
 
 namespace gnndirect_demo {
@@ -43,15 +44,6 @@ class epoch_meter {
   clock_type::time_point start_;
   double cpu_start_;
 };
-
-/// Median of `values` (0 when empty).
-inline double median_of(std::vector<double> values)
-{
-  if (values.empty()) { return 0; }
-  std::sort(values.begin(), values.end());
-  std::size_t const n = values.size();
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
 
 /// Wall and CPU seconds of each epoch of a path. A path reports their medians: one noisy epoch
 /// on a shared machine does not move the figure.
