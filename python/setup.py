@@ -175,12 +175,13 @@ def main():
     arguments = set(sys.argv[1:])
     if arguments & INFO_ONLY:
         arguments = set()
-    else:
-        copy_headers_into_package()
+    # Checked before anything is written: a build that cannot succeed stops first.
     if arguments & NEEDS_WHEEL:
         require_wheel()
     if arguments & (COMPILING | METADATA) and "sdist" not in arguments:
         require_torch()
+    if arguments:
+        copy_headers_into_package()
     ext_modules, cmdclass = [], {}
     if arguments & COMPILING:
         ext_modules, cmdclass = extension_modules()
