@@ -16,8 +16,10 @@ Convention (docs/CONVENTIONS.md, "Code in the docs"):
   or <cooperative_groups.h>, or declares __global__ / __device__ code; the host compiler (syntax
   only) compiles the rest. `#line` directives make every diagnostic name the markdown file and
   line.
+- A block without a language that mentions gnndirect:: or includes a gnndirect header is an error
+  (label it), so that no C++ escapes the check by losing its label.
 Exit status: 0 when every block compiles, 1 when one does not (or no block was found), 2 on a
-malformed marker.
+malformed marker or an unlabelled gnndirect block.
 """
 import argparse
 import concurrent.futures
@@ -96,6 +98,9 @@ def blocks_of(path, root):
             raise MarkerError(f"{rel}:{start}: code block never closed")
         i += 1
         kind, attrs = "complete", {}
+        if not lang and any("gnndirect::" in text or "#include <gnndirect/" in text for text in body):
+            raise MarkerError(f"{rel}:{start}: a code block without a language uses gnndirect: label it "
+                              "```cpp (or ```cuda) so that it is compiled, or ```text if it is not code")
         if pending:
             kind, attrs = parse_marker(pending[1], f"{rel}:{pending[0]}")
             pending = None
