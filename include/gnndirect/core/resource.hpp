@@ -66,7 +66,7 @@ struct has_noexcept_stream_deallocate<
       std::declval<::cuda::stream_ref>(), std::declval<void*>(), std::size_t{}, std::size_t{}))> {};
 
 /// Hexadecimal text of an address, for allocation errors.
-inline std::string address_text(const void* ptr)
+inline std::string resource_address_text(const void* ptr)
 {
   char text[2 + 2 * sizeof(void*) + 1] = {};
   std::snprintf(text, sizeof(text), "%p", ptr);
@@ -91,7 +91,7 @@ void* checked_allocation(void* ptr, std::size_t bytes, std::size_t alignment, me
   if (alignment > 1 && reinterpret_cast<std::uintptr_t>(ptr) % alignment != 0) {
     give_back(ptr);
     throw allocation_error(__FILE__, __LINE__, bytes, kind,
-                           "the memory resource's " + request + " returned " + address_text(ptr) +
+                           "the memory resource's " + request + " returned " + resource_address_text(ptr) +
                              ", which is not aligned to " + std::to_string(alignment) + " bytes");
   }
   return ptr;
