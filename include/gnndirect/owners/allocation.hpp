@@ -231,6 +231,9 @@ class allocation {
           // Synchronous owner: as cudaFree did, wait for work that may still read the memory.
           GNNDIRECT_CUDA_TRY_NOTHROW(cudaDeviceSynchronize());
           mr_.deallocate(cudaStreamLegacy, device_ptr_, bytes_, default_allocation_alignment);
+          // The default pool gives memory back to the driver (down to its release threshold) at
+          // a synchronisation: do it now, so that free memory is visible when this returns.
+          if (mr_.is_default()) { GNNDIRECT_CUDA_TRY_NOTHROW(cudaStreamSynchronize(cudaStreamLegacy)); }
         }
         break;
       case memory_kind::pinned:
