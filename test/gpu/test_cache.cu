@@ -236,7 +236,7 @@ TEST_CASE("the pipeline with a feature cache (a flag) yields the same batches as
   CHECK(a.feature_cache() == nullptr);
   {  // device-resident features: every row is in HBM already, so cache_bytes is ignored
     auto const device_features = gnndirect::table<float>::adopt_by_copy(host_features.data(), n, dim, memory_kind::device);
-    pipeline const c(graph.view(), device_features.view(), device_labels.data(), train, cached);
+    pipeline c(graph.view(), device_features.view(), device_labels.data(), train, cached);
     CHECK(c.feature_cache() == nullptr);
   }
   a.start_epoch(0);
