@@ -28,6 +28,7 @@
 #include "support/random.hpp"
 #include "support/transfer.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -215,11 +216,11 @@ TEST_CASE("gather, scatter, sampling and hot-row selection allocate only from th
                        gnndirect::gather_policy{}, m.device);
   });
   m.check("sample_neighbors (sync)", true, false, [&] {
-    auto const sampled = gnndirect::sample_neighbors(stream, f.graph.view(), ids.data(), count, 5, 0,
+    auto const sampled = gnndirect::sample_neighbors(stream, f.graph.view(), unique_ids.data(), count, 5, 0,
                                                      gnndirect::sampling_policy{}, m.device);
   });
   m.check("sample_blocks (sync)", true, false, [&] {
-    auto const blocks = gnndirect::sample_blocks(stream, f.graph.view(), ids.data(), count, std::vector<int>{5, 3},
+    auto const blocks = gnndirect::sample_blocks(stream, f.graph.view(), unique_ids.data(), count, std::vector<int>{5, 3},
                                                  gnndirect::sampling_policy{}, m.device);
   });
   m.check("hot_rows_by_degree", true, false,
@@ -241,7 +242,10 @@ TEST_CASE("tiered_table allocates its tier, slot map and rebuild scratch from th
   std::int64_t const cols = 8, count = 500;
   gnndirect::table<float> const pinned(f.n, cols, memory_kind::pinned);
   gnndirect::table<float> const out(count, cols, memory_kind::device);
-  auto const ids = to_buffer(gnndirect::test::random_indices<Index>(rng, count, f.n));
+  std::vector<Index> hot(static_cast<std::size_t>(count));  // distinct rows, spread over the table
+  for (std::int64_t i = 0; i < count; ++i) { hot[static_cast<std::size_t>(i)] = static_cast<Index>((i * 3) % f.n); }
+  std::shuffle(hot.begin(), hot.end(), rng);
+  auto const ids = to_buffer(hot);
   cudaStream_t stream = nullptr;
   GNNDIRECT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   std::size_t const budget = static_cast<std::size_t>(f.n / 4 * cols) * sizeof(float);
