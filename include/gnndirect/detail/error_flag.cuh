@@ -114,12 +114,14 @@ struct error_flag_ref {
   }
 };
 
-/// Owning error record in device memory (one small cudaMalloc: for synchronous APIs; hot paths
-/// that must not allocate take an error_flag_ref into the caller's workspace instead).
+/// Owning error record in device memory (one small stream-ordered allocation from the caller's
+/// resource: for synchronous APIs; hot paths that must not allocate take an error_flag_ref into
+/// the caller's workspace instead).
 class error_flag {
  public:
-  /// Allocates the record (not yet reset). @throws allocation_error, no_device_error.
-  error_flag() : storage_(1, memory_kind::device) {}
+  /// Allocates the record (not yet reset) from `mr` on `stream`, which must outlive it.
+  /// @throws allocation_error (or what `mr` throws), no_device_error.
+  error_flag(cudaStream_t stream, resource_ref mr) : storage_(1, stream, mr) {}
 
   /// Handle for kernels and for the host-side steps.
   error_flag_ref ref() const noexcept { return error_flag_ref{storage_.data()}; }

@@ -22,6 +22,7 @@
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
+#include <gnndirect/core/host_resource.hpp>
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/resource.hpp>
@@ -77,8 +78,13 @@ struct pipeline_options {
   /// When > 0, device bytes for a tier of hot feature rows (cache/tiered_table.cuh), filled at
   /// construction with the highest-degree nodes; features of cached nodes are then gathered from
   /// HBM, the others from the host table, in one launch. Rebuild it between epochs through
-  /// feature_cache() (e.g. with hot_rows_by_count from pre-sampling).
+  /// feature_cache() (e.g. with hot_rows_by_count from pre-sampling). Ignored for
+  /// device-resident features (features.kind device): every row is in HBM already.
   std::size_t cache_bytes{0};
+  /// Where each slot's pinned staging (the seeds' path to the device, the counts read back)
+  /// comes from: mapped page-locked memory (see core/host_resource.hpp); default
+  /// pinned_host_resource (cudaHostAlloc). The resource must outlive the pipeline.
+  host_resource_ref host_memory{};
 };
 
 /// A non-owning device array with the member names of buffer<T> (data(), size()).
@@ -224,21 +230,23 @@ class gnn_preparer {
       { buffer<std::byte> const reserve(options_.reserve_bytes, stream, mr_); }
       GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
     }
-    if (options_.cache_bytes > 0) {
+    if (options_.cache_bytes > 0 && features_.kind != memory_kind::device) {
       cache_ = std::make_unique<tiered_table<Feature>>(features_, options_.cache_bytes, stream, mr_);
-      buffer<std::int64_t> const hot = hot_rows_by_degree(stream, graph_, cache_->capacity());
+      buffer<std::int64_t> const hot = hot_rows_by_degree(stream, graph_, cache_->capacity(), mr_);
       cache_->rebuild(stream, hot.data(), cache_->capacity());
     }
   }
 
-  /// Allocates a slot's arrays, sized for batch_size seeds: pinned staging and counts, the
-  /// bound-sized block arrays and sampling workspace (stream-ordered from the resource).
+  /// Allocates a slot's arrays, sized for batch_size seeds: pinned staging and counts (from
+  /// options.host_memory), the bound-sized block arrays and sampling workspace (stream-ordered
+  /// from the device resource).
   void init_batch(batch_type& batch, cudaStream_t stream)
   {
     auto const layers = options_.fanouts.size();
     auto& st = batch.storage;
-    st.staging = buffer<Index>(static_cast<std::size_t>(options_.batch_size), memory_kind::pinned);
-    st.host_counts = buffer<std::int64_t>(2 * layers, memory_kind::pinned);
+    st.staging = buffer<Index>(static_cast<std::size_t>(options_.batch_size), memory_kind::pinned, {},
+                               options_.host_memory);
+    st.host_counts = buffer<std::int64_t>(2 * layers, memory_kind::pinned, {}, options_.host_memory);
     st.seeds = buffer<Index>(static_cast<std::size_t>(options_.batch_size), stream, mr_);
     st.blocks = sample_blocks_buffers<Offset, Index>(options_.batch_size, options_.fanouts,
                                                      graph_.num_nodes, stream, mr_);

@@ -76,9 +76,8 @@ class typed_pipeline final : public pipeline_base {
     options.reserve_bytes = static_cast<std::size_t>(config.reserve_bytes);
     options.cache_bytes = static_cast<std::size_t>(config.cache_bytes);
     // The pipeline's device arrays (seeds, blocks, features, labels, workspaces) come from
-    // torch's caching allocator, so that batches can be handed out as views of them. (The
-    // library's gnn_preparer still builds the cache tier with cudaMalloc: it does not pass its
-    // resource to tiered_table.)
+    // torch's caching allocator, so that batches can be handed out as views of them; so do the
+    // cache tier and its hot-row selection.
     gnndirect::resource_ref const mr = torch_caching_resource::for_device(device);
     hand_off_ = std::make_shared<hand_off_type>(
       std::make_unique<pipeline_type>(csr, table, static_cast<const std::int64_t*>(lab.device),
