@@ -3,9 +3,11 @@
 /// @brief Multi-layer GPU sampling with relabelling to local ids (message-flow blocks).
 ///
 /// Layer l samples from its dst nodes (layer 0: the seeds; layer l > 0: layer l-1's src nodes)
-/// with fanouts[l] and random counter layer l, then relabels: src nodes are the dst nodes (same
-/// order) followed by the other sampled neighbours in order of first appearance. The result
-/// equals host::sample_blocks_reference bit for bit. DGL lists blocks input side first: DGL's
+/// with fanouts[l], the caller's sampler (a type, device/samplers.hpp) and random counter layer
+/// l, then relabels with the code of the public relabel_async (algorithms/relabel.cuh): src
+/// nodes are the dst nodes (same order) followed by the other sampled neighbours in order of
+/// first appearance. With the library's samplers the result equals
+/// host::sample_blocks_reference bit for bit. DGL lists blocks input side first: DGL's
 /// blocks[i] is layers[L - 1 - i] here.
 ///
 /// Two entry points:
@@ -22,7 +24,9 @@
 /// and relabelling sorts the whole bound with a sentinel id for every unused row or slot, so no
 /// kernel's size depends on a count the host has not seen.
 
+#include <gnndirect/algorithms/relabel.cuh>
 #include <gnndirect/algorithms/sample_neighbors.cuh>
+#include <gnndirect/algorithms/sampled_refs.hpp>
 #include <gnndirect/algorithms/sampling_policy.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
@@ -86,25 +90,6 @@ inline std::vector<block_bounds> sample_blocks_bounds(std::int64_t num_seeds,
   return bounds;
 }
 
-/// Caller-owned, device-visible arrays of one layer for sample_blocks_async, sized by the
-/// layer's block_bounds. dst nodes are not stored: layer 0's are the seeds, layer l's are layer
-/// l-1's src_nodes[0, *num_src).
-template <class Offset, class Index>
-struct sampled_block_ref {
-  Index* src_nodes{nullptr};          ///< num_src bound: global ids, dst nodes first
-  std::int64_t* offsets{nullptr};     ///< num_dst bound + 1: entries past num_dst equal num_edges
-  Index* indices{nullptr};            ///< num_edges bound: local src id of each sampled edge
-  Offset* edge_ids{nullptr};          ///< num_edges bound: global edge ids, or null (not wanted)
-  std::int64_t* num_src{nullptr};     ///< device scalar: src nodes of the layer
-  std::int64_t* num_edges{nullptr};   ///< device scalar: sampled edges of the layer
-};
-
-/// Caller-owned outputs of sample_blocks_async, seeds side first.
-template <class Offset, class Index>
-struct sampled_blocks_ref {
-  std::vector<sampled_block_ref<Offset, Index>> layers;  ///< one per fanout
-};
-
 namespace detail {
 
 /// Slices of a sample_blocks workspace: two error records per layer first (its seeds, its sampled
@@ -143,28 +128,23 @@ blocks_workspace<Offset, Index> carve_blocks_workspace(workspace_view ws,
   w.counts = carver.take<std::int64_t>(n(dst, sizeof(std::int64_t)));
   w.slot_neighbors = carver.take<Index>(n(slots, sizeof(Index)));
   w.slot_edge_ids = carver.take<Offset>(n(slots, sizeof(Offset)));
-  relabel_scratch<Index>& r = w.relabel;
-  r.ids_in = carver.take<Index>(n(items, sizeof(Index)));
-  r.ids_sorted = carver.take<Index>(n(items, sizeof(Index)));
-  r.positions_in = carver.take<std::int64_t>(n(items, sizeof(std::int64_t)));
-  r.positions_sorted = carver.take<std::int64_t>(n(items, sizeof(std::int64_t)));
-  r.head_of = carver.take<std::int64_t>(n(items, sizeof(std::int64_t)));
-  r.first_seen = carver.take<std::int64_t>(n(slots, sizeof(std::int64_t)));
-  r.new_rank = carver.take<std::int64_t>(n(slots, sizeof(std::int64_t)));
-  r.cub_storage = carver.take<void>(cub);
-  r.cub_bytes = cub;
+  w.relabel = carve_relabel_scratch<Index>(carver, items, slots, cub);
   w.total = carver.used();
   return w;
 }
 
 /// Argument checks of sample_blocks_async (before any launch).
-template <class Offset, class Index>
+template <class Sampler, class Offset, class Index>
 void check_blocks_arguments(const csr_view<Offset, Index>& csr, const Index* seeds,
                             std::int64_t num_seeds, const std::vector<int>& fanouts,
-                            const sampling_policy& policy)
+                            const Sampler& sampler, const sampling_policy& policy)
 {
+  static_assert(is_sampler_v<Sampler>,
+                "gnndirect sample_blocks: the sampler must model the sampler concept "
+                "(device/samplers.hpp): needs_weights, scratch_bytes(fanout, tile_size), "
+                "sample(tile, csr, edges, fanout, layer, scratch, out), trivially copyable");
   GNNDIRECT_EXPECTS(!fanouts.empty(), "sample_blocks: at least one fanout is needed");
-  for (int fanout : fanouts) { validate(policy, csr, fanout); }
+  for (int fanout : fanouts) { validate(sampler, policy, csr, fanout); }
   check_sample_inputs(csr, seeds, num_seeds);  // once, not per layer
   GNNDIRECT_EXPECTS(csr.num_nodes < std::int64_t{std::numeric_limits<Index>::max()},
                     "sample_blocks: num_nodes must be below the largest Index (the relabelling's "
@@ -194,9 +174,10 @@ void check_layer_output(const sampled_block_ref<Offset, Index>& out, const block
 
 /// Samples and relabels layer l whose dst nodes are dst[0, num_dst) (num_dst on the device for
 /// l > 0). Capturable.
-template <class Offset, class Index>
+template <class Sampler, class Offset, class Index>
 void sample_block_async(cudaStream_t stream, const csr_view<Offset, Index>& csr, const Index* dst,
-                        device_count num_dst, int fanout, int l, const sampling_policy& policy,
+                        device_count num_dst, int fanout, int l, const Sampler& sampler,
+                        const sampling_policy& policy,
                         const sampled_block_ref<Offset, Index>& out,
                         const blocks_workspace<Offset, Index>& w)
 {
@@ -208,7 +189,7 @@ void sample_block_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
     // Also with fanout 0: the kernel is where seeds are checked (a bad one would otherwise pass
     // unreported and leave its src row unwritten), and it writes the counts the scan reads.
     // Seeds past the device-side count get count 0 and are not read.
-    launch_sample_neighbors(stream, csr, dst, dst_bound, num_dst.value, fanout, l, policy,
+    launch_sample_neighbors(stream, csr, dst, dst_bound, num_dst.value, fanout, l, sampler, policy,
                             w.slot_neighbors, slot_edge_ids, w.counts, flag);
     if (policy.check_seeds) { flag.capture_value_async(stream, dst); }
     std::size_t bytes = w.relabel.cub_bytes;
@@ -244,7 +225,7 @@ std::size_t sample_blocks_workspace_bytes(std::int64_t num_seeds, const std::vec
     .total;
 }
 
-/// Enqueues a whole multi-layer sample on `stream`; returns at once.
+/// Enqueues a whole multi-layer sample with `sampler` on `stream`; returns at once.
 ///
 /// Layer l's arrays in `out` must hold sample_blocks_bounds(num_seeds, fanouts,
 /// csr.num_nodes)[l] entries (arrays sized for more seeds also do). Writes, per layer: *num_src,
@@ -259,19 +240,22 @@ std::size_t sample_blocks_workspace_bytes(std::int64_t num_seeds, const std::vec
 /// @param csr device-visible graph (any placement); its neighbour ids should lie in
 /// [0, num_nodes) (check untrusted graphs with validate())
 /// @param seeds device-visible array of num_seeds node ids (repeats allowed: separate dst rows)
-/// @param fanouts one fanout (>= 0) per layer  @param policy kind, seed, tile, budget, checks
+/// @param fanouts one fanout (>= 0) per layer
+/// @param sampler what to draw (any model of the sampler concept, device/samplers.hpp; the
+/// kernel is instantiated for it alone)  @param policy tile, budget, checks
 /// @param out caller-owned outputs, one entry per fanout
 /// @param ws workspace of at least sample_blocks_workspace_bytes<Offset, Index>(num_seeds,
 /// fanouts, csr.num_nodes) bytes; reusable once the enqueued work (and the check) has run
-/// @throws invalid_argument (policy, graph, sizes, null, unreachable or misaligned outputs or
-/// workspace) before any launch; cuda_error.
-template <class Offset, class Index>
+/// @throws invalid_argument (policy, graph, sizes, weights missing for a sampler with
+/// needs_weights, null, unreachable or misaligned outputs or workspace) before any launch;
+/// cuda_error.
+template <class Offset, class Index, class Sampler>
 void sample_blocks_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                          const Index* seeds, std::int64_t num_seeds, const std::vector<int>& fanouts,
-                         const sampling_policy& policy, const sampled_blocks_ref<Offset, Index>& out,
-                         workspace_view ws)
+                         const Sampler& sampler, const sampling_policy& policy,
+                         const sampled_blocks_ref<Offset, Index>& out, workspace_view ws)
 {
-  detail::check_blocks_arguments(csr, seeds, num_seeds, fanouts, policy);
+  detail::check_blocks_arguments(csr, seeds, num_seeds, fanouts, sampler, policy);
   GNNDIRECT_EXPECTS(out.layers.size() == fanouts.size(),
                     "sample_blocks_async: out has " + std::to_string(out.layers.size()) +
                       " layers for " + std::to_string(fanouts.size()) + " fanouts");
@@ -286,8 +270,8 @@ void sample_blocks_async(cudaStream_t stream, const csr_view<Offset, Index>& csr
   for (std::size_t l = 0; l < bounds.size(); ++l) {
     const Index* const dst = l == 0 ? seeds : out.layers[l - 1].src_nodes;
     detail::device_count const num_dst{l == 0 ? nullptr : out.layers[l - 1].num_src, bounds[l].num_dst};
-    detail::sample_block_async(stream, csr, dst, num_dst, fanouts[l], static_cast<int>(l), policy,
-                               out.layers[l], w);
+    detail::sample_block_async(stream, csr, dst, num_dst, fanouts[l], static_cast<int>(l), sampler,
+                               policy, out.layers[l], w);
   }
 }
 
@@ -432,16 +416,16 @@ buffer<T> copy_prefix(cudaStream_t stream, const T* ids, std::int64_t n, Memory 
 }
 
 /// The synchronous sample_blocks on either kind of memory source (resource_ref or pool).
-template <class Offset, class Index, class Memory>
+template <class Offset, class Index, class Sampler, class Memory>
 sampled_blocks<Offset, Index> sample_blocks_sync(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                                                  const Index* seeds, std::int64_t num_seeds,
-                                                 const std::vector<int>& fanouts,
+                                                 const std::vector<int>& fanouts, const Sampler& sampler,
                                                  const sampling_policy& policy, Memory memory)
 {
-  check_blocks_arguments(csr, seeds, num_seeds, fanouts, policy);
+  check_blocks_arguments(csr, seeds, num_seeds, fanouts, sampler, policy);
   sample_blocks_buffers<Offset, Index> const tmp(num_seeds, fanouts, csr.num_nodes, stream, memory);
   auto const out = tmp.ref();
-  sample_blocks_async(stream, csr, seeds, num_seeds, fanouts, policy, out, tmp.workspace());
+  sample_blocks_async(stream, csr, seeds, num_seeds, fanouts, sampler, policy, out, tmp.workspace());
   std::vector<std::int64_t> counts(2 * fanouts.size());
   GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(counts.data(), tmp.counts(), sizeof(std::int64_t) * counts.size(),
                                      cudaMemcpyDefault, stream));
@@ -483,30 +467,32 @@ sampled_blocks<Offset, Index> sample_blocks_sync(cudaStream_t stream, const csr_
 /// @param stream stream to run on  @param csr device-visible graph (any placement); its neighbour
 /// ids must lie in [0, num_nodes) (check untrusted graphs with validate())
 /// @param seeds device-visible node ids  @param num_seeds their number
-/// @param fanouts one fanout per layer (at least one)  @param policy kind, seed, tile, checks
+/// @param fanouts one fanout per layer (at least one)
+/// @param sampler what to draw (any model of the sampler concept, device/samplers.hpp)
+/// @param policy tile, budget, checks
 /// @param mr memory resource for every allocation (default: the device's default pool)
 /// @throws invalid_argument (arguments), index_out_of_range (when policy.check_seeds: "seeds of
 /// layer l" for a seed outside [0, num_nodes), "sampled neighbours of layer l" for a corrupt
 /// graph; the context stays usable), allocation_error, cuda_error.
-template <class Offset, class Index>
+template <class Offset, class Index, class Sampler>
 sampled_blocks<Offset, Index> sample_blocks(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                                             const Index* seeds, std::int64_t num_seeds,
-                                            const std::vector<int>& fanouts,
+                                            const std::vector<int>& fanouts, const Sampler& sampler,
                                             const sampling_policy& policy = {},
                                             resource_ref mr = {})
 {
-  return detail::sample_blocks_sync(stream, csr, seeds, num_seeds, fanouts, policy, mr);
+  return detail::sample_blocks_sync(stream, csr, seeds, num_seeds, fanouts, sampler, policy, mr);
 }
 
 /// As above, allocating from a CUDA memory pool of the current device (null: its default pool);
 /// kept for source compatibility.
-template <class Offset, class Index>
+template <class Offset, class Index, class Sampler>
 sampled_blocks<Offset, Index> sample_blocks(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                                             const Index* seeds, std::int64_t num_seeds,
-                                            const std::vector<int>& fanouts,
+                                            const std::vector<int>& fanouts, const Sampler& sampler,
                                             const sampling_policy& policy, cudaMemPool_t pool)
 {
-  return detail::sample_blocks_sync(stream, csr, seeds, num_seeds, fanouts, policy, pool);
+  return detail::sample_blocks_sync(stream, csr, seeds, num_seeds, fanouts, sampler, policy, pool);
 }
 
 GNNDIRECT_NAMESPACE_END

@@ -5,10 +5,13 @@
 /// Output layout: fixed-stride slots (seed i owns slots [i * fanout, (i + 1) * fanout), of which
 /// the first counts[i] are written), per-seed counts, and their scan offsets[0..num_seeds]
 /// (cub::DeviceScan) so that the slots can be compacted into CSR arrays. Results equal the host
-/// reference (reference/sample_reference.hpp) bit for bit; semantics in algorithms/sampling_policy.hpp.
+/// reference (reference/sample_reference.hpp) bit for bit; semantics in device/samplers.hpp.
+/// Every call is a template on the sampler (any model of the sampler concept): only that
+/// sampler's kernel is compiled.
 /// The csr_view holds device-visible addresses in any placement (device, pinned, registered,
 /// managed_host); placement only changes speed.
 
+#include <gnndirect/algorithms/sampled_refs.hpp>
 #include <gnndirect/algorithms/sampling_policy.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
@@ -32,15 +35,6 @@
 #include <utility>
 
 GNNDIRECT_NAMESPACE_BEGIN
-
-/// Caller-owned, device-visible output of sample_neighbors_async.
-template <class Offset, class Index>
-struct sampled_slots_ref {
-  Index* neighbors{nullptr};        ///< num_seeds * fanout slots of neighbour ids
-  Offset* edge_ids{nullptr};        ///< num_seeds * fanout slots of edge ids, or null (not wanted)
-  std::int64_t* counts{nullptr};    ///< num_seeds: sampled edges per seed
-  std::int64_t* offsets{nullptr};   ///< num_seeds + 1: exclusive scan of counts (offsets[0] = 0)
-};
 
 /// Sampled edges in CSR form, owned in device memory (sample_neighbors' result): seed i's
 /// neighbours are neighbors[offsets[i] .. offsets[i+1]).
@@ -97,11 +91,16 @@ void check_sample_inputs(const csr_view<Offset, Index>& csr, const Index* seeds,
 }
 
 /// Argument checks shared by the async and synchronous calls (before any launch).
-template <class Offset, class Index>
+template <class Sampler, class Offset, class Index>
 void check_sample_arguments(const csr_view<Offset, Index>& csr, const Index* seeds,
-                            std::int64_t num_seeds, int fanout, const sampling_policy& policy)
+                            std::int64_t num_seeds, int fanout, const Sampler& sampler,
+                            const sampling_policy& policy)
 {
-  validate(policy, csr, fanout);
+  static_assert(is_sampler_v<Sampler>,
+                "gnndirect sampling: the sampler must model the sampler concept "
+                "(device/samplers.hpp): needs_weights, scratch_bytes(fanout, tile_size), "
+                "sample(tile, csr, edges, fanout, layer, scratch, out), trivially copyable");
+  validate(sampler, policy, csr, fanout);
   check_sample_inputs(csr, seeds, num_seeds);
 }
 
@@ -150,57 +149,35 @@ void enqueue_sample_neighbors(cudaStream_t stream, const Index* seeds, std::int6
 
 }  // namespace detail
 
-/// Enqueues sampling of up to `fanout` neighbours of each seed on `stream`; returns at once.
+/// Enqueues sampling of up to `fanout` neighbours of each seed with `sampler` on `stream`;
+/// returns at once.
 ///
 /// Writes out.counts, out.offsets and the first counts[i] slots of each seed. With
 /// policy.check_seeds, a seed outside [0, csr.num_nodes) gets count 0 and is recorded in `ws`:
 /// call sample_neighbors_check(stream, ws, csr.num_nodes) afterwards to raise it. Nothing is
 /// written out of bounds. Capturable in a CUDA graph (no allocation, no synchronisation).
-/// The run-time policy.kind is dispatched onto the library's sampler types (device/samplers.cuh).
+/// @tparam Sampler any model of the sampler concept (device/samplers.hpp); the kernel is
+/// instantiated for it alone
 /// @param csr device-visible graph  @param seeds device-visible array of num_seeds node ids
 /// @param fanout k >= 0  @param layer random counter layer (hop index)
+/// @param sampler what to draw (with its seed and data)
+/// @param policy tile_size, block_budget and check_seeds
 /// @param out caller-owned output (slots sized num_seeds * fanout)
 /// @param ws workspace of at least sample_neighbors_workspace_bytes(num_seeds) bytes
-/// @throws invalid_argument (policy, graph, sizes, workspace) before any launch; cuda_error.
-template <class Offset, class Index>
-void sample_neighbors_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
-                            const Index* seeds, std::int64_t num_seeds, int fanout, int layer,
-                            const sampling_policy& policy, const sampled_slots_ref<Offset, Index>& out,
-                            workspace_view ws)
-{
-  detail::check_sample_arguments(csr, seeds, num_seeds, fanout, policy);
-  detail::enqueue_sample_neighbors(stream, seeds, num_seeds, fanout, policy.check_seeds, out, ws,
-                                   [&](detail::error_flag_ref flag) {
-                                     detail::launch_sample_neighbors(stream, csr, seeds, num_seeds, nullptr,
-                                                                     fanout, layer, policy, out.neighbors,
-                                                                     out.edge_ids, out.counts, flag);
-                                   });
-}
-
-/// As above with a caller's sampler type (any model of the sampler concept, device/samplers.cuh):
-/// the kernel is instantiated for `Sampler` alone. `tuning` supplies tile_size, block_budget and
-/// check_seeds; its kind and seed are not used (the sampler carries its own).
-/// @throws invalid_argument (tuning, graph, sizes, workspace; weights missing for a sampler with
+/// @throws invalid_argument (policy, graph, sizes, workspace; weights missing for a sampler with
 /// needs_weights) before any launch; cuda_error.
 template <class Offset, class Index, class Sampler>
 void sample_neighbors_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                             const Index* seeds, std::int64_t num_seeds, int fanout, int layer,
-                            const Sampler& sampler, const sampling_policy& tuning,
+                            const Sampler& sampler, const sampling_policy& policy,
                             const sampled_slots_ref<Offset, Index>& out, workspace_view ws)
 {
-  static_assert(is_sampler_v<Sampler>,
-                "gnndirect sample_neighbors_async: the sampler must model the sampler concept "
-                "(device/samplers.cuh): needs_weights, scratch_bytes(fanout, tile_size), "
-                "sample(tile, csr, edges, fanout, layer, scratch, out), trivially copyable");
-  sampling_policy checked = tuning;
-  checked.kind = Sampler::needs_weights ? sampling_kind::weighted_without_replacement
-                                        : sampling_kind::uniform_without_replacement;
-  detail::check_sample_arguments(csr, seeds, num_seeds, fanout, checked);
-  detail::enqueue_sample_neighbors(stream, seeds, num_seeds, fanout, tuning.check_seeds, out, ws,
+  detail::check_sample_arguments(csr, seeds, num_seeds, fanout, sampler, policy);
+  detail::enqueue_sample_neighbors(stream, seeds, num_seeds, fanout, policy.check_seeds, out, ws,
                                    [&](detail::error_flag_ref flag) {
-                                     detail::launch_sample_neighbors_with(
+                                     detail::launch_sample_neighbors(
                                        stream, csr, seeds, num_seeds, nullptr, fanout, layer, sampler,
-                                       tuning, out.neighbors, out.edge_ids, out.counts, flag);
+                                       policy, out.neighbors, out.edge_ids, out.counts, flag);
                                    });
 }
 
@@ -267,13 +244,14 @@ inline std::int64_t read_scalar(cudaStream_t stream, const std::int64_t* value)
 
 /// Samples into `storage`, raises a recorded seed error, and returns the sampled edge count
 /// (one device-to-host read). `what` names the seed array in the error.
-template <class Offset, class Index>
+template <class Offset, class Index, class Sampler>
 std::int64_t sample_into(cudaStream_t stream, const csr_view<Offset, Index>& csr, const Index* seeds,
-                         std::int64_t num_seeds, int fanout, int layer, const sampling_policy& policy,
-                         const sample_storage<Offset, Index>& storage, const std::string& what)
+                         std::int64_t num_seeds, int fanout, int layer, const Sampler& sampler,
+                         const sampling_policy& policy, const sample_storage<Offset, Index>& storage,
+                         const std::string& what)
 {
-  sample_neighbors_async(stream, csr, seeds, num_seeds, fanout, layer, policy, storage.slots(),
-                         storage.ws());
+  sample_neighbors_async(stream, csr, seeds, num_seeds, fanout, layer, sampler, policy,
+                         storage.slots(), storage.ws());
   if (policy.check_seeds) {
     sample_flag(storage.ws()).throw_if_set(stream, what, csr.num_nodes);
   }
@@ -281,17 +259,17 @@ std::int64_t sample_into(cudaStream_t stream, const csr_view<Offset, Index>& csr
 }
 
 /// The synchronous sample_neighbors on either kind of memory source (resource_ref or pool).
-template <class Offset, class Index, class Memory>
+template <class Offset, class Index, class Sampler, class Memory>
 sampled_neighbors<Offset, Index> sample_neighbors_sync(cudaStream_t stream,
                                                        const csr_view<Offset, Index>& csr,
                                                        const Index* seeds, std::int64_t num_seeds,
-                                                       int fanout, int layer,
+                                                       int fanout, int layer, const Sampler& sampler,
                                                        const sampling_policy& policy, Memory memory)
 {
-  check_sample_arguments(csr, seeds, num_seeds, fanout, policy);
+  check_sample_arguments(csr, seeds, num_seeds, fanout, sampler, policy);
   sample_storage<Offset, Index> storage(num_seeds, fanout, stream, memory);
   std::int64_t const edges =
-    sample_into(stream, csr, seeds, num_seeds, fanout, layer, policy, storage, "seeds");
+    sample_into(stream, csr, seeds, num_seeds, fanout, layer, sampler, policy, storage, "seeds");
   sampled_neighbors<Offset, Index> result;
   result.neighbors = buffer<Index>(static_cast<std::size_t>(edges), stream, memory);
   result.edge_ids = buffer<Offset>(static_cast<std::size_t>(edges), stream, memory);
@@ -312,29 +290,30 @@ sampled_neighbors<Offset, Index> sample_neighbors_sync(cudaStream_t stream,
 /// more before returning). Use sample_neighbors_async on hot paths.
 /// @param stream stream to run on  @param csr device-visible graph (any placement)
 /// @param seeds device-visible node ids  @param num_seeds their number  @param fanout k >= 0
-/// @param layer random counter layer  @param policy kind, seed, tile size, budget, checks
+/// @param layer random counter layer  @param sampler what to draw (any model of the sampler
+/// concept, device/samplers.hpp)  @param policy tile size, budget, checks
 /// @param mr memory resource for every allocation (default: the device's default pool)
 /// @throws invalid_argument (arguments), index_out_of_range (bad seed, with checks on; the
 /// context stays usable), allocation_error, cuda_error.
-template <class Offset, class Index>
+template <class Offset, class Index, class Sampler>
 sampled_neighbors<Offset, Index> sample_neighbors(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                                                   const Index* seeds, std::int64_t num_seeds,
-                                                  int fanout, int layer,
+                                                  int fanout, int layer, const Sampler& sampler,
                                                   const sampling_policy& policy = {},
                                                   resource_ref mr = {})
 {
-  return detail::sample_neighbors_sync(stream, csr, seeds, num_seeds, fanout, layer, policy, mr);
+  return detail::sample_neighbors_sync(stream, csr, seeds, num_seeds, fanout, layer, sampler, policy, mr);
 }
 
 /// As above, allocating from a CUDA memory pool of the current device (null: its default pool);
 /// kept for source compatibility.
-template <class Offset, class Index>
+template <class Offset, class Index, class Sampler>
 sampled_neighbors<Offset, Index> sample_neighbors(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                                                   const Index* seeds, std::int64_t num_seeds,
-                                                  int fanout, int layer,
+                                                  int fanout, int layer, const Sampler& sampler,
                                                   const sampling_policy& policy, cudaMemPool_t pool)
 {
-  return detail::sample_neighbors_sync(stream, csr, seeds, num_seeds, fanout, layer, policy, pool);
+  return detail::sample_neighbors_sync(stream, csr, seeds, num_seeds, fanout, layer, sampler, policy, pool);
 }
 
 GNNDIRECT_NAMESPACE_END

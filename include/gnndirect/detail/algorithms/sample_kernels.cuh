@@ -10,7 +10,7 @@
 #include <gnndirect/detail/error_flag.cuh>
 #include <gnndirect/device/dynamic_tile.cuh>
 #include <gnndirect/device/sample_neighbors_tile.cuh>
-#include <gnndirect/device/samplers.cuh>
+#include <gnndirect/device/samplers.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -21,25 +21,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-
-GNNDIRECT_NAMESPACE_BEGIN
-
-/// Calls `f(sampler)` with the library sampler that `policy.kind` names (seeded with
-/// policy.seed): how the bulk layer maps the run-time choice onto a sampler type. Host.
-template <class F>
-decltype(auto) visit_sampler(const sampling_policy& policy, F&& f)
-{
-  switch (policy.kind) {
-    case sampling_kind::uniform_with_replacement:
-      return std::forward<F>(f)(uniform_with_replacement_sampler{policy.seed});
-    case sampling_kind::weighted_without_replacement:
-      return std::forward<F>(f)(weighted_sampler{policy.seed});
-    case sampling_kind::uniform_without_replacement: break;
-  }
-  return std::forward<F>(f)(uniform_sampler{policy.seed});
-}
-
-GNNDIRECT_NAMESPACE_END
 
 GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
@@ -160,11 +141,11 @@ inline void allow_max_dynamic_shared(const void* kernel, int device)
   done.push_back(key);
 }
 
-/// Enqueues the sampling kernel for one sampler type. `device_count` (nullable) caps the seeds
+/// Enqueues the sampling kernel for one sampler type (its only instantiation). `device_count` (nullable) caps the seeds
 /// sampled on the device (see sample_neighbors_kernel). @throws invalid_argument (shared memory),
 /// cuda_error when the launch fails.
 template <class Sampler, class Offset, class Index>
-void launch_sample_neighbors_with(cudaStream_t stream, const csr_view<Offset, Index>& csr,
+void launch_sample_neighbors(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                                   const Index* seeds, std::int64_t num_seeds,
                                   const std::int64_t* device_count, int fanout, int layer,
                                   const Sampler& sampler, const sampling_policy& policy,
@@ -172,7 +153,7 @@ void launch_sample_neighbors_with(cudaStream_t stream, const csr_view<Offset, In
                                   error_flag_ref flag)
 {
   static_assert(is_sampler_v<Sampler>, "gnndirect sampling: the sampler must model the sampler "
-                                       "concept (device/samplers.cuh)");
+                                       "concept (device/samplers.hpp)");
   sample_launch_shape const shape =
     sample_launch(num_seeds, fanout, sampler.scratch_bytes(fanout, policy.tile_size), policy);
   auto* const kernel = &sample_neighbors_kernel<Sampler, Offset, Index>;
@@ -183,21 +164,6 @@ void launch_sample_neighbors_with(cudaStream_t stream, const csr_view<Offset, In
     csr, seeds, num_seeds, device_count, fanout, layer, sampler, policy.tile_size,
     policy.check_seeds, shape.tile_scratch, slot_neighbors, slot_edge_ids, counts, flag);
   GNNDIRECT_CUDA_TRY(cudaGetLastError());
-}
-
-/// Enqueues the sampling kernel of the library sampler policy.kind names (the bulk layer's
-/// dispatch of the run-time choice onto a sampler type). As launch_sample_neighbors_with.
-template <class Offset, class Index>
-void launch_sample_neighbors(cudaStream_t stream, const csr_view<Offset, Index>& csr,
-                             const Index* seeds, std::int64_t num_seeds,
-                             const std::int64_t* device_count, int fanout, int layer,
-                             const sampling_policy& policy, Index* slot_neighbors,
-                             Offset* slot_edge_ids, std::int64_t* counts, error_flag_ref flag)
-{
-  visit_sampler(policy, [&](const auto& sampler) {
-    launch_sample_neighbors_with(stream, csr, seeds, num_seeds, device_count, fanout, layer, sampler,
-                                 policy, slot_neighbors, slot_edge_ids, counts, flag);
-  });
 }
 
 /// Enqueues the compaction of fixed-stride slots into CSR arrays.
