@@ -8,6 +8,7 @@
 #include "support/random.hpp"
 #include "support/transfer.hpp"
 #include "support/counting_resource.hpp"
+#include "support/temporal_sampler.cuh"
 
 #include <gnndirect/algorithms/relabel.cuh>
 #include <gnndirect/algorithms/sample_blocks.cuh>
@@ -221,45 +222,6 @@ void check_async(const graph_pair<Offset, Index>& g, const std::vector<Index>& s
 }
 
 
-/// A user-written sampler for temporal graphs, written against any tile (cg or dynamic_tile): up
-/// to `fanout` edges whose time is before the node's query time, the most recent first (ties:
-/// the later position first), in that order. Deterministic: it has no with_seed, so the pipeline
-/// uses it unchanged for every batch.
-struct recent_before_sampler {
-  static constexpr bool needs_weights = false;
-  const std::int64_t* edge_time;   ///< one per edge, CSR position order
-  const std::int64_t* query_time;  ///< one per node
-
-  GNNDIRECT_HOST_DEVICE std::size_t scratch_bytes(int, int) const { return 0; }
-
-  template <class Tile, class Offset, class Index>
-  __device__ std::int64_t sample(const Tile& tile, const csr_view<Offset, Index>&,
-                                 const gnndirect::node_edges<Offset>& edges, int fanout, int, void*,
-                                 const gnndirect::sampled_output<Offset, Index>& out) const
-  {
-    const std::int64_t* const time = edge_time + edges.first;
-    std::int64_t const limit = query_time[edges.node];
-    auto const lane = static_cast<std::int64_t>(tile.thread_rank());
-    auto const size = static_cast<std::int64_t>(tile.num_threads());
-    unsigned const members = size == 32 ? 0xFFFFFFFFu : (1u << size) - 1u;
-    std::int64_t eligible = 0;
-    for (std::int64_t base = 0; base < edges.degree; base += size) {
-      std::int64_t const p = base + lane;
-      eligible += __popc(tile.ballot(p < edges.degree && time[p] < limit) & members);
-    }
-    for (std::int64_t p = lane; p < edges.degree; p += size) {
-      if (time[p] >= limit) { continue; }
-      std::int64_t rank = 0;  // eligible edges before p in (time desc, position desc)
-      for (std::int64_t q = 0; q < edges.degree; ++q) {
-        rank += time[q] < limit && (time[q] > time[p] || (time[q] == time[p] && q > p)) ? 1 : 0;
-      }
-      if (rank < fanout) { out.emit(p, rank); }
-    }
-    tile.sync();
-    return eligible < fanout ? eligible : fanout;
-  }
-};
-
 /// Edge times and node query times for the temporal tests (times in [0, 1000), many ties).
 struct temporal_data {
   std::vector<std::int64_t> edge_time;
@@ -274,56 +236,18 @@ struct temporal_data {
     d_edge_time = to_buffer(edge_time);
     d_query_time = to_buffer(query_time);
   }
-  recent_before_sampler sampler() const { return {d_edge_time.data(), d_query_time.data()}; }
+  gnndirect::test::recent_before_sampler sampler() const { return {d_edge_time.data(), d_query_time.data()}; }
 };
 
-/// Host implementation of multi-layer temporal sampling written from the definitions alone
-/// (per dst node: eligible edges sorted by time then position, both descending, the first
-/// `fanout` kept; relabelling: dst nodes first, new nodes by first appearance, a repeated dst id
-/// maps to its first row).
+/// The temporal blocks on the host (support/temporal_sampler.cuh) for a graph_pair.
 template <class Offset, class Index>
 gnndirect::host::sampled_blocks<Offset, Index> temporal_blocks_on_host(const graph_pair<Offset, Index>& g,
                                                                       const temporal_data& t,
                                                                       const std::vector<Index>& seeds,
                                                                       const std::vector<int>& fanouts)
 {
-  gnndirect::host::sampled_blocks<Offset, Index> result;
-  std::vector<Index> dst = seeds;
-  for (int fanout : fanouts) {
-    gnndirect::host::block<Offset, Index> b;
-    b.dst_nodes = dst;
-    b.offsets.push_back(0);
-    std::vector<Index> sampled;
-    for (Index d : dst) {
-      std::vector<std::int64_t> kept;
-      for (auto e = static_cast<std::int64_t>(g.indptr[static_cast<std::size_t>(d)]);
-           e < static_cast<std::int64_t>(g.indptr[static_cast<std::size_t>(d) + 1]); ++e) {
-        if (t.edge_time[static_cast<std::size_t>(e)] < t.query_time[static_cast<std::size_t>(d)]) { kept.push_back(e); }
-      }
-      std::sort(kept.begin(), kept.end(), [&](std::int64_t a, std::int64_t c) {
-        auto const ta = t.edge_time[static_cast<std::size_t>(a)];
-        auto const tc = t.edge_time[static_cast<std::size_t>(c)];
-        return ta != tc ? ta > tc : a > c;
-      });
-      if (kept.size() > static_cast<std::size_t>(fanout)) { kept.resize(static_cast<std::size_t>(fanout)); }
-      for (std::int64_t e : kept) {
-        sampled.push_back(g.indices[static_cast<std::size_t>(e)]);
-        b.edge_ids.push_back(g.edge_ids.empty() ? static_cast<Offset>(e) : g.edge_ids[static_cast<std::size_t>(e)]);
-      }
-      b.offsets.push_back(static_cast<std::int64_t>(sampled.size()));
-    }
-    std::unordered_map<std::int64_t, Index> local;
-    b.src_nodes = dst;
-    for (std::size_t d = 0; d < dst.size(); ++d) { local.emplace(dst[d], static_cast<Index>(d)); }
-    for (Index id : sampled) {
-      auto const inserted = local.emplace(id, static_cast<Index>(b.src_nodes.size()));
-      if (inserted.second) { b.src_nodes.push_back(id); }
-      b.indices.push_back(inserted.first->second);
-    }
-    dst = b.src_nodes;
-    result.layers.push_back(std::move(b));
-  }
-  return result;
+  return gnndirect::test::temporal_blocks_on_host(g.host(), t.edge_time, t.query_time, seeds.data(),
+                                                  static_cast<std::int64_t>(seeds.size()), fanouts);
 }
 
 struct stream_guard {

@@ -123,10 +123,13 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> sample_neighbors_cpu(
       using O = decltype(offset_tag);
       using I = decltype(index_tag);
       auto const csr = host_csr_view<O, I>(indptr, indices, weights);
-      auto const policy = make_policy(seed, replace, weights.has_value(), true);
-      auto const result = gnndirect::host::sample_neighbors_reference(
-        csr, data_as<const I>(ids), ids.size(0), static_cast<int>(fanout), static_cast<int>(layer),
-        policy, thread_count(threads));
+      auto const request = make_request(seed, replace, weights.has_value(), true);
+      auto const result = request.visit([&](auto sampler) {
+        return gnndirect::host::sample_neighbors_reference(csr, data_as<const I>(ids), ids.size(0),
+                                                           static_cast<int>(fanout),
+                                                           static_cast<int>(layer), sampler,
+                                                           thread_count(threads));
+      });
       return std::make_tuple(tensor_from(result.offsets, at::kLong),
                              tensor_from(result.neighbors, indices.scalar_type()),
                              tensor_from(result.edge_ids, indptr.scalar_type()));
@@ -148,9 +151,11 @@ std::vector<at::Tensor> sample_blocks_cpu(const at::Tensor& indptr, const at::Te
       using O = decltype(offset_tag);
       using I = decltype(index_tag);
       auto const csr = host_csr_view<O, I>(indptr, indices, weights);
-      auto const policy = make_policy(seed, replace, weights.has_value(), true);
-      auto const blocks = gnndirect::host::sample_blocks_reference(
-        csr, data_as<const I>(ids), ids.size(0), fans, policy, thread_count(threads));
+      auto const request = make_request(seed, replace, weights.has_value(), true);
+      auto const blocks = request.visit([&](auto sampler) {
+        return gnndirect::host::sample_blocks_reference(csr, data_as<const I>(ids), ids.size(0), fans,
+                                                        sampler, thread_count(threads));
+      });
       std::vector<at::Tensor> out;
       out.reserve(4 * blocks.layers.size());
       for (auto const& layer : blocks.layers) {
@@ -259,13 +264,18 @@ std::vector<at::Tensor> sample_blocks_fast_cpu(const at::Tensor& indptr, const a
       using I = decltype(index_tag);
       auto const csr = host_csr_view<O, I>(indptr, indices, std::nullopt);
       if (check) { validate_once(csr, indptr, indices); }
-      auto const policy = make_policy(seed, replace, false, true);
       auto& sampler = fast_sampler(thread_count(threads));
       // The sampler writes each batch into fresh blocks that the output tensors then own: the
       // sampled arrays are not copied again (the CPU-centric baseline should not pay for a copy
       // that a fast CPU loader would not make).
       auto blocks = std::make_shared<gnndirect::host::cpu_blocks<O, I>>();
-      sampler.sample_blocks(csr, data_as<const I>(ids), ids.size(0), fans, policy, *blocks);
+      if (replace) {  // the CPU sampler's two samplers, chosen at this run-time boundary
+        sampler.sample_blocks(csr, data_as<const I>(ids), ids.size(0), fans,
+                              gnndirect::uniform_with_replacement_sampler{static_cast<std::uint64_t>(seed)}, *blocks);
+      } else {
+        sampler.sample_blocks(csr, data_as<const I>(ids), ids.size(0), fans,
+                              gnndirect::uniform_sampler{static_cast<std::uint64_t>(seed)}, *blocks);
+      }
       std::vector<at::Tensor> out;
       out.reserve(4 * blocks->layers.size());
       for (auto& layer : blocks->layers) {
