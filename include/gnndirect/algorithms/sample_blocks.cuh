@@ -391,6 +391,8 @@ struct sampled_block {
   std::int64_t num_src() const noexcept { return static_cast<std::int64_t>(src_nodes.size()); }
   /// Number of sampled edges.
   std::int64_t num_edges() const noexcept { return static_cast<std::int64_t>(indices.size()); }
+  /// The block as a view of the family every sampler hands out (algorithms/sampled_refs.hpp).
+  block_ref<Offset, Index> ref() const noexcept { return detail::block_ref_of<Offset, Index>(*this); }
 };
 
 /// All blocks of a multi-layer sample, seeds side first.
@@ -400,6 +402,13 @@ struct sampled_blocks {
 
   /// Global ids of the input (feature) nodes: the last layer's src nodes (device memory).
   const buffer<Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
+  /// The blocks as views (device memory), valid while this owner lives.
+  blocks_ref<Offset, Index> ref() const
+  {
+    blocks_ref<Offset, Index> out;
+    for (auto const& layer : layers) { out.layers.push_back(layer.ref()); }
+    return out;
+  }
 };
 
 namespace detail {

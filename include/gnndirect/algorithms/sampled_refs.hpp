@@ -1,16 +1,19 @@
 #pragma once
 /// @file sampled_refs.hpp
-/// @brief Non-owning views of sampling outputs: fixed-stride slots of one hop
-/// (sampled_slots_ref) and relabelled message-flow blocks (sampled_block_ref,
-/// sampled_blocks_ref). Host-compilable; no owners.
+/// @brief The one view family of sampling results (host-compilable; no owners).
 ///
-/// The *_async sampling calls (sample_neighbors_async, relabel_async, sample_blocks_async) write
-/// through these views into caller-owned memory; owners (sample_blocks_buffers, sampled_blocks)
-/// are storage plus a view of this family (their ref()). The pointers are plain addresses: the
-/// GPU calls need device-visible memory.
+/// Writers' views, bound-sized, with the sizes on the device: sampled_slots_ref (one hop in
+/// fixed-stride slots), sampled_block_ref / sampled_blocks_ref (relabelled message-flow blocks):
+/// the *_async calls (sample_neighbors_async, relabel_async, sample_blocks_async) write through
+/// them into caller-owned memory. Readers' views, exactly sized: block_ref / blocks_ref, which
+/// every producer of blocks hands out: the GPU's sampled_blocks::ref(), the pipeline's batches
+/// (minibatch::blocks), host::cpu_blocks::ref() and the reference's host::sampled_blocks::ref().
+/// Owners are storage plus a view of this family. The pointers are plain addresses (device
+/// memory for the GPU producers, host memory for the CPU ones).
 
 #include <gnndirect/core/version.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -46,5 +49,62 @@ template <class Offset, class Index>
 struct sampled_blocks_ref {
   std::vector<sampled_block_ref<Offset, Index>> layers;  ///< one per fanout
 };
+
+/// A non-owning array with the member names of buffer<T> and std::vector (data(), size()).
+template <class T>
+struct array_ref {
+  T* pointer{nullptr};     ///< first element
+  std::int64_t count{0};   ///< number of elements
+
+  /// First element.
+  T* data() const noexcept { return pointer; }
+  /// Number of elements.
+  std::size_t size() const noexcept { return static_cast<std::size_t>(count); }
+  /// True when empty.
+  bool empty() const noexcept { return count == 0; }
+};
+
+/// One relabelled message-flow block, exactly sized (read-only view). dst node d's sampled
+/// in-neighbours are the local src ids indices[offsets[d] .. offsets[d+1]); src_nodes[local] is
+/// the global id, the dst nodes first (in order), then the other sampled neighbours in order of
+/// first appearance.
+template <class Offset, class Index>
+struct block_ref {
+  array_ref<const Index> dst_nodes;         ///< global ids of the destination nodes
+  array_ref<const Index> src_nodes;         ///< global ids of the source nodes, dst first
+  array_ref<const std::int64_t> offsets;    ///< num_dst + 1
+  array_ref<const Index> indices;           ///< local src id of each sampled edge
+  array_ref<const Offset> edge_ids;         ///< global edge id of each sampled edge
+
+  /// Number of destination nodes.
+  std::int64_t num_dst() const noexcept { return dst_nodes.count; }
+  /// Number of source nodes (>= num_dst).
+  std::int64_t num_src() const noexcept { return src_nodes.count; }
+  /// Number of sampled edges.
+  std::int64_t num_edges() const noexcept { return indices.count; }
+};
+
+/// All blocks of a multi-layer sample, seeds side first (read-only views).
+template <class Offset, class Index>
+struct blocks_ref {
+  std::vector<block_ref<Offset, Index>> layers;  ///< one block per fanout
+
+  /// Global ids of the input (feature) nodes: the last layer's src nodes.
+  const array_ref<const Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
+};
+
+namespace detail {
+/// The block_ref of any owner whose five arrays have data() and size() (buffer, std::vector).
+template <class Offset, class Index, class Owner>
+block_ref<Offset, Index> block_ref_of(const Owner& b) noexcept
+{
+  auto const n = [](std::size_t size) { return static_cast<std::int64_t>(size); };
+  return {{b.dst_nodes.data(), n(b.dst_nodes.size())},
+          {b.src_nodes.data(), n(b.src_nodes.size())},
+          {b.offsets.data(), n(b.offsets.size())},
+          {b.indices.data(), n(b.indices.size())},
+          {b.edge_ids.data(), n(b.edge_ids.size())}};
+}
+}  // namespace detail
 
 GNNDIRECT_NAMESPACE_END

@@ -31,13 +31,14 @@
 ///   S with_seed(std::uint64_t seed) const;
 /// @endcode
 /// The primitive handles fanout <= 0 (nothing sampled) before calling `sample`. A sampler carries
-/// its own data (seed, per-edge arrays, query times, ...). test/gpu/test_sampling.cu
-/// ("a user-written temporal sampler ...") has a user-written one (the most recent neighbours
-/// before a per-node query time, for temporal GNNs) through sample_neighbors_async, and
-/// test/gpu/test_blocks_async.cu ("a user-written temporal sampler ...") and
-/// test/gpu/test_pipeline.cu run it through three-layer sample_blocks_async and the pipeline,
-/// each checked against a host implementation in the test; examples/custom_sampler.cu is a
-/// complete program.
+/// its own data (seed, per-edge arrays, query times, ...). Examples of user-written samplers (the
+/// most recent neighbours before a per-node query time, for temporal GNNs), each checked against
+/// a host implementation written in the test: test/gpu/test_device_layer.cu ("a user-written
+/// sampler ... through the bulk call", one hop); test/support/temporal_sampler.cuh, a tile-generic
+/// one, through three-layer sample_blocks_async in test/gpu/test_blocks_async.cu ("a user-written
+/// temporal sampler drives three-layer sample_blocks_async ...") and through the pipeline in
+/// test/gpu/test_pipeline.cu ("minibatch_pipeline with a user-written temporal sampler ...");
+/// examples/custom_sampler.cu is a complete program.
 ///
 /// The library's samplers reproduce the host reference (reference/sample_reference.hpp) bit for
 /// bit. Semantics (random numbers: Philox4x32-10 keyed by the sampler's seed with counter (layer,

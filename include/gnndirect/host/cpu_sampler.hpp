@@ -45,6 +45,7 @@
 ///   differ between runs. What each global node samples in each layer, and so every layer's node
 ///   set and edge set in global ids, never does.
 
+#include <gnndirect/algorithms/sampled_refs.hpp>
 #include <gnndirect/algorithms/sampling_policy.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/error.hpp>
@@ -158,6 +159,14 @@ struct cpu_blocks {
 
   /// Global ids of the input (feature) nodes: the last layer's src nodes.
   const host_vector<Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
+  /// The blocks as views of the family every sampler hands out (algorithms/sampled_refs.hpp;
+  /// host memory), valid until the next call that reuses this owner.
+  blocks_ref<Offset, Index> ref() const
+  {
+    blocks_ref<Offset, Index> out;
+    for (auto const& layer : layers) { out.layers.push_back(gnndirect::detail::block_ref_of<Offset, Index>(layer)); }
+    return out;
+  }
   /// Sampled edges over all layers.
   std::int64_t num_edges() const noexcept
   {

@@ -17,6 +17,7 @@
 #include <gnndirect/algorithms/gather_policy.hpp>
 #include <gnndirect/algorithms/hot_set.cuh>
 #include <gnndirect/algorithms/sample_blocks.cuh>
+#include <gnndirect/algorithms/sampled_refs.hpp>
 #include <gnndirect/algorithms/sampling_policy.hpp>
 #include <gnndirect/cache/tiered_table.cuh>
 #include <gnndirect/core/csr_view.hpp>
@@ -85,46 +86,6 @@ struct pipeline_options {
   std::size_t cache_bytes{0};
 };
 
-/// A non-owning device array with the member names of buffer<T> (data(), size()).
-template <class T>
-struct device_span {
-  T* pointer{nullptr};     ///< first element (device memory)
-  std::int64_t count{0};   ///< number of elements
-
-  /// First element.
-  T* data() const noexcept { return pointer; }
-  /// Number of elements.
-  std::size_t size() const noexcept { return static_cast<std::size_t>(count); }
-  /// True when empty.
-  bool empty() const noexcept { return count == 0; }
-};
-
-/// One message-flow block of a prepared batch (views into the batch's slot; see sampled_block
-/// for the layout).
-template <class Offset, class Index>
-struct block_view {
-  device_span<const Index> dst_nodes;         ///< global ids of the destination nodes
-  device_span<const Index> src_nodes;         ///< global ids of the source nodes, dst first
-  device_span<const std::int64_t> offsets;    ///< num_dst + 1
-  device_span<const Index> indices;           ///< local src id of each sampled edge
-  device_span<const Offset> edge_ids;         ///< global edge id of each sampled edge
-
-  /// Number of destination nodes.
-  std::int64_t num_dst() const noexcept { return dst_nodes.count; }
-  /// Number of source nodes (>= num_dst).
-  std::int64_t num_src() const noexcept { return src_nodes.count; }
-  /// Number of sampled edges.
-  std::int64_t num_edges() const noexcept { return indices.count; }
-};
-
-/// All blocks of a prepared batch, seeds side first.
-template <class Offset, class Index>
-struct blocks_view {
-  std::vector<block_view<Offset, Index>> layers;  ///< one block per fanout
-
-  /// Global ids of the input (feature) nodes: the last layer's src nodes.
-  const device_span<const Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
-};
 
 namespace detail {
 
@@ -183,7 +144,7 @@ struct minibatch {
   std::uint64_t sampling_seed{0};     ///< seed given to the sampler's with_seed for this batch's blocks
   const Index* host_seeds{nullptr};   ///< the seeds in host memory (valid until the next epoch)
   const Index* seeds{nullptr};        ///< the seeds in device memory (blocks.layers[0].dst_nodes)
-  blocks_view<Offset, Index> blocks;  ///< message-flow blocks, seeds side first
+  blocks_ref<Offset, Index> blocks;   ///< message-flow blocks, seeds side first (device views)
   table_view<Feature> features;       ///< num_input_nodes x feature cols, device memory
   const Label* labels{nullptr};       ///< num_seeds labels of the seeds, device memory
   buffer<Feature> feature_storage;    ///< owner of `features` (bound-sized, reused across batches)
@@ -380,7 +341,7 @@ class gnn_preparer {
     batch.num_sampled_edges = 0;
     for (std::size_t l = 0; l < layers; ++l) {
       auto const& out = ref.layers[l];
-      block_view<Offset, Index>& view = batch.blocks.layers[l];
+      block_ref<Offset, Index>& view = batch.blocks.layers[l];
       std::int64_t const num_dst = l == 0 ? batch.num_seeds : counts[2 * (l - 1)];
       std::int64_t const edges = counts[2 * l + 1];
       view.dst_nodes = {l == 0 ? batch.seeds : ref.layers[l - 1].src_nodes, num_dst};

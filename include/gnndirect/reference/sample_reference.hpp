@@ -7,6 +7,7 @@
 /// computed with plain C++ threads: GPU tests compare against it bit for bit and
 /// benchmarks use it as the CPU-centric baseline. The csr_view must hold host addresses.
 
+#include <gnndirect/algorithms/sampled_refs.hpp>
 #include <gnndirect/algorithms/sampling_policy.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/error.hpp>
@@ -64,6 +65,14 @@ struct sampled_blocks {
 
   /// Global ids of the input (feature) nodes: the last layer's src nodes.
   const std::vector<Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
+  /// The blocks as views of the family every sampler hands out (algorithms/sampled_refs.hpp;
+  /// host memory), valid while this owner lives.
+  blocks_ref<Offset, Index> ref() const
+  {
+    blocks_ref<Offset, Index> out;
+    for (auto const& layer : layers) { out.layers.push_back(gnndirect::detail::block_ref_of<Offset, Index>(layer)); }
+    return out;
+  }
 };
 
 namespace detail {
