@@ -40,7 +40,9 @@
 #include <gnndirect/algorithms/hot_set.cuh>
 #include <gnndirect/algorithms/relabel.cuh>
 #include <gnndirect/algorithms/sample_blocks.cuh>
+#include <gnndirect/algorithms/sample_blocks_async.cuh>
 #include <gnndirect/algorithms/sample_neighbors.cuh>
+#include <gnndirect/algorithms/sample_neighbors_async.cuh>
 #include <gnndirect/algorithms/sampled_refs.hpp>
 #include <gnndirect/algorithms/sampling_policy.hpp>
 #include <gnndirect/algorithms/validate.cuh>
