@@ -646,3 +646,66 @@ TEST_CASE("relabel_async composes one-hop samples into blocks equal to sample_bl
                   gnndirect::invalid_argument);
   CHECK_THROWS_AS((void)gnndirect::relabel_workspace_bytes<Index>(-1, 3), gnndirect::invalid_argument);
 }
+
+TEST_CASE("a corrupt indptr (decreasing, or past the edge array) is reported; outputs stay within capacity")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  stream_guard s;
+  using Offset = std::int64_t;
+  using Index = std::int32_t;
+  for (bool past_end : {false, true}) {
+    CAPTURE(past_end);
+    graph_pair<Offset, Index> g(800, seed, true);
+    std::size_t const x = 100 + rng() % 500;
+    if (past_end) {
+      g.indptr[x + 1] = static_cast<Offset>(g.indices.size()) + 100000;
+    } else {
+      g.indptr[x + 1] = g.indptr[x] - 5;  // a negative degree at x
+    }
+    g.d_indptr = to_buffer(g.indptr);
+    csr_view<Offset, Index> const csr = g.device();
+    auto seeds = seeds_with_repeats<Index>(rng, 200, 800);
+    seeds[3] = static_cast<Index>(x);
+    std::vector<int> const fanouts{6, 4};
+    auto const n = static_cast<std::int64_t>(seeds.size());
+    buffer<Index> const d_seeds = to_buffer(seeds);
+    guarded_outputs<Offset, Index> const out(gnndirect::sample_blocks_bounds(n, fanouts, csr.num_nodes));
+    buffer<unsigned char> ws(gnndirect::sample_blocks_workspace_bytes<Offset, Index>(n, fanouts, csr.num_nodes),
+                             memory_kind::device);
+    out.poison(s.stream);
+    gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), n, fanouts, gnndirect::uniform_sampler{rng()},
+                                   sampling_policy{}, out.ref(), {ws.data(), ws.bytes()});
+    try {
+      gnndirect::sample_blocks_check(s.stream, {ws.data(), ws.bytes()}, fanouts.size(), csr.num_nodes);
+      FAIL("expected invalid_argument for the corrupt graph");
+    } catch (gnndirect::index_out_of_range const& e) {
+      FAIL(e.what());
+    } catch (gnndirect::invalid_argument const& e) {
+      CHECK(std::string(e.what()).find("corrupt graph (layer 0): node ") != std::string::npos);
+    }
+    auto const counts = to_host(out.counts.data(), 4);
+    for (std::size_t l = 0; l < fanouts.size(); ++l) {
+      CAPTURE(l);
+      auto const& b = out.bounds[l];
+      REQUIRE(counts[2 * l] <= b.num_src);
+      REQUIRE(counts[2 * l + 1] <= b.num_edges);
+      auto const offsets = to_host(out.offsets[l].data(), b.num_dst + 1 + guard);
+      CHECK(std::is_sorted(offsets.begin(), offsets.begin() + b.num_dst + 1));  // never decreasing
+      CHECK(offsets[static_cast<std::size_t>(b.num_dst)] == counts[2 * l + 1]);
+      CHECK(untouched_from(offsets, b.num_dst + 1));  // nothing past any capacity
+      CHECK(untouched_from(to_host(out.src[l].data(), b.num_src + guard), counts[2 * l]));
+      CHECK(untouched_from(to_host(out.indices[l].data(), b.num_edges + guard), counts[2 * l + 1]));
+      CHECK(untouched_from(to_host(out.edge_ids[l].data(), b.num_edges + guard), counts[2 * l + 1]));
+    }
+    // One hop and the synchronous forms report it too.
+    CHECK_THROWS_AS((void)gnndirect::sample_neighbors(s.stream, csr, d_seeds.data(), n, 5, 0,
+                                                      gnndirect::weighted_sampler{rng()}),
+                    gnndirect::invalid_argument);
+    CHECK_THROWS_AS((void)gnndirect::sample_blocks(s.stream, csr, d_seeds.data(), n, fanouts,
+                                                   gnndirect::uniform_with_replacement_sampler{rng()}),
+                    gnndirect::invalid_argument);
+    CHECK(cudaGetLastError() == cudaSuccess);
+  }
+}

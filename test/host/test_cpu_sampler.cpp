@@ -452,3 +452,33 @@ TEST_CASE("gather_rows packs the indexed rows and names the first bad index")
     CHECK(e.value() == rows);
   }
 }
+
+TEST_CASE("cpu_sampler: a corrupt indptr (decreasing, or past the edge array) is named, never read")
+{
+  std::uint64_t const seed = std::random_device{}();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  random_graph<std::int64_t, std::int64_t> const g(300, 10, rng(), false);
+  cpu_sampler sampler(3);
+  auto const seeds = random_seeds<std::int64_t>(500, 300, rng());
+  for (bool past_end : {false, true}) {
+    CAPTURE(past_end);
+    auto broken = g;
+    auto const x = static_cast<std::size_t>(seeds[7]);
+    if (past_end) {
+      broken.indptr[x + 1] = static_cast<std::int64_t>(broken.indices.size()) + 1000;
+    } else {
+      broken.indptr[x + 1] = broken.indptr[x] - 3;  // a negative degree
+    }
+    CHECK_THROWS_WITH_AS((void)sampler.sample_blocks(broken.view(), seeds.data(), 500, {4, 3},
+                                                     gnndirect::uniform_sampler{5}),
+                         doctest::Contains("corrupt graph: node "),  // x, or x + 1 when it comes first
+                         gnndirect::invalid_argument);
+    cpu_neighbors<std::int64_t, std::int64_t> n;
+    CHECK_THROWS_AS(sampler.sample_neighbors(broken.view(), seeds.data(), 500, 4, 0,
+                                             gnndirect::uniform_with_replacement_sampler{5}, n),
+                    gnndirect::invalid_argument);
+  }
+  auto const good = sampler.sample_blocks(g.view(), seeds.data(), 500, {4, 3}, gnndirect::uniform_sampler{5});
+  check_blocks(g, seeds, good, {4, 3}, false, false);  // still usable afterwards
+}

@@ -375,3 +375,30 @@ TEST_CASE("blocks: relabelling invariants and agreement with per-layer sampling"
   CHECK_THROWS_AS((void)sample_blocks_reference(g.view(), seeds.data(), 64, {}, sampler_of(sampling_kind::uniform_without_replacement, 0)),
                   gnndirect::invalid_argument);
 }
+
+TEST_CASE("a corrupt indptr (decreasing, or past the edge array) is named before anything reads it")
+{
+  std::uint64_t const graph_seed = std::random_device{}();
+  CAPTURE(graph_seed);
+  auto const g = random_graph<std::int64_t, std::int32_t>(200, 12, graph_seed);
+  std::vector<std::int32_t> seeds(150);
+  std::iota(seeds.begin(), seeds.end(), 20);
+  for (bool past_end : {false, true}) {
+    CAPTURE(past_end);
+    auto broken = g;
+    std::size_t const x = 77;
+    if (past_end) {
+      broken.indptr[x + 1] = static_cast<std::int64_t>(broken.indices.size()) + 5;
+    } else {
+      broken.indptr[x + 1] = broken.indptr[x] - 2;  // a negative degree
+    }
+    for (auto kind : all_kinds) {
+      CAPTURE(gnndirect::to_string(kind));
+      CHECK_THROWS_WITH_AS((void)sample_neighbors_reference(broken.view(), seeds.data(), 150, 4, 0,
+                                                            sampler_of(kind, 1)),
+                           doctest::Contains("corrupt graph: node 7"), gnndirect::invalid_argument);
+      CHECK_THROWS_AS((void)sample_blocks_reference(broken.view(), seeds.data(), 150, {3, 2}, sampler_of(kind, 1)),
+                      gnndirect::invalid_argument);
+    }
+  }
+}

@@ -163,11 +163,8 @@ sampled_blocks<Offset, Index> sample_blocks_sync(cudaStream_t stream, const csr_
   std::vector<std::int64_t> counts(2 * fanouts.size());
   GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(counts.data(), tmp.counts(), sizeof(std::int64_t) * counts.size(),
                                      cudaMemcpyDefault, stream));
-  if (policy.check_seeds) {
-    sample_blocks_check(stream, tmp.workspace(), fanouts.size(), csr.num_nodes);  // synchronises
-  } else {
-    synchronize(stream);
-  }
+  // Synchronises. Corrupt neighbour lists and ids are always recorded; seeds only when checked.
+  sample_blocks_check(stream, tmp.workspace(), fanouts.size(), csr.num_nodes);
   sampled_blocks<Offset, Index> result;
   result.layers.resize(fanouts.size());
   for (std::size_t l = 0; l < fanouts.size(); ++l) {

@@ -91,7 +91,8 @@ inline std::vector<block_bounds> sample_blocks_bounds(std::int64_t num_seeds,
 
 namespace detail {
 
-/// Slices of a sample_blocks workspace: two error records per layer first (its seeds, its sampled
+/// Slices of a sample_blocks workspace: three error records per layer first (its seeds, its
+/// sampled neighbours, its corrupt neighbour lists;
 /// neighbours; so the check finds them from the layer count alone), then the temporaries of one layer sized for the largest
 /// layer (layers run one after another on the stream and reuse them).
 template <class Offset, class Index>
@@ -123,7 +124,7 @@ blocks_workspace<Offset, Index> carve_blocks_workspace(workspace_view ws,
   auto const n = [](std::int64_t count, std::size_t size) { return static_cast<std::size_t>(count) * size; };
   workspace_carver carver(ws);
   blocks_workspace<Offset, Index> w;
-  w.records = carver.take<error_record>(n(2 * static_cast<std::int64_t>(bounds.size()), sizeof(error_record)));
+  w.records = carver.take<error_record>(n(3 * static_cast<std::int64_t>(bounds.size()), sizeof(error_record)));
   w.counts = carver.take<std::int64_t>(n(dst, sizeof(std::int64_t)));
   w.slot_neighbors = carver.take<Index>(n(slots, sizeof(Index)));
   w.slot_edge_ids = carver.take<Offset>(n(slots, sizeof(Offset)));
@@ -180,7 +181,8 @@ void sample_block_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                         const sampled_block_ref<Offset, Index>& out,
                         const blocks_workspace<Offset, Index>& w)
 {
-  error_flag_ref const flag{w.records + 2 * l};
+  error_flag_ref const flag{w.records + 3 * l};
+  error_flag_ref const graph_flag{w.records + 3 * l + 2};
   std::int64_t const dst_bound = num_dst.bound;
   Offset* const slot_edge_ids = out.edge_ids == nullptr ? nullptr : w.slot_edge_ids;
   GNNDIRECT_CUDA_TRY(cudaMemsetAsync(out.offsets, 0, sizeof(std::int64_t), stream));
@@ -189,8 +191,9 @@ void sample_block_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
     // unreported and leave its src row unwritten), and it writes the counts the scan reads.
     // Seeds past the device-side count get count 0 and are not read.
     launch_sample_neighbors(stream, csr, dst, dst_bound, num_dst.value, fanout, l, sampler, policy,
-                            w.slot_neighbors, slot_edge_ids, w.counts, flag);
+                            w.slot_neighbors, slot_edge_ids, w.counts, flag, graph_flag);
     if (policy.check_seeds) { flag.capture_value_async(stream, dst); }
+    capture_list_end_async(stream, graph_flag, csr.indptr);
     std::size_t bytes = w.relabel.cub_bytes;
     GNNDIRECT_CUDA_TRY(::cub::DeviceScan::InclusiveSum(w.relabel.cub_storage, bytes, w.counts,
                                                        out.offsets + 1, dst_bound, stream));
@@ -204,7 +207,7 @@ void sample_block_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
   in.offsets = out.offsets;
   in.fanout = fanout;
   in.num_nodes = csr.num_nodes;
-  in.bad_neighbors = error_flag_ref{w.records + 2 * l + 1};
+  in.bad_neighbors = error_flag_ref{w.records + 3 * l + 1};
   relabel_output<Offset, Index> const result{out.src_nodes, out.indices, out.edge_ids, out.num_src,
                                              out.num_edges};
   relabel_async(stream, in, result, w.relabel);
@@ -265,7 +268,7 @@ void sample_blocks_async(cudaStream_t stream, const csr_view<Offset, Index>& csr
   for (std::size_t l = 0; l < bounds.size(); ++l) { detail::check_layer_output(out.layers[l], bounds[l], l); }
   auto const w = detail::carve_blocks_workspace<Offset, Index>(ws, bounds);
   GNNDIRECT_CUDA_TRY(
-    cudaMemsetAsync(w.records, 0xFF, 2 * sizeof(detail::error_record) * bounds.size(), stream));
+    cudaMemsetAsync(w.records, 0xFF, 3 * sizeof(detail::error_record) * bounds.size(), stream));
   for (std::size_t l = 0; l < bounds.size(); ++l) {
     const Index* const dst = l == 0 ? seeds : out.layers[l - 1].src_nodes;
     detail::device_count const num_dst{l == 0 ? nullptr : out.layers[l - 1].num_src, bounds[l].num_dst};
@@ -275,27 +278,39 @@ void sample_blocks_async(cudaStream_t stream, const csr_view<Offset, Index>& csr
 }
 
 /// Synchronises `stream` and raises the first error recorded in `ws` by the last
-/// sample_blocks_async of `num_layers` layers that used it, layer by layer (a layer's seeds, then
-/// its sampled neighbours). Not capturable.
+/// sample_blocks_async of `num_layers` layers that used it, layer by layer (a layer's seeds, its
+/// corrupt neighbour lists, then its sampled neighbours). Not capturable.
 /// @param num_nodes the graph's node count (for the message)
 /// @throws index_out_of_range naming "seeds of layer l"[position] = value, or "sampled neighbours
-/// of layer l"[edge position] = value (a corrupt graph); invalid_argument (null workspace);
-/// cuda_error.
+/// of layer l"[edge position] = value (a corrupt graph); invalid_argument naming the layer, the
+/// node whose neighbour list is corrupt (indptr decreasing there, or past the edge array) and its
+/// indptr[node + 1], or a null workspace; cuda_error.
 inline void sample_blocks_check(cudaStream_t stream, workspace_view ws, std::size_t num_layers,
                                 std::int64_t num_nodes)
 {
   GNNDIRECT_EXPECTS(ws.data != nullptr, "sample_blocks_check: null workspace");
   detail::check_device_accessible(ws.data, 0, workspace_alignment, "workspace");
-  std::vector<detail::error_record> records(2 * num_layers);
+  std::vector<detail::error_record> records(3 * num_layers);
   GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(records.data(), ws.data, sizeof(detail::error_record) * records.size(),
                                      cudaMemcpyDefault, stream));
   detail::synchronize(stream);
-  for (std::size_t r = 0; r < records.size(); ++r) {
-    if (records[r].position != detail::no_bad_position) {
-      std::string const what = (r % 2 == 0 ? "seeds of layer " : "sampled neighbours of layer ") +
-                               std::to_string(r / 2);
-      throw index_out_of_range(__FILE__, __LINE__, what, static_cast<std::int64_t>(records[r].position),
-                               static_cast<std::int64_t>(records[r].value), num_nodes);
+  for (std::size_t l = 0; l < num_layers; ++l) {
+    for (std::size_t r : {3 * l, 3 * l + 2, 3 * l + 1}) {  // seeds, lists, sampled neighbours
+      detail::error_record const& record = records[r];
+      if (record.position == detail::no_bad_position) { continue; }
+      auto const position = static_cast<std::int64_t>(record.position);
+      auto const value = static_cast<std::int64_t>(record.value);
+      std::string const layer = "layer " + std::to_string(l);
+      if (r == 3 * l + 2) {
+        throw invalid_argument(__FILE__, __LINE__,
+                               "sample_blocks: corrupt graph (" + layer + "): node " +
+                                 std::to_string(position) + "'s neighbour list ends at indptr[" +
+                                 std::to_string(position) + " + 1] = " + std::to_string(value) +
+                                 ", before it starts or past the edge array (nothing was read "
+                                 "there; check untrusted graphs with validate())");
+      }
+      std::string const what = (r == 3 * l ? "seeds of " : "sampled neighbours of ") + layer;
+      throw index_out_of_range(__FILE__, __LINE__, what, position, value, num_nodes);
     }
   }
 }

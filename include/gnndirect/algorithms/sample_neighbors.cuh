@@ -85,6 +85,7 @@ std::int64_t sample_into(cudaStream_t stream, const csr_view<Offset, Index>& csr
   if (policy.check_seeds) {
     sample_flag(storage.ws()).throw_if_set(stream, what, csr.num_nodes);
   }
+  throw_if_corrupt_list(stream, sample_graph_flag(storage.ws()), "sample_neighbors");
   return read_scalar(stream, storage.offsets.data() + num_seeds);
 }
 

@@ -35,10 +35,12 @@ GNNDIRECT_NAMESPACE_BEGIN
 
 namespace detail {
 
-/// Slices of a sampling workspace: the error record first (so checks find it without sizes),
-/// then CUB's scan storage. The sizing pass and the operation share this carving.
+/// Slices of a sampling workspace: the two error records first (bad seeds, corrupt neighbour
+/// lists; so checks find them without sizes), then CUB's scan storage. The sizing pass and the
+/// operation share this carving.
 struct sample_workspace {
   error_flag_ref flag;
+  error_flag_ref graph_flag;
   void* scan_storage{nullptr};
   std::size_t scan_bytes{0};
   std::size_t total{0};
@@ -50,7 +52,8 @@ inline sample_workspace carve_sample_workspace(workspace_view ws, std::int64_t n
 {
   sample_workspace slices;
   workspace_carver carver(ws);
-  slices.flag.record = carver.take<error_record>(sizeof(error_record));
+  slices.flag.record = carver.take<error_record>(2 * sizeof(error_record));
+  slices.graph_flag.record = slices.flag.record == nullptr ? nullptr : slices.flag.record + 1;
   GNNDIRECT_CUDA_TRY(::cub::DeviceScan::InclusiveSum(nullptr, slices.scan_bytes,
                                                      static_cast<const std::int64_t*>(nullptr),
                                                      static_cast<std::int64_t*>(nullptr), num_seeds));
@@ -59,10 +62,16 @@ inline sample_workspace carve_sample_workspace(workspace_view ws, std::int64_t n
   return slices;
 }
 
-/// The error record of a sampling workspace (its first slice; needs no sizes).
+/// The seed error record of a sampling workspace (its first slice; needs no sizes).
 inline error_flag_ref sample_flag(workspace_view ws) noexcept
 {
   return error_flag_ref{static_cast<error_record*>(ws.data)};
+}
+
+/// The corrupt-list record of a sampling workspace (the second slice).
+inline error_flag_ref sample_graph_flag(workspace_view ws) noexcept
+{
+  return error_flag_ref{static_cast<error_record*>(ws.data) + 1};
 }
 
 /// The seed array and where the graph's arrays live (one cudaPointerGetAttributes per array).
@@ -103,12 +112,12 @@ inline std::size_t sample_neighbors_workspace_bytes(std::int64_t num_seeds)
 
 namespace detail {
 
-/// The body shared by both sample_neighbors_async overloads: output and workspace checks, error
-/// record reset, offsets[0] = 0, then `launch(flag)` enqueues the sampling kernel, then the seed
-/// check's value capture and the scan of the counts.
+/// The body of sample_neighbors_async: output and workspace checks, error records reset,
+/// offsets[0] = 0, then `launch(flag, graph_flag)` enqueues the sampling kernel, then the value
+/// captures of the checks and the scan of the counts.
 template <class Offset, class Index, class Launch>
-void enqueue_sample_neighbors(cudaStream_t stream, const Index* seeds, std::int64_t num_seeds,
-                              int fanout, bool check_seeds,
+void enqueue_sample_neighbors(cudaStream_t stream, const Offset* indptr, const Index* seeds,
+                              std::int64_t num_seeds, int fanout, bool check_seeds,
                               const sampled_slots_ref<Offset, Index>& out, workspace_view ws,
                               Launch&& launch)
 {
@@ -126,10 +135,12 @@ void enqueue_sample_neighbors(cudaStream_t stream, const Index* seeds, std::int6
   check_device_accessible(ws.data, ws.bytes, workspace_alignment, "workspace");
   sample_workspace const slices = carve_sample_workspace(ws, num_seeds);
   slices.flag.reset_async(stream);
+  slices.graph_flag.reset_async(stream);
   GNNDIRECT_CUDA_TRY(cudaMemsetAsync(out.offsets, 0, sizeof(std::int64_t), stream));
   if (num_seeds == 0) { return; }
-  launch(slices.flag);
+  launch(slices.flag, slices.graph_flag);
   if (check_seeds) { slices.flag.capture_value_async(stream, seeds); }
+  capture_list_end_async(stream, slices.graph_flag, indptr);
   std::size_t scan_bytes = slices.scan_bytes;
   GNNDIRECT_CUDA_TRY(::cub::DeviceScan::InclusiveSum(slices.scan_storage, scan_bytes, out.counts,
                                                      out.offsets + 1, num_seeds, stream));
@@ -141,9 +152,11 @@ void enqueue_sample_neighbors(cudaStream_t stream, const Index* seeds, std::int6
 /// returns at once.
 ///
 /// Writes out.counts, out.offsets and the first counts[i] slots of each seed. With
-/// policy.check_seeds, a seed outside [0, csr.num_nodes) gets count 0 and is recorded in `ws`:
-/// call sample_neighbors_check(stream, ws, csr.num_nodes) afterwards to raise it. Nothing is
-/// written out of bounds. Capturable in a CUDA graph (no allocation, no synchronisation).
+/// policy.check_seeds, a seed outside [0, csr.num_nodes) gets count 0 and is recorded in `ws`;
+/// a seed whose neighbour list is corrupt (indptr decreasing there, or past the edge array:
+/// always checked, one comparison per seed) gets count 0 and is recorded too; call
+/// sample_neighbors_check(stream, ws, csr.num_nodes) afterwards to raise them. Nothing is read
+/// or written out of bounds. Capturable in a CUDA graph (no allocation, no synchronisation).
 /// @tparam Sampler any model of the sampler concept (device/samplers.hpp); the kernel is
 /// instantiated for it alone
 /// @param csr device-visible graph  @param seeds device-visible array of num_seeds node ids
@@ -161,22 +174,25 @@ void sample_neighbors_async(cudaStream_t stream, const csr_view<Offset, Index>& 
                             const sampled_slots_ref<Offset, Index>& out, workspace_view ws)
 {
   detail::check_sample_arguments(csr, seeds, num_seeds, fanout, sampler, policy);
-  detail::enqueue_sample_neighbors(stream, seeds, num_seeds, fanout, policy.check_seeds, out, ws,
-                                   [&](detail::error_flag_ref flag) {
-                                     detail::launch_sample_neighbors(
-                                       stream, csr, seeds, num_seeds, nullptr, fanout, layer, sampler,
-                                       policy, out.neighbors, out.edge_ids, out.counts, flag);
-                                   });
+  detail::enqueue_sample_neighbors(
+    stream, csr.indptr, seeds, num_seeds, fanout, policy.check_seeds, out, ws,
+    [&](detail::error_flag_ref flag, detail::error_flag_ref graph_flag) {
+      detail::launch_sample_neighbors(stream, csr, seeds, num_seeds, nullptr, fanout, layer, sampler,
+                                      policy, out.neighbors, out.edge_ids, out.counts, flag, graph_flag);
+    });
 }
 
-/// Synchronises `stream` and raises the seed error recorded in `ws` by the last
-/// sample_neighbors_async that used it. @param num_nodes the graph's node count (for the message)
-/// @throws index_out_of_range naming seeds[position] = value; cuda_error. Not capturable.
+/// Synchronises `stream` and raises the error recorded in `ws` by the last
+/// sample_neighbors_async that used it: a bad seed first, then a corrupt neighbour list.
+/// @param num_nodes the graph's node count (for the message)
+/// @throws index_out_of_range naming seeds[position] = value; invalid_argument naming the node
+/// whose neighbour list is corrupt and its indptr[node + 1]; cuda_error. Not capturable.
 inline void sample_neighbors_check(cudaStream_t stream, workspace_view ws, std::int64_t num_nodes)
 {
   GNNDIRECT_EXPECTS(ws.data != nullptr, "sample_neighbors_check: null workspace");
   detail::check_device_accessible(ws.data, 0, workspace_alignment, "workspace");
   detail::sample_flag(ws).throw_if_set(stream, "seeds", num_nodes);
+  detail::throw_if_corrupt_list(stream, detail::sample_graph_flag(ws), "sample_neighbors");
 }
 
 /// Enqueues the compaction of sampled slots into CSR arrays: neighbors[offsets[i] + j] =

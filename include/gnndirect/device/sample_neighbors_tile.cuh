@@ -43,6 +43,19 @@ struct non_deduced {
 };
 template <class T>
 using non_deduced_t = typename non_deduced<T>::type;
+
+/// Node `node`'s neighbour list, with degree -1 when the graph is corrupt there: a list that ends
+/// before it starts (a decreasing indptr) or lies outside [0, csr.num_edges]. One range check
+/// per node, so that no corrupt graph makes sampling read or write out of bounds.
+template <class Offset, class Index>
+GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE node_edges<Offset> neighbour_list(const csr_view<Offset, Index>& csr,
+                                                                             std::int64_t node)
+{
+  Offset const first = csr.indptr[node];
+  Offset const end = csr.indptr[node + 1];
+  bool const valid = first >= 0 && first <= end && static_cast<std::int64_t>(end) <= csr.num_edges;
+  return node_edges<Offset>{node, first, valid ? static_cast<std::int64_t>(end - first) : std::int64_t{-1}};
+}
 }  // namespace detail
 
 /// Bytes of scratch one tile of `tile_size` lanes needs to sample `fanout` neighbours with
@@ -56,11 +69,25 @@ GNNDIRECT_HOST_DEVICE std::size_t sample_scratch_bytes(const Sampler& sampler, i
 }
 
 #if defined(__CUDACC__)
+namespace detail {
+/// Runs the sampler over a checked neighbour list (degree >= 0) into the given slots.
+template <class Tile, class Sampler, class Offset, class Index>
+GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE std::int64_t sample_list(const Tile& tile, const csr_view<Offset, Index>& csr,
+                                                               const node_edges<Offset>& edges, int fanout,
+                                                               int layer, const Sampler& sampler, void* scratch,
+                                                               Index* out_neighbors, Offset* out_edge_ids)
+{
+  sampled_output<Offset, Index> const out{csr.indices, csr.edge_ids, edges.first, out_neighbors, out_edge_ids};
+  return sampler.sample(tile, csr, edges, fanout, layer, scratch, out);
+}
+}  // namespace detail
+
 /// Samples up to `fanout` neighbours of `node` with the tile and the sampler, and writes them to
 /// out_neighbors[0, count) and (if not null) their edge ids to out_edge_ids[0, count).
 ///
 /// All lanes of the tile must call it together with identical arguments. Returns the count on
-/// every lane.
+/// every lane. A corrupt neighbour list (indptr decreasing at the node, or past the edge array)
+/// gives 0 without reading it (the bulk kernels also report it).
 /// @tparam Tile cooperative_groups::thread_block_tile<N> (N a power of two <= 32) or dynamic_tile
 /// @tparam Sampler a model of the sampler concept (device/samplers.hpp) Never throws and never reads outside node's neighbour list (for the library's
 /// samplers; a user's sampler is bound by the concept).
@@ -83,10 +110,9 @@ GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE std::int64_t sample_neighbors_tile(
                 "(device/samplers.hpp): needs_weights, scratch_bytes(fanout, tile_size), "
                 "sample(tile, csr, edges, fanout, layer, scratch, out), trivially copyable");
   if (fanout <= 0) { return 0; }
-  Offset const first = csr.indptr[node];
-  node_edges<Offset> const edges{node, first, static_cast<std::int64_t>(csr.indptr[node + 1] - first)};
-  sampled_output<Offset, Index> const out{csr.indices, csr.edge_ids, first, out_neighbors, out_edge_ids};
-  return sampler.sample(tile, csr, edges, fanout, layer, scratch, out);
+  node_edges<Offset> const edges = detail::neighbour_list(csr, node);
+  if (edges.degree < 0) { return 0; }
+  return detail::sample_list(tile, csr, edges, fanout, layer, sampler, scratch, out_neighbors, out_edge_ids);
 }
 #endif
 

@@ -197,9 +197,9 @@ struct has_with_seed<S, std::void_t<decltype(std::declval<const S&>().with_seed(
   : std::is_same<decltype(std::declval<const S&>().with_seed(std::uint64_t{})), S> {};
 
 /// `sampler.with_seed(seed)` when the sampler has it, else `sampler` unchanged (how the pipeline
-/// gives each batch its own random stream). Host and device.
+/// gives each batch its own random stream). Host.
 template <class S>
-GNNDIRECT_HOST_DEVICE constexpr S reseeded(const S& sampler, std::uint64_t seed) noexcept
+constexpr S reseeded(const S& sampler, std::uint64_t seed)
 {
   if constexpr (has_with_seed<S>::value) {
     return sampler.with_seed(seed);

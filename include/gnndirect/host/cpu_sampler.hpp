@@ -443,6 +443,7 @@ class cpu_sampler {
     std::int64_t const n_chunks = chunks(num_dst);
     chunk_base_.assign(static_cast<std::size_t>(n_chunks) + 1, 0);
     detail::first_bad bad;
+    detail::first_bad bad_list;  // a corrupt neighbour list: one range check per dst node
     pool_.run(n_chunks, [&](std::int64_t c, int) {
       std::int64_t total = 0;
       std::int64_t const end = chunk_end(c, num_dst);
@@ -455,7 +456,14 @@ class cpu_sampler {
           offsets[d + 1] = 0;
           continue;
         }
-        std::int64_t const k = detail::draw_count(csr.degree(v), fanout, replace);
+        auto const first = static_cast<std::int64_t>(csr.indptr[v]);
+        auto const end = static_cast<std::int64_t>(csr.indptr[v + 1]);
+        if (first < 0 || end < first || end > csr.num_edges) {
+          bad_list.note(d);
+          offsets[d + 1] = 0;
+          continue;
+        }
+        std::int64_t const k = detail::draw_count(end - first, fanout, replace);
         offsets[d + 1] = k;
         total += k;
       }
@@ -464,6 +472,14 @@ class cpu_sampler {
     if (bad.any()) {
       std::int64_t const p = bad.position.load();
       throw index_out_of_range(__FILE__, __LINE__, what, p, static_cast<std::int64_t>(dst[p]), csr.num_nodes);
+    }
+    if (bad_list.any()) {
+      auto const v = static_cast<std::int64_t>(dst[bad_list.position.load()]);
+      throw invalid_argument(__FILE__, __LINE__,
+                             "cpu_sampler: corrupt graph: node " + std::to_string(v) +
+                               "'s neighbour list ends at indptr[" + std::to_string(v) + " + 1] = " +
+                               std::to_string(static_cast<std::int64_t>(csr.indptr[v + 1])) +
+                               ", before it starts or past the edge array");
     }
     offsets[0] = 0;
     for (std::size_t c = 1; c < chunk_base_.size(); ++c) { chunk_base_[c] += chunk_base_[c - 1]; }

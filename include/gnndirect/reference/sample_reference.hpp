@@ -199,6 +199,24 @@ void sample_positions(const csr_view<Offset, Index>& csr, std::int64_t node, int
   }
 }
 
+/// Throws invalid_argument for the first node whose neighbour list is corrupt (indptr decreasing
+/// there, or the list outside [0, num_edges]), before anything reads it.
+template <class Offset, class Index>
+void check_lists(const csr_view<Offset, Index>& csr, const Index* nodes, std::int64_t n)
+{
+  for (std::int64_t i = 0; i < n; ++i) {
+    auto const v = static_cast<std::int64_t>(nodes[i]);
+    auto const first = static_cast<std::int64_t>(csr.indptr[v]);
+    auto const end = static_cast<std::int64_t>(csr.indptr[v + 1]);
+    if (first < 0 || end < first || end > csr.num_edges) {
+      throw invalid_argument(__FILE__, __LINE__,
+                             "sample_neighbors_reference: corrupt graph: node " + std::to_string(v) +
+                               "'s neighbour list ends at indptr[" + std::to_string(v) + " + 1] = " +
+                               std::to_string(end) + ", before it starts or past the edge array");
+    }
+  }
+}
+
 /// Throws index_out_of_range for the first seed outside [0, num_nodes).
 template <class Index>
 void check_seeds(const Index* seeds, std::int64_t num_seeds, std::int64_t num_nodes,
@@ -239,6 +257,7 @@ sampled_neighbors<Offset, Index> sample_neighbors_reference(const csr_view<Offse
   GNNDIRECT_EXPECTS(num_seeds >= 0 && (num_seeds == 0 || seeds != nullptr),
                     "sample_neighbors_reference: bad seed array");
   detail::check_seeds(seeds, num_seeds, csr.num_nodes, "seeds");
+  detail::check_lists(csr, seeds, num_seeds);
 
   sampled_neighbors<Offset, Index> result;
   result.offsets.assign(static_cast<std::size_t>(num_seeds) + 1, 0);

@@ -1,7 +1,9 @@
 /// @file ops_cpu.cpp
-/// @brief Schemas of the gnndirect custom ops (TORCH_LIBRARY) and their CPU kernels, which are
-/// the library's host reference implementations (all cores): the reference the GPU kernels are
-/// tested against; plus sample_blocks_fast, the fast CPU sampler of the CPU-centric data path.
+/// @brief Schemas of the gnndirect custom ops (TORCH_LIBRARY) and their CPU kernels. gather on
+/// CPU tensors and sample_blocks_fast are production paths and run the fast host/ code
+/// (host::gather_rows, host::cpu_sampler). sample_neighbors / sample_blocks on CPU tensors are
+/// the oracle the extension's GPU ops are tested against (bit for bit), so they run the host
+/// reference; scatter_rows on CPU tensors is the reference's sequential scatter (host/ has none).
 ///
 /// Ops (namespace torch.ops.gnndirect):
 /// - gather(table, index, cache=None, slot_of=None, check=True) -> Tensor: out[i] = table[index[i]]
@@ -19,6 +21,7 @@
 #include "sample_common.hpp"
 
 #include <gnndirect/algorithms/validate.hpp>
+#include <gnndirect/host/cpu_gather.hpp>
 #include <gnndirect/host/cpu_sampler.hpp>
 #include <gnndirect/reference/gather_reference.hpp>
 #include <gnndirect/reference/sample_reference.hpp>
@@ -43,8 +46,13 @@ int thread_count(std::int64_t threads)
   return threads > 0 ? static_cast<int>(threads) : gnndirect::host::default_thread_count();
 }
 
-/// CPU gather: the host reference (rows copied with memcpy by all cores). The tier arguments are
-/// ignored on the CPU (a cache holds copies of the same rows).
+/// The calling thread's fast sampler with `threads` workers (defined below; its worker pool also
+/// runs the CPU gather).
+gnndirect::host::cpu_sampler& fast_sampler(int threads);
+
+/// CPU gather: the fast host path (host::gather_rows on this thread's worker pool, rows copied
+/// with memcpy by all cores), not the reference: gathering CPU tensors is a production path.
+/// The tier arguments are ignored on the CPU (a cache holds copies of the same rows).
 at::Tensor gather_cpu(const at::Tensor& table, const at::Tensor& index,
                       const std::optional<at::Tensor>& /*cache*/,
                       const std::optional<at::Tensor>& /*slot_of*/, bool /*check*/)
@@ -59,11 +67,10 @@ at::Tensor gather_cpu(const at::Tensor& table, const at::Tensor& index,
       using T = decltype(element);
       gnndirect::table_view<const T> src(data_as<const T>(table), table.size(0), table.size(1),
                                          table.stride(0), gnndirect::memory_kind::registered);
-      gnndirect::table_view<T> dst(data_as<T>(out), out.size(0), out.size(1), out.size(1),
-                                   gnndirect::memory_kind::registered);
       dispatch_index_type(idx.scalar_type(), "index", [&](auto index_tag) {
         using I = decltype(index_tag);
-        gnndirect::host::gather_reference(src, data_as<const I>(idx), idx.size(0), dst);
+        gnndirect::host::gather_rows(fast_sampler(gnndirect::host::default_thread_count()).pool(), src,
+                                     data_as<const I>(idx), idx.size(0), data_as<T>(out));
       });
     });
   });
