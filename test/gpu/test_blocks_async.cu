@@ -134,7 +134,7 @@ struct guarded_outputs {
     gnndirect::sampled_blocks_ref<Offset, Index> out;
     for (std::size_t l = 0; l < bounds.size(); ++l) {
       out.layers.push_back({src[l].data(), offsets[l].data(), indices[l].data(), edge_ids[l].data(),
-                            counts.data() + 2 * l, counts.data() + 2 * l + 1});
+                            counts.data() + 2 * l, counts.data() + 2 * l + 1, bounds[l]});
     }
     return out;
   }
@@ -708,4 +708,56 @@ TEST_CASE("a corrupt indptr (decreasing, or past the edge array) is reported; ou
                     gnndirect::invalid_argument);
     CHECK(cudaGetLastError() == cudaSuccess);
   }
+}
+
+TEST_CASE("outputs carry their capacities: a call past them is refused before anything is written")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  stream_guard s;
+  using Offset = std::int64_t;
+  using Index = std::int32_t;
+  graph_pair<Offset, Index> const g(1000, seed, true);
+  csr_view<Offset, Index> const csr = g.device();
+  std::vector<int> const fanouts{5, 3};
+  auto const seeds = seeds_with_repeats<Index>(rng, 100, 1000);
+  buffer<Index> const d_seeds = to_buffer(seeds);
+  // Sized for 10 seeds, called with 100.
+  guarded_outputs<Offset, Index> const small(gnndirect::sample_blocks_bounds(10, fanouts, csr.num_nodes));
+  buffer<unsigned char> ws(gnndirect::sample_blocks_workspace_bytes<Offset, Index>(100, fanouts, csr.num_nodes),
+                           memory_kind::device);
+  small.poison(s.stream);
+  try {
+    gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 100, fanouts, gnndirect::uniform_sampler{rng()},
+                                   sampling_policy{}, small.ref(), {ws.data(), ws.bytes()});
+    FAIL("expected invalid_argument");
+  } catch (gnndirect::invalid_argument const& e) {
+    CHECK(std::string(e.what()).find("layer 0: src_nodes holds") != std::string::npos);
+  }
+  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(s.stream));
+  for (std::size_t l = 0; l < fanouts.size(); ++l) {
+    CHECK(untouched_from(to_host(small.src[l].data(), small.bounds[l].num_src + guard), 0));
+    CHECK(untouched_from(to_host(small.offsets[l].data(), small.bounds[l].num_dst + 1 + guard), 0));
+    CHECK(untouched_from(to_host(small.indices[l].data(), small.bounds[l].num_edges + guard), 0));
+  }
+  // The library's own owners carry their bounds: sample_blocks_buffers for 10 seeds refuse 100.
+  gnndirect::sample_blocks_buffers<Offset, Index> const owned(10, fanouts, csr.num_nodes, s.stream);
+  CHECK_THROWS_AS(gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 100, fanouts,
+                                                 gnndirect::uniform_sampler{}, sampling_policy{}, owned.ref(),
+                                                 {ws.data(), ws.bytes()}),
+                  gnndirect::invalid_argument);
+  // One hop: slots for 10 seeds refuse 100.
+  buffer<Index> slots(50, memory_kind::device);
+  buffer<std::int64_t> counts(10, memory_kind::device);
+  buffer<std::int64_t> offsets(11, memory_kind::device);
+  buffer<unsigned char> hop_ws(gnndirect::sample_neighbors_workspace_bytes(100), memory_kind::device);
+  gnndirect::sampled_slots_ref<Offset, Index> const hop{slots.data(), nullptr, counts.data(), offsets.data(), 10, 50};
+  CHECK_THROWS_AS(gnndirect::sample_neighbors_async(s.stream, csr, d_seeds.data(), 100, 5, 0,
+                                                    gnndirect::uniform_sampler{}, sampling_policy{}, hop,
+                                                    {hop_ws.data(), hop_ws.bytes()}),
+                  gnndirect::invalid_argument);
+  // Within capacity the same outputs work (10 seeds).
+  check_async(g, std::vector<Index>(seeds.begin(), seeds.begin() + 10), fanouts, gnndirect::uniform_sampler{rng()},
+              sampling_policy{}, s.stream);
 }

@@ -26,6 +26,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -110,6 +111,17 @@ void relabel_async(cudaStream_t stream, const Index* dst, std::int64_t num_dst, 
   GNNDIRECT_EXPECTS(slots == 0 || out.indices != nullptr, "relabel_async: null indices");
   GNNDIRECT_EXPECTS(ws.data != nullptr,
                     "relabel_async: null workspace (size it with relabel_workspace_bytes)");
+  {
+    block_bounds const need{num_dst, slots, num_dst + std::min(slots, num_nodes)};
+    auto const fits = [&](std::int64_t have, std::int64_t bound, const char* array) {
+      GNNDIRECT_EXPECTS(have < 0 || have >= bound,
+                        std::string("relabel_async: ") + array + " holds " + std::to_string(have) +
+                          " entries, the call may write " + std::to_string(bound));
+    };
+    fits(out.capacity.num_src, need.num_src, "src_nodes");
+    fits(out.capacity.num_dst, need.num_dst, "offsets (num_dst + 1)");
+    fits(out.capacity.num_edges, need.num_edges, "indices/edge_ids");
+  }
   auto const bytes = [](std::int64_t n, std::size_t size) { return static_cast<std::size_t>(n) * size; };
   detail::check_device_accessible(dst, bytes(num_dst, sizeof(Index)), alignof(Index), "dst");
   detail::check_device_accessible(sampled.neighbors, bytes(slots, sizeof(Index)), alignof(Index), "sampled neighbors");

@@ -56,7 +56,7 @@ class sample_blocks_buffers {
     for (std::size_t l = 0; l < layers_.size(); ++l) {
       layer const& x = layers_[l];
       out.layers.push_back({x.src_nodes.data(), x.offsets.data(), x.indices.data(), x.edge_ids.data(),
-                            counts_.data() + 2 * l, counts_.data() + 2 * l + 1});
+                            counts_.data() + 2 * l, counts_.data() + 2 * l + 1, bounds_[l]});
     }
     return out;
   }

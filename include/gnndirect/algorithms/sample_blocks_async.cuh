@@ -52,13 +52,6 @@
 
 GNNDIRECT_NAMESPACE_BEGIN
 
-/// Upper bounds of one layer's sizes (see sample_blocks_bounds).
-struct block_bounds {
-  std::int64_t num_dst{0};    ///< dst rows (layer 0: the seeds; else the previous num_src bound)
-  std::int64_t num_edges{0};  ///< sampled edges: num_dst * fanout
-  std::int64_t num_src{0};    ///< src nodes: num_dst + new nodes
-};
-
 /// Upper bounds per layer for `num_seeds` seeds: num_dst_0 = num_seeds, edges_l = num_dst_l *
 /// fanouts[l], num_src_l = num_dst_l + edges_l, num_dst_{l+1} = num_src_l. With num_nodes >= 0
 /// the new nodes of a layer are also capped by the graph (num_src_l <= num_seeds + num_nodes: src
@@ -151,12 +144,28 @@ void check_blocks_arguments(const csr_view<Offset, Index>& csr, const Index* see
                     "sentinel id is num_nodes)");
 }
 
+/// Checks a layer's capacities (when given) against the bounds the call will write up to.
+/// @throws invalid_argument naming `where`, the array, its capacity and the bound.
+inline void check_capacity(const block_bounds& capacity, const block_bounds& b, const std::string& where)
+{
+  auto const fits = [&](std::int64_t have, std::int64_t need, const char* array) {
+    GNNDIRECT_EXPECTS(have < 0 || have >= need,
+                      where + ": " + array + " holds " + std::to_string(have) + " entries, the call " +
+                        "may write " + std::to_string(need) + " (size outputs with sample_blocks_bounds " +
+                        "for at least this many seeds)");
+  };
+  fits(capacity.num_src, b.num_src, "src_nodes");
+  fits(capacity.num_dst, b.num_dst, "offsets (num_dst + 1)");
+  fits(capacity.num_edges, b.num_edges, "indices/edge_ids");
+}
+
 /// Checks that a layer's output arrays exist wherever its bounds need them.
 template <class Offset, class Index>
 void check_layer_output(const sampled_block_ref<Offset, Index>& out, const block_bounds& b,
                         std::size_t l)
 {
   std::string const where = "sample_blocks_async: layer " + std::to_string(l) + ": null ";
+  check_capacity(out.capacity, b, "sample_blocks_async: layer " + std::to_string(l));
   GNNDIRECT_EXPECTS(out.offsets != nullptr, where + "offsets");
   GNNDIRECT_EXPECTS(out.num_src != nullptr && out.num_edges != nullptr, where + "num_src/num_edges");
   GNNDIRECT_EXPECTS(b.num_src == 0 || out.src_nodes != nullptr, where + "src_nodes");

@@ -58,7 +58,8 @@ struct sample_storage {
   }
   sampled_slots_ref<Offset, Index> slots() const noexcept
   {
-    return {slot_neighbors.data(), slot_edge_ids.data(), counts.data(), offsets.data()};
+    return {slot_neighbors.data(), slot_edge_ids.data(), counts.data(), offsets.data(),
+            static_cast<std::int64_t>(counts.size()), static_cast<std::int64_t>(slot_neighbors.size())};
   }
   workspace_view ws() const noexcept { return {workspace.data(), workspace.bytes()}; }
 };

@@ -128,6 +128,12 @@ void enqueue_sample_neighbors(cudaStream_t stream, const Offset* indptr, const I
   GNNDIRECT_EXPECTS(ws.data != nullptr,
                     "sample_neighbors_async: null workspace (size it with "
                     "sample_neighbors_workspace_bytes)");
+  GNNDIRECT_EXPECTS(out.seed_capacity < 0 || out.seed_capacity >= num_seeds,
+                    "sample_neighbors_async: counts hold " + std::to_string(out.seed_capacity) +
+                      " seeds, the call has " + std::to_string(num_seeds));
+  GNNDIRECT_EXPECTS(out.slot_capacity < 0 || out.slot_capacity >= num_seeds * fanout,
+                    "sample_neighbors_async: neighbors hold " + std::to_string(out.slot_capacity) +
+                      " slots, the call needs " + std::to_string(num_seeds * fanout));
   check_device_accessible(out.counts, static_cast<std::size_t>(num_seeds) * 8, 8, "counts");
   check_device_accessible(out.offsets, static_cast<std::size_t>(num_seeds + 1) * 8, 8, "offsets");
   check_device_accessible(out.neighbors, 0, alignof(Index), "neighbors");

@@ -19,6 +19,14 @@
 
 GNNDIRECT_NAMESPACE_BEGIN
 
+/// Sizes of one message-flow layer: the upper bounds a call writes up to (sample_blocks_bounds),
+/// or the capacities an output was sized with (sampled_block_ref::capacity).
+struct block_bounds {
+  std::int64_t num_dst{0};    ///< dst rows (layer 0: the seeds; else the previous num_src bound)
+  std::int64_t num_edges{0};  ///< sampled edges: num_dst * fanout
+  std::int64_t num_src{0};    ///< src nodes: num_dst + new nodes
+};
+
 /// Caller-owned output of one hop (sample_neighbors_async): seed i owns slots
 /// [i * fanout, (i + 1) * fanout), of which the first counts[i] are written.
 template <class Offset, class Index>
@@ -27,6 +35,10 @@ struct sampled_slots_ref {
   Offset* edge_ids{nullptr};        ///< num_seeds * fanout slots of edge ids, or null (not wanted)
   std::int64_t* counts{nullptr};    ///< num_seeds: sampled edges per seed
   std::int64_t* offsets{nullptr};   ///< num_seeds + 1: exclusive scan of counts (offsets[0] = 0)
+  /// Capacities the arrays were sized with (-1: not given, unchecked): a call whose num_seeds or
+  /// num_seeds * fanout exceeds them is refused before anything is written.
+  std::int64_t seed_capacity{-1};   ///< entries of counts (offsets hold one more)
+  std::int64_t slot_capacity{-1};   ///< entries of neighbors (and edge_ids)
 };
 
 /// One relabelled message-flow block in caller-owned arrays, sized by the layer's bounds
@@ -42,6 +54,10 @@ struct sampled_block_ref {
   Offset* edge_ids{nullptr};          ///< num_edges bound: global edge ids, or null (not wanted)
   std::int64_t* num_src{nullptr};     ///< scalar (device memory for the GPU calls): src nodes
   std::int64_t* num_edges{nullptr};   ///< scalar (device memory for the GPU calls): sampled edges
+  /// Capacities the arrays were sized with, in entries (offsets hold capacity.num_dst + 1); a
+  /// negative field is not given (unchecked). A call whose bounds exceed a given capacity is
+  /// refused before anything is written, naming the layer and the array.
+  block_bounds capacity{-1, -1, -1};
 };
 
 /// Caller-owned outputs of a multi-layer sample, seeds side first.

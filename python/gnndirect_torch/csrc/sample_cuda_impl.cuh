@@ -138,7 +138,8 @@ std::vector<at::Tensor> sample_blocks_cuda_typed(const at::Tensor& indptr, const
       out.push_back(on_device(b.num_edges, indptr.scalar_type()));
       ref.layers.push_back({data_as<Index>(out[4 * l]), data_as<std::int64_t>(out[4 * l + 1]),
                             data_as<Index>(out[4 * l + 2]), data_as<Offset>(out[4 * l + 3]),
-                            data_as<std::int64_t>(counts) + 2 * l, data_as<std::int64_t>(counts) + 2 * l + 1});
+                            data_as<std::int64_t>(counts) + 2 * l, data_as<std::int64_t>(counts) + 2 * l + 1,
+                            b});
     }
     std::size_t const ws_bytes = gnndirect::sample_blocks_workspace_bytes<Offset, Index>(n, fanouts, csr.num_nodes);
     at::Tensor const ws = on_device(static_cast<std::int64_t>(ws_bytes), at::kByte);
