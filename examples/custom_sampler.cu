@@ -2,7 +2,6 @@
 // node keeps its `fanout` most recent edges before its query time) written only against the
 // sampler concept (device/samplers.hpp), driven by sample_blocks_async for three layers
 // (relabelled message-flow blocks, no host round trip), checked against plain host code.
-//
 //   ./custom_sampler [nodes] [seeds]
 #include <gnndirect/algorithms/sample_blocks.cuh>
 #include <gnndirect/core/cuda_error.hpp>
@@ -95,8 +94,11 @@ int main(int argc, char** argv)
 {
   std::int64_t const nodes = argc > 1 ? std::atoll(argv[1]) : 100000;
   std::int64_t const num_seeds = argc > 2 ? std::atoll(argv[2]) : 1024;
+  if (gnndirect::device_count() == 0) {
+    std::fprintf(stderr, "custom_sampler: no CUDA device found; this example needs an NVIDIA GPU.\n");
+    return 1;
+  }
   try {
-    gnndirect::require_device();
     std::mt19937_64 rng(2024);
     std::vector<std::int64_t> indptr{0}, et, qt;
     std::vector<std::int32_t> indices, seeds;
@@ -110,8 +112,7 @@ int main(int argc, char** argv)
     }
     for (std::int64_t i = 0; i < num_seeds; ++i) { seeds.push_back(static_cast<std::int32_t>(rng() % nodes)); }
     auto const d_indptr = to_device(indptr), d_et = to_device(et), d_qt = to_device(qt);
-    auto const d_indices = to_device(indices);
-    auto const d_seeds = to_device(seeds);
+    auto const d_indices = to_device(indices), d_seeds = to_device(seeds);
     csr_t csr;
     csr.indptr = d_indptr.data();
     csr.indices = d_indices.data();
