@@ -272,3 +272,23 @@ def speedup(baseline_seconds: float, seconds: float) -> float:
     if seconds == 0:
         return float("inf")
     return float(baseline_seconds) / float(seconds)
+
+
+def seed_ids(train_ids, num_nodes: int):
+    """The seed ids meant by ``train_ids``: integer ids as they are, or the ``nonzero()``
+    positions of a boolean mask (PyG's ``data.train_mask``), never a mask taken as ids.
+
+    Raises:
+        TypeError: a floating-point or complex tensor (neither ids nor a mask).
+        ValueError: a mask that is not 1-D of length ``num_nodes``.
+    """
+    import torch
+    ids = torch.as_tensor(train_ids)
+    if ids.dtype == torch.bool:
+        if ids.dim() != 1 or ids.numel() != num_nodes:
+            raise ValueError(f"a boolean training mask must be 1-D with one entry per node "
+                             f"({num_nodes}), got shape {tuple(ids.shape)}")
+        return ids.nonzero().view(-1)
+    if ids.is_floating_point() or ids.is_complex():
+        raise TypeError(f"train ids must be integer ids or a boolean mask, got {ids.dtype}")
+    return ids

@@ -4,13 +4,14 @@ the loader and the PyG adapter."""
 from __future__ import annotations
 
 import threading
+
 from dataclasses import dataclass
 from typing import List, Optional, Sequence
 
 import torch
 
 from . import _process
-from ._util import cache_bytes_for, check_fanouts, layer_slices, num_batches, pyg_counts
+from ._util import cache_bytes_for, check_fanouts, layer_slices, num_batches, pyg_counts, seed_ids
 from .ops import load_extension
 from .table import Graph, Table, update_cached_rows
 
@@ -99,7 +100,9 @@ class NeighborLoader:
     Args:
         graph: :class:`Graph` (int64 indptr).  features: :class:`Table` (fp32, fp16 or bf16).
         labels: int64 label per node (any device; copied to the GPU if pageable).
-        train_ids: the seed nodes (dtype of the graph's indices, or castable).
+        train_ids: the seed nodes: ids (integers, cast to the graph's index dtype) or, as in
+            PyG, a boolean mask over the nodes (``data.train_mask``; its ``nonzero()`` are the
+            seeds). Floating-point tensors are refused (TypeError).
         fanouts: one per layer, seeds side first.  batch_size: seeds per batch.
         shuffle_seed / sampling_seed: keys of the epoch shuffle and of the batch samples.
         replace: sample with replacement.  drop_last: drop a last, smaller batch.
@@ -164,7 +167,7 @@ class NeighborLoader:
         if not labels.is_cuda and ext.placement_name(labels) == "pageable":
             labels = labels.to(device)
         self.labels = labels.contiguous()
-        self.train_ids = torch.as_tensor(train_ids).to("cpu", graph.indices.dtype).contiguous()
+        self.train_ids = seed_ids(train_ids, graph.num_nodes).to("cpu", graph.indices.dtype).contiguous()
         self.fanouts = check_fanouts(fanouts)
         self.batch_size = int(batch_size)
         self.drop_last = bool(drop_last)

@@ -47,6 +47,15 @@ def load_extension():
     return _extension
 
 
+#: The error of scatter_rows into a host-resident table under torch.compile.
+COMPILE_HOST_SCATTER_MESSAGE = (
+    "gnndirect: scatter_rows into a host-resident table (registered/pinned/managed_host) cannot "
+    "run inside torch.compile: functionalization would hand the op a pageable clone of the "
+    "table and copy it back, so the write could not stay in place. Call Table.scatter / "
+    "gnndirect_torch.scatter outside the compiled region (e.g. in a function decorated with "
+    "torch.compiler.disable); gathers compile fine.")
+
+
 def _register_fakes() -> None:
     """Fake (meta) kernels: shapes for torch.compile, FakeTensor and opcheck."""
 
@@ -56,6 +65,12 @@ def _register_fakes() -> None:
 
     @torch.library.register_fake("gnndirect::scatter_rows")
     def _scatter_fake(table, index, src, check=True):
+        # Runs only while tracing (torch.compile, export). Functionalization turns the mutation
+        # into "write into a clone, copy back": the clone of a host-resident table is pageable
+        # memory the GPU cannot write, and the write would not reach the placed table in place.
+        # Refuse it here, while tracing, with a message that says so (issue #31).
+        if not table.is_cuda and (index.is_cuda or src.is_cuda):
+            raise RuntimeError(COMPILE_HOST_SCATTER_MESSAGE)
         return None
 
     @torch.library.register_fake("gnndirect::sample_neighbors")

@@ -38,6 +38,184 @@ def _resolve(placement: str) -> str:
     return name
 
 
+#: torch dtype of each .npy descr the loaders accept.
+_NPY_DTYPES = {"|b1": torch.bool, "|i1": torch.int8, "|u1": torch.uint8, "<i2": torch.int16,
+               "<i4": torch.int32, "<i8": torch.int64, "<f2": torch.float16, "<f4": torch.float32,
+               "<f8": torch.float64}
+
+
+def _npy_shape_dtype(path) -> Tuple[Tuple[int, ...], torch.dtype]:
+    """(shape, torch dtype) of a .npy file from its header (nothing else is read).
+
+    Raises:
+        ValueError: not a .npy file the library reads.  TypeError: a dtype torch has no type for.
+    """
+    shape, descr = load_extension().npy_header(str(path))
+    if descr not in _NPY_DTYPES:
+        raise TypeError(f"{path}: .npy dtype {descr!r} has no torch dtype gnndirect loads")
+    return tuple(int(d) for d in shape), _NPY_DTYPES[descr]
+
+
+def host_memory_info() -> dict:
+    """What the host can give now and its ceiling, as gnndirect's allocations see them.
+
+    Returns a dict: ``known`` (False when nothing could be read; then nothing is refused),
+    ``available`` (bytes that may still be committed), ``source`` (the rule or file that
+    decided), ``cgroup_headroom`` (smallest limit - non-reclaimable usage over the cgroups with a
+    memory limit, None without one), ``mem_available`` (/proc/meminfo), ``limit`` and
+    ``limit_source`` (the most the process may ever hold). The rule: with a cgroup limit, the
+    cgroup headroom (capped at the machine's memory) decides and a low MemAvailable does not
+    refuse (hosts whose memory grows on demand read it low at first); without one, MemAvailable
+    plus memory blocks not yet online. ``GNNDIRECT_HOST_MEMORY_LIMIT`` overrides both.
+    """
+    return dict(load_extension().host_memory_info())
+
+
+def _copy_fits(nbytes: int) -> Tuple[bool, dict]:
+    """(whether a new host allocation of ``nbytes`` fits what the host can give now, the info)."""
+    info = host_memory_info()
+    return (not info["known"]) or nbytes <= info["available"], info
+
+
+def _unavailable_message(nbytes: int, info: dict, what: str) -> str:
+    """The MemoryError text: bytes needed, bytes available (and where from), the alternatives."""
+    parts = [f"source: {info['source']}"]
+    if info.get("cgroup_headroom") is not None:
+        parts.append(f"cgroup headroom {info['cgroup_headroom']}")
+    if info.get("mem_available"):
+        parts.append(f"MemAvailable {info['mem_available']}")
+    return (f"gnndirect: {what} needs {nbytes} bytes of host memory but the host can give "
+            f"{info['available']} now ({'; '.join(parts)}). Zero-copy alternatives: "
+            "Table(x, placement='registered') pins x in place (no copy); "
+            "gnndirect_torch.empty(shape, dtype, placement) creates the placed tensor to fill in "
+            "place; Table.from_npy / Graph.from_npy stream a .npy file straight into the "
+            "placement. Set GNNDIRECT_HOST_MEMORY_LIMIT if this probe is wrong.")
+
+
+#: Storages allocated by :func:`empty` in host placements: storage address -> (placement, a weak
+#: reference to the tensor). Only these are adopted without a copy: a tensor page-locked some
+#: other way (torch's pin_memory cache, another registration) may be recycled or unpinned
+#: behind the table's back.
+_PLACED_STORAGES: dict = {}
+
+
+def _remember_placed(tensor: torch.Tensor, name: str) -> None:
+    key = tensor.untyped_storage().data_ptr()
+    _PLACED_STORAGES[key] = (name, weakref.ref(tensor, lambda _ref, key=key: _PLACED_STORAGES.pop(key, None)))
+
+
+def _current_host_placement(tensor: torch.Tensor) -> Optional[str]:
+    """'pinned' or 'managed_host' when ``tensor`` (CPU, non-empty) lives in a storage that
+    :func:`empty` allocated there (a view of it counts), else None."""
+    if tensor.is_cuda or tensor.numel() == 0:
+        return None
+    entry = _PLACED_STORAGES.get(tensor.untyped_storage().data_ptr())
+    if entry is None or entry[1]() is None:
+        return None
+    return entry[0]
+
+
+def _choose(tensor: torch.Tensor, placement: str) -> str:
+    """The concrete placement for ``tensor`` under ``placement``:
+
+    - a tensor already in pinned or managed memory keeps it for ``auto`` (no copy);
+    - ``auto`` takes the library's sized choice, and when a copy into it would not fit what the
+      host can give now, the in-place placement ``registered`` (zero copy) with a warning.
+    """
+    name = normalize_placement(placement)
+    if name != "auto":
+        return name
+    current = _current_host_placement(tensor)
+    if current is not None:
+        return current
+    ext = load_extension()
+    nbytes = tensor.numel() * tensor.element_size()
+    name = ext.auto_placement_for(nbytes)
+    if name in ("pinned", "managed_host") and not tensor.is_cuda and tensor.numel() > 0:
+        fits, info = _copy_fits(nbytes)
+        if not fits:
+            import warnings
+            warnings.warn(f"gnndirect: a {name} copy of this tensor ({nbytes} bytes) does not fit "
+                          f"what the host can give now ({info['available']} bytes, "
+                          f"{info['source']}): placing it in place ('registered', zero copy, "
+                          "pinned-memory speed) instead", ResourceWarning, stacklevel=3)
+            return "registered"
+    return name
+
+
+def empty(shape, dtype: torch.dtype = torch.float32, placement: str = "auto", *,
+          device=None) -> torch.Tensor:
+    """A new, uninitialised tensor placed where the GPU reads it, to fill in place (e.g. chunk by
+    chunk from a dataset loader) and hand to :class:`Table` / :class:`Graph` without a copy.
+
+    Args:
+        shape: sizes.  dtype: element type.
+        placement: ``pinned`` or ``managed_host`` (a CPU tensor owning a gnndirect allocation),
+            ``device`` (a CUDA tensor), ``auto`` (the library's sized choice for this GPU).
+            ``registered`` is refused: it pins memory someone else owns (pass your CPU tensor to
+            ``Table(x, placement="registered")`` instead).
+        device: the CUDA device (default: current).
+    Returns:
+        the tensor; :class:`Table` and :class:`Graph` given it with the same placement (or
+        ``auto``) use it as it is.
+    Raises:
+        MemoryError: the host (or GPU) cannot give the bytes now; the message names the bytes
+            needed and available and the zero-copy alternatives. Host bytes are checked and
+            committed before the call returns, so a shortage is this exception, never the OOM
+            killer.  ValueError: placement, negative sizes.
+    Synchronous.
+    """
+    shape = tuple(int(d) for d in (shape if isinstance(shape, (tuple, list, torch.Size)) else (shape,)))
+    if any(d < 0 for d in shape):
+        raise ValueError(f"negative size in {shape}")
+    name = normalize_placement(placement)
+    ext = load_extension()
+    nbytes = torch.Size(shape).numel() * torch.empty((), dtype=dtype).element_size()
+    dev = _cuda_device(device)
+    if dev.type == "cpu":
+        return torch.empty(shape, dtype=dtype)
+    if name == "auto":
+        with torch.cuda.device(dev):
+            name = ext.auto_placement_for(nbytes)
+    if name == "registered":
+        raise ValueError("empty(): 'registered' pins memory that someone else owns: allocate the "
+                         "CPU tensor yourself and pass it to Table(x, placement='registered')")
+    if name == "device":
+        return torch.empty(shape, dtype=dtype, device=dev)
+    with torch.cuda.device(dev):
+        try:
+            tensor = ext.allocate_host_tensor(list(shape), dtype, name)
+            if tensor.numel() > 0:
+                _remember_placed(tensor, name)
+            return tensor
+        except RuntimeError as error:
+            from ._util import memory_error_message
+            message = memory_error_message(str(error))
+            if message is not None:
+                raise MemoryError(message) from None
+            raise
+
+
+def _filled_from_npy(path, placement: str, device, *, min_dims: int = 1, max_dims: int = 2,
+                     what: str = "array") -> Tuple[torch.Tensor, str]:
+    """A tensor holding the .npy file at ``path``, created straight in ``placement`` and filled
+    by streaming the mapped file in bounded chunks (see ``fill_from_npy``): (tensor, placement).
+    ``registered`` fills a plain CPU tensor (registered afterwards by the caller)."""
+    shape, dtype = _npy_shape_dtype(path)
+    if not min_dims <= len(shape) <= max_dims:
+        raise ValueError(f"{path}: {what} needs {min_dims}..{max_dims} dimensions, found {len(shape)}")
+    name = normalize_placement(placement)
+    dev = _cuda_device(device)
+    if dev.type == "cpu" or name == "registered":
+        tensor = torch.empty(shape, dtype=dtype)
+        name = "cpu" if dev.type == "cpu" else name
+    else:
+        tensor = empty(shape, dtype, name, device=dev)
+        name = "device" if tensor.is_cuda else (_current_host_placement(tensor) or name)
+    load_extension().fill_from_npy(tensor, str(path))
+    return tensor, name
+
+
 def register_tensor(tensor: torch.Tensor):
     """Pin a CPU tensor in place (cudaHostRegister, zero copy) and return the registration
     handle; the GPU reads the tensor directly while the handle lives. The handle holds a
@@ -64,9 +242,12 @@ def to_placement(tensor: torch.Tensor, placement: str = "auto", *,
     Returns:
         ``(placed, keepalive)``: the tensor kernels read (a CPU tensor for host placements) and
         the object that must live as long as it is used (the registration, or None: copies own
-        their memory).
+        their memory). A CPU tensor already in the requested ``pinned``/``managed_host`` memory
+        (e.g. from :func:`empty`) is returned as it is (no copy).
     Synchronous (copies use torch's parallel CPU copy). Raises as :func:`register_tensor`;
-    MemoryError when a host allocation fails.
+    MemoryError when a host allocation does not fit what the host can give now (checked before
+    anything is committed: the message names the bytes needed and available and the zero-copy
+    alternatives; never the OOM killer).
     """
     name = _resolve(placement)
     if not isinstance(tensor, torch.Tensor):
@@ -80,10 +261,13 @@ def to_placement(tensor: torch.Tensor, placement: str = "auto", *,
             return tensor, None
         return tensor, register_tensor(tensor)
     ext = load_extension()
+    if _current_host_placement(tensor) == name:
+        return tensor, None  # already there (e.g. from gnndirect_torch.empty): no second copy
     try:
         placed = ext.allocate_host_tensor(list(tensor.shape), tensor.dtype, name)
     except RuntimeError as error:  # pragma: no cover - mapped by the module's translator
-        raise MemoryError(str(error)) from None
+        from ._util import memory_error_message
+        raise MemoryError(memory_error_message(str(error)) or str(error)) from None
     placed.copy_(tensor)
     return placed, None
 
@@ -147,7 +331,12 @@ class Table(_ProcessLocal):
 
     Args:
         data: 2-D tensor with contiguous rows (``stride(1) == 1``).
-        placement: see :func:`to_placement` (``registered`` keeps ``data`` and pins it in place).
+        placement: see :func:`to_placement`. ``registered`` adopts ``data`` in place (pins its
+            pages with cudaHostRegister: zero copy, no second allocation; the table keeps
+            ``data`` alive): the way to hand over a CPU tensor too large to copy.
+            ``auto`` keeps a tensor that is already pinned or managed (e.g. from :func:`empty`)
+            as it is, and picks ``registered`` (with a ResourceWarning) when a copy into the
+            library's choice would not fit what the host can give now.
         cache_bytes / cache_fraction: device bytes (or fraction of rows) for a tier of hot rows
             served from HBM behind the same gather (a flag, not a new API).
         hot_rows: ids to cache, most valuable first (default: highest degree of ``graph``).
@@ -155,8 +344,10 @@ class Table(_ProcessLocal):
         device: the CUDA device (default: current); a CPU device keeps ``data`` as it is and
             gathers with the host reference (no placement, no cache).
     Raises:
-        ValueError, TypeError, MemoryError (see :func:`to_placement`).
+        ValueError, TypeError, MemoryError (see :func:`to_placement`: an explicit ``pinned`` or
+        ``managed_host`` copy that does not fit names the bytes needed and available).
 
+    To build a table larger than a second copy allows, see :meth:`from_npy` and :func:`empty`.
     The table keeps its source alive while registered; :meth:`close` (or deleting the last
     reference) unregisters. Loaders using the table keep it alive.
     """
@@ -177,7 +368,8 @@ class Table(_ProcessLocal):
             self.placement = "cpu"
             self.tensor, self._keepalive = data, None
         else:
-            self.placement = _resolve(placement)
+            with torch.cuda.device(self.device):
+                self.placement = _choose(data, placement)
             self.tensor, self._keepalive = to_placement(data, self.placement, device=self.device)
         self.cache_rows_tensor: Optional[torch.Tensor] = None
         self.slot_of: Optional[torch.Tensor] = None
@@ -188,6 +380,31 @@ class Table(_ProcessLocal):
             self.cache_bytes = 0
         elif self.cache_bytes > 0:
             self.rebuild_cache(hot_rows=hot_rows, graph=graph)
+
+    @classmethod
+    def from_npy(cls, path, placement: str = "auto", *, codec=None, device=None, **kwargs) -> "Table":
+        """A table read from a .npy file (2-D, or 1-D as one column) straight into its placement:
+        the file is memory-mapped and streamed in 64 MiB chunks on all cores, each chunk's
+        pages released after it, so peak host memory is the placed bytes plus one chunk (no
+        second copy). ``registered`` fills a plain CPU tensor and pins it in place.
+
+        Args:
+            path: the .npy file.  placement: as :class:`Table` (``auto``: the library's sized
+                choice).  codec: reserved for row codecs; only None is supported now.
+            device: CUDA device (default: current); CPU: host-reference mode.
+            **kwargs: the other :class:`Table` arguments (cache_bytes, hot_rows, graph, ...).
+        Raises:
+            NotImplementedError: a codec other than None.  ValueError: the file (format,
+            dimensions).  TypeError: a dtype torch lacks.  MemoryError: as :func:`empty`.
+        Synchronous.
+        """
+        if codec is not None:
+            raise NotImplementedError(f"Table.from_npy: codec={codec!r} is not supported yet "
+                                      "(only None: rows are stored as the file holds them)")
+        tensor, name = _filled_from_npy(path, placement, device, what="a Table")
+        if tensor.dim() == 1:
+            tensor = tensor.unsqueeze(1)
+        return cls(tensor, "auto" if name == "cpu" else name, device=device, **kwargs)
 
     # -- properties --------------------------------------------------------------------------
     @property
@@ -335,8 +552,12 @@ class Graph(_ProcessLocal):
         cpu = self.device.type == "cpu"  # host-reference mode: arrays stay as given
         if not cpu:
             _process.check_cuda_allowed("gnndirect_torch.Graph")
-        self.placement = "cpu" if cpu else _resolve(placement)
-        self.indptr_placement = "cpu" if cpu else _resolve(indptr_placement)
+        if cpu:
+            self.placement = self.indptr_placement = "cpu"
+        else:
+            with torch.cuda.device(self.device):
+                self.placement = _choose(indices, placement)
+                self.indptr_placement = _choose(indptr, indptr_placement)
         self._keep = []
         self.indptr = self._place(indptr.contiguous(), self.indptr_placement)
         self.indices = self._place(indices.contiguous(), self.placement)
@@ -372,6 +593,33 @@ class Graph(_ProcessLocal):
         if keep is not None:
             self._keep.append(keep)
         return placed
+
+    @classmethod
+    def from_npy(cls, indptr_path, indices_path, *, placement: str = "auto",
+                 indptr_placement: str = "device", weights_path=None, device=None,
+                 validate: bool = True) -> "Graph":
+        """A graph read from CSR .npy files (1-D int32/int64 indptr and indices, optional
+        float32 weights) straight into their placements: each file is memory-mapped and streamed
+        in 64 MiB chunks on all cores (pages released after each chunk), so peak host memory is
+        the placed bytes plus one chunk, never a second copy of the edges.
+
+        Args: as :class:`Graph` (the paths instead of tensors).
+        Raises: as :class:`Graph`; ValueError for a file that is not a 1-D .npy array;
+            MemoryError as :func:`empty`.
+        Synchronous.
+        """
+        indptr, p_name = _filled_from_npy(indptr_path, indptr_placement, device, max_dims=1,
+                                          what="indptr")
+        indices, e_name = _filled_from_npy(indices_path, placement, device, max_dims=1,
+                                           what="indices")
+        weights = None
+        if weights_path is not None:
+            weights, _ = _filled_from_npy(weights_path, e_name if e_name != "cpu" else placement,
+                                          device, max_dims=1, what="weights")
+        cpu = e_name == "cpu"
+        return cls(indptr, indices, placement="auto" if cpu else e_name,
+                   indptr_placement="device" if cpu else p_name, weights=weights, device=device,
+                   validate=validate)
 
     @classmethod
     def from_edge_index(cls, edge_index: torch.Tensor, num_nodes: int, **kwargs) -> "Graph":

@@ -89,7 +89,7 @@ void stream_elements(const npy_array& array, const S* source, npy_sink<T> sink,
   for (std::int64_t first = 0; first < n; first += per_chunk) {
     std::int64_t const count = std::min(per_chunk, n - first);
     const S* const from = source + first;
-    if constexpr (std::is_integral_v<T>) {
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<S, T>) {  // same type: always fits
       static_assert(std::is_integral_v<S>, "integer targets convert from integer files only");
       auto const out_of_range = [from](std::int64_t i) {
         S const value = from[i];

@@ -136,6 +136,15 @@ PYBIND11_MODULE(_C, m)
         "torch's allocated bytes [before, during, after] (a test hook).");
   m.def("auto_placement", &auto_placement, "Placement gnndirect's auto choice picks on this device.");
   m.def("auto_placement_reason", &auto_placement_reason, "Why auto_placement() picked it.");
+  m.def("auto_placement_for", &auto_placement_for, py::arg("bytes"),
+        "auto placement for a table of `bytes` bytes on the current device.");
+  m.def("host_memory_info", &host_memory_info,
+        "What the host can give now and its ceiling: dict(known, available, source, "
+        "cgroup_headroom, mem_available, limit, limit_source).");
+  m.def("npy_header", &npy_header, py::arg("path"), "(shape, descr) of a .npy file's header.");
+  m.def("fill_from_npy", &fill_from_npy, py::arg("target"), py::arg("path"),
+        "Streams a .npy file into a contiguous tensor of the same size in bounded chunks (all "
+        "cores). Synchronous. Raises ValueError.");
 
   py::class_<pipeline_config>(m, "PipelineConfig", "Options of a Pipeline (see pipeline_options).")
     .def(py::init<>())
