@@ -47,7 +47,7 @@ children through psutil, ended ones through RUSAGE_CHILDREN ("cpu_meter" in the 
 
     python examples/pytorch/train_graphsage.py                 # products-shaped, all paths
     python examples/pytorch/train_graphsage.py --scale 0.1 --epochs 1 --json out.json
-    python examples/pytorch/train_graphsage.py --shape papers100m --scale 0.25 --epochs 1
+    python examples/pytorch/train_graphsage.py --shape papers100m --scale 1 --epochs 1 --paths gnndirect,gpu
     python examples/pytorch/train_graphsage.py --smoke-cpu --scale 0.01 --paths pyg,pygfast,hostref   # no GPU
 
 Sweeps (pyg over --pyg-workers, pygfast over --pygfast-workers): with --pyg-sweep-batches N > 0
@@ -91,11 +91,52 @@ except ImportError:  # pragma: no cover - psutil is on the H200 image
 
 # -- data ---------------------------------------------------------------------------------------
 
-def generate(shape, seed, device, signal, p_in):
+#: Rows (features) or elements (indices) moved per step into the host placement: bounds the extra
+#: host memory of generation to one chunk.
+GENERATE_CHUNK = 1 << 20
+
+
+def host_tensor(shape, dtype, placement):
+    """An empty CPU tensor to fill in place: gnndirect_torch.empty in `placement` (pinned /
+    managed_host / auto, so that Table and Graph adopt it without a second copy), or a plain
+    (pageable) tensor when `placement` is None (CPU runs, and 'registered', which pins it in
+    place later)."""
+    if placement is None:
+        return torch.empty(shape, dtype=dtype)
+    return gd.empty(shape, dtype, placement)
+
+
+def peak_rss_bytes():
+    """Peak resident set of this process since the last reset_peak_rss() (VmHWM), else since
+    start (ru_maxrss)."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def reset_peak_rss():
+    """Resets VmHWM to the current resident set (Linux: 5 > /proc/self/clear_refs); silently
+    keeps the running peak where that is not allowed."""
+    try:
+        with open("/proc/self/clear_refs", "w") as refs:
+            refs.write("5")
+    except OSError:
+        pass
+
+
+def generate(shape, seed, device, signal, p_in, placement=None):
     """Planted-community graph: one community per class (Zipf-like sizes), log-normal in-degrees
     (spread shape["degree_sigma"], default 0.9), a fraction p_in of each node's in-neighbours from
     its own community, features = class centroid * signal + N(0, 1) noise. Labels are learnable from features and neighbourhoods.
-    Returns CPU tensors (indptr int64, indices int64, x fp32, y int64) and the splits."""
+    Returns CPU tensors (indptr int64, indices int64, x fp32, y int64) and the splits. The
+    features and indices are created straight in `placement` (see host_tensor) and filled chunk
+    by chunk from `device`, so that the largest arrays exist once in host memory: the Table and
+    Graph of the gnndirect path adopt them without a copy (papers100M at full scale)."""
     g = torch.Generator(device=device).manual_seed(seed)
     n, e, f, c = shape["num_nodes"], shape["num_edges"], shape["num_features"], shape["num_classes"]
     sizes = 1.0 / (torch.arange(c, device=device, dtype=torch.float64) + 4.0)
@@ -118,12 +159,22 @@ def generate(shape, seed, device, signal, p_in):
     other = torch.randint(0, n, (total,), generator=g, device=device)
     indices = torch.where(torch.rand(total, generator=g, device=device) < p_in, same, other)
     del same, other
+    placed_indices = host_tensor((total,), torch.int64, placement)
+    for begin in range(0, total, GENERATE_CHUNK * 16):
+        end = min(total, begin + GENERATE_CHUNK * 16)
+        placed_indices[begin:end].copy_(indices[begin:end])
+    del indices
     centroids = torch.randn(c, f, generator=g, device=device)
-    x = centroids[y] * signal + torch.randn(n, f, generator=g, device=device)
+    x = host_tensor((n, f), torch.float32, placement)
+    for begin in range(0, n, GENERATE_CHUNK):  # one chunk of rows at a time on `device`
+        end = min(n, begin + GENERATE_CHUNK)
+        rows = centroids[y[begin:end]] * signal + torch.randn(end - begin, f, generator=g, device=device)
+        x[begin:end].copy_(rows)
+        del rows
     perm = torch.randperm(n, generator=g, device=device)
     train = perm[: shape["num_train"]]
     test = perm[shape["num_train"] + shape["num_val"]: shape["num_train"] + shape["num_val"] + shape["num_test"]]
-    return (indptr.cpu(), indices.cpu(), x.cpu(), y.cpu(), train.cpu(), test.cpu())
+    return (indptr.cpu(), placed_indices, x, y.cpu(), train.cpu(), test.cpu())
 
 
 # -- model --------------------------------------------------------------------------------------
@@ -720,11 +771,17 @@ def run_one(label, factory, data, args, device, shape, results, profile=True):
     print(f"path {label}:", flush=True)
     path = None
     try:
+        reset_peak_rss()
         t0 = time.perf_counter()
         path = factory()
         setup_s = time.perf_counter() - t0
+        setup_peak = peak_rss_bytes()
         record = run_path(path, data, args, device, shape, profile)
         record["setup_s"] = setup_s
+        record["peak_rss_setup_bytes"] = setup_peak
+        record["peak_rss_bytes"] = peak_rss_bytes()
+        print(f"  [{label}] peak host RSS: {setup_peak / 2**30:.2f} GiB after setup, "
+              f"{record['peak_rss_bytes'] / 2**30:.2f} GiB with the epochs", flush=True)
         record["oracle"] = getattr(path, "oracle", False)
         if isinstance(path, LoaderPath):
             record["placement"] = path.table.placement
@@ -969,7 +1026,9 @@ def parse_args(argv=None):
     p.add_argument("--shape", choices=sorted(SHAPES), default="products",
                    help="dataset the generated graph is shaped like (sizes, features, classes, split)")
     p.add_argument("--scale", type=float, default=1.0,
-                   help="graph size relative to --shape (papers100m: about 0.25 on a 128 GiB host)")
+                   help="graph size relative to --shape (papers100m at 1: features and indices "
+                        "are created straight in their host placement, ~70 GB placed; the "
+                        "host needs about 1.1x that, see docs/integration-pytorch.md)")
     p.add_argument("--epochs", type=int, default=2)
     p.add_argument("--paths", default="pyg,pygfast,gnndirect,nodeloader,gpu",
                    help=f"comma list of {','.join(PATHS)} (pyg and pygfast first: their workers "
@@ -1051,24 +1110,44 @@ def main(argv=None):
           f"{shape['num_features']} fp32 features, {shape['num_classes']} classes; "
           f"paths {args.paths}; fanouts {args.fanouts}, batch {args.batch_size}", flush=True)
     t0 = time.perf_counter()
+    # Features and indices are created straight in the gnndirect path's host placement (no second
+    # copy: its Table and Graph adopt them); 'registered' and 'device' start from plain CPU
+    # tensors ('registered' pins them in place; 'device' copies them to HBM). With a CPU-centric
+    # baseline in the run they stay pageable too: its DataLoader workers are forked processes,
+    # and a forked child cannot rely on reading CUDA managed memory.
+    placement = args.placement if args.placement in ("auto", "pinned", "managed_host") else None
+    if placement is not None and any(p in CPU_CENTRIC for p in args.paths):
+        print("note: pyg/pygfast in --paths: features and graph generated in pageable memory "
+              "(the gnndirect path copies them); run --paths gnndirect,gpu for no second copy",
+              flush=True)
+        placement = None
+    reset_peak_rss()
     data = generate(shape, args.seed, device if device.type == "cuda" else torch.device("cpu"),
-                    args.signal, args.p_in)
+                    args.signal, args.p_in, placement if device.type == "cuda" else None)
     if device.type == "cuda":
         torch.cuda.empty_cache()
     gen_s = time.perf_counter() - t0
     indptr, indices, x, y, train, test = data
+    placed_bytes = x.numel() * x.element_size() + indices.numel() * indices.element_size()
     print(f"generated in {gen_s:.1f} s: {indices.shape[0]:,} edges, {train.shape[0]:,} train, "
-          f"{test.shape[0]:,} test nodes", flush=True)
+          f"{test.shape[0]:,} test nodes; features + indices {placed_bytes / 2**30:.2f} GiB"
+          + (f" in {gd.placement_of(x) if placement else 'pageable'} memory" if device.type == "cuda" else "")
+          + f"; peak host RSS {peak_rss_bytes() / 2**30:.2f} GiB", flush=True)
 
-    # one evaluator for every path (GPU-resident copy, fixed seeds)
-    if device.type == "cuda":
+    # One evaluator for every path (fixed seeds): over the placed data itself when generate()
+    # placed it (no copy, host or HBM), else a GPU-resident copy.
+    if device.type == "cuda" and placement is not None:
+        args.eval_graph = gd.Graph(indptr, indices, placement="auto")
+        args.eval_x = gd.Table(x, placement="auto")
+    elif device.type == "cuda":
         args.eval_graph = gd.Graph(indptr, indices, placement="device")
         args.eval_x = gd.Table(x, placement="device")
     else:
         args.eval_graph, args.eval_x = (indptr, indices), x
 
     results = {"config": {k: v for k, v in vars(args).items() if k not in ("eval_graph", "eval_x")},
-               "shape": shape, "generate_s": gen_s, "cpu_meter": CPU_METER, "paths": {},
+               "shape": shape, "generate_s": gen_s, "placed_bytes": placed_bytes,
+               "generate_peak_rss_bytes": peak_rss_bytes(), "cpu_meter": CPU_METER, "paths": {},
                "pyg_sweep": {}, "pygfast_sweep": {}, "skipped": {}, "failures": {},
                "machine": {"python": platform.python_version(), "torch": torch.__version__,
                            "cpu_count": os.cpu_count(), "torch_scatter": torch_scatter_use,

@@ -192,8 +192,10 @@ def products_shape(scale: float = 1.0) -> Dict[str, int]:
 def papers100m_shape(scale: float = 1.0) -> Dict[str, int]:
     """Sizes of the generated ogbn-papers100M-shaped graph at ``scale`` (1.0: 111.1M nodes, 1.62B
     stored edges, 128 features, 172 classes, ogbn-papers100M's 1.09% / 0.11% / 0.19% split with
-    the test set capped at 200K). At 1.0 the features alone are 57 GB and every data path keeps its
-    own copy, so a 128 GiB host trains the shape at about 0.25.
+    the test set capped at 200K). At 1.0 the features alone are 57 GB: train_graphsage.py creates
+    them and the indices straight in their host placement (gnndirect_torch.empty), so a 128 GiB
+    host holds them once (about 70 GB); a run with CPU-centric baselines keeps pageable copies
+    besides and fits at about 0.25.
 
     Raises:
         ValueError: scale <= 0.

@@ -29,7 +29,9 @@ inline void check_host_capacity(std::size_t bytes, memory_kind kind)
   if (limit != 0 && bytes > limit) {
     throw allocation_error(__FILE__, __LINE__, bytes, kind,
                            "exceeds the host's memory (" + std::to_string(limit) +
-                             " bytes); set GNNDIRECT_HOST_MEMORY_LIMIT if this probe is wrong");
+                             " bytes); set GNNDIRECT_HOST_MEMORY_LIMIT if this probe is wrong; "
+                             "zero-copy alternatives: adopt the memory in place (registered) or "
+                             "fill the placement directly (from_npy, gnndirect_torch.empty)");
   }
   refuse_beyond_host_available(bytes, kind);
 }
