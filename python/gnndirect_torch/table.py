@@ -77,21 +77,6 @@ def _copy_fits(nbytes: int) -> Tuple[bool, dict]:
     return (not info["known"]) or nbytes <= info["available"], info
 
 
-def _unavailable_message(nbytes: int, info: dict, what: str) -> str:
-    """The MemoryError text: bytes needed, bytes available (and where from), the alternatives."""
-    parts = [f"source: {info['source']}"]
-    if info.get("cgroup_headroom") is not None:
-        parts.append(f"cgroup headroom {info['cgroup_headroom']}")
-    if info.get("mem_available"):
-        parts.append(f"MemAvailable {info['mem_available']}")
-    return (f"gnndirect: {what} needs {nbytes} bytes of host memory but the host can give "
-            f"{info['available']} now ({'; '.join(parts)}). Zero-copy alternatives: "
-            "Table(x, placement='registered') pins x in place (no copy); "
-            "gnndirect_torch.empty(shape, dtype, placement) creates the placed tensor to fill in "
-            "place; Table.from_npy / Graph.from_npy stream a .npy file straight into the "
-            "placement. Set GNNDIRECT_HOST_MEMORY_LIMIT if this probe is wrong.")
-
-
 #: Storages allocated by :func:`empty` in host placements: storage address -> (placement, a weak
 #: reference to the tensor). Only these are adopted without a copy: a tensor page-locked some
 #: other way (torch's pin_memory cache, another registration) may be recycled or unpinned

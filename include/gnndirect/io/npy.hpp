@@ -1,8 +1,9 @@
 #pragma once
 /// @file npy.hpp
-/// @brief Graph loaders from .npy files: CSR and COO arrays converted with range checks into
-/// csr_graph / coo owners (host-compilable). The format is in npy_header.hpp, the mapped file in
-/// npy_array.hpp (both included).
+/// @brief Loaders from .npy files: feature tables (load_table_npy), CSR and COO arrays converted
+/// with range checks into table / csr_graph / coo owners (host-compilable). Files are streamed
+/// into their placement in bounded chunks on all cores (peak host memory: the placed bytes plus
+/// one chunk). The format is in npy_header.hpp, the mapped file in npy_array.hpp (both included).
 
 #include <gnndirect/algorithms/validate.hpp>
 #include <gnndirect/core/csr_view.hpp>

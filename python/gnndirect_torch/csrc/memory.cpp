@@ -11,6 +11,7 @@
 #include <gnndirect/owners/placement.hpp>
 #include <gnndirect/owners/registration.hpp>
 
+#include <c10/core/DeviceGuard.h>
 #include <c10/cuda/CUDAGuard.h>
 
 namespace gnndirect_torch {

@@ -143,8 +143,9 @@ PYBIND11_MODULE(_C, m)
         "cgroup_headroom, mem_available, limit, limit_source).");
   m.def("npy_header", &npy_header, py::arg("path"), "(shape, descr) of a .npy file's header.");
   m.def("fill_from_npy", &fill_from_npy, py::arg("target"), py::arg("path"),
+        py::call_guard<py::gil_scoped_release>(),  // long copies: other Python threads run
         "Streams a .npy file into a contiguous tensor of the same size in bounded chunks (all "
-        "cores). Synchronous. Raises ValueError.");
+        "cores). Synchronous; releases the GIL. Raises ValueError.");
 
   py::class_<pipeline_config>(m, "PipelineConfig", "Options of a Pipeline (see pipeline_options).")
     .def(py::init<>())
