@@ -5,6 +5,7 @@
 
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/memory_kind.hpp>
+#include <gnndirect/core/table_view.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -49,5 +50,20 @@ struct encoded_view {
   /// True when the view holds no value.
   GNNDIRECT_HOST_DEVICE bool empty() const noexcept { return rows == 0 || cols == 0; }
 };
+
+/// A plain table read through a metadata-free codec whose codes are its elements, so a gather
+/// converts the values: e.g. encoded_view_of<codecs::fp32>(fp32 table) gathered into __half rows
+/// (rounded on the GPU; the link carries fp32), encoded_view_of<codecs::fp16>(fp16 table) into
+/// float rows. @tparam Codec a codec with empty meta_type and code_bits == 8 * sizeof(T)
+template <class Codec, class T>
+encoded_view<Codec> encoded_view_of(const table_view<T>& table, Codec codec = {}) noexcept
+{
+  static_assert(std::is_empty_v<typename Codec::meta_type>,
+                "encoded_view_of: the codec keeps per-row metadata; a plain table has none");
+  static_assert(Codec::code_bits == 8 * static_cast<int>(sizeof(T)) && Codec::values_per_code == 1,
+                "encoded_view_of: the table's elements must be the codec's codes (code_bits == 8 * sizeof(T))");
+  return {reinterpret_cast<const std::uint8_t*>(table.data), table.rows, table.cols,
+          static_cast<std::int64_t>(table.stride_bytes()), table.kind, nullptr, codec};
+}
 
 GNNDIRECT_NAMESPACE_END

@@ -11,7 +11,7 @@
 /// @code
 ///   using meta_type = M;                      // per-row metadata, kept in HBM and indexed by row
 ///                                             //   id (no_row_meta: none; row_affine: 8 bytes)
-///   static constexpr int code_bits = B;       // bits of one code in the encoded row: 4, 8, 16, 32
+///   static constexpr int code_bits = B;       // bits of one code: 4, 8, 16, 32 (64: byte copies)
 ///   static constexpr int values_per_code = K; // values one code decodes to (1: scalar codecs;
 ///                                             //   K > 1: e.g. a codebook of K-value sub-rows)
 ///   template <class D> static constexpr bool decodes_to = ...;  // destination types it produces
@@ -93,6 +93,33 @@ GNNDIRECT_HOST_DEVICE constexpr std::int64_t encoded_payload_bytes(std::int64_t 
 {
   std::int64_t const codes = (cols + C::values_per_code - 1) / C::values_per_code;
   return (codes * C::code_bits + 7) / 8;
+}
+
+/// Decodes one encoded row on the host into `cols` values of D (the reference the kernels are
+/// compared with bit for bit: the same codec.decode, the same conversions). Host only.
+/// @param codec the codec object  @param codes the row's codes  @param meta its metadata
+template <class D, class Codec>
+void host_decode_row(const Codec& codec, const std::uint8_t* codes, const typename Codec::meta_type& meta,
+                     std::int64_t cols, D* out)
+{
+  static_assert(codec_decodes_to_v<Codec, D>, "host_decode_row: this codec cannot produce D");
+  if constexpr (codec_copies_bytes_v<Codec, D>) {
+    std::memcpy(out, codes, static_cast<std::size_t>(cols) * sizeof(D));
+  } else {
+    constexpr int k_values = Codec::values_per_code;
+    std::int64_t const codes_per_row = (cols + k_values - 1) / k_values;
+    for (std::int64_t k = 0; k < codes_per_row; ++k) {
+      std::uint32_t code = 0;
+      if constexpr (Codec::code_bits == 4) {
+        code = (codes[k / 2] >> ((k % 2) * 4)) & 0xfu;
+      } else {
+        std::memcpy(&code, codes + k * (Codec::code_bits / 8), Codec::code_bits / 8);  // little-endian
+      }
+      D values[k_values];
+      codec.template decode<D>(code, meta, k, values);
+      for (int v = 0; v < k_values && k * k_values + v < cols; ++v) { out[k * k_values + v] = values[v]; }
+    }
+  }
 }
 
 /// Bit-exact number conversions shared by the host reference and the kernels (host and device).
