@@ -26,10 +26,27 @@ Paths (each trains its own model from the same initial weights):
   gnndirect  the "two-line change": features in a gnndirect Table (host memory, placement
              auto = managed_host on an H200) and gnndirect's NeighborLoader (GPU sampling
              from the host-resident graph, zero-copy gather, batches prepared on side streams).
-  nodeloader PyG's NodeLoader driven by gnndirect's FeatureStore/GraphStore/sampler.
+             With --codec (fp32, fp16, bf16, int8, fp8, int4) the Table stores its rows encoded
+             with that row codec (encoded once on all host cores; decoded inside the gather) and
+             the path's test accuracy is measured on the same decoded features
+             ("test_acc"), and also on the fp32 features ("test_acc_fp32_features").
+  nodeloader PyG's NodeLoader driven by gnndirect's FeatureStore/GraphStore/sampler (same
+             --codec as gnndirect).
   gpu        all-in-GPU upper bound: graph and features in HBM, gnndirect's loader.
   hostref    (oracle, not in the default list nor in any ratio) gnndirect's host reference
              sampler + index_select into pinned memory + copy, one prefetch thread.
+
+Features (--features): "realistic" (default) looks like real node embeddings rather than unit
+Gaussians: a low-rank class-dependent signal (rank min(16, features): class embeddings through a
+fixed random projection) plus heavy-tailed Student-t noise (5 degrees of freedom: kurtosis 9; unit variance),
+each column then scaled by a factor drawn log-uniformly over 2.5 decades (10^-1.25 .. 10^1.25)
+and shifted by a column offset. Labels stay learnable from the features (the signal's energy
+per column matches the old generator's) and from the neighbourhoods. Per-row quantisers (int8,
+int4, fp8) meet what they meet on real data: one row mixes columns of very different scales
+and a few outliers set the row's range. "gaussian": the previous generator (class centroid *
+signal + N(0, 1)), for comparison with earlier numbers. What this cannot show: the accuracy cost
+on a real dataset's features (their spectrum, their outliers); bench/codec_accuracy.py measures
+every codec on these synthetic ones with the same seeds.
 
 Time split, two views:
   loop     measured in the real, overlapped epoch: wait_s = the training loop blocked on the
@@ -129,10 +146,36 @@ def reset_peak_rss():
         pass
 
 
-def generate(shape, seed, device, signal, p_in, placement=None):
+def realistic_feature_model(c, f, seed, device):
+    """The fixed parts of the "realistic" features (see the module doc): class embeddings
+    [c, r], a projection [r, f] scaled so each column's signal variance is that of the old
+    generator's centroids, per-column scales (log-uniform over 2.5 decades) and offsets."""
+    g = torch.Generator(device=device).manual_seed(seed + 1)
+    r = min(16, f)
+    classes = torch.randn(c, r, generator=g, device=device)
+    projection = torch.randn(r, f, generator=g, device=device) / (r ** 0.5)
+    scales = torch.pow(10.0, torch.rand(f, generator=g, device=device) * 2.5 - 1.25)
+    offsets = torch.randn(f, generator=g, device=device) * 0.5 * scales
+    return classes, projection, scales, offsets
+
+
+def realistic_rows(model, labels, signal, g):
+    """Feature rows of nodes with `labels`: (class signal + Student-t(5) noise of unit variance)
+    * column scale + column offset."""
+    classes, projection, scales, offsets = model
+    n, f = labels.shape[0], projection.shape[1]
+    rows = (classes[labels] @ projection) * signal
+    z = torch.randn(n, f, generator=g, device=labels.device)
+    chi2 = torch.randn(5, n, f, generator=g, device=labels.device).square().sum(0)
+    rows += z * torch.rsqrt(chi2 / 5.0) * (0.6 ** 0.5)  # t(5) has variance 5/3 (kurtosis 9)
+    return rows * scales + offsets
+
+
+def generate(shape, seed, device, signal, p_in, placement=None, features="realistic"):
     """Planted-community graph: one community per class (Zipf-like sizes), log-normal in-degrees
     (spread shape["degree_sigma"], default 0.9), a fraction p_in of each node's in-neighbours from
-    its own community, features = class centroid * signal + N(0, 1) noise. Labels are learnable from features and neighbourhoods.
+    its own community, features "realistic" (see the module doc) or "gaussian" (class centroid *
+    signal + N(0, 1) noise). Labels are learnable from features and neighbourhoods.
     Returns CPU tensors (indptr int64, indices int64, x fp32, y int64) and the splits. The
     features and indices are created straight in `placement` (see host_tensor) and filled chunk
     by chunk from `device`, so that the largest arrays exist once in host memory: the Table and
@@ -165,10 +208,14 @@ def generate(shape, seed, device, signal, p_in, placement=None):
         placed_indices[begin:end].copy_(indices[begin:end])
     del indices
     centroids = torch.randn(c, f, generator=g, device=device)
+    model = realistic_feature_model(c, f, seed, device) if features == "realistic" else None
     x = host_tensor((n, f), torch.float32, placement)
     for begin in range(0, n, GENERATE_CHUNK):  # one chunk of rows at a time on `device`
         end = min(n, begin + GENERATE_CHUNK)
-        rows = centroids[y[begin:end]] * signal + torch.randn(end - begin, f, generator=g, device=device)
+        if model is not None:
+            rows = realistic_rows(model, y[begin:end], signal, g)
+        else:
+            rows = centroids[y[begin:end]] * signal + torch.randn(end - begin, f, generator=g, device=device)
         x[begin:end].copy_(rows)
         del rows
     perm = torch.randperm(n, generator=g, device=device)
@@ -527,13 +574,13 @@ class HostRefPath:
 class LoaderPath:
     """gnndirect's NeighborLoader over a Table and a Graph in a given placement."""
 
-    def __init__(self, name, data, args, device, placement, block_budget=0):
+    def __init__(self, name, data, args, device, placement, block_budget=0, codec=None):
         indptr, indices, x, y, train = data[:5]
         self.name, self.args, self.device = name, args, device
         t0 = time.perf_counter()
         # -- the two-line change ---------------------------------------------------------------
         cache = (args.cache_fraction or None) if placement != "device" else None  # tier of a host table
-        self.table = gd.Table(x, placement=placement, cache_fraction=cache)
+        self.table = gd.Table(x, placement=placement, cache_fraction=cache, codec=codec)
         self.graph = gd.Graph(indptr, indices, placement=placement)
         self.loader = gd.NeighborLoader(self.graph, self.table, y, train, fanouts=args.fanouts,
                                         batch_size=args.batch_size, shuffle_seed=args.seed,
@@ -542,6 +589,10 @@ class LoaderPath:
         # ---------------------------------------------------------------------------------------
         self.setup_s = time.perf_counter() - t0
         self.y_device = self.loader.labels
+        if codec is not None:
+            self.eval_x = self.table  # evaluate on the features this path trained on (decoded)
+            self.codec_report = {"codec": self.table.codec, **self.table.codec_error.summary(),
+                                 "table_bytes": self.table.nbytes, "device_bytes": self.table.device_bytes}
 
     def epoch(self, epoch, consume, max_batches=None):
         times = {"wait_s": 0.0}
@@ -585,7 +636,7 @@ class NodeLoaderPath:
         from gnndirect_torch.pyg import GnnDirectFeatureStore, GnnDirectGraphStore, GnnDirectSampler
         indptr, indices, x, y, train = data[:5]
         self.args, self.device = args, device
-        self.fs = GnnDirectFeatureStore(placement, device=device)
+        self.fs = GnnDirectFeatureStore(placement, codec=args.codec, device=device)
         self.gs = GnnDirectGraphStore(placement, device=device)
         self.fs.put_tensor(x, group_name=None, attr_name="x", index=None)
         self.fs.put_tensor(y, group_name=None, attr_name="y", index=None)
@@ -641,6 +692,9 @@ def evaluate(model, eval_graph, eval_x, y, test, args, device):
 # -- driver ----------------------------------------------------------------------------------------
 
 PATHS = ("pyg", "pygfast", "gnndirect", "nodeloader", "gpu", "hostref")
+
+#: --codec values: none (no codec) and the row codecs of gnndirect_torch.Table.
+CODEC_CHOICES = ("none", "fp32", "fp16", "bf16", "int8", "fp8", "int4")
 
 #: The CPU-centric loaders swept over num_workers; the faster one is the baseline of every ratio.
 CPU_CENTRIC = ("pyg", "pygfast")
@@ -700,8 +754,16 @@ def run_path(path, data, args, device, shape, profile=True):
     record["cpu_core_s_mean"] = mean(e["cpu_core_s"] for e in epochs)
     record["loop_split_s"] = {k: mean(e[k] for e in epochs) for k in ("wait_s", "h2d_s", "train_s")
                               if k in epochs[0]}  # h2d_s: paths whose loop copies batches
-    record["test_acc"] = evaluate(model, args.eval_graph, args.eval_x, data[3], data[5], args, device)
+    own_x = getattr(path, "eval_x", None)
+    record["test_acc"] = evaluate(model, args.eval_graph, own_x if own_x is not None else args.eval_x,
+                                  data[3], data[5], args, device)
     print(f"  [{path.name}] test accuracy {record['test_acc']:.4f}", flush=True)
+    if own_x is not None:  # a codec path: also on the fp32 features
+        record["test_acc_fp32_features"] = evaluate(model, args.eval_graph, args.eval_x, data[3], data[5],
+                                                    args, device)
+        record["codec"] = path.codec_report
+        print(f"  [{path.name}] codec {path.codec_report['codec']}: test accuracy on fp32 features "
+              f"{record['test_acc_fp32_features']:.4f}; worst column error {path.codec_report}", flush=True)
     if profile and getattr(path, "profile", None) is not None and args.profile_batches > 0:
         split = {}
         g = torch.Generator().manual_seed(777)
@@ -740,7 +802,7 @@ def make_path(name, data, args, device, block_budget=0):
     if name == "hostref":
         return HostRefPath(data, args, device)
     if name == "gnndirect":
-        return LoaderPath("gnndirect", data, args, device, args.placement, block_budget)
+        return LoaderPath("gnndirect", data, args, device, args.placement, block_budget, codec=args.codec)
     if name == "gpu":
         return LoaderPath("gpu", data, args, device, "device")
     return NodeLoaderPath(data, args, device, args.placement)
@@ -1066,10 +1128,17 @@ def parse_args(argv=None):
     p.add_argument("--p-in", type=float, default=0.5, help="share of in-neighbours from the own community")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", default=None, help="write the results here")
+    p.add_argument("--codec", default="none", choices=CODEC_CHOICES,
+                   help="row codec of the gnndirect and nodeloader paths' feature table (none: stored "
+                        "as generated, fp32; fp32: the identity codec; fp16/bf16/int8/fp8/int4: "
+                        "encoded on the host, decoded inside the gather)")
+    p.add_argument("--features", default="realistic", choices=("realistic", "gaussian"),
+                   help="synthetic feature model (see the module doc)")
     p.add_argument("--smoke-cpu", action="store_true",
                    help="no GPU: run the pyg, pygfast, hostref and nodeloader (host-reference mode) "
                         "paths on the CPU")
     args = p.parse_args(argv)
+    args.codec = None if args.codec == "none" else args.codec
     args.fanouts = [int(f) for f in args.fanouts.split(",")]
     args.pyg_workers = [int(w) for w in args.pyg_workers.split(",") if w.strip()]
     args.pygfast_workers = [int(w) for w in args.pygfast_workers.split(",") if w.strip()]
@@ -1123,7 +1192,8 @@ def main(argv=None):
         placement = None
     reset_peak_rss()
     data = generate(shape, args.seed, device if device.type == "cuda" else torch.device("cpu"),
-                    args.signal, args.p_in, placement if device.type == "cuda" else None)
+                    args.signal, args.p_in, placement if device.type == "cuda" else None,
+                    features=args.features)
     if device.type == "cuda":
         torch.cuda.empty_cache()
     gen_s = time.perf_counter() - t0
