@@ -31,14 +31,14 @@ std::string canonical_codec(const std::string& name)
                     "(int8), fp8_e4m3 (fp8), int4_affine (int4))");
 }
 
-pybind11::tuple codec_layout(const std::string& name, std::int64_t cols)
+std::tuple<std::string, std::int64_t, std::int64_t, std::int64_t> codec_layout(const std::string& name,
+                                                                         std::int64_t cols)
 {
   TORCH_CHECK_VALUE(cols >= 0, "gnndirect: codec_layout: negative column count ", cols);
   return dispatch_codec(name, [&](auto codec) {
     using C = decltype(codec);
     std::int64_t const payload = gnndirect::encoded_payload_bytes<C>(cols);
-    return pybind11::make_tuple(canonical_codec(name), gnndirect::encoded_row_stride(payload),
-                                meta_floats<C>(), payload);
+    return std::make_tuple(canonical_codec(name), gnndirect::encoded_row_stride(payload), meta_floats<C>(), payload);
   });
 }
 

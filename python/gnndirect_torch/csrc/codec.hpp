@@ -9,10 +9,9 @@
 #include <gnndirect/device/codecs.hpp>
 #include <gnndirect/owners/encoded_table.hpp>
 
-#include <pybind11/pybind11.h>
-
 #include <optional>
 #include <string>
+#include <tuple>
 #include <type_traits>
 
 namespace gnndirect_torch {
@@ -52,7 +51,8 @@ constexpr std::int64_t meta_floats() noexcept
 
 /// (canonical name, encoded row stride in bytes, metadata floats per row, payload bytes per row)
 /// of codec `name` for rows of `cols` values. @throws c10::ValueError (name, negative cols).
-pybind11::tuple codec_layout(const std::string& name, std::int64_t cols);
+std::tuple<std::string, std::int64_t, std::int64_t, std::int64_t> codec_layout(const std::string& name,
+                                                                         std::int64_t cols);
 
 /// Encodes the rows of `x` (CPU, 2-D, contiguous rows; float32, float16 or bfloat16) with codec
 /// `name` on all host cores into `codes` (CPU-addressable uint8 [rows, stride], e.g. pinned or
@@ -90,5 +90,28 @@ decltype(auto) dispatch_decoded_dtype(at::ScalarType dtype, Body&& body)
   }
   TORCH_CHECK_TYPE(false, "gnndirect: a codec decodes to float32, float16 or bfloat16, not ", dtype);
 }
+
+/// One checked gather_encoded call, handed from the op (codec_cuda.cu) to the kernels of its
+/// codec (codec_cuda_<codec>.cu).
+struct encoded_gather_call {
+  at::Tensor codes;                 ///< uint8 [rows, stride] encoded rows, any placement
+  void* codes_address{nullptr};     ///< their device-visible address
+  gnndirect::memory_kind kind{gnndirect::memory_kind::device};  ///< their placement
+  std::optional<at::Tensor> meta;   ///< float32 [rows, meta floats] in device memory (or none)
+  std::int64_t cols{0};             ///< decoded values per row
+  std::string codec;                ///< the codec's name
+  at::Tensor index;                 ///< contiguous int32/int64 CUDA row ids
+  const at::Tensor* cache{nullptr};    ///< uint8 [cache rows, stride] encoded tier, or null
+  const at::Tensor* slot_of{nullptr};  ///< int32 [rows] slots of the tier (with cache)
+  at::Tensor out;                   ///< [len(index), cols] decoded output (its dtype picks D)
+  int device{0};                    ///< the CUDA device
+  bool check{true};                 ///< check the indices (synchronises the current stream)
+};
+
+/// Enqueues the decoding gather of `call` with codec C (codec_cuda_impl.cuh; instantiated in
+/// codec_cuda_<codec>.cu). @throws as gnndirect::gather_async / gather_check, c10::TypeError
+/// for an output dtype C cannot produce.
+template <class C>
+void run_encoded_gather(const encoded_gather_call& call);
 
 }  // namespace gnndirect_torch

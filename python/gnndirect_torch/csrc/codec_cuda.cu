@@ -6,14 +6,9 @@
 /// Runs on torch's current CUDA stream of the index's device; output and workspace come from
 /// torch's caching allocator. check=True synchronises that stream (an out-of-range index raises
 /// IndexError naming its position and value; the slot map is checked against the cache);
-/// check=False only enqueues.
+/// check=False only enqueues. The kernels of each codec live in codec_cuda_<codec>.cu.
 
 #include "codec.hpp"
-
-#include <gnndirect/algorithms/gather.cuh>
-#include <gnndirect/cache/tiered_table.cuh>
-#include <gnndirect/core/encoded_view.hpp>
-#include <gnndirect/core/tiered_view.hpp>
 
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDAGuard.h>
@@ -74,47 +69,10 @@ at::Tensor gather_encoded_cuda(const at::Tensor& codes, const std::optional<at::
   if (cache.has_value()) { check_encoded_tier(codes, idx, *cache, *slot_of, check); }
   int const device = index.device().index();
   placed_pointer const src = placement_of(codes, "codes", device);
-  cudaStream_t const stream = at::cuda::getCurrentCUDAStream(device).stream();
-  translate_errors([&] {
-    dispatch_codec(codec, [&](auto c) {
-      using C = decltype(c);
-      using M = typename C::meta_type;
-      const M* meta_ptr = nullptr;
-      if constexpr (meta_floats<C>() > 0) { meta_ptr = static_cast<const M*>(meta->data_ptr()); }
-      gnndirect::encoded_view<C> const view{static_cast<const std::uint8_t*>(src.device), codes.size(0), cols,
-                                            codes.stride(0), src.kind, meta_ptr, C{}};
-      dispatch_decoded_dtype(out_type, [&](auto d) {
-        using D = decltype(d);
-        if constexpr (gnndirect::codec_decodes_to_v<C, D>) {
-          gnndirect::table_view<D> to(static_cast<D*>(out.data_ptr()), out.size(0), cols, cols,
-                                      gnndirect::memory_kind::device);
-          dispatch_index_type(idx.scalar_type(), "index", [&](auto index_tag) {
-            using I = decltype(index_tag);
-            gnndirect::gather_policy policy;
-            policy.check_indices = check;
-            std::size_t const ws_bytes = gnndirect::gather_workspace_bytes<I>(
-              idx.size(0), codes.size(0), src.kind, static_cast<std::size_t>(view.load_bytes()), policy);
-            at::Tensor ws = at::empty({static_cast<std::int64_t>(ws_bytes)}, idx.options().dtype(at::kByte));
-            gnndirect::workspace_view const scratch{ws.data_ptr(), ws_bytes};
-            if (cache.has_value()) {
-              gnndirect::table_view<const std::uint8_t> bytes(view.data, view.rows, view.stride_bytes,
-                                                              view.stride_bytes, view.kind);
-              gnndirect::tiered_view<std::uint8_t> tier{bytes, data_as<const std::uint8_t>(*cache),
-                                                        data_as<const std::int32_t>(*slot_of), cache->size(0)};
-              gnndirect::gather_async(stream, view, tier, data_as<const I>(idx), idx.size(0), to, scratch, policy);
-            } else {
-              gnndirect::gather_async(stream, gnndirect::encoded_source<C>(view), data_as<const I>(idx), idx.size(0),
-                                      to, scratch, policy);
-            }
-            record_host_use(codes, stream, device);
-            if (check) { gnndirect::gather_check(stream, scratch, codes.size(0)); }
-          });
-        } else {
-          TORCH_CHECK_TYPE(false, "gnndirect: codec ", canonical_codec(codec), " cannot decode to ", out_type);
-        }
-      });
-    });
-  });
+  encoded_gather_call const call{codes, src.device, src.kind, meta, cols, codec, idx,
+                                 cache.has_value() ? &*cache : nullptr,
+                                 slot_of.has_value() ? &*slot_of : nullptr, out, device, check};
+  translate_errors([&] { dispatch_codec(codec, [&](auto c) { run_encoded_gather<decltype(c)>(call); }); });
   return out;
 }
 
