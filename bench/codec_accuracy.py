@@ -13,7 +13,10 @@ of the epoch-time targets. Prints one table and writes JSON:
 
 test_acc is measured on the features the model trained on (decoded from the codec), as a
 deployment reading the same encoded table would see them; test_acc_fp32_features on the
-original fp32 features.
+original fp32 features. peak_rss_bytes is the training process's peak host RSS: it includes the
+generated fp32 features (train_graphsage.py keeps them for the fp32 evaluation), so the codec's
+own footprint is codec.table_bytes (encoded rows in host memory) and codec.device_bytes
+(per-row metadata and cache tier in HBM), not the RSS difference.
 
     python bench/codec_accuracy.py --shape products --epochs 3 --json codec_products.json
     python bench/codec_accuracy.py --shape papers100m --scale 0.25 --epochs 2 --json codec_papers.json

@@ -643,7 +643,7 @@ class Table(_ProcessLocal):
     @property
     def shape(self) -> torch.Size:
         """(rows, cols) of the values (decoded values for encoded tables)."""
-        return torch.Size((self.tensor.shape[0], self.cols))
+        return torch.Size((self.tensor.shape[0], self.cols if self.encoded else self.tensor.shape[1]))
 
     @property
     def dtype(self) -> torch.dtype:

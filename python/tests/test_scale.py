@@ -32,11 +32,12 @@ def test_seed_ids_boolean_mask_is_nonzero_never_ids(seed):
         seed_ids(torch.ones(n - 1, dtype=torch.bool), n)
 
 
-def test_from_npy_refuses_codecs(tmp_path):
+def test_from_npy_refuses_unknown_codecs(tmp_path):
+    # codecs are supported now (python/tests/test_codecs.py); an unknown one is a ValueError
     path = tmp_path / "x.npy"
     np.save(path, np.zeros((4, 3), dtype=np.float32))
-    with pytest.raises(NotImplementedError, match="codec"):
-        gd.Table.from_npy(path, codec="int8")
+    with pytest.raises(ValueError, match="unknown codec"):
+        gd.Table.from_npy(path, codec="int3")
 
 
 # -- placed memory without a second copy ---------------------------------------------------------
