@@ -26,6 +26,10 @@ Paths (each trains its own model from the same initial weights):
   gnndirect  the "two-line change": features in a gnndirect Table (host memory, placement
              auto = managed_host on an H200) and gnndirect's NeighborLoader (GPU sampling
              from the host-resident graph, zero-copy gather, batches prepared on side streams).
+             Without pyg/pygfast in --paths, the features and indices are generated straight
+             into that placement (gnndirect_torch.empty) and the Table and Graph adopt them: one
+             copy in host memory (papers100M at --scale 1 fits a 128 GiB host). Each path
+             prints its peak host RSS (VmHWM, reset per path) and the host memory in use.
   nodeloader PyG's NodeLoader driven by gnndirect's FeatureStore/GraphStore/sampler.
   gpu        all-in-GPU upper bound: graph and features in HBM, gnndirect's loader.
   hostref    (oracle, not in the default list nor in any ratio) gnndirect's host reference
