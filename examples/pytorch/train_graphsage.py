@@ -26,6 +26,10 @@ Paths (each trains its own model from the same initial weights):
   gnndirect  the "two-line change": features in a gnndirect Table (host memory, placement
              auto = managed_host on an H200) and gnndirect's NeighborLoader (GPU sampling
              from the host-resident graph, zero-copy gather, batches prepared on side streams).
+             Without pyg/pygfast in --paths, the features and indices are generated straight
+             into that placement (gnndirect_torch.empty) and the Table and Graph adopt them: one
+             copy in host memory (papers100M at --scale 1 fits a 128 GiB host). Each path
+             prints its peak host RSS (VmHWM, reset per path) and the host memory in use.
              With --codec (fp32, fp16, bf16, int8, fp8, int4) the Table stores its rows encoded
              with that row codec (encoded once on all host cores; decoded inside the gather) and
              the path's test accuracy is measured on the same decoded features
@@ -134,6 +138,21 @@ def peak_rss_bytes():
     except OSError:
         pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def host_used_bytes():
+    """Host memory in use system-wide (MemTotal - MemAvailable): counts what VmHWM may not
+    (managed memory resident on the CPU is mapped by the driver, and not every kernel charges it
+    to the process's RSS). 0 when /proc/meminfo is unreadable."""
+    fields = {}
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                name, value = line.split(":", 1)
+                fields[name] = int(value.split()[0]) * 1024
+    except (OSError, ValueError):
+        return 0
+    return max(0, fields.get("MemTotal", 0) - fields.get("MemAvailable", 0))
 
 
 def reset_peak_rss():
@@ -842,8 +861,10 @@ def run_one(label, factory, data, args, device, shape, results, profile=True):
         record["setup_s"] = setup_s
         record["peak_rss_setup_bytes"] = setup_peak
         record["peak_rss_bytes"] = peak_rss_bytes()
+        record["host_used_bytes"] = host_used_bytes()
         print(f"  [{label}] peak host RSS: {setup_peak / 2**30:.2f} GiB after setup, "
-              f"{record['peak_rss_bytes'] / 2**30:.2f} GiB with the epochs", flush=True)
+              f"{record['peak_rss_bytes'] / 2**30:.2f} GiB with the epochs; host memory in use "
+              f"(MemTotal - MemAvailable): {record['host_used_bytes'] / 2**30:.2f} GiB", flush=True)
         record["oracle"] = getattr(path, "oracle", False)
         if isinstance(path, LoaderPath):
             record["placement"] = path.table.placement
@@ -1184,6 +1205,7 @@ def main(argv=None):
     # tensors ('registered' pins them in place; 'device' copies them to HBM). With a CPU-centric
     # baseline in the run they stay pageable too: its DataLoader workers are forked processes,
     # and a forked child cannot rely on reading CUDA managed memory.
+    host_used_before = host_used_bytes()
     placement = args.placement if args.placement in ("auto", "pinned", "managed_host") else None
     if placement is not None and any(p in CPU_CENTRIC for p in args.paths):
         print("note: pyg/pygfast in --paths: features and graph generated in pageable memory "
@@ -1202,7 +1224,8 @@ def main(argv=None):
     print(f"generated in {gen_s:.1f} s: {indices.shape[0]:,} edges, {train.shape[0]:,} train, "
           f"{test.shape[0]:,} test nodes; features + indices {placed_bytes / 2**30:.2f} GiB"
           + (f" in {gd.placement_of(x) if placement else 'pageable'} memory" if device.type == "cuda" else "")
-          + f"; peak host RSS {peak_rss_bytes() / 2**30:.2f} GiB", flush=True)
+          + f"; peak host RSS {peak_rss_bytes() / 2**30:.2f} GiB; host memory in use grew by "
+          f"{(host_used_bytes() - host_used_before) / 2**30:.2f} GiB", flush=True)
 
     # One evaluator for every path (fixed seeds): over the placed data itself when generate()
     # placed it (no copy, host or HBM), else a GPU-resident copy.
@@ -1217,7 +1240,8 @@ def main(argv=None):
 
     results = {"config": {k: v for k, v in vars(args).items() if k not in ("eval_graph", "eval_x")},
                "shape": shape, "generate_s": gen_s, "placed_bytes": placed_bytes,
-               "generate_peak_rss_bytes": peak_rss_bytes(), "cpu_meter": CPU_METER, "paths": {},
+               "generate_peak_rss_bytes": peak_rss_bytes(),
+               "host_used_before_bytes": host_used_before, "host_used_after_generate_bytes": host_used_bytes(), "cpu_meter": CPU_METER, "paths": {},
                "pyg_sweep": {}, "pygfast_sweep": {}, "skipped": {}, "failures": {},
                "machine": {"python": platform.python_version(), "torch": torch.__version__,
                            "cpu_count": os.cpu_count(), "torch_scatter": torch_scatter_use,

@@ -136,9 +136,8 @@ def host_memory_info() -> dict:
     ``available`` (bytes that may still be committed), ``source`` (the rule or file that
     decided), ``cgroup_headroom`` (smallest limit - non-reclaimable usage over the cgroups with a
     memory limit, None without one), ``mem_available`` (/proc/meminfo), ``limit`` and
-    ``limit_source`` (the most the process may ever hold). The rule: with a cgroup limit, the
-    cgroup headroom (capped at the machine's memory) decides and a low MemAvailable does not
-    refuse (hosts whose memory grows on demand read it low at first); without one, MemAvailable
+    ``limit_source`` (the most the process may ever hold). The rule: with a cgroup limit below
+    the machine's memory, the cgroup headroom decides and a low MemAvailable does not refuse (hosts whose memory grows on demand read it low at first); without one, MemAvailable
     plus memory blocks not yet online. ``GNNDIRECT_HOST_MEMORY_LIMIT`` overrides both.
     """
     return dict(load_extension().host_memory_info())

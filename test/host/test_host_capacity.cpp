@@ -124,16 +124,17 @@ TEST_CASE("availability probe: cgroup v2 headroom wins over a low MemAvailable")
   CHECK(text.find("from_npy") != std::string::npos);
 }
 
-TEST_CASE("availability probe: a cgroup limit above the machine is capped at the machine")
+TEST_CASE("availability probe: a cgroup limit at or above the machine limits nothing")
 {
   fake_root const tree;
-  tree.write("/proc/meminfo", meminfo(8 * 1024 * 1024, 6 * 1024 * 1024));  // 8 GiB machine
+  tree.write("/proc/meminfo", meminfo(8 * 1024 * 1024, 6 * 1024 * 1024));  // 8 GiB machine, 6 free
   tree.write("/proc/self/cgroup", "0::/\n");
   tree.write("/sys/fs/cgroup/memory.max", std::to_string(512 * GiB));
   tree.write("/sys/fs/cgroup/memory.current", "0");
   auto const got = gnndirect::detail::probe_host_memory_available(tree.root());
   CHECK(got.known);
-  CHECK(got.bytes == 8 * GiB);
+  CHECK_FALSE(got.has_cgroup_limit);
+  CHECK(got.bytes == 6 * GiB);  // MemAvailable decides
 }
 
 TEST_CASE("availability probe: cgroup v1 usage less total_cache, smallest ancestor")

@@ -24,7 +24,8 @@
 /// ends the whole process instead of an exception. The rule, chosen so that it never refuses
 /// what the host can give:
 ///
-/// - when a cgroup memory limit applies, the available bytes are the smallest headroom over the
+/// - when a cgroup memory limit below the machine's memory (the larger of MemTotal and the
+///   sysfs memory-block total) applies, the available bytes are the smallest headroom over the
 ///   limited cgroups: limit - (usage - reclaimable file pages), v2 `memory.max` - (`memory.current`
 ///   - `file` of `memory.stat`), v1 `memory.limit_in_bytes` - (`memory.usage_in_bytes` -
 ///   `total_cache`); the cgroup is the limit the kernel enforces with its OOM killer. MemAvailable
@@ -307,14 +308,16 @@ inline std::optional<std::uint64_t> cgroup_headroom(std::uint64_t limit, std::ui
 }
 
 /// Lowers `out.cgroup_bytes` to the headroom of each cgroup dir in `dirs` that has a finite
-/// limit (limit_file), usage (usage_file) and reclaimable file pages (`cache_key` of memory.stat).
+/// limit (limit_file) below `machine` (the machine's memory, 0: unknown; a limit at or above it
+/// limits nothing), a usage (usage_file) and reclaimable file pages (`cache_key` of memory.stat).
 inline void take_smallest_cgroup_headroom(const std::vector<std::string>& dirs, const char* limit_file,
                                           const char* usage_file, const char* cache_key,
-                                          const char* version, host_memory_available& out)
+                                          const char* version, std::uint64_t machine,
+                                          host_memory_available& out)
 {
   for (const std::string& dir : dirs) {
     std::uint64_t const limit = parse_cgroup_limit(read_small_file(dir + "/" + limit_file));
-    if (limit == 0) { continue; }
+    if (limit == 0 || (machine != 0 && limit >= machine)) { continue; }
     std::optional<std::uint64_t> const usage = parse_size(read_small_file(dir + "/" + usage_file));
     if (!usage) { continue; }  // a limit without a readable usage: the ceiling check covers it
     std::uint64_t const cache = parse_stat_value(read_small_file(dir + "/memory.stat"), cache_key);
@@ -357,22 +360,21 @@ inline host_memory_available probe_host_memory_available(const std::string& root
   host_memory_available out;
   std::string const meminfo = read_small_file(root + "/proc/meminfo");
   out.mem_available = parse_meminfo_bytes(meminfo, "MemAvailable");
+  std::uint64_t const mem_total = parse_meminfo_bytes(meminfo, "MemTotal");
+  std::uint64_t const blocks = sysfs_memory_block_bytes(root);
+  std::uint64_t const machine = std::max(mem_total, blocks);
   cgroup_paths const paths = parse_proc_cgroup(read_small_file(root + "/proc/self/cgroup"));
   std::string const mount = root + "/sys/fs/cgroup";
   for (const char* v2_mount : {"", "/unified"}) {
     take_smallest_cgroup_headroom(cgroup_ancestry(mount + v2_mount, paths.v2.value_or("")),
-                                  "memory.max", "memory.current", "file", "v2", out);
+                                  "memory.max", "memory.current", "file", "v2", machine, out);
   }
   take_smallest_cgroup_headroom(cgroup_ancestry(mount + "/memory", paths.memory.value_or("")),
                                 "memory.limit_in_bytes", "memory.usage_in_bytes", "total_cache",
-                                "v1", out);
-  std::uint64_t const mem_total = parse_meminfo_bytes(meminfo, "MemTotal");
-  std::uint64_t const blocks = sysfs_memory_block_bytes(root);
+                                "v1", machine, out);
   if (out.has_cgroup_limit) {
-    // A limit above the machine's memory cannot give more than the machine.
-    std::uint64_t const machine = std::max(mem_total, blocks);
     out.known = true;
-    out.bytes = machine != 0 ? std::min(out.cgroup_bytes, machine) : out.cgroup_bytes;
+    out.bytes = out.cgroup_bytes;
     return out;
   }
   std::uint64_t const host = host_headroom(out.mem_available, mem_total, blocks);
