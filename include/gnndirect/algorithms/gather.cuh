@@ -96,6 +96,18 @@ constexpr void check_gather_source()
   }
 }
 
+/// True when a decoding source's codec produces D (plain sources: checked by check_gather_source);
+/// the bulk calls instantiate nothing more when it is false, so the static_assert stands alone.
+template <class Source, class D>
+constexpr bool gather_source_fits()
+{
+  if constexpr (is_decoding_source_v<Source>) {
+    return codec_decodes_to_v<typename Source::codec_type, D>;
+  } else {
+    return true;
+  }
+}
+
 /// Bytes loaded per row of `source` (its encoded row for a decoding source, else the batch's).
 template <class Source, class B>
 std::size_t source_row_bytes(const Source& source, const table_view<B>& batch)
@@ -370,9 +382,11 @@ void gather_async(cudaStream_t stream, const Source& src, const Index* indices, 
 {
   detail::check_gather_source<Source, D>();
   detail::check_index_type<Index>();
-  if (device_count != nullptr) { detail::check_device_accessible(device_count, 8, 8, "device_count"); }
-  detail::move_rows_async<detail::move_direction::gather>(stream, src, indices, count, dst, ws, policy,
-                                                          device_count);
+  if constexpr (detail::gather_source_fits<Source, D>()) {
+    if (device_count != nullptr) { detail::check_device_accessible(device_count, 8, 8, "device_count"); }
+    detail::move_rows_async<detail::move_direction::gather>(stream, src, indices, count, dst, ws, policy,
+                                                            device_count);
+  }
 }
 
 /// gather_async from a plain table (any placement). As above.
@@ -440,7 +454,9 @@ void gather(cudaStream_t stream, const Source& src, const Index* indices, std::i
 {
   detail::check_gather_source<Source, D>();
   detail::check_index_type<Index>();
-  detail::move_rows_sync<detail::move_direction::gather>(stream, src, indices, count, dst, policy, mr);
+  if constexpr (detail::gather_source_fits<Source, D>()) {
+    detail::move_rows_sync<detail::move_direction::gather>(stream, src, indices, count, dst, policy, mr);
+  }
 }
 
 /// gather() from a plain table (any placement). As above.
