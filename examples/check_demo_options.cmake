@@ -5,6 +5,7 @@
 # '{' and '}' standing for '[' and ']' (brackets would change how CMake splits the list).
 set(cases
   "--bogus=>unknown option '--bogus'"
+  "--codec|int3=>--codec expects one of fp32 fp16 bf16 int8 fp8 int4, got 'int3'"
   "--bogus|1=>unknown option '--bogus'"
   "--scale=>--scale needs a value"
   "--scale|-1=>--scale expects a number > 0, got '-1'"

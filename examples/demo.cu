@@ -25,7 +25,7 @@
 //   demo [--preset small|products|reddit|twitter|papers100m] [--scale X] [--batch-size N]
 //        [--fanouts 15,10,5] [--epochs N] [--max-batches N] [--paths gnndirect,cpu,gpu,transfer]
 //        [--workers 1,2,4] [--depth 2,3,4,6] [--gather-blocks 32,128] [--feature-dim D] [--train-nodes N] [--seed S]
-//        [--json FILE]
+//        [--codec fp32|fp16|bf16|int8|fp8|int4] [--json FILE]
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/graph/generate.hpp>
 #include <gnndirect/owners/placement.hpp>
@@ -67,6 +67,10 @@ int run(demo_args a, report_context ctx, gnndirect::placement_decision where)
   ctx.link_peak = measure_link_peak();
   std::printf("host link peak (pinned H2D cudaMemcpy, 256 MiB, median): %.1f GB/s\n\n", ctx.link_peak / 1e9);
 
+  if (a.codec != "fp32") {
+    std::printf("codec %s: applies to the transfer path's gnndirect gather; the pipeline paths gather fp32 "
+                "(they do not take a codec yet)\n\n", a.codec.c_str());
+  }
   std::vector<path_result> results;
   transfer_result transfer;
   std::vector<std::string> paths = a.paths;

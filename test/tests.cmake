@@ -3,6 +3,7 @@ gnndirect_host_test(test_host_foundation host/test_error.cpp host/test_views.cpp
                     host/test_memory_host.cpp)
 gnndirect_gpu_test(test_gpu_memory gpu/test_memory.cu)
 gnndirect_host_test(test_host_gather host/test_gather_host.cpp)
+gnndirect_host_test(test_host_codecs host/test_codecs_host.cpp)
 gnndirect_host_test(test_host_demo_options host/test_demo_options.cpp)
 gnndirect_gpu_test(test_gpu_gather gpu/test_gather.cu)
 gnndirect_gpu_test(test_gpu_device_layer gpu/test_device_layer.cu)
@@ -16,6 +17,7 @@ gnndirect_gpu_test(test_gpu_blocks_async gpu/test_blocks_async.cu)
 gnndirect_gpu_test(test_gpu_graph gpu/test_graph.cu)
 gnndirect_gpu_test(test_gpu_pipeline gpu/test_pipeline.cu)
 gnndirect_gpu_test(test_gpu_cache gpu/test_cache.cu)
+gnndirect_gpu_test(test_gpu_codecs gpu/test_codecs.cu)
 gnndirect_host_test(test_host_bad_input host/test_bad_input_host.cpp)
 gnndirect_gpu_test(test_gpu_bad_input gpu/test_bad_input.cu)
 gnndirect_gpu_test(test_gpu_resource_faults gpu/test_resource_faults.cu)
@@ -25,6 +27,7 @@ gnndirect_gpu_test(test_gpu_allocations gpu/test_allocations.cu gpu/allocation_i
 set_target_properties(test_gpu_allocations PROPERTIES CUDA_RUNTIME_LIBRARY Shared)
 target_link_libraries(test_gpu_allocations PRIVATE ${CMAKE_DL_LIBS})
 gnndirect_host_test(test_host_support host/test_support_host.cpp)
+gnndirect_host_test(test_host_capacity host/test_host_capacity.cpp)
 # These suites check that device-wide free memory stays flat, so no other test may allocate on the
 # GPU meanwhile: ctest -j runs them alone.
 set_tests_properties(test_gpu_memory test_gpu_pipeline test_gpu_resource_faults PROPERTIES RUN_SERIAL TRUE)

@@ -37,6 +37,7 @@ struct demo_args {
   int depth{3};    // pipeline batches in flight in use (after a sweep: the best combination's)
   int gather_blocks{demo_gather_blocks};  // thread-block cap of the feature gathers in use
   std::string json;
+  std::string codec{"fp32"};  // --codec: row codec of the transfer path's gnndirect gather
 
   /// Combinations of --workers, --depth and --gather-blocks.
   std::size_t combinations() const { return workers_list.size() * depth_list.size() * gather_blocks_list.size(); }
@@ -82,6 +83,11 @@ inline void print_usage(std::FILE* out)
     "                       library's default, which leaves SMs to training; default 256, as\n"
     "                       the demo prepares with nothing else on the GPU); a list is a third\n"
     "                       sweep dimension, like --workers and --depth\n"
+    "  --codec NAME         fp32 | fp16 | bf16 | int8 | fp8 | int4 (default fp32): path\n"
+    "                       'transfer' gathers from a copy of the features encoded with this\n"
+    "                       row codec (same placement), decoded to fp32 inside the gather; the\n"
+    "                       CPU-centric side stays fp32. The pipeline paths do not take a codec\n"
+    "                       yet\n"
     "  --json FILE          also write the results as JSON\n"
     "  --help               this text\n");
 }
@@ -221,7 +227,7 @@ inline bool is_option_with_value(const std::string& flag)
   static const char* const flags[] = {"--preset", "--scale", "--batch-size", "--fanouts", "--epochs",
                                       "--max-batches", "--cpu-max-batches", "--cache-pct", "--paths",
                                       "--feature-dim", "--train-nodes", "--workers", "--depth",
-                                      "--gather-blocks", "--seed", "--json"};
+                                      "--gather-blocks", "--seed", "--json", "--codec"};
   return std::find(std::begin(flags), std::end(flags), flag) != std::end(flags);
 }
 
@@ -272,6 +278,12 @@ inline void apply_option(demo_args& a, const std::string& flag, const std::strin
   } else if (flag == "--json") {
     if (value.empty()) { bad_option(flag, "a file name", value); }
     a.json = value;
+  } else if (flag == "--codec") {
+    static const char* const codecs[] = {"fp32", "fp16", "bf16", "int8", "fp8", "int4"};
+    if (std::find(std::begin(codecs), std::end(codecs), value) == std::end(codecs)) {
+      bad_option(flag, "one of fp32 fp16 bf16 int8 fp8 int4", value);
+    }
+    a.codec = value;
   }
 }
 

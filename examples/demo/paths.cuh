@@ -3,9 +3,11 @@
 #include <gnndirect/algorithms/gather.cuh>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
+#include <gnndirect/device/codecs.hpp>
 #include <gnndirect/host/cpu_gather.hpp>
 #include <gnndirect/host/cpu_sampler.hpp>
 #include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/owners/encoded_table.hpp>
 #include <gnndirect/pipeline/epoch_order.hpp>
 #include <gnndirect/pipeline/minibatch_pipeline.cuh>
 #include <gnndirect/util/parallel.hpp>
@@ -16,6 +18,9 @@
 #include "options.hpp"
 #include "progress.hpp"
 #include "measure.hpp"
+
+#include <memory>
+#include <type_traits>
 
 namespace gnndirect_demo {
 
@@ -399,7 +404,10 @@ struct transfer_result {
   double cpu_core_seconds{0};
   double start_unix_s{0};
   double end_unix_s{0};
-  bool verified{false};  // the first batch's rows were identical from both methods
+  bool verified{false};  // the first batch's rows were identical from both methods (with a codec:
+                         // gnndirect's equal to the host decode of the same codes)
+  std::string codec{"fp32"};  // --codec of gnndirect's gather
+  double encoded_bytes{0};    // bytes of encoded rows (stride included) gnndirect's gather read
 };
 
 /// Device buffers of the transfer path, grown to the largest batch seen.
@@ -477,13 +485,53 @@ void time_staged_gather(transfer_result& r, transfer_buffers<Index>& buf,
   r.cpu_core_seconds += process_cpu_seconds() - cpu0;
 }
 
+/// Times gnndirect's decoding gather of `n` rows from an encoded copy of the table (as
+/// time_direct_gather, which it mirrors: same policy, CUDA events, the index check not timed).
+template <class Index, class Codec>
+void time_decoding_gather(transfer_result& r, transfer_buffers<Index>& buf, const gnndirect::encoded_view<Codec>& table,
+                          std::int64_t n, const gnndirect::gather_policy& policy, cudaStream_t stream,
+                          cudaEvent_t start, cudaEvent_t stop)
+{
+  gnndirect::table_view<float> const out(buf.direct.data(), n, table.cols, table.cols, memory_kind::device);
+  gnndirect::workspace_view const ws{buf.workspace.data(), buf.workspace.bytes()};
+  double const cpu0 = process_cpu_seconds();
+  GNNDIRECT_CUDA_TRY(cudaEventRecord(start, stream));
+  gnndirect::gather_async(stream, table, buf.ids.data(), n, out, ws, policy);
+  GNNDIRECT_CUDA_TRY(cudaEventRecord(stop, stream));
+  GNNDIRECT_CUDA_TRY(cudaEventSynchronize(stop));
+  r.gnndirect_core_seconds += process_cpu_seconds() - cpu0;
+  float ms = 0;
+  GNNDIRECT_CUDA_TRY(cudaEventElapsedTime(&ms, start, stop));
+  r.gnndirect_seconds += 1e-3 * static_cast<double>(ms);
+  gnndirect::gather_check(stream, ws, table.rows);
+}
+
+/// True when the first rows gathered by gnndirect equal the host decode of the same codes.
+template <class Index, class Codec>
+bool decoded_rows_match(const transfer_buffers<Index>& buf, const gnndirect::encoded_table<Codec>& table,
+                        const std::vector<Index>& ids)
+{
+  std::int64_t const dim = table.cols();
+  auto const rows = std::min<std::int64_t>(static_cast<std::int64_t>(ids.size()), 4096);
+  std::vector<float> got(static_cast<std::size_t>(rows * dim));
+  GNNDIRECT_CUDA_TRY(cudaMemcpy(got.data(), buf.direct.data(), got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  std::vector<float> expected(static_cast<std::size_t>(dim));
+  for (std::int64_t i = 0; i < rows; ++i) {
+    table.host_decode(static_cast<std::int64_t>(ids[static_cast<std::size_t>(i)]), expected.data());
+    if (std::memcmp(got.data() + i * dim, expected.data(), expected.size() * sizeof(float)) != 0) { return false; }
+  }
+  return true;
+}
+
 /// The feature transfer alone, per batch of an epoch: the batch's input nodes come from the
 /// CPU-centric sampler and are uploaded (neither timed); then gnndirect's gather and the staged
 /// gather move the same rows, in alternating order from batch to batch (whichever runs second
 /// finds some rows in the CPU caches). With --cpu-max-batches the totals are extrapolated like
 /// the cpu path's. Totals are those of the last epoch.
-template <class Index>
-transfer_result run_transfer_path(const demo_args& a, const dataset<Index>& d)
+/// @tparam Codec void: gnndirect gathers the fp32 table itself; else a row codec: it gathers from
+/// an encoded copy of the features in the same placement (encoded on all cores first, not timed).
+template <class Codec, class Index>
+transfer_result run_transfer_path_with(const demo_args& a, const dataset<Index>& d)
 {
   transfer_result result;
   auto const stream = gnndirect::detail::make_non_blocking_stream();
@@ -506,6 +554,15 @@ transfer_result run_transfer_path(const demo_args& a, const dataset<Index>& d)
   result.start_unix_s = unix_now();
   epoch_log gnndirect_log;  // per epoch, both methods; medians reported, as for the other paths
   epoch_log cpu_log;
+  // The encoded copy (fp32 codec: a 64/128-byte padded copy; Codec void: none).
+  using encoded_type = std::conditional_t<std::is_void_v<Codec>, gnndirect::codecs::fp32, Codec>;
+  std::unique_ptr<gnndirect::encoded_table<encoded_type>> encoded;
+  if constexpr (!std::is_void_v<Codec>) {
+    std::printf("transfer: encoding the features with codec %s ...\n", a.codec.c_str());
+    encoded = std::make_unique<gnndirect::encoded_table<Codec>>(host_table.data, host_table.rows, host_table.cols,
+                                                                table.kind, host_table.row_stride);
+    result.codec = a.codec;
+  }
   for (int epoch = 0; epoch < a.epochs; ++epoch) {
     progress_bar bar("transfer epoch " + std::to_string(epoch), batches);
     std::vector<Index> order = d.training_ids;
@@ -521,12 +578,23 @@ transfer_result run_transfer_path(const demo_args& a, const dataset<Index>& d)
       GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream.get()));
       for (int k = 0; k < 2; ++k) {
         if ((k == 0) == (b % 2 == 0)) {
-          time_direct_gather(totals, buf, table, n_in, policy, stream.get(), start, stop);
+          if constexpr (std::is_void_v<Codec>) {
+            time_direct_gather(totals, buf, table, n_in, policy, stream.get(), start, stop);
+          } else {
+            time_decoding_gather(totals, buf, encoded->view(), n_in, policy, stream.get(), start, stop);
+          }
         } else {
           time_staged_gather(totals, buf, staged, sampler.pool(), host_table, inputs.data(), n_in, stream.get());
         }
       }
-      if (epoch == 0 && b == 0) { result.verified = same_rows(buf, n_in, dim); }
+      if (epoch == 0 && b == 0) {
+        if constexpr (std::is_void_v<Codec>) {
+          result.verified = same_rows(buf, n_in, dim);
+        } else {
+          // The staged gather wrote buf.staged; buf.direct holds the decoded rows of this batch.
+          result.verified = decoded_rows_match(buf, *encoded, inputs);
+        }
+      }
       totals.rows += static_cast<double>(n_in);
       bar.update(b + 1);
     }
@@ -534,6 +602,7 @@ transfer_result run_transfer_path(const demo_args& a, const dataset<Index>& d)
     double const scale = static_cast<double>(epoch_batches) / static_cast<double>(std::max<std::int64_t>(batches, 1));
     result.rows = totals.rows * scale;  // the same rows every epoch (fixed shuffle and seeds)
     result.bytes = result.rows * static_cast<double>(table.row_bytes());
+    if (encoded) { result.encoded_bytes = result.rows * static_cast<double>(encoded->stride_bytes()); }
     gnndirect_log.add(totals.gnndirect_seconds * scale, totals.gnndirect_core_seconds * scale);
     cpu_log.add(totals.cpu_seconds * scale, totals.cpu_core_seconds * scale);
   }
@@ -553,5 +622,19 @@ transfer_result run_transfer_path(const demo_args& a, const dataset<Index>& d)
   return result;
 }
 
+
+/// The transfer path with the --codec the command line names (the run-time name is mapped to the
+/// codec type here, at the demo's boundary).
+template <class Index>
+transfer_result run_transfer_path(const demo_args& a, const dataset<Index>& d)
+{
+  namespace codecs = gnndirect::codecs;
+  if (a.codec == "fp16") { return run_transfer_path_with<codecs::fp16>(a, d); }
+  if (a.codec == "bf16") { return run_transfer_path_with<codecs::bf16>(a, d); }
+  if (a.codec == "int8") { return run_transfer_path_with<codecs::int8_affine>(a, d); }
+  if (a.codec == "fp8") { return run_transfer_path_with<codecs::fp8_e4m3>(a, d); }
+  if (a.codec == "int4") { return run_transfer_path_with<codecs::int4_affine>(a, d); }
+  return run_transfer_path_with<void>(a, d);
+}
 
 }  // namespace gnndirect_demo

@@ -84,7 +84,13 @@ inline void print_transfer(const transfer_result& t)
   std::printf("  gnndirect: %.1f%% less transfer time (cpu-centric / gnndirect = %.2fx); first batch's "
               "rows %s\n",
               100.0 * (1.0 - t.gnndirect_seconds / t.cpu_seconds), t.cpu_seconds / t.gnndirect_seconds,
-              t.verified ? "identical from both" : "DIFFER between the two methods");
+              t.verified ? (t.codec == "fp32" ? "identical from both" : "equal to the host decode")
+                         : (t.codec == "fp32" ? "DIFFER between the two methods" : "DIFFER from the host decode"));
+  if (t.codec != "fp32") {
+    std::printf("  codec %s: gnndirect read %.2f GB of encoded rows (%.2fx fewer than fp32) and wrote %.2f GB "
+                "of decoded fp32 rows\n",
+                t.codec.c_str(), t.encoded_bytes / 1e9, t.bytes / t.encoded_bytes, t.bytes / 1e9);
+  }
 }
 
 inline std::string json_escape(const std::string& text)
@@ -137,6 +143,7 @@ inline void write_json_transfer(std::FILE* out, const transfer_result& t)
                t.gnndirect_seconds, t.cpu_seconds, 100.0 * (1.0 - t.gnndirect_seconds / t.cpu_seconds),
                t.bytes / t.gnndirect_seconds / 1e9, t.bytes / t.cpu_seconds / 1e9, t.gnndirect_core_seconds,
                t.cpu_core_seconds, t.start_unix_s, t.end_unix_s, t.verified ? "true" : "false");
+  std::fprintf(out, ", \"codec\": \"%s\", \"encoded_bytes\": %.0f", t.codec.c_str(), t.encoded_bytes);
   if (!t.note.empty()) { std::fprintf(out, ", \"note\": \"%s\"", json_escape(t.note).c_str()); }
   std::fprintf(out, "}");
 }

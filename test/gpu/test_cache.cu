@@ -335,3 +335,60 @@ TEST_CASE("rebuild on a non-blocking stream is ordered with that stream, not the
   CHECK(std::all_of(cleared.begin(), cleared.end(), [](std::int32_t v) { return v == -1; }));
   GNNDIRECT_CUDA_TRY(cudaStreamDestroy(stream));
 }
+
+TEST_CASE("scatter into a tiered table writes through: later tiered gathers equal a host model")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  for (memory_kind kind : {memory_kind::managed_host, memory_kind::pinned}) {
+    std::int64_t const rows = 5003, cols = 37;  // odd row bytes: 4-byte vectors
+    gnndirect::test::placed_table<float> table(kind, rows, cols);
+    std::vector<unsigned char> const bytes = gnndirect::test::random_bytes(rng, table.owner.bytes());
+    table.fill(bytes.data());
+    std::vector<float> model(static_cast<std::size_t>(rows * cols));
+    std::memcpy(model.data(), bytes.data(), bytes.size());
+    gnndirect::tiered_table<float> tier(table.view(), static_cast<std::size_t>(rows / 3) * cols * sizeof(float));
+    std::vector<std::int64_t> hot(static_cast<std::size_t>(rows));
+    std::iota(hot.begin(), hot.end(), 0);
+    std::shuffle(hot.begin(), hot.end(), rng);
+    auto const device_hot = to_buffer(hot);
+    tier.rebuild(cudaStream_t{}, device_hot.data(), rows);
+    for (bool unique : {false, true}) {
+      // Updates with duplicates (the last occurrence wins), hitting cached and uncached rows.
+      std::int64_t const count = 3001;
+      std::vector<std::int64_t> indices = gnndirect::test::random_indices<std::int64_t>(rng, count, rows);
+      if (unique) {
+        std::vector<std::int64_t> all(static_cast<std::size_t>(rows));
+        std::iota(all.begin(), all.end(), 0);
+        std::shuffle(all.begin(), all.end(), rng);
+        indices.assign(all.begin(), all.begin() + count);
+      }
+      std::vector<unsigned char> const update_bytes = gnndirect::test::random_bytes(rng, count * cols * sizeof(float));
+      std::vector<float> updates(static_cast<std::size_t>(count * cols));
+      std::memcpy(updates.data(), update_bytes.data(), update_bytes.size());
+      for (std::int64_t i = 0; i < count; ++i) {
+        std::memcpy(model.data() + indices[i] * cols, updates.data() + i * cols, cols * sizeof(float));
+      }
+      auto const device_updates = to_buffer(updates);
+      auto const device_indices = to_buffer(indices);
+      gnndirect::gather_policy policy;
+      policy.unique_indices = unique;
+      gnndirect::scatter(cudaStream_t{}, table_view<const float>(device_updates.data(), count, cols, cols, memory_kind::device),
+                         device_indices.data(), count, tier.write_source(table.view()), policy);
+      std::vector<std::int64_t> const all_rows = [&] {
+        std::vector<std::int64_t> v(static_cast<std::size_t>(rows));
+        std::iota(v.begin(), v.end(), 0);
+        return v;
+      }();
+      CHECK(tiered_gather_matches(tier.view(), model, all_rows));
+      // The host table itself holds the same rows (written through, not only the HBM copy).
+      std::vector<unsigned char> const host_now = table.read();
+      CHECK(std::memcmp(host_now.data(), model.data(), host_now.size()) == 0);
+    }
+  }
+  // A tier refuses a write source over another table.
+  gnndirect::test::placed_table<float> a(memory_kind::pinned, 10, 4), b(memory_kind::pinned, 10, 4);
+  gnndirect::tiered_table<float> tier(a.view(), 4 * 4 * 4);
+  CHECK_THROWS_AS(tier.write_source(b.view()), gnndirect::invalid_argument);
+}

@@ -8,7 +8,10 @@
 #include <gnndirect/algorithms/sample_neighbors.cuh>
 #include <gnndirect/cache/tiered_table.cuh>
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/device/codecs.hpp>
 #include <gnndirect/device/copy_row.cuh>
+#include <gnndirect/device/decode_row.cuh>
+#include <gnndirect/owners/encoded_table.hpp>
 #include <gnndirect/device/sample_neighbors_tile.cuh>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/reference/gather_reference.hpp>
@@ -416,3 +419,51 @@ TEST_CASE("gather_async with a device-side count: only the first *count rows are
     }
   }
 }
+
+namespace {
+
+/// A user kernel that decodes int8 rows with decode_row and a compile-time tile of 8 threads per
+/// row (one warp = 4 rows), as a framework would inline it in its own loader.
+__global__ void user_decode_kernel(gnndirect::encoded_view<gnndirect::codecs::int8_affine> src,
+                                   const std::int64_t* indices, std::int64_t count, float* out)
+{
+  namespace cg = cooperative_groups;
+  auto const tile = cg::tiled_partition<8>(cg::this_thread_block());
+  std::int64_t const row = (blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x) / 8;
+  if (row >= count) { return; }
+  std::int64_t const id = indices[row];
+  gnndirect::decode_row<16, 16, float>(tile, src.codec, src.row(id), src.meta[id], out + row * src.cols,
+                                       static_cast<std::size_t>(src.load_bytes()),
+                                       static_cast<std::size_t>(src.cols) * sizeof(float), src.row(id));
+}
+
+}  // namespace
+
+TEST_CASE("decode_row inside a user kernel equals the host decode (int8, 128 features, pinned)")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  std::int64_t const rows = 3000, cols = 128, count = 1001;
+  std::normal_distribution<float> normal;
+  std::vector<float> x(static_cast<std::size_t>(rows * cols));
+  for (float& v : x) { v = normal(rng); }
+  gnndirect::encoded_table<gnndirect::codecs::int8_affine> const table(x.data(), rows, cols, memory_kind::pinned);
+  std::vector<std::int64_t> const indices = gnndirect::test::random_indices<std::int64_t>(rng, count, rows);
+  auto const d_indices = to_buffer(indices);
+  buffer<float> out(static_cast<std::size_t>((count + 1) * cols), memory_kind::device);
+  GNNDIRECT_CUDA_TRY(cudaMemset(out.data(), 0xCD, out.bytes()));
+  user_decode_kernel<<<static_cast<unsigned>((count * 8 + 255) / 256), 256>>>(table.view(), d_indices.data(), count,
+                                                                              out.data());
+  GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());
+  std::vector<float> const got = to_host(out.data(), static_cast<std::int64_t>(out.size()));
+  std::vector<float> expected(static_cast<std::size_t>(cols));
+  for (std::int64_t i = 0; i < count; ++i) {
+    table.host_decode(indices[i], expected.data());
+    REQUIRE(std::memcmp(got.data() + i * cols, expected.data(), cols * sizeof(float)) == 0);
+  }
+  std::vector<unsigned char> tail(cols * sizeof(float));
+  std::memcpy(tail.data(), got.data() + count * cols, tail.size());
+  for (unsigned char b : tail) { REQUIRE(b == 0xCD); }
+}
+

@@ -65,3 +65,9 @@ TEST_CASE("demo options: --gather-blocks lists are a third sweep dimension")
   CHECK(single.combinations() == 1);
   CHECK_FALSE(single.sweeps());
 }
+
+TEST_CASE("demo options: --codec names the transfer path's row codec (default fp32)")
+{
+  CHECK(parse({}).codec == "fp32");
+  for (const char* codec : {"fp16", "bf16", "int8", "fp8", "int4"}) { CHECK(parse({"--codec", codec}).codec == codec); }
+}

@@ -8,7 +8,10 @@
 ///   embedding updates written back into a host-resident table). With duplicate indices the
 ///   LAST occurrence wins, whole row, on every placement and policy.
 /// The indexed side is a row source (device/row_source.hpp): a table_view, a tiered_view
-/// (cache/tiered_table.cuh) or a caller's own type; the kernels are templates on it.
+/// (cache/tiered_table.cuh) or a caller's own type; the kernels are templates on it. Scatter
+/// writes any writable row source (a tiered_write_source writes through both tiers). A decoding
+/// source (encoded_source over owners/encoded_table.hpp, or a caller's own) is gathered into any
+/// destination type its codec produces, decoding inside the copy (device/decode_row.cuh).
 /// Each comes as `*_async` (enqueue only, caller workspace, capturable in a CUDA graph) and a
 /// synchronous form. Indices are int32 or int64, device-visible. Checked by default: a negative or
 /// too large index raises index_out_of_range naming the first bad position and its value; nothing
@@ -24,6 +27,8 @@
 #include <gnndirect/detail/algorithms/move_rows.cuh>
 #include <gnndirect/detail/error_flag.cuh>
 #include <gnndirect/detail/pointer_checks.hpp>
+#include <gnndirect/core/encoded_view.hpp>
+#include <gnndirect/device/row_codec.hpp>
 #include <gnndirect/device/row_source.hpp>
 #include <gnndirect/owners/buffer.hpp>
 
@@ -65,10 +70,71 @@ constexpr void check_row_source()
 template <class Source>
 constexpr void check_writable_source()
 {
+  static_assert(!is_decoding_source_v<Source>,
+                "gnndirect scatter: the target is a decoding (encoded) source, which is read-only; "
+                "re-encode the rows on the host (owners/encoded_table.hpp)");
   check_row_source<Source>();
   static_assert(!std::is_const_v<typename Source::element_type>,
-                "gnndirect scatter: the target row source is read-only (a tiered_view or a "
-                "table_view<const T>); scatter into the host table itself, then rebuild the tier");
+                "gnndirect scatter: the target row source is read-only (a tiered_source / "
+                "tiered_view or a table_view<const T>); scatter into a tier through "
+                "tiered_table::write_source(), which writes the host row and its HBM copy");
+}
+
+/// The gather's source checks: a row source of the destination's element type, or a decoding
+/// source whose codec produces it.
+template <class Source, class D>
+constexpr void check_gather_source()
+{
+  if constexpr (is_decoding_source_v<Source>) {
+    static_assert(codec_decodes_to_v<typename Source::codec_type, D>,
+                  "gnndirect gather: the source's codec cannot produce this destination element type "
+                  "(the library's codecs decode to float, __half or __nv_bfloat16; codecs::identity<T> "
+                  "only to T)");
+  } else {
+    check_row_source<Source>();
+    check_element_types<typename Source::element_type, D>();
+  }
+}
+
+/// True when a decoding source's codec produces D (plain sources: checked by check_gather_source);
+/// the bulk calls instantiate nothing more when it is false, so the static_assert stands alone.
+template <class Source, class D>
+constexpr bool gather_source_fits()
+{
+  if constexpr (is_decoding_source_v<Source>) {
+    return codec_decodes_to_v<typename Source::codec_type, D>;
+  } else {
+    return true;
+  }
+}
+
+/// Bytes loaded per row of `source` (its encoded row for a decoding source, else the batch's).
+template <class Source, class B>
+std::size_t source_row_bytes(const Source& source, const table_view<B>& batch)
+{
+  if constexpr (is_decoding_source_v<Source>) {
+    return static_cast<std::size_t>(source.encoded_row_bytes());
+  } else {
+    return batch.row_bytes();
+  }
+}
+
+/// Checks an encoded view's shape and pointers (host, before any launch).
+/// @throws invalid_argument naming `name` and what is wrong
+template <class Codec>
+void check_encoded_view(const encoded_view<Codec>& view, const char* name)
+{
+  std::string const prefix = std::string("encoded_view '") + name + "': ";
+  GNNDIRECT_EXPECTS(view.rows >= 0 && view.cols >= 0, prefix + "negative shape");
+  GNNDIRECT_EXPECTS(view.rows == 0 || view.stride_bytes >= view.payload_bytes(),
+                    prefix + "stride_bytes " + std::to_string(view.stride_bytes) + " < the " +
+                      std::to_string(view.payload_bytes()) + " bytes of codes per row");
+  GNNDIRECT_EXPECTS(view.empty() || view.data != nullptr, prefix + "null data with non-zero size");
+  if constexpr (!std::is_empty_v<typename Codec::meta_type>) {
+    GNNDIRECT_EXPECTS(view.rows == 0 || view.meta != nullptr, prefix + "null per-row metadata");
+    if (view.rows > 0) { check_device_accessible(view.meta, 0, alignof(typename Codec::meta_type), "src.meta"); }
+  }
+  if (!view.empty()) { check_device_accessible(view.data, 0, 1, name); }
 }
 
 /// Slices of a gather workspace; the same carving sizes and fills it.
@@ -193,6 +259,7 @@ void enqueue_move(cudaStream_t stream, const Source& source, const Index* indice
   args.count = count;
   args.bound = bound;
   args.row_bytes = batch.row_bytes();
+  args.source_row_bytes = source_row_bytes(source, batch);
   args.checked = plan.policy.check_indices;
   args.flag = flag;
   args.device_count = device_count;
@@ -206,7 +273,16 @@ void enqueue_move(cudaStream_t stream, const Source& source, const Index* indice
     args.positions = scratch.positions_out;
     args.skip_superseded = Dir == move_direction::scatter;
   }
-  enqueue_move_rows<Dir>(stream, source, args, plan.policy);
+  if constexpr (is_decoding_source_v<Source>) {
+    static_assert(Dir == move_direction::gather, "decoding sources are read-only");
+    enqueue_decode_rows<Source, std::remove_const_t<B>>(stream, source, args, plan.policy);
+  } else {
+    enqueue_move_rows<Dir>(stream, source, args, plan.policy);
+    if constexpr (Dir == move_direction::scatter && has_mirror<Source>::value) {
+      // The second copy (a tier's HBM rows), in the same order: the last occurrence wins there too.
+      enqueue_move_rows<Dir>(stream, source.mirror(), args, plan.policy);
+    }
+  }
   if (plan.policy.check_indices) { flag.capture_value_async(stream, indices); }
 }
 
@@ -219,7 +295,7 @@ void move_rows_async(cudaStream_t stream, const Source& source, const Index* ind
 {
   check_move_shapes<Dir>(source, batch, indices, count);
   check_move_pointers<Dir>(indices, count, batch);
-  move_plan const plan = plan_move<Dir>(policy, source.placement(), batch.row_bytes(), count);
+  move_plan const plan = plan_move<Dir>(policy, source.placement(), source_row_bytes(source, batch), count);
   GNNDIRECT_EXPECTS(ws.data != nullptr, "gather/scatter: null workspace (size it with "
                                         "gather_workspace_bytes or scatter_workspace_bytes)");
   check_device_accessible(ws.data, ws.bytes, workspace_alignment, "workspace");
@@ -246,7 +322,7 @@ void move_rows_sync(cudaStream_t stream, const Source& source, const Index* indi
 {
   check_move_shapes<Dir>(source, batch, indices, count);
   check_move_pointers<Dir>(indices, count, batch);
-  move_plan const plan = plan_move<Dir>(policy, source.placement(), batch.row_bytes(), count);
+  move_plan const plan = plan_move<Dir>(policy, source.placement(), source_row_bytes(source, batch), count);
   buffer<std::byte> const scratch(
     carve_gather_scratch<Index>(workspace_view{}, count, sort_bits<Index>(source.num_rows(), plan.all_key_bits),
                                 plan.sorted)
@@ -304,12 +380,13 @@ void gather_async(cudaStream_t stream, const Source& src, const Index* indices, 
                   table_view<D> dst, workspace_view ws, const gather_policy& policy = {},
                   const std::int64_t* device_count = nullptr)
 {
-  detail::check_row_source<Source>();
+  detail::check_gather_source<Source, D>();
   detail::check_index_type<Index>();
-  detail::check_element_types<typename Source::element_type, D>();
-  if (device_count != nullptr) { detail::check_device_accessible(device_count, 8, 8, "device_count"); }
-  detail::move_rows_async<detail::move_direction::gather>(stream, src, indices, count, dst, ws, policy,
-                                                          device_count);
+  if constexpr (detail::gather_source_fits<Source, D>()) {
+    if (device_count != nullptr) { detail::check_device_accessible(device_count, 8, 8, "device_count"); }
+    detail::move_rows_async<detail::move_direction::gather>(stream, src, indices, count, dst, ws, policy,
+                                                            device_count);
+  }
 }
 
 /// gather_async from a plain table (any placement). As above.
@@ -342,6 +419,20 @@ void scatter_async(cudaStream_t stream, table_view<S> src, const Index* indices,
                                                            src, ws, policy);
 }
 
+/// Enqueues scatter into any writable row source `dst` (non-const element_type; e.g.
+/// tiered_table::write_source(), which writes the host row and, when the row is cached, its HBM
+/// copy; or a caller's own). As the table_view overload above; a source with a mirror() is written
+/// twice, in the same order. static_assert when `dst` is read-only.
+template <class S, class Target, class Index>
+void scatter_async(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
+                   const Target& dst, workspace_view ws, const gather_policy& policy = {})
+{
+  detail::check_writable_source<Target>();
+  detail::check_index_type<Index>();
+  detail::check_element_types<S, typename Target::element_type>();
+  detail::move_rows_async<detail::move_direction::scatter>(stream, dst, indices, count, src, ws, policy);
+}
+
 /// Synchronises `stream` and raises the index error recorded in `ws` by the last checked
 /// gather_async/scatter_async. @param table_rows the indexed table's rows (for the message)
 /// @throws index_out_of_range naming indices[position] = value; cuda_error. Not capturable.
@@ -361,10 +452,11 @@ template <class Source, class D, class Index>
 void gather(cudaStream_t stream, const Source& src, const Index* indices, std::int64_t count,
             table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {})
 {
-  detail::check_row_source<Source>();
+  detail::check_gather_source<Source, D>();
   detail::check_index_type<Index>();
-  detail::check_element_types<typename Source::element_type, D>();
-  detail::move_rows_sync<detail::move_direction::gather>(stream, src, indices, count, dst, policy, mr);
+  if constexpr (detail::gather_source_fits<Source, D>()) {
+    detail::move_rows_sync<detail::move_direction::gather>(stream, src, indices, count, dst, policy, mr);
+  }
 }
 
 /// gather() from a plain table (any placement). As above.
@@ -375,6 +467,29 @@ void gather(cudaStream_t stream, table_view<S> src, const Index* indices, std::i
   validate(src, "src");
   detail::check_device_accessible(src.data, 0, 1, "src");
   gather(stream, table_source<const S>(src), indices, count, dst, policy, mr);
+}
+
+/// Decoding gather from an encoded table (any placement), as gather_async: dst row i = row
+/// indices[i] decoded by the view's codec into D (static_assert when the codec cannot produce D).
+/// Size `ws` with gather_workspace_bytes(count, src.rows, src.kind, src.load_bytes()).
+/// @throws as gather_async; invalid_argument for a view with a null metadata array (codecs that
+/// keep metadata) or codes not aligned to one code.
+template <class Codec, class D, class Index>
+void gather_async(cudaStream_t stream, const encoded_view<Codec>& src, const Index* indices, std::int64_t count,
+                  table_view<D> dst, workspace_view ws, const gather_policy& policy = {},
+                  const std::int64_t* device_count = nullptr)
+{
+  detail::check_encoded_view(src, "src");
+  gather_async(stream, encoded_source<Codec>(src), indices, count, dst, ws, policy, device_count);
+}
+
+/// Synchronous decoding gather from an encoded table (scratch from `mr`). @throws as gather().
+template <class Codec, class D, class Index>
+void gather(cudaStream_t stream, const encoded_view<Codec>& src, const Index* indices, std::int64_t count,
+            table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {})
+{
+  detail::check_encoded_view(src, "src");
+  gather(stream, encoded_source<Codec>(src), indices, count, dst, policy, mr);
 }
 
 /// Scatters and synchronises: dst.row(indices[i]) = src.row(i), the last occurrence of a
@@ -390,6 +505,17 @@ void scatter(cudaStream_t stream, table_view<S> src, const Index* indices, std::
   detail::check_device_accessible(dst.data, 0, 1, "dst");
   detail::move_rows_sync<detail::move_direction::scatter>(stream, table_source<D>(dst), indices, count,
                                                           src, policy, mr);
+}
+
+/// Scatters into any writable row source and synchronises (see scatter_async). @throws as gather().
+template <class S, class Target, class Index>
+void scatter(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
+             const Target& dst, const gather_policy& policy = {}, resource_ref mr = {})
+{
+  detail::check_writable_source<Target>();
+  detail::check_index_type<Index>();
+  detail::check_element_types<S, typename Target::element_type>();
+  detail::move_rows_sync<detail::move_direction::scatter>(stream, dst, indices, count, src, policy, mr);
 }
 
 GNNDIRECT_NAMESPACE_END

@@ -144,6 +144,19 @@ class tiered_table {
   /// View for gathers (valid until the next rebuild/clear or destruction).
   tiered_view<T> view() const noexcept { return {host_, cache_.data(), slot_of_.data(), cached_}; }
 
+  /// Scatter target that writes through: scatter(stream, src, indices, n, tier.write_source(rows))
+  /// writes each host row and, when the row is cached, its HBM copy, so later gathers of the tier
+  /// see the new values. `rows` is the writable view of the table this tier was made over (the
+  /// tier keeps a read-only one). Valid as view(). @throws invalid_argument when `rows` is not
+  /// that table (address, shape or stride differ).
+  tiered_write_source<T> write_source(table_view<T> rows) const
+  {
+    GNNDIRECT_EXPECTS(rows.data == host_.data && rows.rows == host_.rows && rows.cols == host_.cols &&
+                        rows.row_stride == host_.row_stride && rows.kind == host_.kind,
+                      "tiered_table::write_source: `rows` is not the table this tier was made over");
+    return {rows, tiered_cache_mirror<T>{cache_.data(), slot_of_.data(), host_.rows, host_.cols}};
+  }
+
  private:
   /// `rows` after the checks every constructor makes before allocating.
   /// @throws invalid_argument naming what is wrong.
@@ -200,6 +213,38 @@ void gather_async(cudaStream_t stream, const tiered_view<T>& src, const Index* i
   detail::check_device_accessible(src.slot_of, 0, alignof(std::int32_t), "src.slot_of");
   gather_async(stream, tiered_source<T>(src), indices, count, dst, ws, detail::tiered_policy(policy),
                device_count);
+}
+
+/// Enqueues a decoding gather from encoded rows behind an HBM tier of them: `tier` is the view of
+/// a tiered_table<std::uint8_t> made over `src`'s bytes (table_view<const std::uint8_t>(src.data,
+/// src.rows, src.stride_bytes, src.stride_bytes, src.kind), e.g. encoded_table::bytes_view()), so
+/// the same budget holds 4x (int8) to 8x (4-bit) the rows of an fp32 tier. As the tiered gather
+/// above; dst row i = row indices[i] decoded into D. @throws invalid_argument when `tier` was not
+/// made over `src`'s bytes, and as gather_async.
+template <class Codec, class D, class Index>
+void gather_async(cudaStream_t stream, const encoded_view<Codec>& src, const tiered_view<std::uint8_t>& tier,
+                  const Index* indices, std::int64_t count, table_view<D> dst, workspace_view ws,
+                  const gather_policy& policy = {}, const std::int64_t* device_count = nullptr)
+{
+  detail::check_encoded_view(src, "src");
+  GNNDIRECT_EXPECTS(tier.host.data == src.data && tier.host.rows == src.rows && tier.host.cols == src.stride_bytes,
+                    "tiered encoded gather: the tier was not made over the encoded table's bytes");
+  GNNDIRECT_EXPECTS(src.rows == 0 || tier.slot_of != nullptr, "tiered_view: null slot_of");
+  gather_async(stream, tiered_encoded_source<Codec>(src, tier), indices, count, dst, ws,
+               detail::tiered_policy(policy), device_count);
+}
+
+/// Synchronous form of the tiered decoding gather (scratch from `mr`). @throws as gather().
+template <class Codec, class D, class Index>
+void gather(cudaStream_t stream, const encoded_view<Codec>& src, const tiered_view<std::uint8_t>& tier,
+            const Index* indices, std::int64_t count, table_view<D> dst, const gather_policy& policy = {},
+            resource_ref mr = {})
+{
+  detail::check_encoded_view(src, "src");
+  GNNDIRECT_EXPECTS(tier.host.data == src.data && tier.host.rows == src.rows && tier.host.cols == src.stride_bytes,
+                    "tiered encoded gather: the tier was not made over the encoded table's bytes");
+  GNNDIRECT_EXPECTS(src.rows == 0 || tier.slot_of != nullptr, "tiered_view: null slot_of");
+  gather(stream, tiered_encoded_source<Codec>(src, tier), indices, count, dst, detail::tiered_policy(policy), mr);
 }
 
 /// Synchronous tiered gather (as gather() for a plain table; scratch from `mr`). @throws as gather().

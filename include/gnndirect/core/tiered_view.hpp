@@ -15,8 +15,8 @@ GNNDIRECT_NAMESPACE_BEGIN
 ///
 /// slot_of[r] >= 0 means row r is also cached at cache + slot_of[r] * host.cols; gathers read such
 /// rows from HBM and the others over the host link, in one launch, in caller order. Trivially
-/// copyable. Between rebuilds the tier is read-only: writing the host table (e.g. scatter) leaves
-/// cached copies stale until the next tiered_table::rebuild.
+/// copyable. Writing the host table directly leaves cached copies stale until the next
+/// tiered_table::rebuild; scatter through tiered_table::write_source() writes both copies.
 template <class T>
 struct tiered_view {
   table_view<const T> host;               ///< every row (device-visible, host-resident)

@@ -18,11 +18,30 @@
 ///   __device__ row_location<T> locate(std::int64_t row) const;  // row's address, and whether
 ///                                            //   it lies across the host link (remote)
 /// @endcode
+/// A writable source (non-const element_type) may also have `S2 mirror() const`: a second
+/// writable source for a copy of the same rows (locate() returns null data for rows it does not
+/// hold); scatter writes the source, then the mirror, in the same order (tiered_write_source: the
+/// host table and its HBM copy).
+///
+/// A *decoding* source has, instead of element_type and locate(), a row codec
+/// (device/row_codec.hpp) and the encoded rows:
+/// @code
+///   using codec_type = C;
+///   num_rows(), num_cols() (decoded values per row), placement(), address_bits() as above
+///   std::int64_t encoded_row_bytes() const;  // host: bytes loaded per row (>= the codes)
+///   __device__ C codec() const;              // the codec object
+///   __device__ encoded_location<C::meta_type> locate(std::int64_t row) const;
+/// @endcode
+/// The gather into any destination type the codec produces decodes inside the copy.
+///
 /// Library sources: table_source (a table_view), tiered_source (a tiered_view: HBM copy of hot
-/// rows in front of a host table). See test/gpu/test_gather.cu for a user-defined source
-/// that concatenates two tables (heterogeneous node types behind one index space).
+/// rows in front of a host table), tiered_write_source (scatter target writing through both
+/// copies), encoded_source (an encoded_view), tiered_encoded_source (encoded rows with an HBM tier
+/// of them). See test/gpu/test_gather.cu for a user-defined source that concatenates two tables
+/// (heterogeneous node types behind one index space).
 
 #include <gnndirect/core/config.hpp>
+#include <gnndirect/core/encoded_view.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/table_view.hpp>
 #include <gnndirect/core/tiered_view.hpp>
@@ -94,8 +113,10 @@ struct table_source {
 
 static_assert(is_row_source_v<table_source<const float>>);
 
-/// Row source over a tiered table (read-only: scatter into its host table, then rebuild or
-/// update the cache): a cached row is read from HBM, any other row over the host link.
+/// Row source over a tiered table, read-only (element_type const T: scatter names it in a
+/// static_assert); to scatter into a tier use tiered_write_source (tiered_table::write_source),
+/// which writes the host row and its HBM copy. A cached row is read from HBM, any other row over
+/// the host link.
 template <class T>
 struct tiered_source {
   using element_type = const T;
@@ -129,5 +150,196 @@ struct tiered_source {
 };
 
 static_assert(is_row_source_v<tiered_source<float>>);
+
+/// The HBM copies of a tier's rows as a writable source: locate() gives the cached copy of a row,
+/// or null data when the row is not cached (scatter then skips it). The mirror of
+/// tiered_write_source.
+template <class T>
+struct tiered_cache_mirror {
+  using element_type = T;
+  T* cache{nullptr};                     ///< cache rows, packed (cols elements each)
+  const std::int32_t* slot_of{nullptr};  ///< rows slots; -1 = not cached
+  std::int64_t rows{0};                  ///< rows of the host table
+  std::int64_t cols{0};                  ///< elements per row
+
+  /// Rows of the host table.
+  std::int64_t num_rows() const noexcept { return rows; }
+  /// Elements per row.
+  std::int64_t num_cols() const noexcept { return cols; }
+  /// Device memory.
+  memory_kind placement() const noexcept { return memory_kind::device; }
+  /// Cache base and row bytes, OR-ed.
+  std::uintptr_t address_bits() const noexcept
+  {
+    return reinterpret_cast<std::uintptr_t>(cache) | static_cast<std::uintptr_t>(cols) * sizeof(T);
+  }
+  /// The cached copy of `row`, or null data.
+  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE row_location<T> locate(std::int64_t row) const noexcept
+  {
+    std::int32_t const slot = slot_of[row];
+    return {slot >= 0 ? cache + std::int64_t{slot} * cols : nullptr, false};
+  }
+};
+
+/// Writable source over a tiered table: scatter writes the host row (over the link) and then,
+/// through mirror(), its HBM copy when the row is cached, so the tier stays coherent. Made by
+/// tiered_table::write_source from the writable host table.
+template <class T>
+struct tiered_write_source {
+  using element_type = T;
+  table_view<T> host{};            ///< every row (device-visible, host-resident)
+  tiered_cache_mirror<T> cached{};  ///< the HBM copies
+
+  /// Rows of the host table.
+  std::int64_t num_rows() const noexcept { return host.rows; }
+  /// Elements per row.
+  std::int64_t num_cols() const noexcept { return host.cols; }
+  /// The host table's placement.
+  memory_kind placement() const noexcept { return host.kind; }
+  /// Host base address and stride, OR-ed.
+  std::uintptr_t address_bits() const noexcept
+  {
+    return reinterpret_cast<std::uintptr_t>(host.data) | static_cast<std::uintptr_t>(host.stride_bytes());
+  }
+  /// The host row.
+  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE row_location<T> locate(std::int64_t row) const noexcept
+  {
+    return {host.row(row), host.kind != memory_kind::device};
+  }
+  /// The HBM copies, written after the host rows.
+  tiered_cache_mirror<T> mirror() const noexcept { return cached; }
+};
+
+static_assert(is_row_source_v<tiered_write_source<float>> && is_row_source_v<tiered_cache_mirror<float>>);
+
+/// True when a writable source `S` has a mirror() (a second copy scatter also writes).
+template <class S, class = void>
+struct has_mirror : std::false_type {};
+template <class S>
+struct has_mirror<S, std::void_t<decltype(std::declval<const S&>().mirror())>> : std::true_type {};
+
+/// Where one encoded row lives: its first code, whether it lies across the host link, and its
+/// metadata (read from HBM by row id).
+/// @tparam Meta the codec's meta_type
+template <class Meta>
+struct encoded_location {
+  const std::uint8_t* data;  ///< first code of the row
+  bool remote;               ///< true when the row is in host memory
+  Meta meta;                 ///< the row's metadata
+};
+
+/// True when `S` models the decoding-source concept (see the file comment).
+template <class S, class = void>
+struct is_decoding_source : std::false_type {};
+
+template <class S>
+struct is_decoding_source<
+  S, std::void_t<typename S::codec_type, decltype(std::declval<const S&>().num_rows()),
+                 decltype(std::declval<const S&>().num_cols()), decltype(std::declval<const S&>().placement()),
+                 decltype(std::declval<const S&>().address_bits()),
+                 decltype(std::declval<const S&>().encoded_row_bytes()),
+                 decltype(std::declval<const S&>().codec()),
+                 decltype(std::declval<const S&>().locate(std::int64_t{}))>>
+  : std::bool_constant<std::is_trivially_copyable_v<S>> {};
+
+/// Shorthand for is_decoding_source<S>::value.
+template <class S>
+inline constexpr bool is_decoding_source_v = is_decoding_source<S>::value;
+
+namespace detail {
+/// The metadata of row `row` of `view` (the empty value when the codec keeps none).
+template <class Codec>
+GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE typename Codec::meta_type row_meta_of(const encoded_view<Codec>& view,
+                                                                                std::int64_t row) noexcept
+{
+  if constexpr (std::is_empty_v<typename Codec::meta_type>) {
+    return {};
+  } else {
+    return view.meta[row];
+  }
+}
+}  // namespace detail
+
+/// The decoding source over an encoded table (owners/encoded_table.hpp): every row in the view's
+/// placement, decoded by its codec inside the gather.
+/// @tparam Codec the view's row codec
+template <class Codec>
+struct encoded_source {
+  using codec_type = Codec;
+  encoded_view<Codec> table{};  ///< the encoded rows and their metadata
+  bool remote{false};           ///< the rows are host-resident
+
+  encoded_source() = default;
+  /// Source over `view`; its placement decides whether rows are remote.
+  explicit encoded_source(const encoded_view<Codec>& view) noexcept
+    : table(view), remote(view.kind != memory_kind::device)
+  {
+  }
+  /// Rows of the table.
+  std::int64_t num_rows() const noexcept { return table.rows; }
+  /// Decoded values per row.
+  std::int64_t num_cols() const noexcept { return table.cols; }
+  /// The table's placement.
+  memory_kind placement() const noexcept { return table.kind; }
+  /// Base address and stride, OR-ed.
+  std::uintptr_t address_bits() const noexcept
+  {
+    return reinterpret_cast<std::uintptr_t>(table.data) | static_cast<std::uintptr_t>(table.stride_bytes);
+  }
+  /// Bytes loaded per row.
+  std::int64_t encoded_row_bytes() const noexcept { return table.load_bytes(); }
+  /// The codec.
+  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE Codec codec() const noexcept { return table.codec; }
+  /// Row `row`'s codes and metadata (no bounds check).
+  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE encoded_location<typename Codec::meta_type> locate(std::int64_t row) const noexcept
+  {
+    return {table.row(row), remote, detail::row_meta_of(table, row)};
+  }
+};
+
+/// Decoding source over encoded rows with an HBM tier of them (cache/tiered_table.cuh's
+/// tiered_table<std::uint8_t> over the encoded bytes): a cached row's codes come from HBM, the
+/// others over the host link; the metadata of every row is in HBM. The same byte budget holds
+/// (fp32 bytes / encoded bytes) times the rows of an fp32 tier.
+/// @tparam Codec the encoded table's codec
+template <class Codec>
+struct tiered_encoded_source {
+  using codec_type = Codec;
+  encoded_view<Codec> table{};       ///< every row (host-resident) and the metadata
+  const std::uint8_t* cache{nullptr};  ///< cached rows, stride_bytes apart (device memory)
+  const std::int32_t* slot_of{nullptr};  ///< rows slots (device memory); -1 = not cached
+
+  tiered_encoded_source() = default;
+  /// Source over `view`, with the tier `tier` made over view's bytes (tier.host.data == view.data,
+  /// tier.host.cols == view.stride_bytes; checked by the gather).
+  tiered_encoded_source(const encoded_view<Codec>& view, const tiered_view<std::uint8_t>& tier) noexcept
+    : table(view), cache(tier.cache), slot_of(tier.slot_of)
+  {
+  }
+  /// Rows of the table.
+  std::int64_t num_rows() const noexcept { return table.rows; }
+  /// Decoded values per row.
+  std::int64_t num_cols() const noexcept { return table.cols; }
+  /// Placement of the uncached rows.
+  memory_kind placement() const noexcept { return table.kind; }
+  /// Host and cache base addresses and the stride, OR-ed.
+  std::uintptr_t address_bits() const noexcept
+  {
+    return reinterpret_cast<std::uintptr_t>(table.data) | reinterpret_cast<std::uintptr_t>(cache) |
+           static_cast<std::uintptr_t>(table.stride_bytes);
+  }
+  /// Bytes loaded per row.
+  std::int64_t encoded_row_bytes() const noexcept { return table.load_bytes(); }
+  /// The codec.
+  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE Codec codec() const noexcept { return table.codec; }
+  /// The cached codes of `row` when there are some, else the host row; its metadata.
+  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE encoded_location<typename Codec::meta_type> locate(std::int64_t row) const noexcept
+  {
+    std::int32_t const slot = slot_of[row];
+    auto const meta = detail::row_meta_of(table, row);
+    if (slot >= 0) { return {cache + std::int64_t{slot} * table.stride_bytes, false, meta}; }
+    return {table.row(row), true, meta};
+  }
+};
 
 GNNDIRECT_NAMESPACE_END

@@ -1,8 +1,9 @@
 #pragma once
 /// @file move_rows.cuh
-/// @brief The gather/scatter kernel, built from copy_rows, and its launch-time dispatch of run-time
-/// tuning (vector width, rows in flight) onto template parameters. Behaviour (row source,
-/// direction) is a template parameter of the caller. Internal: use algorithms/gather.cuh.
+/// @brief The gather/scatter kernel, built from copy_rows, the decoding gather kernel, built from
+/// decode_rows, and their launch-time dispatch of run-time tuning (vector widths, rows in flight)
+/// onto template parameters. Behaviour (row source, codec, direction) is a template parameter of
+/// the caller. Internal: use algorithms/gather.cuh.
 
 #include <gnndirect/algorithms/gather_policy.hpp>
 #include <gnndirect/core/config.hpp>
@@ -10,6 +11,7 @@
 #include <gnndirect/detail/error_flag.cuh>
 #include <gnndirect/detail/launch.cuh>
 #include <gnndirect/device/copy_row.cuh>
+#include <gnndirect/device/decode_row.cuh>
 #include <gnndirect/device/dynamic_tile.cuh>
 #include <gnndirect/device/row_source.hpp>
 
@@ -17,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
@@ -41,7 +44,8 @@ struct move_rows_args {
   const std::int64_t* positions;   ///< caller position of each visited index; null = identity
   std::int64_t count;              ///< number of rows to move
   std::int64_t bound;              ///< rows of the indexed source (valid: 0 <= index < bound)
-  std::size_t row_bytes;           ///< payload bytes per row
+  std::size_t row_bytes;           ///< payload bytes per batch row
+  std::size_t source_row_bytes;    ///< bytes loaded per source row (encoded sources; else row_bytes)
   int tile_size;                   ///< threads per row
   bool align_128;                  ///< aligned accesses on the remote side
   bool checked;                    ///< check indices against bound (uniform branch)
@@ -138,6 +142,53 @@ GNNDIRECT_KERNEL void move_rows_kernel(Source source, move_rows_args<Index> a)
     copy_rows<V, Rows>(tile, rows, a.row_bytes);
   }
 }
+
+/// The copy of gather entry `i` from a decoding source (as resolve_row's gather branch): the
+/// encoded row's address and its metadata (read from HBM by row id, before the copy's loads).
+template <class Source, class Index>
+GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE encoded_copy<typename Source::codec_type::meta_type>
+resolve_encoded_row(const Source& source, const move_rows_args<Index>& a, row_ref ref)
+{
+  std::int64_t const position = ref.position;
+  bool const in_range =
+    !a.checked || static_cast<std::uint64_t>(ref.index) < static_cast<std::uint64_t>(a.bound);
+  if (ref.live && !in_range) { a.flag.report(position); }
+  encoded_copy<typename Source::codec_type::meta_type> copy{};
+  if (ref.live) { copy.dst = a.batch.data + position * a.batch.stride; }
+  if (ref.live && in_range) {
+    auto const where = source.locate(ref.index);
+    copy.src = where.data;
+    copy.meta = where.meta;
+    copy.head = a.align_128 ? line_head<true>(where.remote ? where.data : nullptr, a.source_row_bytes) : 0;
+  }
+  return copy;
+}
+
+/// Grid-stride decoding gather: as move_rows_kernel, each tile decodes `Rows` entries per
+/// iteration with decode_rows (the public primitive) into `D` elements.
+template <class Source, class D, class Index, int V, int W, int Rows>
+GNNDIRECT_KERNEL void decode_rows_kernel(Source source, move_rows_args<Index> a)
+{
+  dynamic_tile const tile = dynamic_tile::of_calling_thread(a.tile_size);
+  std::int64_t const tiles_per_block = blockDim.x / a.tile_size;
+  std::int64_t const tile_id = blockIdx.x * tiles_per_block + threadIdx.x / a.tile_size;
+  std::int64_t const tiles = std::int64_t{gridDim.x} * tiles_per_block;
+  std::int64_t const active = a.device_count != nullptr ? *a.device_count : a.count;
+  using meta_type = typename Source::codec_type::meta_type;
+  for (std::int64_t first = tile_id * Rows; first < a.count; first += tiles * Rows) {
+    row_ref refs[Rows];
+#pragma unroll
+    for (int r = 0; r < Rows; ++r) {
+      if (first + r < a.count) { refs[r] = load_row_ref(a, first + r, active); }
+    }
+    encoded_copy<meta_type> rows[Rows];
+#pragma unroll
+    for (int r = 0; r < Rows; ++r) {
+      if (first + r < a.count) { rows[r] = resolve_encoded_row(source, a, refs[r]); }
+    }
+    decode_rows<V, W, Rows, D>(tile, source.codec(), rows, a.source_row_bytes, a.row_bytes);
+  }
+}
 GNNDIRECT_USER_KERNELS_END
 
 /// Blocks of `block_threads` threads that keep every SM of the current device fully occupied.
@@ -193,6 +244,75 @@ void enqueue_move_rows(cudaStream_t stream, const Source& source, move_rows_args
     case 4: launch_move_rows<Dir, Source, Index, 4>(stream, source, args, policy, grid); break;
     case 2: launch_move_rows<Dir, Source, Index, 2>(stream, source, args, policy, grid); break;
     default: launch_move_rows<Dir, Source, Index, 1>(stream, source, args, policy, grid); break;
+  }
+  GNNDIRECT_CUDA_TRY(cudaGetLastError());
+}
+
+/// Launches the decoding kernel for widths V and W, dispatching rows in flight.
+template <class Source, class D, class Index, int V, int W>
+void launch_decode_rows(cudaStream_t stream, const Source& source, const move_rows_args<Index>& args,
+                        const gather_policy& policy, unsigned grid)
+{
+  int const block = policy.block_threads;
+  switch (policy.rows_in_flight) {
+    case 4: decode_rows_kernel<Source, D, Index, V, W, 4><<<grid, block, 0, stream>>>(source, args); break;
+    case 2: decode_rows_kernel<Source, D, Index, V, W, 2><<<grid, block, 0, stream>>>(source, args); break;
+    default: decode_rows_kernel<Source, D, Index, V, W, 1><<<grid, block, 0, stream>>>(source, args); break;
+  }
+}
+
+/// Picks the destination store width for encoded load width V: the decoded bytes of one load
+/// (capped at 16) when the destination rows are aligned to it, else single elements.
+template <class Source, class D, class Index, int V>
+void launch_decode_rows_v(cudaStream_t stream, const Source& source, const move_rows_args<Index>& args,
+                          const gather_policy& policy, unsigned grid)
+{
+  using codec = typename Source::codec_type;
+  constexpr int out = decoded_bytes_per_load<codec, D, V>;
+  constexpr int wide = out < 16 ? out : 16;
+  std::uintptr_t const dst_bits = reinterpret_cast<std::uintptr_t>(args.batch.data) |
+                                  static_cast<std::uintptr_t>(args.batch.stride);
+  if ((dst_bits & static_cast<std::uintptr_t>(wide - 1)) == 0) {
+    launch_decode_rows<Source, D, Index, V, wide>(stream, source, args, policy, grid);
+  } else {
+    launch_decode_rows<Source, D, Index, V, static_cast<int>(sizeof(D))>(stream, source, args, policy, grid);
+  }
+}
+
+/// Enqueues the decoding gather from a decoding source into `D` rows. Byte-copy codecs take the
+/// widest vector that every address and both row sizes allow (copy_rows' rule); decoding codecs
+/// load 16 bytes when the encoded rows allow it, else one code's bytes. `policy` must be resolved.
+/// @throws invalid_argument (encoded rows not aligned to one code), cuda_error.
+template <class Source, class D, class Index>
+void enqueue_decode_rows(cudaStream_t stream, const Source& source, move_rows_args<Index> args,
+                         const gather_policy& policy)
+{
+  using codec = typename Source::codec_type;
+  if (args.count == 0) { return; }
+  args.tile_size = policy.tile_size;
+  args.align_128 = policy.align_128;
+  unsigned const grid = move_rows_grid(args.count, policy);
+  if constexpr (codec_copies_bytes_v<codec, D>) {
+    int const width = vector_width_for(source.address_bits(), reinterpret_cast<std::uintptr_t>(args.batch.data),
+                                       static_cast<std::uintptr_t>(args.batch.stride), args.row_bytes,
+                                       args.source_row_bytes);
+    switch (width) {
+      case 16: launch_decode_rows<Source, D, Index, 16, 16>(stream, source, args, policy, grid); break;
+      case 8: launch_decode_rows<Source, D, Index, 8, 8>(stream, source, args, policy, grid); break;
+      case 4: launch_decode_rows<Source, D, Index, 4, 4>(stream, source, args, policy, grid); break;
+      case 2: launch_decode_rows<Source, D, Index, 2, 2>(stream, source, args, policy, grid); break;
+      default: launch_decode_rows<Source, D, Index, 1, 1>(stream, source, args, policy, grid); break;
+    }
+  } else {
+    constexpr int narrow = codec::code_bits >= 8 ? codec::code_bits / 8 : 1;
+    int const width = vector_width_for(source.address_bits(), args.source_row_bytes, 0, 0, 16);
+    GNNDIRECT_EXPECTS(width >= narrow, "decoding gather: encoded rows (addresses, stride and bytes per row) "
+                                       "must be aligned to one code (" + std::to_string(narrow) + " bytes)");
+    if (width == 16) {
+      launch_decode_rows_v<Source, D, Index, 16>(stream, source, args, policy, grid);
+    } else {
+      launch_decode_rows_v<Source, D, Index, narrow>(stream, source, args, policy, grid);
+    }
   }
   GNNDIRECT_CUDA_TRY(cudaGetLastError());
 }

@@ -1,0 +1,69 @@
+#pragma once
+/// @file encoded_view.hpp
+/// @brief Non-owning, trivially copyable view of an encoded (compressed) feature table: rows of
+/// codes in any placement plus per-row metadata in device memory (host-compilable).
+
+#include <gnndirect/core/config.hpp>
+#include <gnndirect/core/memory_kind.hpp>
+#include <gnndirect/core/table_view.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+GNNDIRECT_NAMESPACE_BEGIN
+
+/// rows x cols values encoded with `Codec` (device/row_codec.hpp): row r's codes start at
+/// data + r * stride_bytes; its metadata is meta[r] (device memory, null when the codec keeps
+/// none). owners/encoded_table.hpp pads stride_bytes to whole 128-byte lines (or 64-byte halves)
+/// so that every row is read as whole link lines (docs/design.md, "Row codecs").
+/// @tparam Codec a row codec; `codec` is its value (a user codec may carry pointers, e.g. to a
+///         codebook in device memory)
+template <class Codec>
+struct encoded_view {
+  using codec_type = Codec;                        ///< the codec
+  using meta_type = typename Codec::meta_type;     ///< per-row metadata
+
+  const std::uint8_t* data{nullptr};  ///< first code of row 0 (device-visible address)
+  std::int64_t rows{0};               ///< number of rows
+  std::int64_t cols{0};               ///< decoded values per row
+  std::int64_t stride_bytes{0};       ///< bytes between the starts of consecutive rows
+  memory_kind kind{memory_kind::device};  ///< where the codes live
+  const meta_type* meta{nullptr};     ///< rows entries in device memory; null when meta_type is empty
+  Codec codec{};                      ///< the codec object
+
+  /// First code of row `r` (no bounds check).
+  GNNDIRECT_HOST_DEVICE const std::uint8_t* row(std::int64_t r) const noexcept { return data + r * stride_bytes; }
+  /// Bytes of codes per row (whole bytes).
+  GNNDIRECT_HOST_DEVICE std::int64_t payload_bytes() const noexcept
+  {
+    std::int64_t const codes = (cols + Codec::values_per_code - 1) / Codec::values_per_code;
+    return (codes * Codec::code_bits + 7) / 8;
+  }
+  /// Bytes a copy loads per row: the payload rounded up to 16 bytes when the stride leaves room
+  /// (padding is loaded, never decoded into the destination), so the copy keeps 16-byte loads.
+  GNNDIRECT_HOST_DEVICE std::int64_t load_bytes() const noexcept
+  {
+    std::int64_t const rounded = (payload_bytes() + 15) / 16 * 16;
+    return rounded <= stride_bytes ? rounded : payload_bytes();
+  }
+  /// True when the view holds no value.
+  GNNDIRECT_HOST_DEVICE bool empty() const noexcept { return rows == 0 || cols == 0; }
+};
+
+/// A plain table read through a metadata-free codec whose codes are its elements, so a gather
+/// converts the values: e.g. encoded_view_of<codecs::fp32>(fp32 table) gathered into __half rows
+/// (rounded on the GPU; the link carries fp32), encoded_view_of<codecs::fp16>(fp16 table) into
+/// float rows. @tparam Codec a codec with empty meta_type and code_bits == 8 * sizeof(T)
+template <class Codec, class T>
+encoded_view<Codec> encoded_view_of(const table_view<T>& table, Codec codec = {}) noexcept
+{
+  static_assert(std::is_empty_v<typename Codec::meta_type>,
+                "encoded_view_of: the codec keeps per-row metadata; a plain table has none");
+  static_assert(Codec::code_bits == 8 * static_cast<int>(sizeof(T)) && Codec::values_per_code == 1,
+                "encoded_view_of: the table's elements must be the codec's codes (code_bits == 8 * sizeof(T))");
+  return {reinterpret_cast<const std::uint8_t*>(table.data), table.rows, table.cols,
+          static_cast<std::int64_t>(table.stride_bytes()), table.kind, nullptr, codec};
+}
+
+GNNDIRECT_NAMESPACE_END

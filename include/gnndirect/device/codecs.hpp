@@ -1,0 +1,217 @@
+#pragma once
+/// @file codecs.hpp
+/// @brief The library's row codecs (device/row_codec.hpp concept): identity, fp32, fp16, bf16,
+/// int8 per-row affine, fp8 e4m3 per-row scale, 4-bit per-row affine. Each decodes (host and
+/// device, bit-identical) to fp32, fp16 or bf16 and encodes one row on the host
+/// (owners/encoded_table.hpp runs the encoder on all cores).
+///
+/// Encoders take a row of finite floats and return -1, or the first column whose value they
+/// cannot encode (NaN, infinity, or beyond the format's range for fp16/bf16); the caller names the
+/// row. Error bounds (per value x of a row with minimum lo, maximum hi, max |x| amax):
+/// fp16/bf16: round to nearest even (relative 2^-11 / 2^-8); int8: (hi - lo) / 510; 4-bit:
+/// (hi - lo) / 30; fp8 e4m3: |x| / 16 + amax * 2^-18 (subnormals). A row whose values are all
+/// equal decodes exactly with the affine codecs (scale 0: no division by zero).
+
+#include <gnndirect/device/row_codec.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+GNNDIRECT_NAMESPACE_BEGIN
+namespace codecs {
+
+/// Byte copy of elements of type T (the gather of today: decodes only to T itself).
+/// @tparam T the stored and destination element type
+template <class T>
+struct identity {
+  using meta_type = no_row_meta;
+  static constexpr int code_bits = static_cast<int>(8 * sizeof(T));
+  static constexpr int values_per_code = 1;
+  template <class D>
+  static constexpr bool decodes_to = std::is_same_v<D, T>;
+  template <class D>
+  static constexpr bool copies_bytes = std::is_same_v<D, T>;
+};
+
+namespace detail {
+
+/// Scalar float formats: stored as `Bits`-bit codes, decoded through float.
+template <class Derived, int Bits>
+struct float_format {
+  using meta_type = no_row_meta;
+  static constexpr int code_bits = Bits;
+  static constexpr int values_per_code = 1;
+  template <class D>
+  static constexpr bool decodes_to = is_decoded_type_v<D>;
+
+  /// out[0] = the code's value in D (round to nearest even when D is narrower).
+  template <class D>
+  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE void decode(std::uint32_t code, const meta_type&, std::int64_t,
+                                                          D* out) const noexcept
+  {
+    out[0] = numeric::from_float<D>(Derived::to_value(code));
+  }
+};
+
+/// First column of `x[0..cols)` that is NaN or infinite, or -1.
+inline std::int64_t first_non_finite(const float* x, std::int64_t cols) noexcept
+{
+  for (std::int64_t c = 0; c < cols; ++c) {
+    if (!std::isfinite(x[c])) { return c; }
+  }
+  return -1;
+}
+
+/// Per-row affine quantisation to `Levels` + 1 codes of `Bits` bits (int8: 255, 4-bit: 15).
+template <int Bits, int Levels>
+struct affine_format {
+  using meta_type = row_affine;
+  static constexpr int code_bits = Bits;
+  static constexpr int values_per_code = 1;
+  template <class D>
+  static constexpr bool decodes_to = is_decoded_type_v<D>;
+
+  /// out[0] = scale * code + offset (one fused multiply-add, so host and device agree).
+  template <class D>
+  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE void decode(std::uint32_t code, const meta_type& meta,
+                                                          std::int64_t, D* out) const noexcept
+  {
+    out[0] = numeric::from_float<D>(fmaf(meta.scale, static_cast<float>(code), meta.offset));
+  }
+
+  /// Encodes `cols` finite values into codes (`out`, encoded_payload_bytes bytes) and `meta`.
+  /// @returns -1, or the first non-finite column (nothing meaningful written then)
+  static std::int64_t encode_row(const float* x, std::int64_t cols, std::uint8_t* out, meta_type& meta)
+  {
+    meta = meta_type{0.0f, 0.0f};
+    if (std::int64_t const bad = first_non_finite(x, cols); bad >= 0) { return bad; }
+    if (cols == 0) { return -1; }
+    float lo = x[0];
+    float hi = x[0];
+    for (std::int64_t c = 1; c < cols; ++c) {
+      lo = std::min(lo, x[c]);
+      hi = std::max(hi, x[c]);
+    }
+    // The range in double: hi - lo of two finite floats may exceed FLT_MAX.
+    auto const scale = static_cast<float>((static_cast<double>(hi) - lo) / Levels);
+    meta = meta_type{scale, lo};
+    for (std::int64_t c = 0; c < cols; ++c) {
+      double q = scale > 0.0f ? std::nearbyint((static_cast<double>(x[c]) - lo) / scale) : 0.0;
+      q = std::clamp(q, 0.0, static_cast<double>(Levels));
+      auto const code = static_cast<std::uint8_t>(q);
+      if constexpr (Bits == 8) {
+        out[c] = code;
+      } else {
+        std::uint8_t& byte = out[c / 2];
+        byte = (c % 2 == 0) ? code : static_cast<std::uint8_t>(byte | (code << 4));
+      }
+    }
+    return -1;
+  }
+};
+
+}  // namespace detail
+
+/// Stored fp32: a byte copy to fp32 destinations, rounded to nearest even for fp16/bf16 ones.
+struct fp32 : detail::float_format<fp32, 32> {
+  template <class D>
+  static constexpr bool copies_bytes = std::is_same_v<D, float>;
+  /// The stored value.
+  GNNDIRECT_HOST_DEVICE static float to_value(std::uint32_t code) noexcept { return numeric::bits_float(code); }
+  /// Encodes a row (a copy). @returns -1 or the first non-finite column
+  static std::int64_t encode_row(const float* x, std::int64_t cols, std::uint8_t* out, no_row_meta&)
+  {
+    if (std::int64_t const bad = detail::first_non_finite(x, cols); bad >= 0) { return bad; }
+    std::memcpy(out, x, static_cast<std::size_t>(cols) * sizeof(float));
+    return -1;
+  }
+};
+
+/// Stored IEEE fp16 (2 bytes a value, no metadata).
+struct fp16 : detail::float_format<fp16, 16> {
+  template <class D>
+  static constexpr bool copies_bytes = std::is_same_v<D, __half>;
+  /// The stored value as float (exact).
+  GNNDIRECT_HOST_DEVICE static float to_value(std::uint32_t code) noexcept { return numeric::half_to_float(code); }
+  /// Encodes a row (round to nearest even). @returns -1 or the first column that is not finite
+  /// or whose magnitude rounds beyond fp16's 65504
+  static std::int64_t encode_row(const float* x, std::int64_t cols, std::uint8_t* out, no_row_meta&)
+  {
+    for (std::int64_t c = 0; c < cols; ++c) {
+      std::uint16_t const h = numeric::float_to_half(x[c]);
+      if (!std::isfinite(x[c]) || (h & 0x7c00u) == 0x7c00u) { return c; }
+      std::memcpy(out + 2 * c, &h, 2);
+    }
+    return -1;
+  }
+};
+
+/// Stored bfloat16 (2 bytes a value, fp32's range, no metadata).
+struct bf16 : detail::float_format<bf16, 16> {
+  template <class D>
+  static constexpr bool copies_bytes = std::is_same_v<D, __nv_bfloat16>;
+  /// The stored value as float (exact).
+  GNNDIRECT_HOST_DEVICE static float to_value(std::uint32_t code) noexcept { return numeric::bf16_to_float(code); }
+  /// Encodes a row (round to nearest even). @returns -1 or the first column that is not finite
+  /// or rounds to infinity
+  static std::int64_t encode_row(const float* x, std::int64_t cols, std::uint8_t* out, no_row_meta&)
+  {
+    for (std::int64_t c = 0; c < cols; ++c) {
+      std::uint16_t const b = numeric::float_to_bf16(x[c]);
+      if (!std::isfinite(x[c]) || (b & 0x7f80u) == 0x7f80u) { return c; }
+      std::memcpy(out + 2 * c, &b, 2);
+    }
+    return -1;
+  }
+};
+
+/// int8 per-row affine: 1 byte a value, scale and offset per row in HBM (row_affine, 8 bytes).
+/// A row of 100 features is 100 bytes (a 128-byte line once padded): 4x fewer link bytes than fp32.
+struct int8_affine : detail::affine_format<8, 255> {};
+
+/// 4-bit per-row affine: two values a byte (low nibble first), row_affine per row in HBM.
+struct int4_affine : detail::affine_format<4, 15> {};
+
+/// fp8 e4m3 (OCP FN) with a per-row scale in HBM (row_scale, 4 bytes): value = scale * e4m3(code),
+/// scale = the row's max |x| / 448, so every row uses the format's whole range.
+struct fp8_e4m3 {
+  using meta_type = row_scale;
+  static constexpr int code_bits = 8;
+  static constexpr int values_per_code = 1;
+  template <class D>
+  static constexpr bool decodes_to = is_decoded_type_v<D>;
+
+  /// out[0] = scale * e4m3(code) (one rounding).
+  template <class D>
+  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE void decode(std::uint32_t code, const meta_type& meta,
+                                                          std::int64_t, D* out) const noexcept
+  {
+    out[0] = numeric::from_float<D>(numeric::e4m3_to_float(code) * meta.scale);
+  }
+
+  /// Encodes a row. @returns -1 or the first non-finite column. An all-zero row gets scale 0.
+  static std::int64_t encode_row(const float* x, std::int64_t cols, std::uint8_t* out, meta_type& meta)
+  {
+    meta = meta_type{0.0f};
+    if (std::int64_t const bad = detail::first_non_finite(x, cols); bad >= 0) { return bad; }
+    float amax = 0.0f;
+    for (std::int64_t c = 0; c < cols; ++c) { amax = std::max(amax, std::fabs(x[c])); }
+    float const scale = amax / numeric::e4m3_max;
+    meta.scale = scale;
+    for (std::int64_t c = 0; c < cols; ++c) {
+      out[c] = scale > 0.0f ? numeric::float_to_e4m3(x[c] / scale) : std::uint8_t{0};
+    }
+    return -1;
+  }
+};
+
+}  // namespace codecs
+
+static_assert(is_row_codec_v<codecs::fp32> && is_row_codec_v<codecs::fp16> && is_row_codec_v<codecs::bf16> &&
+              is_row_codec_v<codecs::int8_affine> && is_row_codec_v<codecs::int4_affine> &&
+              is_row_codec_v<codecs::fp8_e4m3> && is_row_codec_v<codecs::identity<float>>);
+static_assert(sizeof(row_affine) == 8, "per-row metadata is 8 bytes a row");
+
+GNNDIRECT_NAMESPACE_END

@@ -1,0 +1,365 @@
+// GPU tests of the row codecs: decoding gathers (plain, tiered, a user codec) compared bit for
+// bit with the host decode of the same encoded bytes, encode->decode error within each codec's
+// bound, for every codec x destination type x placement, 0/1/odd row counts, 100/128/602 columns,
+// outputs poisoned and guarded; bad encoder input.
+#include <doctest/doctest.h>
+
+#include <gnndirect/algorithms/gather.cuh>
+#include <gnndirect/cache/tiered_table.cuh>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/device/codecs.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/owners/encoded_table.hpp>
+
+#include "support/random.hpp"
+#include "support/transfer.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+using gnndirect::encoded_table;
+using gnndirect::memory_kind;
+using gnndirect::table_view;
+namespace codecs = gnndirect::codecs;
+
+namespace {
+
+constexpr unsigned char poison = 0xCD;
+constexpr std::int64_t guard_rows = 3;
+constexpr memory_kind all_kinds[] = {memory_kind::device, memory_kind::pinned, memory_kind::registered,
+                                     memory_kind::managed_host};
+
+/// Feature-like input: heavy-tailed columns (a normal over the root of a uniform) with column
+/// scales spread over e^-3..e^3; row 5 all equal (the affine codecs' scale-0 case).
+std::vector<float> features(std::mt19937_64& rng, std::int64_t rows, std::int64_t cols)
+{
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::uniform_real_distribution<float> uniform(0.05f, 1.0f);
+  std::uniform_real_distribution<float> log_scale(-3.0f, 3.0f);
+  std::vector<float> scale(static_cast<std::size_t>(cols));
+  for (auto& s : scale) { s = std::exp(log_scale(rng)); }
+  std::vector<float> x(static_cast<std::size_t>(rows * cols));
+  for (std::int64_t r = 0; r < rows; ++r) {
+    for (std::int64_t c = 0; c < cols; ++c) {
+      x[r * cols + c] = r == 5 ? 3.25f : scale[c] * normal(rng) / std::sqrt(uniform(rng));
+    }
+  }
+  return x;
+}
+
+/// The largest encode->decode error the codec may make on value `v` of a row with minimum `lo`,
+/// maximum `hi` and largest magnitude `amax` (codecs.hpp's bounds, with slack for float rounding).
+template <class Codec>
+double error_bound(double v, double lo, double hi, double amax)
+{
+  double const slack = 1e-6 * amax + 1e-30;
+  if constexpr (std::is_same_v<Codec, codecs::fp32>) { return 0.0; }
+  if constexpr (std::is_same_v<Codec, codecs::fp16>) { return std::fabs(v) * std::ldexp(1.0, -11) + std::ldexp(1.0, -25); }
+  if constexpr (std::is_same_v<Codec, codecs::bf16>) { return std::fabs(v) * std::ldexp(1.0, -8) + 1e-38; }
+  if constexpr (std::is_same_v<Codec, codecs::int8_affine>) { return (hi - lo) / 510.0 * 1.001 + slack; }
+  if constexpr (std::is_same_v<Codec, codecs::int4_affine>) { return (hi - lo) / 30.0 * 1.001 + slack; }
+  if constexpr (std::is_same_v<Codec, codecs::fp8_e4m3>) { return std::fabs(v) / 16.0 * 1.001 + 1e-5 * amax; }
+  return 0.0;
+}
+
+/// Device output of count + guard rows, poisoned.
+template <class D>
+struct poisoned {
+  gnndirect::buffer<D> storage;
+  std::int64_t count, cols;
+  poisoned(std::int64_t count_, std::int64_t cols_)
+    : storage(static_cast<std::size_t>((count_ + guard_rows) * cols_), memory_kind::device), count(count_), cols(cols_)
+  {
+    gnndirect::test::fill_bytes(storage.data(), poison, storage.bytes());
+  }
+  table_view<D> view() const { return {storage.data(), count, cols, cols, memory_kind::device}; }
+  std::vector<unsigned char> read() const
+  {
+    std::vector<unsigned char> out(storage.bytes());
+    GNNDIRECT_CUDA_TRY(cudaMemcpy(out.data(), storage.data(), out.size(), cudaMemcpyDeviceToHost));
+    return out;
+  }
+};
+
+/// Checks `got` (count rows then poisoned guard rows) against the host decode of `ref`'s rows.
+template <class Codec, class D>
+void expect_decoded(const std::vector<unsigned char>& got, const encoded_table<Codec>& ref,
+                    const std::vector<std::int64_t>& indices, std::int64_t cols)
+{
+  std::vector<D> expected(static_cast<std::size_t>(cols));
+  std::size_t const row_bytes = static_cast<std::size_t>(cols) * sizeof(D);
+  for (std::size_t i = 0; i < indices.size(); ++i) {
+    ref.host_decode(indices[i], expected.data());
+    if (std::memcmp(got.data() + i * row_bytes, expected.data(), row_bytes) != 0) {
+      CAPTURE(i);
+      CAPTURE(indices[i]);
+      FAIL("decoded row differs from the host decode of the same encoded bytes");
+    }
+  }
+  for (std::size_t b = indices.size() * row_bytes; b < got.size(); ++b) {
+    if (got[b] != poison) { FAIL("write past the output's end at byte " << b); }
+  }
+}
+
+/// Every placement, row count and destination of one codec at one width.
+template <class Codec, class D>
+void check_codec(std::mt19937_64& rng, std::int64_t cols)
+{
+  std::int64_t const rows = 1000;
+  std::vector<float> const x = features(rng, rows, cols);
+  encoded_table<Codec> const ref(x.data(), rows, cols, memory_kind::pinned);
+  CHECK(ref.stride_bytes() % 64 == 0);
+  CHECK((ref.stride_bytes() == 64 || ref.stride_bytes() % 128 == 0));
+  // encode -> decode error within the codec's bound, and the report equals what we measure.
+  std::vector<float> decoded(static_cast<std::size_t>(cols));
+  std::vector<double> column_max(static_cast<std::size_t>(cols), 0.0);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* row = x.data() + r * cols;
+    auto const [lo, hi] = std::minmax_element(row, row + cols);
+    double amax = 0;
+    for (std::int64_t c = 0; c < cols; ++c) { amax = std::max(amax, std::fabs(double(row[c]))); }
+    ref.host_decode(r, decoded.data());
+    for (std::int64_t c = 0; c < cols; ++c) {
+      double const e = std::fabs(double(decoded[c]) - row[c]);
+      column_max[c] = std::max(column_max[c], e);
+      if (e > error_bound<Codec>(row[c], *lo, *hi, amax)) {
+        CAPTURE(r);
+        CAPTURE(c);
+        CAPTURE(row[c]);
+        CAPTURE(decoded[c]);
+        FAIL("encode -> decode error beyond the codec's bound");
+      }
+    }
+    if (r == 5 && !std::is_same_v<Codec, codecs::fp8_e4m3>) {
+      for (std::int64_t c = 0; c < cols; ++c) { REQUIRE(decoded[c] == 3.25f); }  // scale 0 decodes exactly
+    }
+  }
+  for (std::int64_t c = 0; c < cols; ++c) { CHECK(ref.errors()[c].max_abs == doctest::Approx(column_max[c])); }
+
+  for (memory_kind kind : all_kinds) {
+    encoded_table<Codec> const table(x.data(), rows, cols, kind);
+    std::string const placement(gnndirect::to_string(kind));
+    CAPTURE(placement);
+    for (std::int64_t count : {std::int64_t{0}, std::int64_t{1}, std::int64_t{777}}) {
+      CAPTURE(count);
+      std::vector<std::int64_t> const indices = gnndirect::test::random_indices<std::int64_t>(rng, count, rows);
+      auto const d_indices = gnndirect::test::to_buffer(indices);
+      poisoned<D> out(count, cols);
+      gnndirect::gather(cudaStreamLegacy, table.view(), d_indices.data(), count, out.view());
+      expect_decoded<Codec, D>(out.read(), ref, indices, cols);
+    }
+  }
+}
+
+template <class Codec>
+void check_codec_all_destinations(std::mt19937_64& rng)
+{
+  for (std::int64_t cols : {100, 128, 602}) {
+    CAPTURE(cols);
+    check_codec<Codec, float>(rng, cols);
+    check_codec<Codec, __half>(rng, cols);
+    check_codec<Codec, __nv_bfloat16>(rng, cols);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("codecs: decoding gather equals the host decode, every codec x destination x placement")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  SUBCASE("fp32") { check_codec_all_destinations<codecs::fp32>(rng); }
+  SUBCASE("fp16") { check_codec_all_destinations<codecs::fp16>(rng); }
+  SUBCASE("bf16") { check_codec_all_destinations<codecs::bf16>(rng); }
+  SUBCASE("int8_affine") { check_codec_all_destinations<codecs::int8_affine>(rng); }
+  SUBCASE("fp8_e4m3") { check_codec_all_destinations<codecs::fp8_e4m3>(rng); }
+  SUBCASE("int4_affine") { check_codec_all_destinations<codecs::int4_affine>(rng); }
+}
+
+TEST_CASE("codecs: encoded_view_of converts plain tables (fp32 -> fp16/bf16, fp16 -> fp32)")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  for (std::int64_t cols : {100, 602}) {
+    std::int64_t const rows = 300;
+    std::vector<float> const x = features(rng, rows, cols);
+    auto const host = gnndirect::test::to_buffer(x, memory_kind::pinned);
+    table_view<const float> const plain(host.data(), rows, cols, cols, memory_kind::pinned);
+    std::vector<std::int64_t> const indices = gnndirect::test::random_indices<std::int64_t>(rng, 333, rows);
+    auto const d_indices = gnndirect::test::to_buffer(indices);
+    poisoned<__half> half_out(333, cols);
+    gnndirect::gather(cudaStreamLegacy, gnndirect::encoded_view_of<codecs::fp32>(plain), d_indices.data(), 333,
+                      half_out.view());
+    auto const got = half_out.read();
+    for (std::size_t i = 0; i < indices.size(); ++i) {
+      for (std::int64_t c = 0; c < cols; ++c) {
+        std::uint16_t bits;
+        std::memcpy(&bits, got.data() + (i * cols + c) * 2, 2);
+        REQUIRE(bits == gnndirect::numeric::float_to_half(x[indices[i] * cols + c]));
+      }
+    }
+    // fp16 table -> fp32 rows: exact.
+    std::vector<__half> halves(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) { halves[i] = gnndirect::numeric::from_float<__half>(x[i]); }
+    auto const host_half = gnndirect::test::to_buffer(halves, memory_kind::managed_host);
+    table_view<const __half> const half_table(host_half.data(), rows, cols, cols, memory_kind::managed_host);
+    poisoned<float> float_out(333, cols);
+    gnndirect::gather(cudaStreamLegacy, gnndirect::encoded_view_of<codecs::fp16>(half_table), d_indices.data(), 333,
+                      float_out.view());
+    auto const floats = float_out.read();
+    for (std::size_t i = 0; i < indices.size(); ++i) {
+      for (std::int64_t c = 0; c < cols; ++c) {
+        float v;
+        std::memcpy(&v, floats.data() + (i * cols + c) * 4, 4);
+        REQUIRE(v == gnndirect::numeric::to_float(halves[indices[i] * cols + c]));
+      }
+    }
+  }
+}
+
+TEST_CASE("codecs: tiered gather of encoded rows (int8, 4-bit) equals the host decode")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  std::int64_t const rows = 2000;
+  for (std::int64_t cols : {100, 602}) {
+    std::vector<float> const x = features(rng, rows, cols);
+    encoded_table<codecs::int8_affine> const table(x.data(), rows, cols, memory_kind::managed_host);
+    std::int64_t const fp32_rows = 300;
+    gnndirect::tiered_table<std::uint8_t> tier(table.bytes_view(), fp32_rows * cols * sizeof(float));
+    // The same budget holds ~4x the rows of an fp32 tier (100 int8 -> 128 B, 602 -> 640 B).
+    CHECK(tier.capacity() >= fp32_rows * 3);
+    std::vector<std::int64_t> hot = gnndirect::test::random_indices<std::int64_t>(rng, tier.capacity(), rows);
+    auto const d_hot = gnndirect::test::to_buffer(hot);
+    tier.rebuild(cudaStreamLegacy, d_hot.data(), tier.capacity());
+    for (std::int64_t count : {std::int64_t{0}, std::int64_t{1}, std::int64_t{4097}}) {
+      std::vector<std::int64_t> const indices = gnndirect::test::random_indices<std::int64_t>(rng, count, rows);
+      auto const d_indices = gnndirect::test::to_buffer(indices);
+      poisoned<float> out(count, cols);
+      gnndirect::gather(cudaStreamLegacy, table.view(), tier.view(), d_indices.data(), count, out.view());
+      expect_decoded<codecs::int8_affine, float>(out.read(), table, indices, cols);
+      poisoned<__nv_bfloat16> out16(count, cols);
+      gnndirect::gather(cudaStreamLegacy, table.view(), tier.view(), d_indices.data(), count, out16.view());
+      expect_decoded<codecs::int8_affine, __nv_bfloat16>(out16.read(), table, indices, cols);
+    }
+  }
+}
+
+namespace {
+
+/// A user codec: each 8-bit code names a 2-value sub-row of a 256-entry codebook in constant
+/// memory (product quantisation), no per-row metadata.
+__constant__ float device_book[512];
+float host_book[512];
+
+struct codebook_codec {
+  using meta_type = gnndirect::no_row_meta;
+  static constexpr int code_bits = 8;
+  static constexpr int values_per_code = 2;
+  template <class D>
+  static constexpr bool decodes_to = std::is_same_v<D, float>;
+
+  template <class D>
+  __host__ __device__ void decode(std::uint32_t code, const meta_type&, std::int64_t, D* out) const
+  {
+#if defined(__CUDA_ARCH__)
+    out[0] = device_book[2 * code];
+    out[1] = device_book[2 * code + 1];
+#else
+    out[0] = host_book[2 * code];
+    out[1] = host_book[2 * code + 1];
+#endif
+  }
+};
+static_assert(gnndirect::is_row_codec_v<codebook_codec>);
+
+}  // namespace
+
+TEST_CASE("codecs: a user codec (codebook in constant memory) through the decoding gather")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<float> normal;
+  for (float& v : host_book) { v = normal(rng); }
+  GNNDIRECT_CUDA_TRY(cudaMemcpyToSymbol(device_book, host_book, sizeof host_book));
+  for (std::int64_t cols : {100, 128, 602, 7}) {
+    CAPTURE(cols);
+    std::int64_t const rows = 500;
+    std::int64_t const codes = (cols + 1) / 2;
+    std::int64_t const stride = gnndirect::encoded_row_stride(codes);
+    std::vector<std::uint8_t> bytes = gnndirect::test::random_bytes(rng, static_cast<std::size_t>(rows * stride));
+    for (memory_kind kind : {memory_kind::device, memory_kind::pinned}) {
+      auto const stored = gnndirect::test::to_buffer(bytes, kind);
+      gnndirect::encoded_view<codebook_codec> const view{stored.data(), rows, cols, stride, kind, nullptr, {}};
+      std::vector<std::int64_t> const indices = gnndirect::test::random_indices<std::int64_t>(rng, 301, rows);
+      auto const d_indices = gnndirect::test::to_buffer(indices);
+      poisoned<float> out(301, cols);
+      gnndirect::gather(cudaStreamLegacy, view, d_indices.data(), 301, out.view());
+      auto const got = out.read();
+      std::vector<float> expected(static_cast<std::size_t>(cols));
+      for (std::size_t i = 0; i < indices.size(); ++i) {
+        gnndirect::host_decode_row<float>(codebook_codec{}, bytes.data() + indices[i] * stride,
+                                          gnndirect::no_row_meta{}, cols, expected.data());
+        REQUIRE(std::memcmp(got.data() + i * cols * 4, expected.data(), cols * 4) == 0);
+      }
+      for (std::size_t b = indices.size() * cols * 4; b < got.size(); ++b) { REQUIRE(got[b] == poison); }
+    }
+  }
+}
+
+TEST_CASE("codecs: bad encoder input gets a clear error; empty tables; bad indices")
+{
+  std::vector<float> x(20 * 9, 1.5f);
+  x[3 * 9 + 7] = std::nanf("");
+  try {
+    encoded_table<codecs::int8_affine> const t(x.data(), 20, 9, memory_kind::pinned);
+    FAIL("NaN accepted");
+  } catch (const gnndirect::invalid_argument& e) {
+    CHECK(std::string(e.what()).find("row 3 column 7") != std::string::npos);
+  }
+  x[3 * 9 + 7] = INFINITY;
+  CHECK_THROWS_AS(encoded_table<codecs::fp8_e4m3>(x.data(), 20, 9, memory_kind::device), gnndirect::invalid_argument);
+  x[3 * 9 + 7] = 70000.0f;  // beyond fp16
+  try {
+    encoded_table<codecs::fp16> const t(x.data(), 20, 9, memory_kind::pinned);
+    FAIL("fp16 overflow accepted");
+  } catch (const gnndirect::invalid_argument& e) {
+    CHECK(std::string(e.what()).find("row 3 column 7") != std::string::npos);
+  }
+  encoded_table<codecs::bf16> const fine(x.data(), 20, 9, memory_kind::pinned);  // bf16 holds it
+  CHECK(fine.errors()[7].relative < 1.0 / 128);
+
+  encoded_table<codecs::int4_affine> const empty(x.data(), 0, 9, memory_kind::managed_host);
+  CHECK(empty.rows() == 0);
+  poisoned<float> out(0, 9);
+  gnndirect::gather(cudaStreamLegacy, empty.view(), static_cast<const std::int64_t*>(nullptr), 0, out.view());
+
+  // All-zero rows with fp8 (scale 0) decode to zeros.
+  std::vector<float> zeros(4 * 33, 0.0f);
+  encoded_table<codecs::fp8_e4m3> const z(zeros.data(), 4, 33, memory_kind::pinned);
+  std::vector<float> row(33, 1.0f);
+  z.host_decode(2, row.data());
+  for (float v : row) { CHECK(v == 0.0f); }
+
+  // A bad index: index_out_of_range, the row zero-filled, nothing else written.
+  encoded_table<codecs::int8_affine> const t(zeros.data(), 4, 33, memory_kind::pinned);
+  std::vector<std::int64_t> const indices{0, 4, 1};
+  auto const d_indices = gnndirect::test::to_buffer(indices);
+  poisoned<float> bad(3, 33);
+  CHECK_THROWS_AS(gnndirect::gather(cudaStreamLegacy, t.view(), d_indices.data(), 3, bad.view()),
+                  gnndirect::index_out_of_range);
+  auto const got = bad.read();
+  for (std::size_t b = 3 * 33 * 4; b < got.size(); ++b) { REQUIRE(got[b] == poison); }
+}

@@ -1,0 +1,132 @@
+// Host tests of the codecs' number conversions and row encoders against independent references
+// (brute-force nearest-value searches in double precision), and of the encoded row layout.
+#include <doctest/doctest.h>
+
+#include <gnndirect/device/codecs.hpp>
+#include <gnndirect/owners/encoded_table.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+namespace numeric = gnndirect::numeric;
+namespace codecs = gnndirect::codecs;
+
+namespace {
+
+/// The value of `bits` in a binary format with `e` exponent bits, `m` mantissa bits and bias
+/// 2^(e-1) - 1 (finite values only), computed with ldexp: independent of the library's bit tricks.
+double format_value(std::uint32_t bits, int e, int m)
+{
+  std::uint32_t const sign = bits >> (e + m);
+  std::uint32_t const exp = (bits >> m) & ((1u << e) - 1u);
+  std::uint32_t const mant = bits & ((1u << m) - 1u);
+  int const bias = (1 << (e - 1)) - 1;
+  double const magnitude = exp == 0 ? std::ldexp(double(mant), 1 - bias - m)
+                                    : std::ldexp(double(mant + (1u << m)), int(exp) - bias - m);
+  return sign ? -magnitude : magnitude;
+}
+
+/// Nearest finite code of `v` among `codes` (ties to the even code), by exhaustive search.
+std::uint32_t nearest(double v, const std::vector<std::uint32_t>& codes, int e, int m)
+{
+  std::uint32_t best = codes[0];
+  double best_error = std::numeric_limits<double>::infinity();
+  for (std::uint32_t c : codes) {
+    double const error = std::fabs(format_value(c, e, m) - v);
+    if (error < best_error || (error == best_error && (c & 1u) == 0 && (best & 1u) == 1)) {
+      best = c;
+      best_error = error;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+TEST_CASE("fp16 conversions: every half decodes exactly; rounding equals a brute-force search")
+{
+  for (std::uint32_t h = 0; h < 0x10000u; ++h) {
+    if (((h >> 10) & 0x1fu) == 0x1fu) { continue; }  // inf / NaN
+    REQUIRE(double(numeric::half_to_float(h)) == format_value(h, 5, 10));
+    REQUIRE(numeric::float_to_half(numeric::half_to_float(h)) == h);
+  }
+  std::vector<std::uint32_t> positive;
+  for (std::uint32_t h = 0; h < 0x7c00u; ++h) { positive.push_back(h); }
+  std::mt19937_64 rng(std::random_device{}());
+  std::uniform_real_distribution<float> exponent(-26.0f, 16.0f);
+  for (int i = 0; i < 3000; ++i) {
+    float const v = std::ldexp(1.0f + float(rng() % 1000) / 1000.0f, int(exponent(rng)));
+    if (v > 65504.0f) { continue; }
+    CAPTURE(v);
+    REQUIRE(numeric::float_to_half(v) == nearest(v, positive, 5, 10));
+    REQUIRE(numeric::float_to_half(-v) == (nearest(v, positive, 5, 10) | 0x8000u));
+  }
+  CHECK(numeric::float_to_half(65520.0f) == 0x7c00u);  // rounds to infinity
+  CHECK(numeric::float_to_half(65519.0f) == 0x7bffu);
+}
+
+TEST_CASE("bf16 and fp8 e4m3 conversions equal brute-force searches")
+{
+  std::mt19937_64 rng(std::random_device{}());
+  for (int i = 0; i < 20000; ++i) {
+    std::uint32_t const bits = static_cast<std::uint32_t>(rng()) & 0x7f7fffffu;  // finite, positive
+    float v;
+    std::memcpy(&v, &bits, 4);
+    std::uint16_t const b = numeric::float_to_bf16(v);
+    double const lo = format_value(bits >> 16, 8, 7);
+    double const hi = format_value((bits >> 16) + 1, 8, 7);
+    std::uint32_t const expect = (double(v) - lo < hi - double(v) || (double(v) - lo == hi - double(v) && ((bits >> 16) & 1u) == 0))
+                                   ? (bits >> 16) : (bits >> 16) + 1;
+    REQUIRE(b == expect);
+  }
+  std::vector<std::uint32_t> finite;
+  for (std::uint32_t c = 0; c <= 0x7eu; ++c) {
+    finite.push_back(c);
+    REQUIRE(double(numeric::e4m3_to_float(c)) == format_value(c, 4, 3));
+    REQUIRE(numeric::float_to_e4m3(numeric::e4m3_to_float(c)) == c);
+  }
+  CHECK(numeric::e4m3_to_float(0x7eu) == 448.0f);
+  CHECK(std::isnan(numeric::e4m3_to_float(0x7fu)));
+  std::uniform_real_distribution<float> magnitude(0.0f, 460.0f);
+  for (int i = 0; i < 5000; ++i) {
+    float const v = i % 2 ? magnitude(rng) : magnitude(rng) / 4096.0f;
+    CAPTURE(v);
+    REQUIRE(numeric::float_to_e4m3(v) == nearest(std::min(v, 448.0f), finite, 4, 3));
+  }
+  CHECK(numeric::float_to_e4m3(1e9f) == 0x7eu);   // saturates
+  CHECK(numeric::float_to_e4m3(-1e9f) == 0xfeu);
+}
+
+TEST_CASE("affine encoders: codes, scale-0 rows, 4-bit packing; encoded row stride rule")
+{
+  float const row[5] = {-1.0f, 0.1f, 1.0f, 0.5f, -0.25f};
+  std::uint8_t codes[3] = {};
+  gnndirect::row_affine meta{};
+  REQUIRE(codecs::int4_affine::encode_row(row, 5, codes, meta) == -1);
+  CHECK(meta.offset == -1.0f);
+  CHECK(meta.scale == doctest::Approx(2.0 / 15));
+  // -1 -> 0, 0.1 -> 8.25 -> 8, 1 -> 15, 0.5 -> 11.25 -> 11, -0.25 -> 5.625 -> 6
+  CHECK(codes[0] == (0u | (8u << 4)));
+  CHECK(codes[1] == (15u | (11u << 4)));
+  CHECK((codes[2] & 0xfu) == 6u);
+  float equal[4] = {2.5f, 2.5f, 2.5f, 2.5f};
+  std::uint8_t eight[4];
+  REQUIRE(codecs::int8_affine::encode_row(equal, 4, eight, meta) == -1);
+  CHECK(meta.scale == 0.0f);
+  float out[4];
+  gnndirect::host_decode_row<float>(codecs::int8_affine{}, eight, meta, 4, out);
+  for (float v : out) { CHECK(v == 2.5f); }
+  equal[2] = std::numeric_limits<float>::infinity();
+  CHECK(codecs::int8_affine::encode_row(equal, 4, eight, meta) == 2);
+
+  CHECK(gnndirect::encoded_row_stride(100) == 128);  // 100 int8 features
+  CHECK(gnndirect::encoded_row_stride(602) == 640);
+  CHECK(gnndirect::encoded_row_stride(64) == 64);    // 128 4-bit features
+  CHECK(gnndirect::encoded_row_stride(65) == 128);
+  CHECK(gnndirect::encoded_payload_bytes<codecs::int4_affine>(101) == 51);
+  CHECK(gnndirect::encoded_payload_bytes<codecs::fp16>(602) == 1204);
+}
