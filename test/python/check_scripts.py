@@ -113,7 +113,7 @@ def fake_build(tmp):
     # compute-sanitizer --tool T [--leak-check full] --error-exitcode 99 EXE ARGS...
     write_exe(os.path.join(bindir, "compute-sanitizer"),
               '#!/bin/sh\ntool=$2\nwhile [ "$1" != --error-exitcode ]; do shift; done; shift 2\n'
-              'echo "sanitizer $tool" >> %s\nexe=$1; shift\n"$exe" "$@"; rc=$?\n'
+              'exe=$1; shift\necho "sanitizer $tool $(basename "$exe") $*" >> %s\n"$exe" "$@"; rc=$?\n'
               '[ $rc = 0 ] || [ $rc = 77 ] || exit 99\n' % log)
     return build, bindir, log
 
@@ -166,7 +166,7 @@ def check_gpu_sanitize(tmp):
     check(all(rc == "0" for _, _, rc in results), "sanitize: a run failed: %s" % results)
     lines = read(log).splitlines()
     check(lines[-1].startswith("test_gpu_resource_faults"), "sanitize: test_gpu_resource_faults did not run last: %s" % lines[-4:])
-    race = [l for i, l in enumerate(lines) if i > 0 and lines[i - 1] == "sanitizer racecheck"]
+    race = [l for l in lines if l.startswith("sanitizer racecheck ")]
     check(race and all("--test-case-exclude=*2^31*,*papers100M*,*soak*" in l for l in race),
           "sanitize: racecheck runs without the case exclusions: %s" % race)
     check(any("--test-case=case??it?s?two" in l for l in race), "sanitize: no single-case racecheck run of 'case, it's two': %s" % race)
