@@ -5,6 +5,8 @@
 - the retired scripts are named nowhere outside bench/results/ (records of past runs);
 - `scripts/gpu check` on carried test executables (stand-ins, no CMake tree): pass, skip (77)
   and fail counted, the memory-measuring suites run after the others, exit 1 on a failure;
+- `scripts/gpu demo` and `bench` on carried executables (no build, the carried benchmark library
+  on the loader path);
 - `scripts/gpu sanitize` with a stand-in compute-sanitizer: the jobs it schedules (split per
   test case, racecheck's case exclusions, test_gpu_resource_faults last, SANITIZE_ONLY,
   DEADLINE);
@@ -148,6 +150,27 @@ def check_gpu_check(tmp):
     write_exe(os.path.join(build, "test", "test_gpu_b"), "#!/bin/sh\nexit 77\n")
 
 
+def check_gpu_demo_bench(tmp):
+    """Carried demo and benchmark executables run without a build; the carried Google Benchmark
+    library folder is on the loader path."""
+    build = os.path.join(tmp, "carried-demo")
+    write_exe(os.path.join(build, "examples", "demo"), '#!/bin/sh\necho "demo $*"\n')
+    write_exe(os.path.join(build, "bench", "bench_y"),
+              '#!/bin/sh\nfor a; do case $a in --benchmark_out=*) f=${a#*=};; esac; done\n'
+              'echo "{\\"ld\\": \\"$LD_LIBRARY_PATH\\"}" > "$f"\n')
+    os.makedirs(os.path.join(build, "benchlib"))
+    out = os.path.join(tmp, "demo-out")
+    proc = run([GPU, "demo", "--preset small;--preset products --epochs 2"], {"BUILD_DIR": build, "OUT": out})
+    summary = read(os.path.join(out, "summary.txt"))
+    check(proc.returncode == 0 and "carried executables" in summary, "demo on a carried executable: exit %d\n%s" % (proc.returncode, summary))
+    check(read(os.path.join(out, "demo-2.txt")).strip() == "demo --preset products --epochs 2 --json %s" % os.path.join(out, "demo-2.json"),
+          "demo: the second argument list: %r" % read(os.path.join(out, "demo-2.txt")))
+    proc = run([GPU, "bench", "bench_y"], {"BUILD_DIR": build, "OUT": out})
+    ld = json.loads(read(os.path.join(out, "bench_y.json")))["ld"]
+    check(proc.returncode == 0 and ld.startswith(os.path.join(build, "benchlib") + ":"),
+          "bench on a carried executable: exit %d, LD_LIBRARY_PATH %r" % (proc.returncode, ld))
+
+
 def check_gpu_sanitize(tmp):
     build, bindir, log = fake_build(os.path.join(tmp, "s"))
     out = os.path.join(tmp, "sanitize-out")
@@ -239,6 +262,7 @@ def main():
         check_help(tmp)
         check_references()
         check_gpu_check(tmp)
+        check_gpu_demo_bench(tmp)
         check_gpu_sanitize(tmp)
         check_gpu_compare(tmp)
         check_results(tmp)
