@@ -12,6 +12,7 @@
   DEADLINE);
 - `scripts/gpu compare` with stand-in benchmarks of prebuilt old/new folders: old and new
   alternate in every round, and the medians and new/old come out right;
+- `scripts/gpu paper demo` with a stand-in demo: its arguments per shape and its outputs;
 - scripts/results.py table and compare on fabricated JSON with known answers, and table on a
   committed bench/results JSON.
 usage: check_scripts.py REPO_ROOT   (exit 0: passed; 1: a check failed)
@@ -171,6 +172,26 @@ def check_gpu_demo_bench(tmp):
           "bench on a carried executable: exit %d, LD_LIBRARY_PATH %r" % (proc.returncode, ld))
 
 
+def check_gpu_paper(tmp):
+    """`scripts/gpu paper demo` runs the demo per shape with the demo part's arguments, packs the raw
+    logs and joins them (scripts/results.py paper), without a GPU or power log."""
+    log = os.path.join(tmp, "paper-args.log")
+    demo = os.path.join(tmp, "paper-demo")
+    write_exe(demo, '#!/bin/sh\necho "$*" >> %s\n' % log)
+    out = os.path.join(tmp, "paper-out")
+    proc = run([GPU, "paper", "demo"], {"DEMO_BIN": demo, "OUT": out, "SHAPES": "reddit papers100m",
+                                        "PATH": os.path.join(tmp, "no-smi") + os.pathsep + os.environ["PATH"]})
+    lines = read(log).splitlines() if os.path.exists(log) else []
+    want = ["--preset reddit --epochs 5 --paths gnndirect,cpu,transfer --cpu-max-batches 0 --json %s/demo/raw/reddit.json" % out,
+            "--preset papers100m --paths gnndirect,cpu,transfer,graph-hbm,cached,cached-graph-hbm,gpu "
+            "--cpu-max-batches 0 --json %s/demo/raw/papers100m.json" % out]
+    check(lines == want, "paper demo: demo runs %r, expected %r" % (lines, want))
+    for name in ("paper-table.md", "paper-table.json", "paper-table-raw.tgz"):
+        check(os.path.exists(os.path.join(out, "demo", name)), "paper demo: no demo/%s" % name)
+    summary = read(os.path.join(out, "summary.txt"))
+    check("paper demo papers100m" in summary and "paper table" in summary, "paper demo: summary:\n" + summary)
+
+
 def check_gpu_sanitize(tmp):
     build, bindir, log = fake_build(os.path.join(tmp, "s"))
     out = os.path.join(tmp, "sanitize-out")
@@ -264,6 +285,7 @@ def main():
         check_gpu_check(tmp)
         check_gpu_demo_bench(tmp)
         check_gpu_sanitize(tmp)
+        check_gpu_paper(tmp)
         check_gpu_compare(tmp)
         check_results(tmp)
     if failures:
