@@ -14,7 +14,7 @@
   alternate in every round, and the medians and new/old come out right;
 - `scripts/gpu paper demo` with a stand-in demo: its arguments per shape and its outputs;
 - scripts/results.py table and compare on fabricated JSON with known answers, and table on a
-  committed bench/results JSON.
+  committed bench/results JSON; plot gather and plot headline where matplotlib imports.
 usage: check_scripts.py REPO_ROOT   (exit 0: passed; 1: a check failed)
 """
 import json
@@ -278,6 +278,24 @@ def check_results(tmp):
     check(proc.returncode == 2, "results.py nonsense: exit %d, expected 2" % proc.returncode)
 
 
+def check_plots(tmp):
+    """plot gather and plot headline write PNGs from committed results (only where matplotlib imports)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        print("matplotlib missing: plot subcommands not checked")
+        return
+    for kind, name, extra in (("gather", "2026-12-02-h200-gather.json", ["256"]),
+                              ("headline", "2026-12-04-h200-train-graphsage-products-all-paths.json", [])):
+        src = os.path.join(ROOT, "bench", "results", name)
+        if not os.path.exists(src):
+            continue
+        png = os.path.join(tmp, kind + ".png")
+        proc = run([sys.executable, RESULTS, "plot", kind, src, png] + extra, {})
+        ok = proc.returncode == 0 and os.path.exists(png) and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+        check(ok, "results plot %s: exit %d, no PNG (%s)" % (kind, proc.returncode, proc.stderr[-300:]))
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         check_help(tmp)
@@ -288,6 +306,7 @@ def main():
         check_gpu_paper(tmp)
         check_gpu_compare(tmp)
         check_results(tmp)
+        check_plots(tmp)
     if failures:
         print("%d check(s) failed" % len(failures))
         return 1
