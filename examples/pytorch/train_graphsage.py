@@ -7,7 +7,7 @@ Paths (each trains its own model from the same initial weights):
   pyg        THE BASELINE: PyG's own CPU-centric loader, what a PyG user runs today:
              torch_geometric.loader.NeighborLoader over a CPU Data(x, y, edge_index), sampling
              on the CPU through pyg-lib or (on the H200 machine, which has no pyg-lib) a CPU-only
-             torch-sparse (scripts/build-torch-sparse), features gathered in the workers,
+             torch-sparse (scripts/gpu torch-sparse), features gathered in the workers,
              pin_memory=True, batch.to(cuda, non_blocking=True). Swept over --pyg-workers
              (persistent workers when > 0).
              The model runs over the whole sampled subgraph and keeps the seeds' rows (PyG's
@@ -375,8 +375,8 @@ def pyg_backend():
         why = f"import torch_sparse: {type(error).__name__}: {error}"
     return None, (f"no pyg-lib, no torch-sparse ({why}); PyG's NeighborLoader samples on the CPU "
                   "only through one of them: build torch-sparse CPU-only with "
-                  "scripts/build-torch-sparse and put its target folder on PYTHONPATH "
-                  "(scripts/torch-check does both)")
+                  "scripts/gpu torch-sparse and put its target folder on PYTHONPATH "
+                  "(scripts/gpu torch does both)")
 
 
 def keep_pyg_scatter_native():
