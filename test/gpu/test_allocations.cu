@@ -217,11 +217,13 @@ TEST_CASE("gather, scatter, sampling and hot-row selection allocate only from th
   });
   m.check("sample_neighbors (sync)", true, false, [&] {
     auto const sampled = gnndirect::sample_neighbors(stream, f.graph.view(), unique_ids.data(), count, 5, 0,
-                                                     gnndirect::sampling_policy{}, m.device);
+                                                     gnndirect::uniform_sampler{f.seed}, gnndirect::sampling_policy{},
+                                                     m.device);
   });
   m.check("sample_blocks (sync)", true, false, [&] {
     auto const blocks = gnndirect::sample_blocks(stream, f.graph.view(), unique_ids.data(), count, std::vector<int>{5, 3},
-                                                 gnndirect::sampling_policy{}, m.device);
+                                                 gnndirect::uniform_sampler{f.seed}, gnndirect::sampling_policy{},
+                                                 m.device);
   });
   m.check("hot_rows_by_degree", true, false,
           [&] { auto const hot = gnndirect::hot_rows_by_degree(stream, f.graph.view(), 100, m.device); });
@@ -282,7 +284,8 @@ TEST_CASE("the pipeline, with and without a feature cache, allocates only from t
       options.cache_bytes = cache;
       options.host_memory = m.host;
       gnndirect::minibatch_pipeline<Offset, Index, float, std::int32_t> pipeline(
-        f.graph.view(), table_view<const float>(features.view()), labels.data(), train, options, m.device);
+        f.graph.view(), table_view<const float>(features.view()), labels.data(), train, options,
+        gnndirect::uniform_sampler{f.seed}, m.device);
       CHECK((pipeline.feature_cache() != nullptr) == (cache > 0));
       pipeline.start_epoch(0);
       int batches = 0;
