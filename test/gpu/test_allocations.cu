@@ -19,7 +19,9 @@
 #include <gnndirect/graph/coo_to_csr.cuh>
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/graph/generate.hpp>
+#include <gnndirect/device/codecs.hpp>
 #include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/owners/encoded_table.hpp>
 #include <gnndirect/owners/table.hpp>
 #include <gnndirect/pipeline/minibatch_pipeline.cuh>
 
@@ -136,6 +138,17 @@ TEST_CASE("owners allocate from the caller's resources: buffer, table, csr_graph
   m.check("table<float>::adopt_by_copy(pinned, {}, host_mr)", false, true, [&] {
     auto const t = gnndirect::table<float>::adopt_by_copy(values.data(), 100, 16, memory_kind::pinned, {}, m.host);
   });
+
+  for (memory_kind kind : {memory_kind::device, memory_kind::pinned}) {
+    std::string const placement(gnndirect::to_string(kind));
+    CAPTURE(placement);
+    bool const device = kind == memory_kind::device;
+    // int8_affine keeps per-row metadata in device memory, whatever the codes' placement.
+    m.check("encoded_table<int8_affine>(..., mr, host_mr)", true, !device, [&] {
+      gnndirect::encoded_table<gnndirect::codecs::int8_affine> const t(values.data(), 100, 16, kind, -1, {}, m.device,
+                                                                       m.host);
+    });
+  }
 
   fixture f;
   CAPTURE(f.seed);
