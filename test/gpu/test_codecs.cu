@@ -363,3 +363,32 @@ TEST_CASE("codecs: bad encoder input gets a clear error; empty tables; bad indic
   auto const got = bad.read();
   for (std::size_t b = 3 * 33 * 4; b < got.size(); ++b) { REQUIRE(got[b] == poison); }
 }
+
+TEST_CASE("codecs: gather_async with int32 indices and a device-side count decodes only the first *count rows")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  std::int64_t const rows = 4000, cols = 128, bound = 5000, live = 3001;
+  std::vector<float> const x = features(rng, rows, cols);
+  encoded_table<codecs::fp8_e4m3> const table(x.data(), rows, cols, memory_kind::managed_host);
+  std::vector<std::int32_t> indices = gnndirect::test::random_indices<std::int32_t>(rng, bound, rows);
+  auto const d_indices = gnndirect::test::to_buffer(indices);
+  auto const d_count = gnndirect::test::to_buffer(std::vector<std::int64_t>{live});
+  gnndirect::gather_policy const policy{};
+  gnndirect::buffer<std::byte> ws(
+    gnndirect::gather_workspace_bytes<std::int32_t>(bound, rows, table.kind(), static_cast<std::size_t>(table.view().load_bytes()), policy),
+    memory_kind::device);
+  poisoned<__half> out(bound, cols);
+  gnndirect::gather_async(cudaStreamLegacy, table.view(), d_indices.data(), bound, out.view(), {ws.data(), ws.bytes()},
+                          policy, d_count.data());
+  gnndirect::gather_check(cudaStreamLegacy, {ws.data(), ws.bytes()}, rows);
+  auto const got = out.read();
+  std::vector<__half> expected(static_cast<std::size_t>(cols));
+  std::size_t const row_bytes = cols * sizeof(__half);
+  for (std::int64_t i = 0; i < live; ++i) {
+    table.host_decode(indices[static_cast<std::size_t>(i)], expected.data());
+    REQUIRE(std::memcmp(got.data() + i * row_bytes, expected.data(), row_bytes) == 0);
+  }
+  for (std::size_t b = static_cast<std::size_t>(live) * row_bytes; b < got.size(); ++b) { REQUIRE(got[b] == poison); }
+}
