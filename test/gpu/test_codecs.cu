@@ -392,3 +392,34 @@ TEST_CASE("codecs: gather_async with int32 indices and a device-side count decod
   }
   for (std::size_t b = static_cast<std::size_t>(live) * row_bytes; b < got.size(); ++b) { REQUIRE(got[b] == poison); }
 }
+
+TEST_CASE("codecs: encoding fp16 or bf16 input equals encoding the same values as fp32")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  std::int64_t const rows = 257, cols = 100;
+  std::vector<float> const x = features(rng, rows, cols);
+  std::vector<__half> halves(x.size());
+  std::vector<__nv_bfloat16> bf(x.size());
+  std::vector<float> from_half(x.size()), from_bf(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    halves[i] = gnndirect::numeric::from_float<__half>(x[i]);
+    bf[i] = gnndirect::numeric::from_float<__nv_bfloat16>(x[i]);
+    from_half[i] = gnndirect::numeric::to_float(halves[i]);
+    from_bf[i] = gnndirect::numeric::to_float(bf[i]);
+  }
+  encoded_table<codecs::int8_affine> const a(halves.data(), rows, cols, memory_kind::pinned);
+  encoded_table<codecs::int8_affine> const b(from_half.data(), rows, cols, memory_kind::pinned);
+  encoded_table<codecs::int4_affine> const c(bf.data(), rows, cols, memory_kind::registered);
+  encoded_table<codecs::int4_affine> const d(from_bf.data(), rows, cols, memory_kind::registered);
+  std::vector<float> ra(cols), rb(cols), rc(cols), rd(cols);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    a.host_decode(r, ra.data());
+    b.host_decode(r, rb.data());
+    c.host_decode(r, rc.data());
+    d.host_decode(r, rd.data());
+    REQUIRE(std::memcmp(ra.data(), rb.data(), cols * 4) == 0);
+    REQUIRE(std::memcmp(rc.data(), rd.data(), cols * 4) == 0);
+  }
+}
