@@ -26,10 +26,31 @@ Paths (each trains its own model from the same initial weights):
   gnndirect  the "two-line change": features in a gnndirect Table (host memory, placement
              auto = managed_host on an H200) and gnndirect's NeighborLoader (GPU sampling
              from the host-resident graph, zero-copy gather, batches prepared on side streams).
-  nodeloader PyG's NodeLoader driven by gnndirect's FeatureStore/GraphStore/sampler.
+             Without pyg/pygfast in --paths, the features and indices are generated straight
+             into that placement (gnndirect_torch.empty) and the Table and Graph adopt them: one
+             copy in host memory (papers100M at --scale 1 fits a 128 GiB host). Each path
+             prints its peak host RSS (VmHWM, reset per path) and the host memory in use.
+             With --codec (fp32, fp16, bf16, int8, fp8, int4) the Table stores its rows encoded
+             with that row codec (encoded once on all host cores; decoded inside the gather) and
+             the path's test accuracy is measured on the same decoded features
+             ("test_acc"), and also on the fp32 features ("test_acc_fp32_features").
+  nodeloader PyG's NodeLoader driven by gnndirect's FeatureStore/GraphStore/sampler (same
+             --codec as gnndirect).
   gpu        all-in-GPU upper bound: graph and features in HBM, gnndirect's loader.
   hostref    (oracle, not in the default list nor in any ratio) gnndirect's host reference
              sampler + index_select into pinned memory + copy, one prefetch thread.
+
+Features (--features): "realistic" (default) looks like real node embeddings rather than unit
+Gaussians: a low-rank class-dependent signal (rank min(16, features): class embeddings through a
+fixed random projection) plus heavy-tailed Student-t noise (5 degrees of freedom: kurtosis 9; unit variance),
+each column then scaled by a factor drawn log-uniformly over 2.5 decades (10^-1.25 .. 10^1.25)
+and shifted by a column offset. Labels stay learnable from the features (the signal's energy
+per column matches the old generator's) and from the neighbourhoods. Per-row quantisers (int8,
+int4, fp8) meet what they meet on real data: one row mixes columns of very different scales
+and a few outliers set the row's range. "gaussian": the previous generator (class centroid *
+signal + N(0, 1)), for comparison with earlier numbers. What this cannot show: the accuracy cost
+on a real dataset's features (their spectrum, their outliers); bench/codec_accuracy.py measures
+every codec on these synthetic ones with the same seeds.
 
 Time split, two views:
   loop     measured in the real, overlapped epoch: wait_s = the training loop blocked on the
@@ -47,7 +68,7 @@ children through psutil, ended ones through RUSAGE_CHILDREN ("cpu_meter" in the 
 
     python examples/pytorch/train_graphsage.py                 # products-shaped, all paths
     python examples/pytorch/train_graphsage.py --scale 0.1 --epochs 1 --json out.json
-    python examples/pytorch/train_graphsage.py --shape papers100m --scale 0.25 --epochs 1
+    python examples/pytorch/train_graphsage.py --shape papers100m --scale 1 --epochs 1 --paths gnndirect,gpu
     python examples/pytorch/train_graphsage.py --smoke-cpu --scale 0.01 --paths pyg,pygfast,hostref   # no GPU
 
 Sweeps (pyg over --pyg-workers, pygfast over --pygfast-workers): with --pyg-sweep-batches N > 0
@@ -91,11 +112,93 @@ except ImportError:  # pragma: no cover - psutil is on the H200 image
 
 # -- data ---------------------------------------------------------------------------------------
 
-def generate(shape, seed, device, signal, p_in):
+#: Rows (features) or elements (indices) moved per step into the host placement: bounds the extra
+#: host memory of generation to one chunk.
+GENERATE_CHUNK = 1 << 20
+
+
+def host_tensor(shape, dtype, placement):
+    """An empty CPU tensor to fill in place: gnndirect_torch.empty in `placement` (pinned /
+    managed_host / auto, so that Table and Graph adopt it without a second copy), or a plain
+    (pageable) tensor when `placement` is None (CPU runs, and 'registered', which pins it in
+    place later)."""
+    if placement is None:
+        return torch.empty(shape, dtype=dtype)
+    return gd.empty(shape, dtype, placement)
+
+
+def peak_rss_bytes():
+    """Peak resident set of this process since the last reset_peak_rss() (VmHWM), else since
+    start (ru_maxrss)."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def host_used_bytes():
+    """Host memory in use system-wide (MemTotal - MemAvailable): counts what VmHWM may not
+    (managed memory resident on the CPU is mapped by the driver, and not every kernel charges it
+    to the process's RSS). 0 when /proc/meminfo is unreadable."""
+    fields = {}
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                name, value = line.split(":", 1)
+                fields[name] = int(value.split()[0]) * 1024
+    except (OSError, ValueError):
+        return 0
+    return max(0, fields.get("MemTotal", 0) - fields.get("MemAvailable", 0))
+
+
+def reset_peak_rss():
+    """Resets VmHWM to the current resident set (Linux: 5 > /proc/self/clear_refs); silently
+    keeps the running peak where that is not allowed."""
+    try:
+        with open("/proc/self/clear_refs", "w") as refs:
+            refs.write("5")
+    except OSError:
+        pass
+
+
+def realistic_feature_model(c, f, seed, device):
+    """The fixed parts of the "realistic" features (see the module doc): class embeddings
+    [c, r], a projection [r, f] scaled so each column's signal variance is that of the old
+    generator's centroids, per-column scales (log-uniform over 2.5 decades) and offsets."""
+    g = torch.Generator(device=device).manual_seed(seed + 1)
+    r = min(16, f)
+    classes = torch.randn(c, r, generator=g, device=device)
+    projection = torch.randn(r, f, generator=g, device=device) / (r ** 0.5)
+    scales = torch.pow(10.0, torch.rand(f, generator=g, device=device) * 2.5 - 1.25)
+    offsets = torch.randn(f, generator=g, device=device) * 0.5 * scales
+    return classes, projection, scales, offsets
+
+
+def realistic_rows(model, labels, signal, g):
+    """Feature rows of nodes with `labels`: (class signal + Student-t(5) noise of unit variance)
+    * column scale + column offset."""
+    classes, projection, scales, offsets = model
+    n, f = labels.shape[0], projection.shape[1]
+    rows = (classes[labels] @ projection) * signal
+    z = torch.randn(n, f, generator=g, device=labels.device)
+    chi2 = torch.randn(5, n, f, generator=g, device=labels.device).square().sum(0)
+    rows += z * torch.rsqrt(chi2 / 5.0) * (0.6 ** 0.5)  # t(5) has variance 5/3 (kurtosis 9)
+    return rows * scales + offsets
+
+
+def generate(shape, seed, device, signal, p_in, placement=None, features="realistic"):
     """Planted-community graph: one community per class (Zipf-like sizes), log-normal in-degrees
     (spread shape["degree_sigma"], default 0.9), a fraction p_in of each node's in-neighbours from
-    its own community, features = class centroid * signal + N(0, 1) noise. Labels are learnable from features and neighbourhoods.
-    Returns CPU tensors (indptr int64, indices int64, x fp32, y int64) and the splits."""
+    its own community, features "realistic" (see the module doc) or "gaussian" (class centroid *
+    signal + N(0, 1) noise). Labels are learnable from features and neighbourhoods.
+    Returns CPU tensors (indptr int64, indices int64, x fp32, y int64) and the splits. The
+    features and indices are created straight in `placement` (see host_tensor) and filled chunk
+    by chunk from `device`, so that the largest arrays exist once in host memory: the Table and
+    Graph of the gnndirect path adopt them without a copy (papers100M at full scale)."""
     g = torch.Generator(device=device).manual_seed(seed)
     n, e, f, c = shape["num_nodes"], shape["num_edges"], shape["num_features"], shape["num_classes"]
     sizes = 1.0 / (torch.arange(c, device=device, dtype=torch.float64) + 4.0)
@@ -118,12 +221,26 @@ def generate(shape, seed, device, signal, p_in):
     other = torch.randint(0, n, (total,), generator=g, device=device)
     indices = torch.where(torch.rand(total, generator=g, device=device) < p_in, same, other)
     del same, other
+    placed_indices = host_tensor((total,), torch.int64, placement)
+    for begin in range(0, total, GENERATE_CHUNK * 16):
+        end = min(total, begin + GENERATE_CHUNK * 16)
+        placed_indices[begin:end].copy_(indices[begin:end])
+    del indices
     centroids = torch.randn(c, f, generator=g, device=device)
-    x = centroids[y] * signal + torch.randn(n, f, generator=g, device=device)
+    model = realistic_feature_model(c, f, seed, device) if features == "realistic" else None
+    x = host_tensor((n, f), torch.float32, placement)
+    for begin in range(0, n, GENERATE_CHUNK):  # one chunk of rows at a time on `device`
+        end = min(n, begin + GENERATE_CHUNK)
+        if model is not None:
+            rows = realistic_rows(model, y[begin:end], signal, g)
+        else:
+            rows = centroids[y[begin:end]] * signal + torch.randn(end - begin, f, generator=g, device=device)
+        x[begin:end].copy_(rows)
+        del rows
     perm = torch.randperm(n, generator=g, device=device)
     train = perm[: shape["num_train"]]
     test = perm[shape["num_train"] + shape["num_val"]: shape["num_train"] + shape["num_val"] + shape["num_test"]]
-    return (indptr.cpu(), indices.cpu(), x.cpu(), y.cpu(), train.cpu(), test.cpu())
+    return (indptr.cpu(), placed_indices, x, y.cpu(), train.cpu(), test.cpu())
 
 
 # -- model --------------------------------------------------------------------------------------
@@ -476,13 +593,13 @@ class HostRefPath:
 class LoaderPath:
     """gnndirect's NeighborLoader over a Table and a Graph in a given placement."""
 
-    def __init__(self, name, data, args, device, placement, block_budget=0):
+    def __init__(self, name, data, args, device, placement, block_budget=0, codec=None):
         indptr, indices, x, y, train = data[:5]
         self.name, self.args, self.device = name, args, device
         t0 = time.perf_counter()
         # -- the two-line change ---------------------------------------------------------------
         cache = (args.cache_fraction or None) if placement != "device" else None  # tier of a host table
-        self.table = gd.Table(x, placement=placement, cache_fraction=cache)
+        self.table = gd.Table(x, placement=placement, cache_fraction=cache, codec=codec)
         self.graph = gd.Graph(indptr, indices, placement=placement)
         self.loader = gd.NeighborLoader(self.graph, self.table, y, train, fanouts=args.fanouts,
                                         batch_size=args.batch_size, shuffle_seed=args.seed,
@@ -491,6 +608,10 @@ class LoaderPath:
         # ---------------------------------------------------------------------------------------
         self.setup_s = time.perf_counter() - t0
         self.y_device = self.loader.labels
+        if codec is not None:
+            self.eval_x = self.table  # evaluate on the features this path trained on (decoded)
+            self.codec_report = {"codec": self.table.codec, **self.table.codec_error.summary(),
+                                 "table_bytes": self.table.nbytes, "device_bytes": self.table.device_bytes}
 
     def epoch(self, epoch, consume, max_batches=None):
         times = {"wait_s": 0.0}
@@ -534,7 +655,7 @@ class NodeLoaderPath:
         from gnndirect_torch.pyg import GnnDirectFeatureStore, GnnDirectGraphStore, GnnDirectSampler
         indptr, indices, x, y, train = data[:5]
         self.args, self.device = args, device
-        self.fs = GnnDirectFeatureStore(placement, device=device)
+        self.fs = GnnDirectFeatureStore(placement, codec=args.codec, device=device)
         self.gs = GnnDirectGraphStore(placement, device=device)
         self.fs.put_tensor(x, group_name=None, attr_name="x", index=None)
         self.fs.put_tensor(y, group_name=None, attr_name="y", index=None)
@@ -590,6 +711,9 @@ def evaluate(model, eval_graph, eval_x, y, test, args, device):
 # -- driver ----------------------------------------------------------------------------------------
 
 PATHS = ("pyg", "pygfast", "gnndirect", "nodeloader", "gpu", "hostref")
+
+#: --codec values: none (no codec) and the row codecs of gnndirect_torch.Table.
+CODEC_CHOICES = ("none", "fp32", "fp16", "bf16", "int8", "fp8", "int4")
 
 #: The CPU-centric loaders swept over num_workers; the faster one is the baseline of every ratio.
 CPU_CENTRIC = ("pyg", "pygfast")
@@ -649,8 +773,16 @@ def run_path(path, data, args, device, shape, profile=True):
     record["cpu_core_s_mean"] = mean(e["cpu_core_s"] for e in epochs)
     record["loop_split_s"] = {k: mean(e[k] for e in epochs) for k in ("wait_s", "h2d_s", "train_s")
                               if k in epochs[0]}  # h2d_s: paths whose loop copies batches
-    record["test_acc"] = evaluate(model, args.eval_graph, args.eval_x, data[3], data[5], args, device)
+    own_x = getattr(path, "eval_x", None)
+    record["test_acc"] = evaluate(model, args.eval_graph, own_x if own_x is not None else args.eval_x,
+                                  data[3], data[5], args, device)
     print(f"  [{path.name}] test accuracy {record['test_acc']:.4f}", flush=True)
+    if own_x is not None:  # a codec path: also on the fp32 features
+        record["test_acc_fp32_features"] = evaluate(model, args.eval_graph, args.eval_x, data[3], data[5],
+                                                    args, device)
+        record["codec"] = path.codec_report
+        print(f"  [{path.name}] codec {path.codec_report['codec']}: test accuracy on fp32 features "
+              f"{record['test_acc_fp32_features']:.4f}; worst column error {path.codec_report}", flush=True)
     if profile and getattr(path, "profile", None) is not None and args.profile_batches > 0:
         split = {}
         g = torch.Generator().manual_seed(777)
@@ -689,7 +821,7 @@ def make_path(name, data, args, device, block_budget=0):
     if name == "hostref":
         return HostRefPath(data, args, device)
     if name == "gnndirect":
-        return LoaderPath("gnndirect", data, args, device, args.placement, block_budget)
+        return LoaderPath("gnndirect", data, args, device, args.placement, block_budget, codec=args.codec)
     if name == "gpu":
         return LoaderPath("gpu", data, args, device, "device")
     return NodeLoaderPath(data, args, device, args.placement)
@@ -720,11 +852,19 @@ def run_one(label, factory, data, args, device, shape, results, profile=True):
     print(f"path {label}:", flush=True)
     path = None
     try:
+        reset_peak_rss()
         t0 = time.perf_counter()
         path = factory()
         setup_s = time.perf_counter() - t0
+        setup_peak = peak_rss_bytes()
         record = run_path(path, data, args, device, shape, profile)
         record["setup_s"] = setup_s
+        record["peak_rss_setup_bytes"] = setup_peak
+        record["peak_rss_bytes"] = peak_rss_bytes()
+        record["host_used_bytes"] = host_used_bytes()
+        print(f"  [{label}] peak host RSS: {setup_peak / 2**30:.2f} GiB after setup, "
+              f"{record['peak_rss_bytes'] / 2**30:.2f} GiB with the epochs; host memory in use "
+              f"(MemTotal - MemAvailable): {record['host_used_bytes'] / 2**30:.2f} GiB", flush=True)
         record["oracle"] = getattr(path, "oracle", False)
         if isinstance(path, LoaderPath):
             record["placement"] = path.table.placement
@@ -969,7 +1109,9 @@ def parse_args(argv=None):
     p.add_argument("--shape", choices=sorted(SHAPES), default="products",
                    help="dataset the generated graph is shaped like (sizes, features, classes, split)")
     p.add_argument("--scale", type=float, default=1.0,
-                   help="graph size relative to --shape (papers100m: about 0.25 on a 128 GiB host)")
+                   help="graph size relative to --shape (papers100m at 1: features and indices "
+                        "are created straight in their host placement, ~70 GB placed; the "
+                        "host needs about 1.1x that, see docs/integration-pytorch.md)")
     p.add_argument("--epochs", type=int, default=2)
     p.add_argument("--paths", default="pyg,pygfast,gnndirect,nodeloader,gpu",
                    help=f"comma list of {','.join(PATHS)} (pyg and pygfast first: their workers "
@@ -1007,10 +1149,17 @@ def parse_args(argv=None):
     p.add_argument("--p-in", type=float, default=0.5, help="share of in-neighbours from the own community")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", default=None, help="write the results here")
+    p.add_argument("--codec", default="none", choices=CODEC_CHOICES,
+                   help="row codec of the gnndirect and nodeloader paths' feature table (none: stored "
+                        "as generated, fp32; fp32: the identity codec; fp16/bf16/int8/fp8/int4: "
+                        "encoded on the host, decoded inside the gather)")
+    p.add_argument("--features", default="realistic", choices=("realistic", "gaussian"),
+                   help="synthetic feature model (see the module doc)")
     p.add_argument("--smoke-cpu", action="store_true",
                    help="no GPU: run the pyg, pygfast, hostref and nodeloader (host-reference mode) "
                         "paths on the CPU")
     args = p.parse_args(argv)
+    args.codec = None if args.codec == "none" else args.codec
     args.fanouts = [int(f) for f in args.fanouts.split(",")]
     args.pyg_workers = [int(w) for w in args.pyg_workers.split(",") if w.strip()]
     args.pygfast_workers = [int(w) for w in args.pygfast_workers.split(",") if w.strip()]
@@ -1051,24 +1200,48 @@ def main(argv=None):
           f"{shape['num_features']} fp32 features, {shape['num_classes']} classes; "
           f"paths {args.paths}; fanouts {args.fanouts}, batch {args.batch_size}", flush=True)
     t0 = time.perf_counter()
+    # Features and indices are created straight in the gnndirect path's host placement (no second
+    # copy: its Table and Graph adopt them); 'registered' and 'device' start from plain CPU
+    # tensors ('registered' pins them in place; 'device' copies them to HBM). With a CPU-centric
+    # baseline in the run they stay pageable too: its DataLoader workers are forked processes,
+    # and a forked child cannot rely on reading CUDA managed memory.
+    host_used_before = host_used_bytes()
+    placement = args.placement if args.placement in ("auto", "pinned", "managed_host") else None
+    if placement is not None and any(p in CPU_CENTRIC for p in args.paths):
+        print("note: pyg/pygfast in --paths: features and graph generated in pageable memory "
+              "(the gnndirect path copies them); run --paths gnndirect,gpu for no second copy",
+              flush=True)
+        placement = None
+    reset_peak_rss()
     data = generate(shape, args.seed, device if device.type == "cuda" else torch.device("cpu"),
-                    args.signal, args.p_in)
+                    args.signal, args.p_in, placement if device.type == "cuda" else None,
+                    features=args.features)
     if device.type == "cuda":
         torch.cuda.empty_cache()
     gen_s = time.perf_counter() - t0
     indptr, indices, x, y, train, test = data
+    placed_bytes = x.numel() * x.element_size() + indices.numel() * indices.element_size()
     print(f"generated in {gen_s:.1f} s: {indices.shape[0]:,} edges, {train.shape[0]:,} train, "
-          f"{test.shape[0]:,} test nodes", flush=True)
+          f"{test.shape[0]:,} test nodes; features + indices {placed_bytes / 2**30:.2f} GiB"
+          + (f" in {gd.placement_of(x) if placement else 'pageable'} memory" if device.type == "cuda" else "")
+          + f"; peak host RSS {peak_rss_bytes() / 2**30:.2f} GiB; host memory in use grew by "
+          f"{(host_used_bytes() - host_used_before) / 2**30:.2f} GiB", flush=True)
 
-    # one evaluator for every path (GPU-resident copy, fixed seeds)
-    if device.type == "cuda":
+    # One evaluator for every path (fixed seeds): over the placed data itself when generate()
+    # placed it (no copy, host or HBM), else a GPU-resident copy.
+    if device.type == "cuda" and placement is not None:
+        args.eval_graph = gd.Graph(indptr, indices, placement="auto")
+        args.eval_x = gd.Table(x, placement="auto")
+    elif device.type == "cuda":
         args.eval_graph = gd.Graph(indptr, indices, placement="device")
         args.eval_x = gd.Table(x, placement="device")
     else:
         args.eval_graph, args.eval_x = (indptr, indices), x
 
     results = {"config": {k: v for k, v in vars(args).items() if k not in ("eval_graph", "eval_x")},
-               "shape": shape, "generate_s": gen_s, "cpu_meter": CPU_METER, "paths": {},
+               "shape": shape, "generate_s": gen_s, "placed_bytes": placed_bytes,
+               "generate_peak_rss_bytes": peak_rss_bytes(),
+               "host_used_before_bytes": host_used_before, "host_used_after_generate_bytes": host_used_bytes(), "cpu_meter": CPU_METER, "paths": {},
                "pyg_sweep": {}, "pygfast_sweep": {}, "skipped": {}, "failures": {},
                "machine": {"python": platform.python_version(), "torch": torch.__version__,
                            "cpu_count": os.cpu_count(), "torch_scatter": torch_scatter_use,

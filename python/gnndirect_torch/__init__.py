@@ -27,11 +27,12 @@ except ImportError as _error:  # pragma: no cover - exercised by the host test w
 
 from .ops import (gather, load_extension, placement_of, sample_blocks, sample_neighbors,
                   scatter)
-from .table import Graph, Table, register_tensor, to_placement
+from .table import Graph, Table, empty, host_memory_info, register_tensor, to_placement
 from .loader import Batch, Block, NeighborLoader, blocks_from_pyg
 
 __all__ = [
     "PLACEMENTS", "__version__", "gather", "scatter", "sample_neighbors", "sample_blocks",
     "load_extension", "placement_of", "Table", "Graph", "register_tensor", "to_placement",
+    "empty", "host_memory_info",
     "NeighborLoader", "Batch", "Block", "blocks_from_pyg",
 ]

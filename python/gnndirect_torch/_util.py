@@ -192,8 +192,10 @@ def products_shape(scale: float = 1.0) -> Dict[str, int]:
 def papers100m_shape(scale: float = 1.0) -> Dict[str, int]:
     """Sizes of the generated ogbn-papers100M-shaped graph at ``scale`` (1.0: 111.1M nodes, 1.62B
     stored edges, 128 features, 172 classes, ogbn-papers100M's 1.09% / 0.11% / 0.19% split with
-    the test set capped at 200K). At 1.0 the features alone are 57 GB and every data path keeps its
-    own copy, so a 128 GiB host trains the shape at about 0.25.
+    the test set capped at 200K). At 1.0 the features alone are 57 GB: train_graphsage.py creates
+    them and the indices straight in their host placement (gnndirect_torch.empty), so a 128 GiB
+    host holds them once (about 70 GB); a run with CPU-centric baselines keeps pageable copies
+    besides and fits at about 0.25.
 
     Raises:
         ValueError: scale <= 0.
@@ -272,3 +274,23 @@ def speedup(baseline_seconds: float, seconds: float) -> float:
     if seconds == 0:
         return float("inf")
     return float(baseline_seconds) / float(seconds)
+
+
+def seed_ids(train_ids, num_nodes: int):
+    """The seed ids meant by ``train_ids``: integer ids as they are, or the ``nonzero()``
+    positions of a boolean mask (PyG's ``data.train_mask``), never a mask taken as ids.
+
+    Raises:
+        TypeError: a floating-point or complex tensor (neither ids nor a mask).
+        ValueError: a mask that is not 1-D of length ``num_nodes``.
+    """
+    import torch
+    ids = torch.as_tensor(train_ids)
+    if ids.dtype == torch.bool:
+        if ids.dim() != 1 or ids.numel() != num_nodes:
+            raise ValueError(f"a boolean training mask must be 1-D with one entry per node "
+                             f"({num_nodes}), got shape {tuple(ids.shape)}")
+        return ids.nonzero().view(-1)
+    if ids.is_floating_point() or ids.is_complex():
+        raise TypeError(f"train ids must be integer ids or a boolean mask, got {ids.dtype}")
+    return ids

@@ -4,15 +4,16 @@ the loader and the PyG adapter."""
 from __future__ import annotations
 
 import threading
+
 from dataclasses import dataclass
 from typing import List, Optional, Sequence
 
 import torch
 
 from . import _process
-from ._util import cache_bytes_for, check_fanouts, layer_slices, num_batches, pyg_counts
+from ._util import cache_bytes_for, check_fanouts, layer_slices, num_batches, pyg_counts, seed_ids
 from .ops import load_extension
-from .table import Graph, Table, update_cached_rows
+from .table import DECODED_DTYPES, Graph, Table, update_cached_rows
 
 
 @dataclass
@@ -97,9 +98,11 @@ class NeighborLoader:
     host-resident graph, zero-copy feature gather, side streams) while the caller trains.
 
     Args:
-        graph: :class:`Graph` (int64 indptr).  features: :class:`Table` (fp32, fp16 or bf16).
+        graph: :class:`Graph` (int64 indptr).  features: :class:`Table` (fp32, fp16 or bf16, or encoded with a codec).
         labels: int64 label per node (any device; copied to the GPU if pageable).
-        train_ids: the seed nodes (dtype of the graph's indices, or castable).
+        train_ids: the seed nodes: ids (integers, cast to the graph's index dtype) or, as in
+            PyG, a boolean mask over the nodes (``data.train_mask``; its ``nonzero()`` are the
+            seeds). Floating-point tensors are refused (TypeError).
         fanouts: one per layer, seeds side first.  batch_size: seeds per batch.
         shuffle_seed / sampling_seed: keys of the epoch shuffle and of the batch samples.
         replace: sample with replacement.  drop_last: drop a last, smaller batch.
@@ -113,7 +116,19 @@ class NeighborLoader:
             on the GPU, see docs/performance.md §4; block_budget, when set, wins).
             reserve_bytes: pool bytes reserved up front.
         cache_bytes / cache_fraction: device cache tier of hot (highest-degree) feature rows
-            for the pipeline (default: the table's own cache_bytes).
+            for the pipeline (default: the table's own cache_bytes). Not for encoded tables
+            (ValueError): their own tier (``Table(..., codec=..., cache_bytes=...)``, encoded
+            rows) serves the batches.
+        dtype: the dtype of ``batch.x`` for a table with a lossy codec (float32 default,
+            float16, bfloat16); other tables give their own dtype (None or that dtype).
+
+    Encoded tables (``Table(..., codec="int8")`` etc.): the C++ pipeline does not gather
+    through a codec yet, so the loader lets the pipeline sample (and gather labels) and decodes
+    each batch's features with the table's own decoding gather (:meth:`Table.gather`, on the
+    current stream, indices unchecked: they come from the sampler): ``batch.x`` is a fresh
+    decoded tensor, not a view of the pipeline's memory, and the pipeline's ``feature_bytes``
+    counter counts only a 2-byte placeholder column per row (a float16 [rows, 1] device tensor
+    of zeros the pipeline gathers instead of features: 2 bytes of HBM per row).
     Raises:
         TypeError, ValueError (shapes, dtypes), MemoryError.
 
@@ -145,7 +160,7 @@ class NeighborLoader:
                  sampling_seed: int = 0, replace: bool = False, drop_last: bool = False, depth: int = 0,
                  workers: int = 0, block_budget: int = 0, gather_blocks: int = 0, reserve_bytes: int = 0,
                  cache_bytes: Optional[int] = None,
-                 cache_fraction: Optional[float] = None):
+                 cache_fraction: Optional[float] = None, dtype: Optional[torch.dtype] = None):
         if not isinstance(graph, Graph):
             raise TypeError("graph must be a gnndirect_torch.Graph")
         if not isinstance(features, Table):
@@ -164,16 +179,32 @@ class NeighborLoader:
         if not labels.is_cuda and ext.placement_name(labels) == "pageable":
             labels = labels.to(device)
         self.labels = labels.contiguous()
-        self.train_ids = torch.as_tensor(train_ids).to("cpu", graph.indices.dtype).contiguous()
+        self.train_ids = seed_ids(train_ids, graph.num_nodes).to("cpu", graph.indices.dtype).contiguous()
         self.fanouts = check_fanouts(fanouts)
         self.batch_size = int(batch_size)
         self.drop_last = bool(drop_last)
         self._num_batches = num_batches(self.train_ids.numel(), self.batch_size, self.drop_last)
-        row_bytes = features.shape[1] * features.tensor.element_size()
-        if cache_bytes is None and cache_fraction is None:
-            cache = features.cache_bytes
+        self._decode = features.encoded
+        self._x_dtype = dtype
+        if dtype is not None and not self._decode and dtype != features.dtype:
+            raise TypeError(f"dtype={dtype}: this table has no lossy codec and gives its own dtype "
+                            f"({features.dtype})")
+        if self._decode:
+            if dtype is not None and dtype not in DECODED_DTYPES:
+                raise TypeError(f"codec {features.codec!r} decodes to float32, float16 or bfloat16, not {dtype}")
+            if cache_bytes is not None or cache_fraction is not None:
+                raise ValueError("NeighborLoader: an encoded table serves batches through its own cache "
+                                 "tier: give cache_bytes/cache_fraction to Table(..., codec=...) instead")
+            cache = 0
+            with torch.cuda.device(device):
+                pipeline_features = torch.zeros((features.shape[0], 1), dtype=torch.float16, device=device)
         else:
-            cache = cache_bytes_for(features.shape[0], row_bytes, cache_bytes, cache_fraction)
+            pipeline_features = features.tensor
+            row_bytes = features.shape[1] * features.tensor.element_size()
+            if cache_bytes is None and cache_fraction is None:
+                cache = features.cache_bytes
+            else:
+                cache = cache_bytes_for(features.shape[0], row_bytes, cache_bytes, cache_fraction)
         config = ext.PipelineConfig()
         config.fanouts = self.fanouts
         config.batch_size = self.batch_size
@@ -192,7 +223,7 @@ class NeighborLoader:
         config.cache_bytes = int(cache)
         self.cache_bytes = int(cache)
         with torch.cuda.device(device):
-            self._pipeline = ext.Pipeline(graph.indptr, graph.indices, features.tensor, self.labels,
+            self._pipeline = ext.Pipeline(graph.indptr, graph.indices, pipeline_features, self.labels,
                                           self.train_ids, config)
         features._users.add(self)
         graph._users.add(self)
@@ -322,5 +353,9 @@ class _LoaderIterator:
             blocks.append(Block(src_nodes=src, num_dst=num_dst, offsets=offsets, indices=local,
                                 edge_ids=edge_ids))
             num_dst = src.shape[0]
+        n_id = blocks[-1].src_nodes
+        x = out.x
+        if loader._decode:  # the pipeline gathered a placeholder: decode the real rows
+            x = loader.features.gather(n_id, dtype=loader._x_dtype, check=False)
         return Batch(epoch=out.epoch, index=out.index, batch_size=out.num_seeds,
-                     sampling_seed=out.sampling_seed, n_id=blocks[-1].src_nodes, x=out.x, y=out.y, blocks=blocks)
+                     sampling_seed=out.sampling_seed, n_id=n_id, x=x, y=out.y, blocks=blocks)

@@ -47,6 +47,15 @@ def load_extension():
     return _extension
 
 
+#: The error of scatter_rows into a host-resident table under torch.compile.
+COMPILE_HOST_SCATTER_MESSAGE = (
+    "gnndirect: scatter_rows into a host-resident table (registered/pinned/managed_host) cannot "
+    "run inside torch.compile: functionalization would hand the op a pageable clone of the "
+    "table and copy it back, so the write could not stay in place. Call Table.scatter / "
+    "gnndirect_torch.scatter outside the compiled region (e.g. in a function decorated with "
+    "torch.compiler.disable); gathers compile fine.")
+
+
 def _register_fakes() -> None:
     """Fake (meta) kernels: shapes for torch.compile, FakeTensor and opcheck."""
 
@@ -54,8 +63,20 @@ def _register_fakes() -> None:
     def _gather_fake(table, index, cache=None, slot_of=None, check=True):
         return table.new_empty((index.shape[0], table.shape[1]), device=index.device)
 
+    @torch.library.register_fake("gnndirect::gather_encoded")
+    def _gather_encoded_fake(codes, meta, cols, codec, index, cache=None, slot_of=None, dtype=None,
+                             check=True):
+        return codes.new_empty((index.shape[0], cols), dtype=dtype or torch.float32,
+                               device=index.device)
+
     @torch.library.register_fake("gnndirect::scatter_rows")
     def _scatter_fake(table, index, src, check=True):
+        # Runs only while tracing (torch.compile, export). Functionalization turns the mutation
+        # into "write into a clone, copy back": the clone of a host-resident table is pageable
+        # memory the GPU cannot write, and the write would not reach the placed table in place.
+        # Refuse it here, while tracing, with a message that says so (issue #31).
+        if not table.is_cuda and (index.is_cuda or src.is_cuda):
+            raise RuntimeError(COMPILE_HOST_SCATTER_MESSAGE)
         return None
 
     @torch.library.register_fake("gnndirect::sample_neighbors")
@@ -121,7 +142,8 @@ def _tensor_of(table):
     return table, None, None
 
 
-def gather(table, index: torch.Tensor, *, check: bool = True) -> torch.Tensor:
+def gather(table, index: torch.Tensor, *, dtype: Optional[torch.dtype] = None,
+           check: bool = True) -> torch.Tensor:
     """Rows ``table[index]`` as a new tensor on ``index``'s device.
 
     Args:
@@ -129,19 +151,39 @@ def gather(table, index: torch.Tensor, *, check: bool = True) -> torch.Tensor:
             any GPU-addressable placement (registered/pinned/managed_host CPU tensor, or CUDA);
             with CPU tensors everywhere the host reference runs instead.
         index: 1-D int32/int64 tensor (CUDA for the GPU path).
+        dtype: the output dtype. A Table with a codec decodes to float32 (default), float16 or
+            bfloat16 (inside the gather: the link carries the encoded rows; ``codec="fp32"``
+            tables gather float32 and round on the GPU). Tables without a codec and plain
+            tensors gather their own dtype (None or that dtype).
         check: check every index (synchronises the current stream once); False only enqueues
             and must only be used for trusted indices.
     Returns:
-        ``[len(index), table.shape[1]]`` tensor of the table's dtype.
+        ``[len(index), cols]`` tensor of ``dtype`` (default: the table's dtype; float32 for
+        encoded tables).
     Raises:
         IndexError: an index outside [0, rows), naming its position and value (the CUDA context
             stays usable).  ValueError: shapes, devices, pageable table memory.
-        TypeError: index dtype.
+        TypeError: index dtype; a ``dtype`` the table's codec cannot produce.
     """
     load_extension()
+    from .table import DECODED_DTYPES, Table
+    if isinstance(table, Table) and table.encoded:
+        if dtype is not None and dtype not in DECODED_DTYPES:
+            raise TypeError(f"codec {table.codec!r} decodes to float32, float16 or bfloat16, not {dtype}")
+        _check_fork("gnndirect_torch.gather", table.tensor, index, table.meta)
+        return _call(torch.ops.gnndirect.gather_encoded.default, table.tensor, table.meta, table.cols,
+                     table.codec, index, table.cache_rows_tensor, table.slot_of, dtype, check)
     tensor, cache, slot_of = _tensor_of(table)
+    convert = None
+    if dtype is not None and dtype != tensor.dtype:
+        if isinstance(table, Table) and table.codec == "fp32" and dtype in DECODED_DTYPES:
+            convert = dtype
+        else:
+            raise TypeError(f"a table without a codec gathers its own dtype ({tensor.dtype}), not "
+                            f"{dtype}; build the Table with codec=... to decode to another dtype")
     _check_fork("gnndirect_torch.gather", tensor, index, cache)
-    return _call(torch.ops.gnndirect.gather.default, tensor, index, cache, slot_of, check)
+    out = _call(torch.ops.gnndirect.gather.default, tensor, index, cache, slot_of, check)
+    return out if convert is None else out.to(convert)
 
 
 def scatter(table, index: torch.Tensor, src: torch.Tensor, *, check: bool = True) -> None:

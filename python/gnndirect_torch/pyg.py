@@ -53,16 +53,31 @@ class GnnDirectFeatureStore(FeatureStore):
     Args:
         placement: placement of 2-D floating tensors put into the store (wrapped in a
             :class:`~gnndirect_torch.Table`; see :func:`~gnndirect_torch.to_placement`).
-        cache_bytes / cache_fraction: device cache tier of those tables.
+        cache_bytes / cache_fraction: device cache tier of those tables (encoded rows for an
+            encoded table: the same budget holds 4-8x the rows).
+        codec: row codec of those tables (see :class:`~gnndirect_torch.Table`: None, "fp32",
+            "fp16", "bf16", "int8", "fp8", "int4" or the library's names): the rows are encoded
+            once when put and decoded inside every gather.
+        dtype: dtype the store returns for encoded tables (float32 default, float16, bfloat16).
         device: the CUDA device results are returned on (default: current).
     Other tensors (e.g. labels) are kept on the device and indexed there. A Table can also be
-    put directly. ``get_tensor(..., index=idx)`` returns rows ``idx`` as a CUDA tensor; without
-    an index it returns the whole stored tensor (host-resident for tables).
+    put directly (with its own codec). ``get_tensor(..., index=idx)`` returns rows ``idx`` as a
+    CUDA tensor, decoded for encoded tables; without an index it returns the whole stored
+    tensor (host-resident for plain tables; for an encoded table every row decoded into a new
+    device tensor of rows x cols x dtype bytes).
+    Raises (construction): ValueError for an unknown codec, TypeError for a dtype no codec
+    produces.
     """
 
     def __init__(self, placement: str = "auto", *, cache_bytes: Optional[int] = None,
-                 cache_fraction: Optional[float] = None, device=None):
+                 cache_fraction: Optional[float] = None, codec: Optional[str] = None,
+                 dtype: Optional[torch.dtype] = None, device=None):
         super().__init__()
+        from .table import DECODED_DTYPES, canonical_codec
+        self._codec = canonical_codec(codec)
+        if dtype is not None and dtype not in DECODED_DTYPES:
+            raise TypeError(f"dtype must be float32, float16 or bfloat16, got {dtype}")
+        self._dtype = dtype
         self._placement = placement
         self._cache = {"cache_bytes": cache_bytes, "cache_fraction": cache_fraction}
         self._device = _cuda_device(device)
@@ -81,7 +96,8 @@ class GnnDirectFeatureStore(FeatureStore):
         else:
             tensor = torch.as_tensor(tensor)
             if tensor.dim() == 2 and tensor.is_floating_point():
-                value = Table(tensor, self._placement, device=self._device, **self._cache)
+                value = Table(tensor, self._placement, codec=self._codec, device=self._device,
+                              **self._cache)
             else:
                 value = tensor.to(self._device)
         self._store[self._key(attr)] = value
@@ -92,11 +108,16 @@ class GnnDirectFeatureStore(FeatureStore):
         if value is None:
             return None
         index = attr.index
-        if index is None or (isinstance(index, slice) and index == slice(None)):
+        whole = index is None or (isinstance(index, slice) and index == slice(None))
+        if whole and not (isinstance(value, Table) and value.encoded):
             return value.tensor if isinstance(value, Table) else value
-        index = torch.as_tensor(index)
         if isinstance(value, Table):
-            return value.gather(index.to(self._device))
+            if whole:
+                index = torch.arange(len(value), device=self._device)
+            index = torch.as_tensor(index)
+            dtype = self._dtype if value.encoded else None
+            return value.gather(index.to(self._device), dtype=dtype)
+        index = torch.as_tensor(index)
         return value[index.to(value.device)]
 
     def _remove_tensor(self, attr: TensorAttr) -> bool:

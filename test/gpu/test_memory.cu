@@ -2,6 +2,7 @@
 // of caller memory; failure paths leave no leak and a usable context.
 #include <doctest/doctest.h>
 
+#include <gnndirect/algorithms/gather.cuh>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/owners/buffer.hpp>
@@ -9,12 +10,21 @@
 #include <gnndirect/owners/registration.hpp>
 #include <gnndirect/owners/table.hpp>
 #include <gnndirect/graph/csr_graph.hpp>
+#include <gnndirect/io/npy.hpp>
+#include <gnndirect/owners/host_memory.hpp>
 
 #include "support/device_memory.hpp"
 #include "support/transfer.hpp"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <string>
 #include <random>
 #include <vector>
 
@@ -100,6 +110,53 @@ TEST_CASE("adopt_by_copy into each kind, and adopt_by_registration of a std::vec
     run_affine(t.view().data, 513 * 19);  // the kernel writes the caller's vector in place
   }
   CHECK(source == expected);
+}
+
+TEST_CASE("adopt_by_registration of column slices that end at the end of their allocation")
+{
+  // Issue #31 item 4: a slice of cols < row_stride spans (rows - 1) x stride + cols elements;
+  // registering rows x stride ran past the mapping (cudaErrorInvalidValue). The host memory is
+  // an mmap whose following page is unmapped, so nothing past the end can be registered.
+  std::mt19937_64 rng(std::random_device{}());
+  auto const page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  std::int64_t const rows = 1000, stride = 37;
+  for (std::int64_t cols : {std::int64_t{1}, std::int64_t{5}, stride - 1, stride}) {
+    {
+      CAPTURE(cols);
+      std::size_t const span = static_cast<std::size_t>((rows - 1) * stride + cols);  // elements
+      std::size_t const pages = (span * 4 + page - 1) / page;
+      void* const mapping = mmap(nullptr, (pages + 1) * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      REQUIRE(mapping != MAP_FAILED);
+      REQUIRE(munmap(static_cast<char*>(mapping) + pages * page, page) == 0);  // nothing mapped after the end
+      auto* const end = reinterpret_cast<std::int32_t*>(static_cast<char*>(mapping) + pages * page);
+      // The slice's last element is the allocation's last: its first row starts span elements before.
+      std::int32_t* const slice = end - span;
+      for (std::size_t i = 0; i < span; ++i) { slice[i] = static_cast<std::int32_t>(rng()); }
+      std::vector<std::int64_t> ids(300);
+      for (auto& id : ids) { id = static_cast<std::int64_t>(rng() % rows); }
+      auto const device_ids = gnndirect::test::to_buffer(ids);
+      gnndirect::buffer<std::int32_t> out(ids.size() * static_cast<std::size_t>(cols), memory_kind::device);
+      {
+        auto const t = gnndirect::table<std::int32_t>::adopt_by_registration(slice, rows, cols, stride);
+        CHECK(t.bytes() == span * 4);
+        gnndirect::gather(cudaStream_t{}, gnndirect::table_view<const std::int32_t>(t.view()), device_ids.data(),
+                          static_cast<std::int64_t>(ids.size()),
+                          gnndirect::table_view<std::int32_t>(out.data(), static_cast<std::int64_t>(ids.size()), cols,
+                                                              cols, memory_kind::device));
+      }
+      std::vector<std::int32_t> back(out.size());
+      GNNDIRECT_CUDA_TRY(cudaMemcpy(back.data(), out.data(), out.bytes(), cudaMemcpyDefault));
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < ids.size(); ++i) {
+        for (std::int64_t c = 0; c < cols; ++c) {
+          wrong += back[i * static_cast<std::size_t>(cols) + static_cast<std::size_t>(c)] !=
+                   slice[static_cast<std::size_t>(ids[i] * stride + c)];
+        }
+      }
+      CHECK(wrong == 0);
+      REQUIRE(munmap(mapping, pages * page) == 0);
+    }
+  }
 }
 
 /// Copies `bytes` of device-visible memory to the host through a non-blocking stream (which is not
@@ -269,4 +326,120 @@ TEST_CASE("stream-ordered device buffers: default pool and a caller pool")
   }
   GNNDIRECT_CUDA_TRY(cudaMemPoolDestroy(pool));
   GNNDIRECT_CUDA_TRY(cudaStreamDestroy(stream));
+}
+
+namespace {
+
+/// Environment variable set (or unset) for a scope, restored afterwards.
+struct scoped_env {
+  std::string name;
+  std::string old;
+  bool had;
+  scoped_env(const char* n, const char* value) : name(n)
+  {
+    const char* o = std::getenv(n);
+    had = o != nullptr;
+    if (had) { old = o; }
+    if (value != nullptr) { ::setenv(n, value, 1); } else { ::unsetenv(n); }
+  }
+  ~scoped_env()
+  {
+    if (had) { ::setenv(name.c_str(), old.c_str(), 1); } else { ::unsetenv(name.c_str()); }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("host requests beyond what the host can give now are refused before the driver")
+{
+  // Below the host's ceiling but above what it can give now: an allocation_error naming the
+  // bytes needed and available, no driver call, nothing leaked, and the context usable.
+  scoped_env const probe("GNNDIRECT_HOST_MEMORY_LIMIT", nullptr);
+  gnndirect::host_memory_available const available = gnndirect::query_host_memory_available();
+  std::uint64_t const ceiling = gnndirect::host_memory_limit_bytes();
+  CAPTURE(available.bytes);
+  CAPTURE(available.source);
+  CAPTURE(ceiling);
+  if (!available.known || available.bytes + (std::uint64_t{1} << 30) > ceiling) {
+    MESSAGE("skipped: nothing is in use beyond 1 GiB of the ceiling, or nothing readable");
+    return;
+  }
+  std::size_t const before = free_device_bytes();
+  auto const bytes = static_cast<std::size_t>(available.bytes + (std::uint64_t{1} << 29));
+  for (memory_kind kind : {memory_kind::pinned, memory_kind::managed_host}) {
+    CAPTURE(gnndirect::to_string(kind));
+    try {
+      gnndirect::buffer<char> b(bytes, kind);
+      FAIL("a request above the available bytes must be refused");
+    } catch (const gnndirect::allocation_error& e) {
+      std::string const what = e.what();
+      CHECK(e.bytes() == bytes);
+      CHECK(what.find("needs " + std::to_string(bytes) + " bytes") != std::string::npos);
+      CHECK(what.find("can give") != std::string::npos);
+      CHECK(what.find("cudaHostAlloc") == std::string::npos);
+      CHECK(what.find("cudaMallocManaged") == std::string::npos);
+    }
+  }
+  CHECK(cudaGetLastError() == cudaSuccess);
+  CHECK(free_device_bytes() + (std::size_t{4} << 20) >= before);
+}
+
+TEST_CASE("a 1 GiB override refuses 2 GiB of managed memory; 256 MiB is committed and usable")
+{
+  std::size_t const before = free_device_bytes();
+  {
+    scoped_env const limit("GNNDIRECT_HOST_MEMORY_LIMIT", "1G");
+    CHECK_THROWS_AS(gnndirect::buffer<char>(std::size_t{2} << 30, memory_kind::managed_host),
+                    gnndirect::allocation_error);
+  }
+  // Committed at construction (pages touched chunk by chunk): then readable by a kernel.
+  gnndirect::table<std::int32_t> committed(1 << 16, 1 << 10, memory_kind::managed_host);
+  check_kernel_round_trip(committed);
+  CHECK(free_device_bytes() + (std::size_t{4} << 20) >= before);
+}
+
+TEST_CASE("load_table_npy and load_csr_npy stream files into every placement")
+{
+  std::mt19937_64 rng(std::random_device{}());
+  std::string const dir = std::filesystem::temp_directory_path().string();
+  std::string const tag = std::to_string(rng()) + "_" + std::to_string(::getpid());
+  std::string const table_path = dir + "/gnndirect_table_" + tag + ".npy";
+  std::string const indptr_path = dir + "/gnndirect_indptr_" + tag + ".npy";
+  std::string const indices_path = dir + "/gnndirect_indices_" + tag + ".npy";
+  std::int64_t const rows = 1000 + static_cast<std::int64_t>(rng() % 3000);
+  std::int64_t const cols = 1 + static_cast<std::int64_t>(rng() % 40);
+  std::vector<float> values(static_cast<std::size_t>(rows * cols));
+  for (auto& v : values) { v = static_cast<float>(rng() % 100000) * 0.25f; }
+  gnndirect::save_npy(table_path, gnndirect::npy_dtype::float32, {rows, cols}, values.data());
+  // A random CSR with int64 files read into int32 indices (range-checked conversion).
+  std::vector<std::int64_t> indptr(static_cast<std::size_t>(rows) + 1, 0);
+  for (std::int64_t v = 0; v < rows; ++v) { indptr[v + 1] = indptr[v] + static_cast<std::int64_t>(rng() % 9); }
+  std::vector<std::int64_t> indices(static_cast<std::size_t>(indptr.back()));
+  for (auto& i : indices) { i = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(rows)); }
+  gnndirect::save_npy(indptr_path, indptr);
+  gnndirect::save_npy(indices_path, indices);
+  for (memory_kind kind : {memory_kind::device, memory_kind::pinned, memory_kind::managed_host}) {
+    CAPTURE(gnndirect::to_string(kind));
+    auto const t = gnndirect::load_table_npy<float>(table_path, kind);
+    REQUIRE(t.rows() == rows);
+    REQUIRE(t.cols() == cols);
+    std::vector<float> back(values.size(), -1.0f);  // poisoned
+    GNNDIRECT_CUDA_TRY(cudaMemcpy(back.data(), t.view().data, values.size() * sizeof(float), cudaMemcpyDefault));
+    CHECK(std::memcmp(back.data(), values.data(), values.size() * sizeof(float)) == 0);
+    auto const g = gnndirect::load_csr_npy<std::int64_t, std::int32_t>(indptr_path, indices_path,
+                                                                      gnndirect::csr_placement{memory_kind::device, kind});
+    std::vector<std::int64_t> p(indptr.size(), -1);
+    std::vector<std::int32_t> i(indices.size(), -1);
+    GNNDIRECT_CUDA_TRY(cudaMemcpy(p.data(), g.view().indptr, p.size() * 8, cudaMemcpyDefault));
+    if (!i.empty()) { GNNDIRECT_CUDA_TRY(cudaMemcpy(i.data(), g.view().indices, i.size() * 4, cudaMemcpyDefault)); }
+    CHECK(p == indptr);
+    std::size_t mismatches = 0;
+    for (std::size_t e = 0; e < indices.size(); ++e) { mismatches += i[e] != static_cast<std::int32_t>(indices[e]); }
+    CHECK(mismatches == 0);
+  }
+  // A dtype mismatch is refused before anything is allocated.
+  CHECK_THROWS_AS(gnndirect::load_table_npy<double>(table_path, memory_kind::pinned), gnndirect::invalid_argument);
+  std::remove(table_path.c_str());
+  std::remove(indptr_path.c_str());
+  std::remove(indices_path.c_str());
 }

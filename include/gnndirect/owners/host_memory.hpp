@@ -17,6 +17,24 @@
 /// grow on demand report little free memory, so it would refuse what the host can give.
 /// GNNDIRECT_HOST_MEMORY_LIMIT overrides the probe ("64G", "64GB", "64GiB", "64g", "1.5T",
 /// plain bytes); a value that is not a size is an error, never silently ignored.
+///
+/// Allocations that commit host memory (pinned, managed_host, the copies into them) are also
+/// checked against what the host can give *now* (query_host_memory_available), because a
+/// request below the ceiling can still exceed what is free, and then the kernel's OOM killer
+/// ends the whole process instead of an exception. The rule, chosen so that it never refuses
+/// what the host can give:
+///
+/// - when a cgroup memory limit below the machine's memory (the larger of MemTotal and the
+///   sysfs memory-block total) applies, the available bytes are the smallest headroom over the
+///   limited cgroups: limit - (usage - reclaimable file pages), v2 `memory.max` - (`memory.current`
+///   - `file` of `memory.stat`), v1 `memory.limit_in_bytes` - (`memory.usage_in_bytes` -
+///   `total_cache`); the cgroup is the limit the kernel enforces with its OOM killer. MemAvailable
+///   is reported but does not lower this answer: hosts whose memory grows on demand read a low
+///   MemAvailable at first and would refuse what the cgroup (and the host) allows;
+/// - without a cgroup limit: MemAvailable plus the memory blocks not yet online (the sysfs
+///   memory-block total above MemTotal, which a host that grows on demand can still plug in);
+/// - nothing readable: no check (0 bytes with `known` false);
+/// - GNNDIRECT_HOST_MEMORY_LIMIT set: the override is authoritative and replaces this probe too.
 
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/core/memory_kind.hpp>
@@ -24,6 +42,7 @@
 
 #include <dirent.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstddef>
 #include <cstdint>
@@ -41,6 +60,16 @@ GNNDIRECT_NAMESPACE_BEGIN
 struct host_memory_limit {
   std::uint64_t bytes{0};  ///< the ceiling; 0 when nothing could be read (then nothing is refused)
   std::string source;      ///< e.g. "cgroup v2 /sys/fs/cgroup/memory.max", "MemTotal", "GNNDIRECT_HOST_MEMORY_LIMIT"
+};
+
+/// What the host can give now (see the file comment for the rule), with the inputs, for messages.
+struct host_memory_available {
+  bool known{false};             ///< false when nothing could be read (then nothing is refused)
+  std::uint64_t bytes{0};        ///< bytes that may still be committed (meaningful when known)
+  std::string source;            ///< which rule or file decided, e.g. "cgroup v2 /sys/fs/cgroup/memory.max"
+  std::uint64_t cgroup_bytes{0}; ///< smallest cgroup headroom (0 without a limit: see has_cgroup_limit)
+  bool has_cgroup_limit{false};  ///< a finite cgroup memory limit applies
+  std::uint64_t mem_available{0};///< MemAvailable of /proc/meminfo (0: not read)
 };
 
 namespace detail {
@@ -255,6 +284,62 @@ inline host_memory_limit probe_host_memory_limit(const std::string& root = "")
   return limit;
 }
 
+/// Reads "key value" lines (cgroup memory.stat) and returns the value of `key`; 0 if absent.
+inline std::uint64_t parse_stat_value(const std::string& stat_text, const std::string& key)
+{
+  std::istringstream in(stat_text);
+  std::string name;
+  std::uint64_t value = 0;
+  while (in >> name) {
+    if (!(in >> value)) { return 0; }
+    if (name == key) { return value; }
+  }
+  return 0;
+}
+
+/// Headroom of one cgroup: limit - (usage - reclaimable), clamped at 0; nullopt without a finite
+/// limit or a readable usage. Pure.
+inline std::optional<std::uint64_t> cgroup_headroom(std::uint64_t limit, std::uint64_t usage,
+                                                    std::uint64_t reclaimable) noexcept
+{
+  if (limit == 0) { return std::nullopt; }
+  std::uint64_t const used = usage > reclaimable ? usage - reclaimable : 0;
+  return limit > used ? limit - used : 0;
+}
+
+/// Lowers `out.cgroup_bytes` to the headroom of each cgroup dir in `dirs` that has a finite
+/// limit (limit_file) below `machine` (the machine's memory, 0: unknown; a limit at or above it
+/// limits nothing), a usage (usage_file) and reclaimable file pages (`cache_key` of memory.stat).
+inline void take_smallest_cgroup_headroom(const std::vector<std::string>& dirs, const char* limit_file,
+                                          const char* usage_file, const char* cache_key,
+                                          const char* version, std::uint64_t machine,
+                                          host_memory_available& out)
+{
+  for (const std::string& dir : dirs) {
+    std::uint64_t const limit = parse_cgroup_limit(read_small_file(dir + "/" + limit_file));
+    if (limit == 0 || (machine != 0 && limit >= machine)) { continue; }
+    std::optional<std::uint64_t> const usage = parse_size(read_small_file(dir + "/" + usage_file));
+    if (!usage) { continue; }  // a limit without a readable usage: the ceiling check covers it
+    std::uint64_t const cache = parse_stat_value(read_small_file(dir + "/memory.stat"), cache_key);
+    std::uint64_t const headroom = *cgroup_headroom(limit, *usage, cache);
+    if (!out.has_cgroup_limit || headroom < out.cgroup_bytes) {
+      out.cgroup_bytes = headroom;
+      out.has_cgroup_limit = true;
+      out.source = std::string("cgroup ") + version + " " + dir + "/" + limit_file + " minus " +
+                   usage_file + " (less reclaimable file pages)";
+    }
+  }
+}
+
+/// Host headroom without a cgroup limit: MemAvailable plus memory blocks not yet online
+/// (`blocks` - MemTotal when positive). Pure; 0 when MemAvailable is absent.
+inline std::uint64_t host_headroom(std::uint64_t mem_available, std::uint64_t mem_total,
+                                   std::uint64_t blocks) noexcept
+{
+  if (mem_available == 0) { return 0; }
+  return mem_available + (blocks > mem_total ? blocks - mem_total : 0);
+}
+
 /// Applies GNNDIRECT_HOST_MEMORY_LIMIT text (`text` null: unset) over a probe.
 /// @throws invalid_argument for text that is not a positive size that fits in 64 bits.
 inline host_memory_limit apply_host_memory_override(const char* text, host_memory_limit probed)
@@ -266,6 +351,59 @@ inline host_memory_limit apply_host_memory_override(const char* text, host_memor
                       "' is not a size: use bytes or a number with K, M, G, T or P (binary "
                       "units, optional B or iB: 68719476736, 64G, 64GB, 64GiB, 1.5T) below 16 EiB");
   return {*bytes, "GNNDIRECT_HOST_MEMORY_LIMIT"};
+}
+
+/// The availability probe below `root` ("" = the real system; tests pass a fake tree): the rule
+/// of the file comment. Never throws.
+inline host_memory_available probe_host_memory_available(const std::string& root = "")
+{
+  host_memory_available out;
+  std::string const meminfo = read_small_file(root + "/proc/meminfo");
+  out.mem_available = parse_meminfo_bytes(meminfo, "MemAvailable");
+  std::uint64_t const mem_total = parse_meminfo_bytes(meminfo, "MemTotal");
+  std::uint64_t const blocks = sysfs_memory_block_bytes(root);
+  std::uint64_t const machine = std::max(mem_total, blocks);
+  cgroup_paths const paths = parse_proc_cgroup(read_small_file(root + "/proc/self/cgroup"));
+  std::string const mount = root + "/sys/fs/cgroup";
+  for (const char* v2_mount : {"", "/unified"}) {
+    take_smallest_cgroup_headroom(cgroup_ancestry(mount + v2_mount, paths.v2.value_or("")),
+                                  "memory.max", "memory.current", "file", "v2", machine, out);
+  }
+  take_smallest_cgroup_headroom(cgroup_ancestry(mount + "/memory", paths.memory.value_or("")),
+                                "memory.limit_in_bytes", "memory.usage_in_bytes", "total_cache",
+                                "v1", machine, out);
+  if (out.has_cgroup_limit) {
+    out.known = true;
+    out.bytes = out.cgroup_bytes;
+    return out;
+  }
+  std::uint64_t const host = host_headroom(out.mem_available, mem_total, blocks);
+  if (host != 0) {
+    out.known = true;
+    out.bytes = host;
+    out.source = host == out.mem_available
+                   ? "MemAvailable of /proc/meminfo"
+                   : "MemAvailable of /proc/meminfo plus memory blocks not yet online";
+  }
+  return out;
+}
+
+/// The message part of a refusal for lack of available memory: the bytes needed and available,
+/// where the figure came from, and the zero-copy alternatives. Pure.
+inline std::string unavailable_message(std::size_t bytes, const host_memory_available& available)
+{
+  std::string text = "needs " + std::to_string(bytes) + " bytes but the host can give " +
+                     std::to_string(available.bytes) + " now (" + available.source;
+  if (available.has_cgroup_limit) {
+    text += "; cgroup headroom " + std::to_string(available.cgroup_bytes);
+  }
+  if (available.mem_available != 0) {
+    text += "; MemAvailable " + std::to_string(available.mem_available);
+  }
+  return text + "); zero-copy alternatives: adopt the memory in place (registered: "
+                "table::adopt_by_registration, gnndirect_torch 'registered'), fill the placement "
+                "directly (table::from_npy, gnndirect_torch.empty / Table.from_npy), or free "
+                "memory first; set GNNDIRECT_HOST_MEMORY_LIMIT if this probe is wrong";
 }
 
 /// Refuses a host-resident request of `bytes` above the ceiling (pinned, managed, registered).
@@ -287,7 +425,36 @@ inline host_memory_limit query_host_memory_limit()
 /// could be read, then callers do not pre-check). @throws as query_host_memory_limit().
 inline std::uint64_t host_memory_limit_bytes() { return query_host_memory_limit().bytes; }
 
+/// What the host can give now (see the file comment for the rule). With
+/// GNNDIRECT_HOST_MEMORY_LIMIT set, the override's bytes (source "GNNDIRECT_HOST_MEMORY_LIMIT").
+/// Reads a few small files; never synchronises.
+/// @throws invalid_argument when GNNDIRECT_HOST_MEMORY_LIMIT is set to something that is not a size.
+inline host_memory_available query_host_memory_available()
+{
+  if (const char* text = std::getenv("GNNDIRECT_HOST_MEMORY_LIMIT")) {
+    host_memory_limit const limit = detail::apply_host_memory_override(text, {});
+    host_memory_available out;
+    out.known = true;
+    out.bytes = limit.bytes;
+    out.source = limit.source;
+    return out;
+  }
+  return detail::probe_host_memory_available();
+}
+
 namespace detail {
+
+/// Refuses a request that would commit `bytes` of host memory beyond what the host can give now
+/// (query_host_memory_available), so that the caller gets an exception instead of the OOM killer.
+/// @throws allocation_error naming the bytes needed and available and the alternatives;
+/// invalid_argument for a bad override.
+inline void refuse_beyond_host_available(std::size_t bytes, memory_kind kind)
+{
+  host_memory_available const available = query_host_memory_available();
+  if (available.known && bytes > available.bytes) {
+    throw allocation_error(__FILE__, __LINE__, bytes, kind, unavailable_message(bytes, available));
+  }
+}
 
 inline void refuse_beyond_host_limit(std::size_t bytes, memory_kind kind)
 {

@@ -14,6 +14,17 @@ placed_pointer placement_of(const at::Tensor& t, const char* what, int device)
 {
   placed_pointer result;
   if (t.numel() == 0) { return result; }
+  if (device >= 0) {
+    // Make the device's context current on this thread first: in a thread that has not used
+    // CUDA yet (a second Python thread scattering), cudaPointerGetAttributes would otherwise
+    // report page-locked memory without its device mapping (issue #31).
+    cudaError_t const set = cudaSetDevice(device);
+    if (set != cudaSuccess) {
+      (void)cudaGetLastError();
+      TORCH_CHECK(false, "gnndirect: cudaSetDevice(", device, ") failed for ", what, ": ",
+                  cudaGetErrorString(set));
+    }
+  }
   cudaPointerAttributes attributes{};
   cudaError_t const status = cudaPointerGetAttributes(&attributes, t.data_ptr());
   if (status != cudaSuccess) {

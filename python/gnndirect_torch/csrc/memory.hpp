@@ -7,6 +7,9 @@
 #include <gnndirect/owners/registration.hpp>
 
 #include <ATen/ATen.h>
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
 
 #include <memory>
 #include <string>
@@ -53,5 +56,27 @@ at::Tensor allocate_host_tensor(at::IntArrayRef sizes, at::ScalarType dtype, con
 std::string auto_placement();
 /// One-line reason for auto_placement().
 std::string auto_placement_reason();
+
+/// `auto` placement for a table of `bytes` bytes on the current device (managed_host only when it
+/// fits the GPU's free-memory safety rule, else pinned; see gnndirect/owners/placement.hpp).
+/// @throws c10 errors without a device.
+std::string auto_placement_for(std::int64_t bytes);
+
+/// What the host can give now and its ceiling (gnndirect/owners/host_memory.hpp), as a Python
+/// dict: known, available, source, cgroup_headroom (or None), mem_available, limit,
+/// limit_source. Reads a few small files; initialises nothing. @throws ValueError for a bad
+/// GNNDIRECT_HOST_MEMORY_LIMIT.
+pybind11::dict host_memory_info();
+
+/// (shape, descr) of a .npy file's header, e.g. ([111059956, 128], "<f4"). Maps the file
+/// (nothing is read but the header). @throws ValueError naming the file.
+pybind11::tuple npy_header(const std::string& path);
+
+/// Streams the .npy file at `path` into `target` (a contiguous tensor of the same element count
+/// and element size: CPU memory of any placement, or CUDA through one bounded staging chunk) in
+/// chunks of 64 MiB on all cores, releasing each chunk's mapped pages, so that peak host memory
+/// is the target plus one chunk. The caller checks dtypes (Python maps descr to torch dtypes).
+/// Synchronous. @throws ValueError (file, sizes), RuntimeError (CUDA copy).
+void fill_from_npy(const at::Tensor& target, const std::string& path);
 
 }  // namespace gnndirect_torch

@@ -1,11 +1,12 @@
 /// @file module.cpp
 /// @brief The Python module gnndirect_torch._C: registration handles, host-resident allocation,
-/// placement queries and the mini-batch pipeline (the custom ops are registered with
+/// placement queries, the row-codec encoder and the mini-batch pipeline (the custom ops are registered with
 /// TORCH_LIBRARY in the other files and reached through torch.ops.gnndirect).
 ///
 /// Exceptions: gnndirect and c10 errors become IndexError / ValueError / TypeError /
 /// MemoryError / RuntimeError with the library's message (local translator of this module).
 
+#include "codec.hpp"
 #include "common.hpp"
 #include "memory.hpp"
 #include "pipeline.hpp"
@@ -136,6 +137,27 @@ PYBIND11_MODULE(_C, m)
         "torch's allocated bytes [before, during, after] (a test hook).");
   m.def("auto_placement", &auto_placement, "Placement gnndirect's auto choice picks on this device.");
   m.def("auto_placement_reason", &auto_placement_reason, "Why auto_placement() picked it.");
+  m.def("auto_placement_for", &auto_placement_for, py::arg("bytes"),
+        "auto placement for a table of `bytes` bytes on the current device.");
+  m.def("host_memory_info", &host_memory_info,
+        "What the host can give now and its ceiling: dict(known, available, source, "
+        "cgroup_headroom, mem_available, limit, limit_source).");
+  m.def("npy_header", &npy_header, py::arg("path"), "(shape, descr) of a .npy file's header.");
+  m.def("fill_from_npy", &fill_from_npy, py::arg("target"), py::arg("path"),
+        py::call_guard<py::gil_scoped_release>(),  // long copies: other Python threads run
+        "Streams a .npy file into a contiguous tensor of the same size in bounded chunks (all "
+        "cores). Synchronous; releases the GIL. Raises ValueError.");
+
+  m.def("codec_layout", &codec_layout, py::arg("codec"), py::arg("cols"),
+        "(canonical name, encoded row stride bytes, metadata floats per row, payload bytes per "
+        "row) of a row codec for rows of `cols` values. Raises ValueError (unknown codec).");
+  m.def("encode_rows", &encode_rows, py::arg("x"), py::arg("codec"), py::arg("codes"), py::arg("meta"),
+        py::arg("stats"), py::arg("row_offset") = 0,
+        py::call_guard<py::gil_scoped_release>(),  // all cores encode: other Python threads run
+        "Encodes CPU rows x (fp32/fp16/bf16) with a row codec on all cores into codes (uint8 "
+        "[rows, stride]) and meta (float32 [rows, meta floats]), accumulating the error into "
+        "stats (float64 [3, cols]: max abs, sum abs, max |x|). Synchronous; releases the GIL. "
+        "Raises ValueError naming the row and column of a value the codec cannot encode.");
 
   py::class_<pipeline_config>(m, "PipelineConfig", "Options of a Pipeline (see pipeline_options).")
     .def(py::init<>())
