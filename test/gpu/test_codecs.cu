@@ -423,3 +423,55 @@ TEST_CASE("codecs: encoding fp16 or bf16 input equals encoding the same values a
     REQUIRE(std::memcmp(rc.data(), rd.data(), cols * 4) == 0);
   }
 }
+
+#include <gnndirect/graph/csr_graph.hpp>
+#include <gnndirect/graph/generate.hpp>
+#include <gnndirect/pipeline/minibatch_pipeline.cuh>
+
+#include <numeric>
+
+TEST_CASE("codecs: the minibatch pipeline gathers int8 features (with and without an encoded tier)")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  auto const host_graph = gnndirect::host::generate_csr<std::int64_t, std::int32_t>(
+    gnndirect::preset_options(gnndirect::graph_preset::small, 0.05, seed));
+  auto const graph = gnndirect::csr_graph<std::int64_t, std::int32_t>::adopt(
+    host_graph.view(), gnndirect::csr_placement::all(memory_kind::device));
+  std::int64_t const n = host_graph.num_nodes, dim = 100;
+  std::vector<float> const x = features(rng, n, dim);
+  encoded_table<codecs::int8_affine> const table(x.data(), n, dim, memory_kind::managed_host);
+  gnndirect::buffer<std::int64_t> labels(static_cast<std::size_t>(n), memory_kind::device);
+  GNNDIRECT_CUDA_TRY(cudaMemset(labels.data(), 0, labels.bytes()));
+  std::vector<std::int32_t> ids(static_cast<std::size_t>(std::min<std::int64_t>(n, 2000)));
+  std::iota(ids.begin(), ids.end(), 0);
+  for (std::size_t cache_bytes : {std::size_t{0}, static_cast<std::size_t>(n / 4) * dim * sizeof(float)}) {
+    CAPTURE(cache_bytes);
+    gnndirect::pipeline_options options;
+    options.fanouts = {10, 5};
+    options.batch_size = 256;
+    options.sampling_seed = seed;
+    options.cache_bytes = cache_bytes;
+    gnndirect::minibatch_pipeline<std::int64_t, std::int32_t, float, std::int64_t, gnndirect::uniform_sampler,
+                                  codecs::int8_affine>
+      pipeline(graph.view(), table.view(), labels.data(), ids, options);
+    if (cache_bytes > 0) { CHECK(pipeline.feature_cache()->capacity() >= n / 4 * 3); }  // 4x the rows of fp32
+    pipeline.start_epoch(0);
+    std::vector<float> expected(static_cast<std::size_t>(dim));
+    int batches = 0;
+    while (auto* batch = pipeline.next(cudaStreamLegacy)) {
+      auto const& inputs = batch->blocks.input_nodes();
+      std::vector<std::int32_t> const nodes = gnndirect::test::to_host(inputs.data(), inputs.count);
+      std::vector<float> const got = gnndirect::test::to_host(batch->features.data, inputs.count * dim);
+      REQUIRE(batch->num_input_nodes == inputs.count);
+      for (std::int64_t i = 0; i < inputs.count; ++i) {
+        table.host_decode(nodes[static_cast<std::size_t>(i)], expected.data());
+        REQUIRE(std::memcmp(got.data() + i * dim, expected.data(), dim * sizeof(float)) == 0);
+      }
+      pipeline.release(batch, cudaStreamLegacy);
+      ++batches;
+    }
+    CHECK(batches == (static_cast<int>(ids.size()) + 255) / 256);
+  }
+}
