@@ -54,7 +54,7 @@ inline gnndirect::pipeline_options pipeline_options_for(const demo_args& a)
   gnndirect::pipeline_options options;
   options.fanouts = a.fanouts;
   options.batch_size = a.batch_size;
-  options.sampling.seed = a.seed;
+  options.sampling_seed = a.seed;
   options.sampling.tile_size = 32;
   options.shuffle_seed = a.seed;
   options.depth = a.depth;
@@ -156,14 +156,14 @@ gnndirect::buffer<T> upload(cudaStream_t stream, cudaMemPool_t pool, const std::
 template <class Index>
 std::int64_t sample_host_batch(gnndirect::host::cpu_sampler& sampler, const demo_args& a,
                                const gnndirect::csr_view<std::int64_t, Index>& graph,
-                               const std::vector<Index>& order, const gnndirect::sampling_policy& base,
+                               const std::vector<Index>& order, std::uint64_t base_seed,
                                int epoch, std::int64_t b, gnndirect::host::cpu_blocks<std::int64_t, Index>& blocks)
 {
   std::int64_t const first = b * a.batch_size;
   std::int64_t const n = std::min(a.batch_size, static_cast<std::int64_t>(order.size()) - first);
-  gnndirect::sampling_policy policy = base;
-  policy.seed = gnndirect::batch_sampling_seed(base.seed, epoch, b);
-  sampler.sample_blocks(graph, order.data() + first, n, a.fanouts, policy, blocks);
+  // The pipeline's sampler and per-batch stream (pipeline_options::sampling_seed).
+  gnndirect::uniform_sampler const drawn{gnndirect::batch_sampling_seed(base_seed, epoch, b)};
+  sampler.sample_blocks(graph, order.data() + first, n, a.fanouts, drawn, blocks);
   return n;
 }
 
@@ -195,7 +195,7 @@ path_result run_cpu_path(const demo_args& a, const dataset<Index>& d)
     result.feature_bytes = 0;
     for (std::int64_t b = 0; b < batches; ++b) {
       std::int64_t const first = b * a.batch_size;
-      std::int64_t const n = sample_host_batch(sampler, a, graph, order, options.sampling, epoch, b, blocks);
+      std::int64_t const n = sample_host_batch(sampler, a, graph, order, options.sampling_seed, epoch, b, blocks);
       auto const& inputs = blocks.input_nodes();
       auto const n_in = static_cast<std::int64_t>(inputs.size());
       std::vector<label_type> labels(static_cast<std::size_t>(n));
@@ -509,15 +509,15 @@ void time_decoding_gather(transfer_result& r, transfer_buffers<Index>& buf, cons
 /// True when the first rows gathered by gnndirect equal the host decode of the same codes.
 template <class Index, class Codec>
 bool decoded_rows_match(const transfer_buffers<Index>& buf, const gnndirect::encoded_table<Codec>& table,
-                        const std::vector<Index>& ids)
+                        const Index* ids, std::int64_t n)
 {
   std::int64_t const dim = table.cols();
-  auto const rows = std::min<std::int64_t>(static_cast<std::int64_t>(ids.size()), 4096);
+  auto const rows = std::min<std::int64_t>(n, 4096);
   std::vector<float> got(static_cast<std::size_t>(rows * dim));
   GNNDIRECT_CUDA_TRY(cudaMemcpy(got.data(), buf.direct.data(), got.size() * sizeof(float), cudaMemcpyDeviceToHost));
   std::vector<float> expected(static_cast<std::size_t>(dim));
   for (std::int64_t i = 0; i < rows; ++i) {
-    table.host_decode(static_cast<std::int64_t>(ids[static_cast<std::size_t>(i)]), expected.data());
+    table.host_decode(static_cast<std::int64_t>(ids[i]), expected.data());
     if (std::memcmp(got.data() + i * dim, expected.data(), expected.size() * sizeof(float)) != 0) { return false; }
   }
   return true;
@@ -569,7 +569,7 @@ transfer_result run_transfer_path_with(const demo_args& a, const dataset<Index>&
     gnndirect::shuffle_epoch(order, options.shuffle_seed, epoch);
     transfer_result totals;
     for (std::int64_t b = 0; b < batches; ++b) {
-      sample_host_batch(sampler, a, graph, order, options.sampling, epoch, b, blocks);
+      sample_host_batch(sampler, a, graph, order, options.sampling_seed, epoch, b, blocks);
       auto const& inputs = blocks.input_nodes();
       auto const n_in = static_cast<std::int64_t>(inputs.size());
       buf.reserve(n_in, dim, table, policy);
@@ -592,7 +592,7 @@ transfer_result run_transfer_path_with(const demo_args& a, const dataset<Index>&
           result.verified = same_rows(buf, n_in, dim);
         } else {
           // The staged gather wrote buf.staged; buf.direct holds the decoded rows of this batch.
-          result.verified = decoded_rows_match(buf, *encoded, inputs);
+          result.verified = decoded_rows_match(buf, *encoded, inputs.data(), n_in);
         }
       }
       totals.rows += static_cast<double>(n_in);
