@@ -63,9 +63,8 @@ gnndirect::buffer<index_t> sample_inputs(const gnndirect::csr_graph<offset_t, in
   for (auto& s : seeds) { s = static_cast<index_t>(rng() % static_cast<std::uint64_t>(graph.num_nodes())); }
   gnndirect::buffer<index_t> device_seeds(seeds.size(), memory_kind::device);
   GNNDIRECT_CUDA_TRY(cudaMemcpy(device_seeds.data(), seeds.data(), device_seeds.bytes(), cudaMemcpyHostToDevice));
-  gnndirect::sampling_policy policy;
-  policy.seed = seed;
-  auto blocks = gnndirect::sample_blocks(cudaStream_t{}, graph.view(), device_seeds.data(), 1024, {15, 10, 5}, policy);
+  auto blocks = gnndirect::sample_blocks(cudaStream_t{}, graph.view(), device_seeds.data(), 1024, {15, 10, 5},
+                                         gnndirect::uniform_sampler{seed});
   auto& input = blocks.layers.back().src_nodes;
   gnndirect::buffer<index_t> copy(input.size(), memory_kind::device);
   GNNDIRECT_CUDA_TRY(cudaMemcpy(copy.data(), input.data(), input.bytes(), cudaMemcpyDeviceToDevice));

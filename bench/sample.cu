@@ -154,12 +154,14 @@ context& ctx()
   return c;
 }
 
-gnndirect::sampling_policy layer_policy(std::uint64_t seed)
+gnndirect::sampling_policy layer_policy()
 {
-  return gnndirect::select_sampling_policy(gnndirect::sampling_kind::uniform_without_replacement, seed,
-                                           15, static_cast<double>(ctx().graph.indices.size()) /
+  return gnndirect::select_sampling_policy(15, static_cast<double>(ctx().graph.indices.size()) /
                                                  static_cast<double>(ctx().graph.indptr.size() - 1));
 }
+
+/// The sampler of every benchmark (uniform without replacement, as DGL's and PyG's defaults).
+gnndirect::uniform_sampler layer_sampler(std::uint64_t seed) { return gnndirect::uniform_sampler{seed}; }
 
 std::vector<Index> host_seeds(std::int64_t count, std::uint64_t seed)
 {
@@ -219,7 +221,7 @@ void bm_layer_oracle(benchmark::State& state)
     auto const seeds = host_seeds(ctx().num_seeds, ++round);
     auto const t0 = std::chrono::steady_clock::now();
     auto const out = gnndirect::host::sample_neighbors_reference(view, seeds.data(), ctx().num_seeds,
-                                                                 15, 0, layer_policy(round));
+                                                                 15, 0, layer_sampler(round));
     double const t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     state.SetIterationTime(t);
     times.push_back(t);
@@ -246,9 +248,9 @@ void bm_layer_cpu_fast(benchmark::State& state)
     auto const seeds = host_seeds(ctx().num_seeds, ++round);
     auto const t0 = std::chrono::steady_clock::now();
     if (relabel) {
-      sampler.sample_blocks(view, seeds.data(), ctx().num_seeds, {15}, layer_policy(round), blocks);
+      sampler.sample_blocks(view, seeds.data(), ctx().num_seeds, {15}, layer_sampler(round), blocks);
     } else {
-      sampler.sample_neighbors(view, seeds.data(), ctx().num_seeds, 15, 0, layer_policy(round), out);
+      sampler.sample_neighbors(view, seeds.data(), ctx().num_seeds, 15, 0, layer_sampler(round), out);
     }
     double const t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     state.SetIterationTime(t);
@@ -292,7 +294,7 @@ void bm_layer_gpu(benchmark::State& state, placement where)
     bench::fill_random_indices(stream, seeds.data(), n, view.num_nodes, round);  // fresh seeds
     timer.start(stream);
     gnndirect::sample_neighbors_async(stream, view, static_cast<const Index*>(seeds.data()), n, 15, 0,
-                                      layer_policy(round), out, {ws.data(), ws.bytes()});
+                                      layer_sampler(round), layer_policy(), out, {ws.data(), ws.bytes()});
     timer.stop(stream);
     double const t = timer.seconds();
     state.SetIterationTime(t);
@@ -322,7 +324,7 @@ void bm_blocks_oracle(benchmark::State& state)
     auto const seeds = host_seeds(n, ++round + 77);
     auto const t0 = std::chrono::steady_clock::now();
     auto const b = gnndirect::host::sample_blocks_reference(ctx().graph.view(), seeds.data(), n,
-                                                            {15, 10, 5}, layer_policy(round));
+                                                            {15, 10, 5}, layer_sampler(round));
     double const t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     state.SetIterationTime(t);
     times.push_back(t);
@@ -345,7 +347,7 @@ void bm_blocks_cpu_fast(benchmark::State& state)
   for (auto _ : state) {
     auto const seeds = host_seeds(n, ++round + 77);
     auto const t0 = std::chrono::steady_clock::now();
-    sampler.sample_blocks(ctx().graph.view(), seeds.data(), n, {15, 10, 5}, layer_policy(round), blocks);
+    sampler.sample_blocks(ctx().graph.view(), seeds.data(), n, {15, 10, 5}, layer_sampler(round), blocks);
     double const t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     state.SetIterationTime(t);
     times.push_back(t);
@@ -378,7 +380,7 @@ void bm_blocks_gpu(benchmark::State& state, placement where)
     GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());
     auto const t0 = std::chrono::steady_clock::now();  // synchronous API: host wall time
     auto const b = gnndirect::sample_blocks(nullptr, view, static_cast<const Index*>(seeds.data()), n,
-                                            {15, 10, 5}, layer_policy(round));
+                                            {15, 10, 5}, layer_sampler(round), layer_policy());
     double const t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     state.SetIterationTime(t);
     times.push_back(t);

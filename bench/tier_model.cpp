@@ -13,7 +13,7 @@
 //
 //   tier_model [--preset papers100m] [--scale 0.05] [--batches 48] [--budgets 5,10,20,40]
 //              [--feature-dim D] [--train-nodes N] [--seed 1]
-#include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/device/samplers.hpp>
 #include <gnndirect/graph/generate.hpp>
 #include <gnndirect/host/cpu_sampler.hpp>
 
@@ -142,8 +142,7 @@ int main(int argc, char** argv)
   std::shuffle(training.begin(), training.end(), rng);
 
   std::vector<int> const fanouts{15, 10, 5};
-  gnndirect::sampling_policy policy;
-  policy.seed = a.seed;
+  gnndirect::uniform_sampler const policy{a.seed};
   gnndirect::host::cpu_sampler sampler;
   tally t;
   t.hot_feature_bytes.assign(a.budgets.size(), 0);

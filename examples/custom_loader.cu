@@ -1,6 +1,6 @@
 // A framework's own fused loader kernel built from gnndirect's public device primitives: each
 // warp samples one hop of one seed (sample_neighbors_tile with a sampler type) and copies the
-// sampled neighbours' feature rows out of host memory (copy_row over a cooperative-groups tile),
+// sampled neighbours' feature rows out of host memory (copy_row), both over one cooperative-groups tile,
 // with no bulk call and no intermediate buffer. The result is checked against the host reference.
 //
 //   ./custom_loader [nodes] [seeds]
@@ -34,12 +34,11 @@ __global__ void sample_and_gather(csr_t csr, gnndirect::table_view<const float> 
 {
   __shared__ std::int64_t scratch[8][fanout];  // the sampler's per-warp scratch (8 warps/block)
   __shared__ std::int64_t picked[8][fanout];
-  auto const warp = cg::tiled_partition<32>(cg::this_thread_block());
-  auto const tile = gnndirect::dynamic_tile::of_calling_thread(32);
+  auto const warp = cg::tiled_partition<32>(cg::this_thread_block());  // samples and copies
   int const w = static_cast<int>(threadIdx.x / 32);
   std::int64_t const i = blockIdx.x * std::int64_t{8} + w;
   if (i >= num_seeds) { return; }
-  std::int64_t const n = gnndirect::sample_neighbors_tile(tile, csr, seeds[i], fanout, 0, sampler,
+  std::int64_t const n = gnndirect::sample_neighbors_tile(warp, csr, seeds[i], fanout, 0, sampler,
                                                           scratch[w], picked[w], nullptr);
   warp.sync();  // picked[] was written by other lanes
   for (int j = 0; j < fanout; ++j) {
@@ -109,9 +108,7 @@ int main(int argc, char** argv)
     csr_t host_csr = csr;
     host_csr.indptr = indptr.data();
     host_csr.indices = indices.data();
-    gnndirect::sampling_policy policy;
-    policy.seed = sampler.seed;
-    auto const expected = gnndirect::host::sample_neighbors_reference(host_csr, seeds.data(), num_seeds, fanout, 0, policy);
+    auto const expected = gnndirect::host::sample_neighbors_reference(host_csr, seeds.data(), num_seeds, fanout, 0, sampler);
     std::int64_t mismatches = 0;
     for (std::int64_t i = 0; i < num_seeds; ++i) {
       auto const begin = expected.offsets[static_cast<std::size_t>(i)];

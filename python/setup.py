@@ -3,10 +3,13 @@
     pip install --no-build-isolation ./python      # or: pip wheel --no-build-isolation ./python
     cd python && python setup.py build_ext --inplace   # a development build, used from the tree
 
-Needs torch with CUDA (>= 2.4) already installed in the same environment, nvcc (CUDA 12+) and
-ninja (parallel compilation of the .cu files; MAX_JOBS bounds it). --no-build-isolation because
-the extension must be compiled against the very torch it will run with: pip's default isolated
-build environment has no torch, or another one.
+Needs torch with CUDA (>= 2.4) already installed in the same environment, nvcc (CUDA 12+),
+ninja (parallel compilation of the .cu files; MAX_JOBS bounds it) and, with setuptools older
+than 70.1, the `wheel` package. --no-build-isolation because the extension must be compiled
+against the very torch it will run with: pip's default isolated build environment has no torch,
+or another one. Without torch or `wheel` the build stops at once (before pip resolves anything)
+with the command to run; torch is deliberately not a declared dependency, so pip never downloads
+one by itself.
 
 GPU architectures: torch's own selection (TORCH_CUDA_ARCH_LIST when set, e.g. "8.0;9.0";
 otherwise the GPUs visible at build time, or torch's default list when there is none).
@@ -32,10 +35,15 @@ CSRC = os.path.join("gnndirect_torch", "csrc")
 
 # Options that only report metadata: with one of them nothing is compiled or copied.
 INFO_ONLY = {"--version", "--name", "--fullname", "--help", "-h", "--help-commands"}
-# Commands that compile the extension (and need torch); the others (sdist, egg_info, dist_info:
-# what pip asks for metadata) work without it.
+# Commands that compile the extension (and need torch); sdist works without it.
 COMPILING = {"build", "build_ext", "bdist_wheel", "bdist_egg", "bdist", "install", "develop",
              "editable_wheel"}
+# Metadata, as pip asks for it before anything else (setuptools < 70.1 runs bdist_wheel for
+# dist_info): checking torch and wheel here makes a build without them stop first, with one clear
+# message, rather than after pip has resolved anything.
+METADATA = {"dist_info", "egg_info"}
+# Commands that need bdist_wheel.
+NEEDS_WHEEL = {"bdist_wheel", "dist_info", "editable_wheel"}
 
 
 def in_repository():
@@ -74,17 +82,63 @@ def read_version():
     return ".".join(m.group(1) for m in parts)
 
 
-def extension_modules():
-    """The CUDA extension, or a clear exit when torch cannot be imported."""
+MIN_TORCH = (2, 4)
+INSTALL = "pip install --no-build-isolation ./python"  # from the repository root
+
+
+def in_isolated_build():
+    """True inside pip's isolated build environment (its prefixes are on sys.path)."""
+    return any("pip-build-env-" in entry for entry in sys.path)
+
+
+def require_wheel():
+    """Exits with the command to run when bdist_wheel is missing: setuptools >= 70.1 has its own;
+    older ones need the `wheel` package, which pip does not install with --no-build-isolation
+    (the failure would otherwise be setuptools' "invalid command 'bdist_wheel'")."""
     try:
-        from torch.utils.cpp_extension import BuildExtension, CUDAExtension
-    except ImportError as error:
+        import setuptools.command.bdist_wheel  # noqa: F401  (setuptools >= 70.1)
+        return
+    except ImportError:
+        pass
+    try:
+        import wheel  # noqa: F401
+    except ImportError:
+        import setuptools
         raise SystemExit(
-            "gnndirect_torch compiles against the PyTorch it will run with, and "
-            f"{sys.executable} cannot import torch ({error}).\n"
-            "Install torch with CUDA first. pip builds in an isolated environment without the "
-            "installed torch unless told otherwise, so use:\n"
-            "    pip install --no-build-isolation ./python") from error
+            f"gnndirect_torch: building a wheel needs the 'wheel' package (setuptools "
+            f"{setuptools.__version__} < 70.1 has no bdist_wheel of its own), and pip installs no build "
+            f"requirements with --no-build-isolation. Run:\n"
+            f"    {sys.executable} -m pip install wheel\n"
+            f"    {INSTALL}") from None
+
+
+def require_torch():
+    """Exits with what to do when torch cannot be imported or is older than MIN_TORCH, before
+    anything is compiled or resolved."""
+    try:
+        import torch
+    except ImportError as error:
+        if in_isolated_build():
+            raise SystemExit(
+                "gnndirect_torch compiles against the PyTorch it will run with, but pip is building it in "
+                "an isolated environment, which has no torch. Build it in your environment instead:\n"
+                f"    {INSTALL}") from error
+        raise SystemExit(
+            f"gnndirect_torch compiles against the PyTorch it will run with, and {sys.executable} cannot "
+            f"import torch ({error}). Install PyTorch with CUDA (>= {MIN_TORCH[0]}.{MIN_TORCH[1]}) into "
+            "this environment first (https://pytorch.org/get-started/locally/ gives the command for your "
+            f"CUDA version; gnndirect_torch never installs torch itself), then run again:\n"
+            f"    {INSTALL}") from error
+    found = tuple(int(part) for part in re.findall(r"\d+", torch.__version__)[:2])
+    if found < MIN_TORCH:
+        raise SystemExit(f"gnndirect_torch needs torch >= {MIN_TORCH[0]}.{MIN_TORCH[1]}; "
+                         f"{sys.executable} has torch {torch.__version__}. Upgrade it, then run again:\n"
+                         f"    {INSTALL}")
+
+
+def extension_modules():
+    """The CUDA extension (torch is importable: require_torch ran)."""
+    from torch.utils.cpp_extension import BuildExtension, CUDAExtension
 
     # GNNDIRECT_TORCH_VISIBILITY=default builds with default symbol visibility (a diagnostic switch).
     visibility = "-fvisibility=" + os.environ.get("GNNDIRECT_TORCH_VISIBILITY", "hidden")
@@ -121,7 +175,12 @@ def main():
     arguments = set(sys.argv[1:])
     if arguments & INFO_ONLY:
         arguments = set()
-    else:
+    # Checked before anything is written: a build that cannot succeed stops first.
+    if arguments & NEEDS_WHEEL:
+        require_wheel()
+    if arguments & (COMPILING | METADATA) and "sdist" not in arguments:
+        require_torch()
+    if arguments:
         copy_headers_into_package()
     ext_modules, cmdclass = [], {}
     if arguments & COMPILING:

@@ -19,6 +19,11 @@ gnndirect_gpu_test(test_gpu_cache gpu/test_cache.cu)
 gnndirect_host_test(test_host_bad_input host/test_bad_input_host.cpp)
 gnndirect_gpu_test(test_gpu_bad_input gpu/test_bad_input.cu)
 gnndirect_gpu_test(test_gpu_resource_faults gpu/test_resource_faults.cu)
+# Counts the CUDA runtime's allocation calls by defining them in the executable (interposition),
+# which needs the shared cudart: the static one would define them too.
+gnndirect_gpu_test(test_gpu_allocations gpu/test_allocations.cu gpu/allocation_interposer.cpp)
+set_target_properties(test_gpu_allocations PROPERTIES CUDA_RUNTIME_LIBRARY Shared)
+target_link_libraries(test_gpu_allocations PRIVATE ${CMAKE_DL_LIBS})
 gnndirect_host_test(test_host_support host/test_support_host.cpp)
 gnndirect_host_test(test_host_capacity host/test_host_capacity.cpp)
 # These suites check that device-wide free memory stays flat, so no other test may allocate on the

@@ -49,7 +49,7 @@ inline gnndirect::pipeline_options pipeline_options_for(const demo_args& a)
   gnndirect::pipeline_options options;
   options.fanouts = a.fanouts;
   options.batch_size = a.batch_size;
-  options.sampling.seed = a.seed;
+  options.sampling_seed = a.seed;
   options.sampling.tile_size = 32;
   options.shuffle_seed = a.seed;
   options.depth = a.depth;
@@ -151,14 +151,14 @@ gnndirect::buffer<T> upload(cudaStream_t stream, cudaMemPool_t pool, const std::
 template <class Index>
 std::int64_t sample_host_batch(gnndirect::host::cpu_sampler& sampler, const demo_args& a,
                                const gnndirect::csr_view<std::int64_t, Index>& graph,
-                               const std::vector<Index>& order, const gnndirect::sampling_policy& base,
+                               const std::vector<Index>& order, std::uint64_t base_seed,
                                int epoch, std::int64_t b, gnndirect::host::cpu_blocks<std::int64_t, Index>& blocks)
 {
   std::int64_t const first = b * a.batch_size;
   std::int64_t const n = std::min(a.batch_size, static_cast<std::int64_t>(order.size()) - first);
-  gnndirect::sampling_policy policy = base;
-  policy.seed = gnndirect::batch_sampling_seed(base.seed, epoch, b);
-  sampler.sample_blocks(graph, order.data() + first, n, a.fanouts, policy, blocks);
+  // The pipeline's sampler and per-batch stream (pipeline_options::sampling_seed).
+  gnndirect::uniform_sampler const drawn{gnndirect::batch_sampling_seed(base_seed, epoch, b)};
+  sampler.sample_blocks(graph, order.data() + first, n, a.fanouts, drawn, blocks);
   return n;
 }
 
@@ -190,7 +190,7 @@ path_result run_cpu_path(const demo_args& a, const dataset<Index>& d)
     result.feature_bytes = 0;
     for (std::int64_t b = 0; b < batches; ++b) {
       std::int64_t const first = b * a.batch_size;
-      std::int64_t const n = sample_host_batch(sampler, a, graph, order, options.sampling, epoch, b, blocks);
+      std::int64_t const n = sample_host_batch(sampler, a, graph, order, options.sampling_seed, epoch, b, blocks);
       auto const& inputs = blocks.input_nodes();
       auto const n_in = static_cast<std::int64_t>(inputs.size());
       std::vector<label_type> labels(static_cast<std::size_t>(n));
@@ -512,7 +512,7 @@ transfer_result run_transfer_path(const demo_args& a, const dataset<Index>& d)
     gnndirect::shuffle_epoch(order, options.shuffle_seed, epoch);
     transfer_result totals;
     for (std::int64_t b = 0; b < batches; ++b) {
-      sample_host_batch(sampler, a, graph, order, options.sampling, epoch, b, blocks);
+      sample_host_batch(sampler, a, graph, order, options.sampling_seed, epoch, b, blocks);
       auto const& inputs = blocks.input_nodes();
       auto const n_in = static_cast<std::int64_t>(inputs.size());
       buf.reserve(n_in, dim, table, policy);

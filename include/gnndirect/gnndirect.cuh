@@ -25,7 +25,7 @@
 #include <gnndirect/device/row_source.hpp>
 #include <gnndirect/device/sample_neighbors_tile.cuh>
 #include <gnndirect/device/sampled_output.hpp>
-#include <gnndirect/device/samplers.cuh>
+#include <gnndirect/device/samplers.hpp>
 // owners
 #include <gnndirect/owners/allocation.hpp>
 #include <gnndirect/owners/buffer.hpp>
@@ -38,8 +38,12 @@
 #include <gnndirect/algorithms/gather.cuh>
 #include <gnndirect/algorithms/gather_policy.hpp>
 #include <gnndirect/algorithms/hot_set.cuh>
+#include <gnndirect/algorithms/relabel.cuh>
 #include <gnndirect/algorithms/sample_blocks.cuh>
+#include <gnndirect/algorithms/sample_blocks_async.cuh>
 #include <gnndirect/algorithms/sample_neighbors.cuh>
+#include <gnndirect/algorithms/sample_neighbors_async.cuh>
+#include <gnndirect/algorithms/sampled_refs.hpp>
 #include <gnndirect/algorithms/sampling_policy.hpp>
 #include <gnndirect/algorithms/validate.cuh>
 #include <gnndirect/algorithms/validate.hpp>

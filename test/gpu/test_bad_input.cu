@@ -50,7 +50,6 @@ using gnndirect::csr_view;
 using gnndirect::gather_policy;
 using gnndirect::locality_order;
 using gnndirect::memory_kind;
-using gnndirect::sampling_kind;
 using gnndirect::sampling_policy;
 using gnndirect::table_view;
 using gnndirect::workspace_view;
@@ -451,7 +450,7 @@ struct device_graph {
 
 template <class Offset, class Index>
 void check_sample_equals_reference(const host_graph<Offset, Index>& g, const device_graph<Offset, Index>& d,
-                                   const std::vector<Index>& seeds, int fanout, const sampling_policy& policy)
+                                   const std::vector<Index>& seeds, int fanout, const gnndirect::uniform_sampler& policy)
 {
   auto const n = static_cast<std::int64_t>(seeds.size());
   auto const expected = gnndirect::host::sample_neighbors_reference(g.view(), seeds.data(), n, fanout, 0, policy);
@@ -479,8 +478,7 @@ void bad_seed_row(bad_value bad)
   seeds[static_cast<std::size_t>(first)] = first_value;
   seeds.back() = bad == bad_value::negative ? std::numeric_limits<Index>::min() : std::numeric_limits<Index>::max();
   auto const device_seeds = to_buffer(seeds);
-  sampling_policy policy{};
-  policy.seed = seed;
+  gnndirect::uniform_sampler const policy{seed};
   try {
     (void)gnndirect::sample_neighbors(cudaStream_t{}, d.view, device_seeds.data(), count, 10, 0, policy);
     FAIL("expected index_out_of_range");
@@ -525,12 +523,11 @@ TEST_CASE("bad-input: sample_neighbors_async bad seed leaves its slots untouched
   auto counts = poisoned<std::int64_t>(static_cast<std::size_t>(count + guard_rows));
   auto offsets = poisoned<std::int64_t>(static_cast<std::size_t>(count + 1 + guard_rows));
   buffer<std::byte> ws(gnndirect::sample_neighbors_workspace_bytes(count), memory_kind::device);
-  sampling_policy policy{};
-  policy.seed = seed;
+  gnndirect::uniform_sampler const policy{seed};
   stream_owner const s;
   gnndirect::sampled_slots_ref<Offset, Index> const out{neighbors.data(), edge_ids.data(), counts.data(), offsets.data()};
-  CHECK_NOTHROW(gnndirect::sample_neighbors_async(s.stream, d.view, device_seeds.data(), count, fanout, 0, policy, out,
-                                                  {ws.data(), ws.bytes()}));
+  CHECK_NOTHROW(gnndirect::sample_neighbors_async(s.stream, d.view, device_seeds.data(), count, fanout, 0, policy, sampling_policy{},
+                                                  out, {ws.data(), ws.bytes()}));
   try {
     gnndirect::sample_neighbors_check(s.stream, {ws.data(), ws.bytes()}, g.num_nodes);
     FAIL("expected index_out_of_range");
@@ -576,7 +573,7 @@ TEST_CASE("bad-input: sample_blocks bad seed")
   seeds.back() = g.num_nodes;
   auto const device_seeds = to_buffer(seeds);
   try {
-    (void)gnndirect::sample_blocks(cudaStream_t{}, d.view, device_seeds.data(), count, {10, 5}, sampling_policy{});
+    (void)gnndirect::sample_blocks(cudaStream_t{}, d.view, device_seeds.data(), count, {10, 5}, gnndirect::uniform_sampler{});
     FAIL("expected index_out_of_range");
   } catch (const gnndirect::index_out_of_range& e) {
     CHECK(e.position() == first);
@@ -607,7 +604,7 @@ TEST_CASE("bad-input: sample_blocks out-of-range neighbour id is reported in its
   seeds[static_cast<std::size_t>(pick(rng, 0, count))] = static_cast<std::int32_t>(node);
   auto const device_seeds = to_buffer(seeds);
   try {
-    (void)gnndirect::sample_blocks(cudaStream_t{}, d.view, device_seeds.data(), count, {10, 10}, sampling_policy{});
+    (void)gnndirect::sample_blocks(cudaStream_t{}, d.view, device_seeds.data(), count, {10, 10}, gnndirect::uniform_sampler{});
     FAIL("expected index_out_of_range");
   } catch (const gnndirect::index_out_of_range& e) {
     CHECK(typeid(e) == typeid(gnndirect::index_out_of_range));
@@ -984,15 +981,18 @@ struct sample_fixture {
   }
   /// sample_neighbors_async with these arguments throws exactly invalid_argument (text) before
   /// enqueueing anything, and so does the synchronous sample_neighbors.
+  template <class Sampler = gnndirect::uniform_sampler>
   void rejected(const csr_view<std::int64_t, std::int32_t>& csr, const std::int32_t* seed_ids, std::int64_t n, int k,
-                const sampling_policy& policy, workspace_view w, const std::string& text) const
+                const sampling_policy& policy, workspace_view w, const std::string& text,
+                const Sampler& sampler = Sampler{}) const
   {
     check_rejected_before_enqueue<gnndirect::invalid_argument>(
-      [&](cudaStream_t s) { gnndirect::sample_neighbors_async(s, csr, seed_ids, n, k, 0, policy, out(), w); }, text);
+      [&](cudaStream_t s) { gnndirect::sample_neighbors_async(s, csr, seed_ids, n, k, 0, sampler, policy, out(), w); },
+      text);
     check_untouched();
     if (w.data == ws.data() && w.bytes == ws.bytes()) {  // the synchronous form brings its own workspace
       check_throws_exactly<gnndirect::invalid_argument>(
-        [&] { (void)gnndirect::sample_neighbors(cudaStream_t{}, csr, seed_ids, n, k, 0, policy); }, text);
+        [&] { (void)gnndirect::sample_neighbors(cudaStream_t{}, csr, seed_ids, n, k, 0, sampler, policy); }, text);
     }
     CHECK(cudaGetLastError() == cudaSuccess);
   }
@@ -1016,14 +1016,12 @@ TEST_CASE("bad-input: weighted sampling without weights")
 {
   ROW_RNG(rng);
   sample_fixture const f(rng);
-  sampling_policy policy{};
-  policy.kind = sampling_kind::weighted_without_replacement;
   auto csr = f.d.view;
   csr.weights = nullptr;
-  f.rejected(csr, f.seeds.data(), f.count, f.fanout, policy, f.workspace(),
-             "weighted_without_replacement needs csr_view::weights");
+  f.rejected(csr, f.seeds.data(), f.count, f.fanout, sampling_policy{}, f.workspace(),
+             "the sampler needs csr_view::weights", gnndirect::weighted_sampler{});
   check_throws_exactly<gnndirect::invalid_argument>(
-    [&] { (void)gnndirect::sample_blocks(cudaStream_t{}, csr, f.seeds.data(), f.count, {5, 5}, policy); },
+    [&] { (void)gnndirect::sample_blocks(cudaStream_t{}, csr, f.seeds.data(), f.count, {5, 5}, gnndirect::weighted_sampler{}); },
     "needs csr_view::weights");
   check_context_usable();
 }
@@ -1037,7 +1035,7 @@ TEST_CASE("bad-input: sampling negative fanout or budget")
   policy.block_budget = -2;
   f.rejected(f.d.view, f.seeds.data(), f.count, f.fanout, policy, f.workspace(), "block_budget must be >= 0");
   check_throws_exactly<gnndirect::invalid_argument>(
-    [&] { (void)gnndirect::sample_blocks(cudaStream_t{}, f.d.view, f.seeds.data(), f.count, {}, sampling_policy{}); },
+    [&] { (void)gnndirect::sample_blocks(cudaStream_t{}, f.d.view, f.seeds.data(), f.count, {}, gnndirect::uniform_sampler{}); },
     "at least one fanout");
   check_context_usable();
 }
@@ -1048,7 +1046,7 @@ TEST_CASE("bad-input: null seeds")
   sample_fixture const f(rng);
   f.rejected(f.d.view, nullptr, f.count, f.fanout, sampling_policy{}, f.workspace(), "null seeds");
   check_throws_exactly<gnndirect::invalid_argument>(
-    [&] { (void)gnndirect::sample_blocks(cudaStream_t{}, f.d.view, static_cast<const std::int32_t*>(nullptr), f.count, {5}); },
+    [&] { (void)gnndirect::sample_blocks(cudaStream_t{}, f.d.view, static_cast<const std::int32_t*>(nullptr), f.count, {5}, gnndirect::uniform_sampler{}); },
     "null seeds");
   f.rejected(f.d.view, f.seeds.data(), -3, f.fanout, sampling_policy{}, f.workspace(), "num_seeds must be >= 0");
   check_context_usable();
@@ -1068,14 +1066,14 @@ TEST_CASE("bad-input: null sampling outputs or graph arrays or workspace")
     [&](cudaStream_t s) {
       auto out = f.out();
       out.counts = nullptr;
-      gnndirect::sample_neighbors_async(s, f.d.view, f.seeds.data(), f.count, f.fanout, 0, sampling_policy{}, out, f.workspace());
+      gnndirect::sample_neighbors_async(s, f.d.view, f.seeds.data(), f.count, f.fanout, 0, gnndirect::uniform_sampler{}, sampling_policy{}, out, f.workspace());
     },
     "null counts or offsets");
   check_rejected_before_enqueue<gnndirect::invalid_argument>(
     [&](cudaStream_t s) {
       auto out = f.out();
       out.neighbors = nullptr;
-      gnndirect::sample_neighbors_async(s, f.d.view, f.seeds.data(), f.count, f.fanout, 0, sampling_policy{}, out, f.workspace());
+      gnndirect::sample_neighbors_async(s, f.d.view, f.seeds.data(), f.count, f.fanout, 0, gnndirect::uniform_sampler{}, sampling_policy{}, out, f.workspace());
     },
     "null neighbour slots");
   f.rejected(f.d.view, f.seeds.data(), f.count, f.fanout, sampling_policy{}, workspace_view{}, "null workspace");
@@ -1153,7 +1151,7 @@ TEST_CASE("bad-input: pageable index array")
     sf.rejected(sf.d.view, seeds.data(), sf.count, sf.fanout, sampling_policy{}, sf.workspace(), "seeds (0x");
     sf.rejected(sf.d.view, seeds.data(), sf.count, sf.fanout, sampling_policy{}, sf.workspace(), "is pageable host memory");
     check_throws_exactly<gnndirect::invalid_argument>(
-      [&] { (void)gnndirect::sample_blocks(cudaStream_t{}, sf.d.view, seeds.data(), sf.count, {5, 3}); }, "seeds (0x");
+      [&] { (void)gnndirect::sample_blocks(cudaStream_t{}, sf.d.view, seeds.data(), sf.count, {5, 3}, gnndirect::uniform_sampler{}); }, "seeds (0x");
   }
   CHECK(pageable == pageable_before);
   check_context_usable();
@@ -1194,14 +1192,14 @@ TEST_CASE("bad-input: int64 indices or outputs at a 4-byte offset")
     [&](cudaStream_t s) {
       auto out = sf.out();
       out.offsets = offset_by<std::int64_t>(out_storage, 4);
-      gnndirect::sample_neighbors_async(s, sf.d.view, sf.seeds.data(), sf.count, sf.fanout, 0, sampling_policy{}, out, sf.workspace());
+      gnndirect::sample_neighbors_async(s, sf.d.view, sf.seeds.data(), sf.count, sf.fanout, 0, gnndirect::uniform_sampler{}, sampling_policy{}, out, sf.workspace());
     },
     "offsets at 0x");
   check_rejected_before_enqueue<gnndirect::invalid_argument>(
     [&](cudaStream_t s) {
       auto out = sf.out();
       out.counts = offset_by<std::int64_t>(out_storage, 4);
-      gnndirect::sample_neighbors_async(s, sf.d.view, sf.seeds.data(), sf.count, sf.fanout, 0, sampling_policy{}, out, sf.workspace());
+      gnndirect::sample_neighbors_async(s, sf.d.view, sf.seeds.data(), sf.count, sf.fanout, 0, gnndirect::uniform_sampler{}, sampling_policy{}, out, sf.workspace());
     },
     "is not 8-byte aligned");
   sf.check_untouched();
@@ -1284,23 +1282,23 @@ TEST_CASE("bad-input: zero-size sampling")
 {
   ROW_RNG(rng);
   sample_fixture const f(rng);
-  auto const none = gnndirect::sample_neighbors(cudaStream_t{}, f.d.view, f.seeds.data(), 0, f.fanout, 0);
+  auto const none = gnndirect::sample_neighbors(cudaStream_t{}, f.d.view, f.seeds.data(), 0, f.fanout, 0, gnndirect::uniform_sampler{});
   CHECK(none.offsets.size() == 1);
   CHECK(to_host(none.offsets.data(), 1) == std::vector<std::int64_t>{0});
   CHECK(none.neighbors.size() == 0);
   census const c = capture([&](cudaStream_t s) {
-    gnndirect::sample_neighbors_async(s, f.d.view, static_cast<const std::int32_t*>(nullptr), 0, f.fanout, 0, sampling_policy{},
+    gnndirect::sample_neighbors_async(s, f.d.view, static_cast<const std::int32_t*>(nullptr), 0, f.fanout, 0, gnndirect::uniform_sampler{}, sampling_policy{},
                                       f.out(), f.workspace());
   });
   CHECK(!c.error);
   CHECK(c.kernels == 0);
   // Fanout 0: every count is 0 (a kernel runs; nothing is sampled).
-  auto const zero_fanout = gnndirect::sample_neighbors(cudaStream_t{}, f.d.view, f.seeds.data(), f.count, 0, 0);
+  auto const zero_fanout = gnndirect::sample_neighbors(cudaStream_t{}, f.d.view, f.seeds.data(), f.count, 0, 0, gnndirect::uniform_sampler{});
   CHECK(to_host(zero_fanout.offsets.data(), f.count + 1) == std::vector<std::int64_t>(static_cast<std::size_t>(f.count + 1), 0));
   // An empty graph with no seeds, and blocks from no seeds.
   csr_view<std::int64_t, std::int32_t> const empty;
-  CHECK_NOTHROW((void)gnndirect::sample_neighbors(cudaStream_t{}, empty, static_cast<const std::int32_t*>(nullptr), 0, 5, 0));
-  auto const blocks = gnndirect::sample_blocks(cudaStream_t{}, f.d.view, f.seeds.data(), 0, {5, 5});
+  CHECK_NOTHROW((void)gnndirect::sample_neighbors(cudaStream_t{}, empty, static_cast<const std::int32_t*>(nullptr), 0, 5, 0, gnndirect::uniform_sampler{}));
+  auto const blocks = gnndirect::sample_blocks(cudaStream_t{}, f.d.view, f.seeds.data(), 0, {5, 5}, gnndirect::uniform_sampler{});
   REQUIRE(blocks.layers.size() == 2);
   CHECK(blocks.layers[1].num_src() == 0);
   CHECK(blocks.layers[1].num_edges() == 0);

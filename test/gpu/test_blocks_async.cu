@@ -8,17 +8,24 @@
 #include "support/random.hpp"
 #include "support/transfer.hpp"
 #include "support/counting_resource.hpp"
+#include "support/temporal_sampler.cuh"
 
+#include <gnndirect/algorithms/relabel.cuh>
 #include <gnndirect/algorithms/sample_blocks.cuh>
+#include <gnndirect/algorithms/sample_neighbors.cuh>
+#include <gnndirect/algorithms/sampler_choice.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/resource.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/reference/sample_reference.hpp>
 
+#include <cooperative_groups.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 using gnndirect::test::counting_resource;
@@ -127,7 +134,7 @@ struct guarded_outputs {
     gnndirect::sampled_blocks_ref<Offset, Index> out;
     for (std::size_t l = 0; l < bounds.size(); ++l) {
       out.layers.push_back({src[l].data(), offsets[l].data(), indices[l].data(), edge_ids[l].data(),
-                            counts.data() + 2 * l, counts.data() + 2 * l + 1});
+                            counts.data() + 2 * l, counts.data() + 2 * l + 1, bounds[l]});
     }
     return out;
   }
@@ -184,10 +191,11 @@ void check_outputs(const guarded_outputs<Offset, Index>& out,
   }
 }
 
-/// One async run against the reference, on fresh poisoned outputs.
-template <class Offset, class Index>
+/// One async run with `sampler` against `expected`, on fresh poisoned outputs.
+template <class Offset, class Index, class Sampler>
 void check_async(const graph_pair<Offset, Index>& g, const std::vector<Index>& seeds,
-                 const std::vector<int>& fanouts, const sampling_policy& policy, cudaStream_t stream)
+                 const std::vector<int>& fanouts, const Sampler& sampler, const sampling_policy& policy,
+                 cudaStream_t stream, const gnndirect::host::sampled_blocks<Offset, Index>& expected)
 {
   auto const n = static_cast<std::int64_t>(seeds.size());
   csr_view<Offset, Index> const csr = g.device();
@@ -197,12 +205,50 @@ void check_async(const graph_pair<Offset, Index>& g, const std::vector<Index>& s
   gnndirect::workspace_view const workspace{ws.data(), ws.bytes()};
   buffer<Index> const d_seeds = to_buffer(seeds);
   out.poison(stream);
-  gnndirect::sample_blocks_async(stream, csr, d_seeds.data(), n, fanouts, policy, out.ref(), workspace);
+  gnndirect::sample_blocks_async(stream, csr, d_seeds.data(), n, fanouts, sampler, policy, out.ref(), workspace);
   gnndirect::sample_blocks_check(stream, workspace, fanouts.size(), csr.num_nodes);
-  auto const expected = gnndirect::host::sample_blocks_reference(g.host(), seeds.data(), n, fanouts, policy);
   check_outputs(out, expected);
 }
 
+/// One async run with a library sampler against the host reference.
+template <class Offset, class Index, class Sampler>
+void check_async(const graph_pair<Offset, Index>& g, const std::vector<Index>& seeds,
+                 const std::vector<int>& fanouts, const Sampler& sampler, const sampling_policy& policy,
+                 cudaStream_t stream)
+{
+  auto const n = static_cast<std::int64_t>(seeds.size());
+  check_async(g, seeds, fanouts, sampler, policy, stream,
+              gnndirect::host::sample_blocks_reference(g.host(), seeds.data(), n, fanouts, sampler));
+}
+
+
+/// Edge times and node query times for the temporal tests (times in [0, 1000), many ties).
+struct temporal_data {
+  std::vector<std::int64_t> edge_time;
+  std::vector<std::int64_t> query_time;
+  buffer<std::int64_t> d_edge_time;
+  buffer<std::int64_t> d_query_time;
+
+  temporal_data(std::mt19937_64& rng, std::int64_t edges, std::int64_t nodes)
+  {
+    for (std::int64_t e = 0; e < edges; ++e) { edge_time.push_back(static_cast<std::int64_t>(rng() % 1000)); }
+    for (std::int64_t v = 0; v < nodes; ++v) { query_time.push_back(static_cast<std::int64_t>(rng() % 1100)); }
+    d_edge_time = to_buffer(edge_time);
+    d_query_time = to_buffer(query_time);
+  }
+  gnndirect::test::recent_before_sampler sampler() const { return {d_edge_time.data(), d_query_time.data()}; }
+};
+
+/// The temporal blocks on the host (support/temporal_sampler.cuh) for a graph_pair.
+template <class Offset, class Index>
+gnndirect::host::sampled_blocks<Offset, Index> temporal_blocks_on_host(const graph_pair<Offset, Index>& g,
+                                                                      const temporal_data& t,
+                                                                      const std::vector<Index>& seeds,
+                                                                      const std::vector<int>& fanouts)
+{
+  return gnndirect::test::temporal_blocks_on_host(g.host(), t.edge_time, t.query_time, seeds.data(),
+                                                  static_cast<std::int64_t>(seeds.size()), fanouts);
+}
 
 struct stream_guard {
   cudaStream_t stream{};
@@ -245,14 +291,16 @@ TEST_CASE("sample_blocks_async equals the host reference; nothing written past t
     for (auto const& fanouts : fanout_lists) {
       CAPTURE(fanouts.size());
       CAPTURE(fanouts.front());
-      sampling_policy const policy{kind, rng(), kind == sampling_kind::uniform_with_replacement ? 8 : 32, 0, true};
-      check_async(g64, seeds_with_repeats<std::int32_t>(rng, 300, 3000), fanouts, policy, s.stream);
-      check_async(g32, seeds_with_repeats<std::int32_t>(rng, 77, 2500), fanouts, policy, s.stream);
-      check_async(small, seeds_with_repeats<std::int64_t>(rng, 30, 40), fanouts, policy, s.stream);
+      sampling_policy const policy{kind == sampling_kind::uniform_with_replacement ? 8 : 32, 0, true};
+      gnndirect::visit_sampler(kind, rng(), [&](auto sampler) {
+        check_async(g64, seeds_with_repeats<std::int32_t>(rng, 300, 3000), fanouts, sampler, policy, s.stream);
+        check_async(g32, seeds_with_repeats<std::int32_t>(rng, 77, 2500), fanouts, sampler, policy, s.stream);
+        check_async(small, seeds_with_repeats<std::int64_t>(rng, 30, 40), fanouts, sampler, policy, s.stream);
+      });
     }
   }
   // No seeds at all: counts 0, offsets[0] = 0.
-  check_async(g64, std::vector<std::int32_t>{}, {5, 5}, sampling_policy{}, s.stream);
+  check_async(g64, std::vector<std::int32_t>{}, {5, 5}, gnndirect::uniform_sampler{}, sampling_policy{}, s.stream);
 }
 
 TEST_CASE("sample_blocks_async captured in a CUDA graph, replayed with new seeds")
@@ -274,10 +322,12 @@ TEST_CASE("sample_blocks_async captured in a CUDA graph, replayed with new seeds
   buffer<Index> d_seeds(static_cast<std::size_t>(n), memory_kind::device);
   for (auto kind : all_kinds) {
     CAPTURE(gnndirect::to_string(kind));
-    sampling_policy const policy{kind, rng(), 16, 0, true};
+    sampling_policy const policy{16, 0, true};
+    gnndirect::visit_sampler(kind, rng(), [&](auto sampler) {
     cudaGraph_t graph{};
     GNNDIRECT_CUDA_TRY(cudaStreamBeginCapture(s.stream, cudaStreamCaptureModeThreadLocal));
-    gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), n, fanouts, policy, out.ref(), workspace);
+    gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), n, fanouts, sampler, policy, out.ref(),
+                                   workspace);
     GNNDIRECT_CUDA_TRY(cudaStreamEndCapture(s.stream, &graph));
     cudaGraphExec_t exec{};
     GNNDIRECT_CUDA_TRY(cudaGraphInstantiate(&exec, graph, 0));
@@ -289,10 +339,11 @@ TEST_CASE("sample_blocks_async captured in a CUDA graph, replayed with new seeds
       out.poison(s.stream);
       GNNDIRECT_CUDA_TRY(cudaGraphLaunch(exec, s.stream));
       gnndirect::sample_blocks_check(s.stream, workspace, fanouts.size(), csr.num_nodes);
-      check_outputs(out, gnndirect::host::sample_blocks_reference(g.host(), seeds.data(), n, fanouts, policy));
+      check_outputs(out, gnndirect::host::sample_blocks_reference(g.host(), seeds.data(), n, fanouts, sampler));
     }
     GNNDIRECT_CUDA_TRY(cudaGraphExecDestroy(exec));
     GNNDIRECT_CUDA_TRY(cudaGraphDestroy(graph));
+    });
   }
 }
 
@@ -311,11 +362,12 @@ TEST_CASE("sample_blocks_buffers sized for more seeds serve a smaller batch")
   CHECK(mr.allocations > 0);
   auto const seeds = seeds_with_repeats<std::int64_t>(rng, 123, csr.num_nodes);
   buffer<std::int64_t> const d_seeds = to_buffer(seeds);
-  auto const policy = sampling_policy{sampling_kind::uniform_without_replacement, rng(), 32, 0, true};
-  gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 123, fanouts, policy, storage.ref(),
+  gnndirect::uniform_sampler const sampler{rng()};
+  auto const policy = sampling_policy{32, 0, true};
+  gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 123, fanouts, sampler, policy, storage.ref(),
                                  storage.workspace());
   gnndirect::sample_blocks_check(s.stream, storage.workspace(), fanouts.size(), csr.num_nodes);
-  auto const expected = gnndirect::host::sample_blocks_reference(g.host(), seeds.data(), 123, fanouts, policy);
+  auto const expected = gnndirect::host::sample_blocks_reference(g.host(), seeds.data(), 123, fanouts, sampler);
   auto const counts = to_host(storage.counts(), 4);
   for (std::size_t l = 0; l < fanouts.size(); ++l) {
     auto const& e = expected.layers[l];
@@ -340,12 +392,13 @@ TEST_CASE("synchronous sample_blocks on a caller's resource and on a pool equals
   for (auto const& fanouts : std::vector<std::vector<int>>{{8, 4, 2}, {0}, {3, 0}}) {
     auto const seeds = seeds_with_repeats<std::int32_t>(rng, 200, csr.num_nodes);
     buffer<std::int32_t> const d_seeds = to_buffer(seeds);
-    sampling_policy const policy{sampling_kind::weighted_without_replacement, rng(), 32, 0, true};
-    auto const expected = gnndirect::host::sample_blocks_reference(g.host(), seeds.data(), 200, fanouts, policy);
+    gnndirect::weighted_sampler const sampler{rng()};
+    sampling_policy const policy{32, 0, true};
+    auto const expected = gnndirect::host::sample_blocks_reference(g.host(), seeds.data(), 200, fanouts, sampler);
     std::int64_t const before = mr.allocations;
-    auto const on_mr = gnndirect::sample_blocks(s.stream, csr, d_seeds.data(), 200, fanouts, policy, mr);
+    auto const on_mr = gnndirect::sample_blocks(s.stream, csr, d_seeds.data(), 200, fanouts, sampler, policy, mr);
     CHECK(mr.allocations > before);
-    auto const on_pool = gnndirect::sample_blocks(s.stream, csr, d_seeds.data(), 200, fanouts, policy,
+    auto const on_pool = gnndirect::sample_blocks(s.stream, csr, d_seeds.data(), 200, fanouts, sampler, policy,
                                                   cudaMemPool_t{});
     for (auto const* actual : {&on_mr, &on_pool}) {
       REQUIRE(actual->layers.size() == fanouts.size());
@@ -361,9 +414,9 @@ TEST_CASE("synchronous sample_blocks on a caller's resource and on a pool equals
       }
     }
     auto const neighbours = gnndirect::sample_neighbors(s.stream, csr, d_seeds.data(), 200, fanouts[0], 0,
-                                                        policy, mr);
+                                                        sampler, policy, mr);
     auto const reference = gnndirect::host::sample_neighbors_reference(g.host(), seeds.data(), 200,
-                                                                       fanouts[0], 0, policy);
+                                                                       fanouts[0], 0, sampler);
     CHECK(to_host(neighbours.offsets.data(), 201) == reference.offsets);
     CHECK(to_host(neighbours.neighbors.data(), reference.num_edges()) == reference.neighbors);
   }
@@ -384,11 +437,12 @@ TEST_CASE("bad seeds under sample_blocks_async: recorded, raised by the check, t
   seeds[311] = 1000;
   seeds[377] = -4;
   buffer<std::int32_t> d_seeds = to_buffer(seeds);
-  sampling_policy const policy{sampling_kind::uniform_without_replacement, rng(), 32, 0, true};
+  gnndirect::uniform_sampler const sampler{rng()};
+  sampling_policy const policy{32, 0, true};
   auto const check_first_bad_seed_named = [&](const std::vector<int>& layer_fanouts) {
     gnndirect::sample_blocks_buffers<std::int64_t, std::int32_t> const outputs(400, layer_fanouts,
                                                                               csr.num_nodes, s.stream);
-    gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 400, layer_fanouts, policy,
+    gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 400, layer_fanouts, sampler, policy,
                                    outputs.ref(), outputs.workspace());
     try {
       gnndirect::sample_blocks_check(s.stream, outputs.workspace(), layer_fanouts.size(), csr.num_nodes);
@@ -400,7 +454,7 @@ TEST_CASE("bad seeds under sample_blocks_async: recorded, raised by the check, t
     }
   };
   check_first_bad_seed_named(fanouts);
-  CHECK_THROWS_AS((void)gnndirect::sample_blocks(s.stream, csr, d_seeds.data(), 400, fanouts, policy),
+  CHECK_THROWS_AS((void)gnndirect::sample_blocks(s.stream, csr, d_seeds.data(), 400, fanouts, sampler, policy),
                   gnndirect::index_out_of_range);
   // A layer that samples nothing (fanout 0) still checks its seeds: the bad one is named there,
   // not passed on unwritten to the next layer.
@@ -408,12 +462,12 @@ TEST_CASE("bad seeds under sample_blocks_async: recorded, raised by the check, t
   seeds[311] = 1;
   seeds[377] = 2;
   d_seeds = to_buffer(seeds);
-  check_async(g, seeds, fanouts, policy, s.stream);
-  CHECK_THROWS_AS(gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 400, fanouts, policy,
+  check_async(g, seeds, fanouts, sampler, policy, s.stream);
+  CHECK_THROWS_AS(gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 400, fanouts, sampler, policy,
                                                  gnndirect::sampled_blocks_ref<std::int64_t, std::int32_t>{},
                                                  storage.workspace()),
                   gnndirect::invalid_argument);
-  CHECK_THROWS_AS(gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 400, fanouts, policy,
+  CHECK_THROWS_AS(gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 400, fanouts, sampler, policy,
                                                  storage.ref(), gnndirect::workspace_view{}),
                   gnndirect::invalid_argument);
   CHECK(cudaGetLastError() == cudaSuccess);
@@ -438,8 +492,9 @@ TEST_CASE("a corrupt neighbour id is reported with its layer and CSR position, n
   stream_guard s;
   gnndirect::sample_blocks_buffers<std::int64_t, std::int32_t> const storage(2, fanouts, csr.num_nodes,
                                                                             s.stream);
-  sampling_policy const policy{sampling_kind::uniform_without_replacement, rng(), 32, 0, true};
-  gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 2, fanouts, policy, storage.ref(),
+  gnndirect::uniform_sampler const sampler{rng()};
+  sampling_policy const policy{32, 0, true};
+  gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 2, fanouts, sampler, policy, storage.ref(),
                                  storage.workspace());
   try {
     gnndirect::sample_blocks_check(s.stream, storage.workspace(), fanouts.size(), csr.num_nodes);
@@ -449,6 +504,260 @@ TEST_CASE("a corrupt neighbour id is reported with its layer and CSR position, n
     CHECK(e.value() == 500);
     CHECK(std::string(e.what()).find("sampled neighbours of layer 0") != std::string::npos);
   }
-  CHECK_THROWS_AS((void)gnndirect::sample_blocks(s.stream, csr, d_seeds.data(), 2, fanouts, policy),
+  CHECK_THROWS_AS((void)gnndirect::sample_blocks(s.stream, csr, d_seeds.data(), 2, fanouts, sampler, policy),
                   gnndirect::index_out_of_range);
+}
+
+TEST_CASE("a user-written temporal sampler drives three-layer sample_blocks_async, bit-checked on the host")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  stream_guard s;
+  graph_pair<std::int64_t, std::int32_t> const g64(3000, seed, true);
+  graph_pair<std::int32_t, std::int64_t> const g32(1500, seed + 1, false);
+  temporal_data const t64(rng, static_cast<std::int64_t>(g64.indices.size()), 3000);
+  temporal_data const t32(rng, static_cast<std::int64_t>(g32.indices.size()), 1500);
+  for (auto const& fanouts : std::vector<std::vector<int>>{{10, 5, 3}, {3, 0, 25}, {1, 1, 1}}) {
+    CAPTURE(fanouts[0]);
+    for (int tile : {32, 8, 1}) {
+      CAPTURE(tile);
+      sampling_policy const policy{tile, tile == 8 ? 5 : 0, true};
+      auto const seeds64 = seeds_with_repeats<std::int32_t>(rng, 200, 3000);
+      check_async(g64, seeds64, fanouts, t64.sampler(), policy, s.stream,
+                  temporal_blocks_on_host(g64, t64, seeds64, fanouts));
+      auto const seeds32 = seeds_with_repeats<std::int64_t>(rng, 90, 1500);
+      check_async(g32, seeds32, fanouts, t32.sampler(), policy, s.stream,
+                  temporal_blocks_on_host(g32, t32, seeds32, fanouts));
+    }
+  }
+  // The synchronous form takes the user's sampler too.
+  auto const seeds = seeds_with_repeats<std::int32_t>(rng, 100, 3000);
+  buffer<std::int32_t> const d_seeds = to_buffer(seeds);
+  std::vector<int> const fanouts{4, 4, 4};
+  auto const blocks = gnndirect::sample_blocks(s.stream, g64.device(), d_seeds.data(), 100, fanouts, t64.sampler());
+  auto const expected = temporal_blocks_on_host(g64, t64, seeds, fanouts);
+  for (std::size_t l = 0; l < fanouts.size(); ++l) {
+    CAPTURE(l);
+    auto const& a = blocks.layers[l];
+    auto const& e = expected.layers[l];
+    CHECK(to_host(a.dst_nodes.data(), a.num_dst()) == e.dst_nodes);
+    CHECK(to_host(a.src_nodes.data(), a.num_src()) == e.src_nodes);
+    CHECK(to_host(a.offsets.data(), a.num_dst() + 1) == e.offsets);
+    CHECK(to_host(a.indices.data(), a.num_edges()) == e.indices);
+    CHECK(to_host(a.edge_ids.data(), a.num_edges()) == e.edge_ids);
+  }
+}
+
+namespace {
+
+/// One hop composed by hand: sample_neighbors_async into slots, then relabel_async into
+/// `block` (bound-sized, poisoned by the caller). Returns num_src (one host read).
+template <class Offset, class Index, class Sampler>
+std::int64_t compose_hop(cudaStream_t stream, const csr_view<Offset, Index>& csr, const Index* dst,
+                         std::int64_t num_dst, int fanout, int layer, const Sampler& sampler,
+                         const gnndirect::sampled_block_ref<Offset, Index>& block)
+{
+  auto const slots = static_cast<std::size_t>(num_dst * fanout);
+  buffer<Index> neighbors(std::max<std::size_t>(slots, 1), memory_kind::device);
+  buffer<Offset> edge_ids(std::max<std::size_t>(slots, 1), memory_kind::device);
+  buffer<std::int64_t> counts(static_cast<std::size_t>(num_dst) + 1, memory_kind::device);
+  buffer<std::int64_t> offsets(static_cast<std::size_t>(num_dst) + 1, memory_kind::device);
+  buffer<unsigned char> sample_ws(gnndirect::sample_neighbors_workspace_bytes(num_dst), memory_kind::device);
+  buffer<unsigned char> relabel_ws(gnndirect::relabel_workspace_bytes<Index>(num_dst, fanout), memory_kind::device);
+  gnndirect::sampled_slots_ref<Offset, Index> const hop{neighbors.data(), edge_ids.data(), counts.data(),
+                                                        offsets.data()};
+  gnndirect::sample_neighbors_async(stream, csr, dst, num_dst, fanout, layer, sampler, sampling_policy{}, hop,
+                                    {sample_ws.data(), sample_ws.bytes()});
+  gnndirect::relabel_async(stream, dst, num_dst, fanout, hop, csr.num_nodes, block,
+                           {relabel_ws.data(), relabel_ws.bytes()});
+  gnndirect::sample_neighbors_check(stream, {sample_ws.data(), sample_ws.bytes()}, csr.num_nodes);
+  gnndirect::relabel_check(stream, {relabel_ws.data(), relabel_ws.bytes()}, csr.num_nodes);  // synchronises
+  return to_host(block.num_src, 1)[0];
+}
+
+}  // namespace
+
+TEST_CASE("relabel_async composes one-hop samples into blocks equal to sample_blocks_async")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  stream_guard s;
+  using Offset = std::int64_t;
+  using Index = std::int32_t;
+  graph_pair<Offset, Index> const g(2500, seed, true);
+  temporal_data const t(rng, static_cast<std::int64_t>(g.indices.size()), 2500);
+  csr_view<Offset, Index> const csr = g.device();
+  std::vector<int> const fanouts{7, 4};
+  auto const run = [&](const auto& sampler) {
+    auto const seeds = seeds_with_repeats<Index>(rng, 150, 2500);
+    auto const n = static_cast<std::int64_t>(seeds.size());
+    buffer<Index> const d_seeds = to_buffer(seeds);
+    auto const bounds = gnndirect::sample_blocks_bounds(n, fanouts, csr.num_nodes);
+    guarded_outputs<Offset, Index> const library(bounds);
+    guarded_outputs<Offset, Index> const composed(bounds);
+    library.poison(s.stream);
+    composed.poison(s.stream);
+    buffer<unsigned char> ws(gnndirect::sample_blocks_workspace_bytes<Offset, Index>(n, fanouts, csr.num_nodes),
+                             memory_kind::device);
+    gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), n, fanouts, sampler, sampling_policy{},
+                                   library.ref(), {ws.data(), ws.bytes()});
+    gnndirect::sample_blocks_check(s.stream, {ws.data(), ws.bytes()}, fanouts.size(), csr.num_nodes);
+    auto const out = composed.ref();
+    std::int64_t const src0 = compose_hop(s.stream, csr, d_seeds.data(), n, fanouts[0], 0, sampler, out.layers[0]);
+    (void)compose_hop(s.stream, csr, static_cast<const Index*>(out.layers[0].src_nodes), src0, fanouts[1], 1,
+                      sampler, out.layers[1]);
+    auto const lib_counts = to_host(library.counts.data(), 4);
+    auto const our_counts = to_host(composed.counts.data(), 4);
+    REQUIRE(lib_counts == our_counts);
+    for (std::size_t l = 0; l < 2; ++l) {
+      CAPTURE(l);
+      std::int64_t const num_dst = l == 0 ? n : lib_counts[0];
+      std::int64_t const num_src = lib_counts[2 * l];
+      std::int64_t const num_edges = lib_counts[2 * l + 1];
+      auto const& b = bounds[l];
+      auto const ours_src = to_host(composed.src[l].data(), b.num_src + guard);
+      auto const ours_offsets = to_host(composed.offsets[l].data(), b.num_dst + 1 + guard);
+      auto const ours_indices = to_host(composed.indices[l].data(), b.num_edges + guard);
+      auto const ours_eids = to_host(composed.edge_ids[l].data(), b.num_edges + guard);
+      CHECK(std::vector<Index>(ours_src.begin(), ours_src.begin() + num_src) ==
+            to_host(library.src[l].data(), num_src));
+      CHECK(std::vector<std::int64_t>(ours_offsets.begin(), ours_offsets.begin() + num_dst + 1) ==
+            to_host(library.offsets[l].data(), num_dst + 1));
+      CHECK(std::vector<Index>(ours_indices.begin(), ours_indices.begin() + num_edges) ==
+            to_host(library.indices[l].data(), num_edges));
+      CHECK(std::vector<Offset>(ours_eids.begin(), ours_eids.begin() + num_edges) ==
+            to_host(library.edge_ids[l].data(), num_edges));
+      CHECK(untouched_from(ours_src, num_src));  // nothing written past the valid prefixes
+      CHECK(untouched_from(ours_offsets, num_dst + 1));
+      CHECK(untouched_from(ours_indices, num_edges));
+      CHECK(untouched_from(ours_eids, num_edges));
+    }
+  };
+  run(gnndirect::uniform_sampler{rng()});
+  run(gnndirect::weighted_sampler{rng()});
+  run(t.sampler());
+  // Bad arguments are named before any launch.
+  gnndirect::sampled_slots_ref<Offset, Index> const empty{};
+  CHECK_THROWS_AS(gnndirect::relabel_async(s.stream, static_cast<const Index*>(nullptr), 5, 3, empty,
+                                           csr.num_nodes, gnndirect::sampled_block_ref<Offset, Index>{},
+                                           gnndirect::workspace_view{}),
+                  gnndirect::invalid_argument);
+  CHECK_THROWS_AS((void)gnndirect::relabel_workspace_bytes<Index>(-1, 3), gnndirect::invalid_argument);
+}
+
+TEST_CASE("a corrupt indptr (decreasing, or past the edge array) is reported; outputs stay within capacity")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  stream_guard s;
+  using Offset = std::int64_t;
+  using Index = std::int32_t;
+  for (bool past_end : {false, true}) {
+    CAPTURE(past_end);
+    graph_pair<Offset, Index> g(800, seed, true);
+    std::size_t const x = 100 + rng() % 500;
+    if (past_end) {
+      g.indptr[x + 1] = static_cast<Offset>(g.indices.size()) + 100000;
+    } else {
+      g.indptr[x + 1] = g.indptr[x] - 5;  // a negative degree at x
+    }
+    g.d_indptr = to_buffer(g.indptr);
+    csr_view<Offset, Index> const csr = g.device();
+    auto seeds = seeds_with_repeats<Index>(rng, 200, 800);
+    seeds[3] = static_cast<Index>(x);
+    std::vector<int> const fanouts{6, 4};
+    auto const n = static_cast<std::int64_t>(seeds.size());
+    buffer<Index> const d_seeds = to_buffer(seeds);
+    guarded_outputs<Offset, Index> const out(gnndirect::sample_blocks_bounds(n, fanouts, csr.num_nodes));
+    buffer<unsigned char> ws(gnndirect::sample_blocks_workspace_bytes<Offset, Index>(n, fanouts, csr.num_nodes),
+                             memory_kind::device);
+    out.poison(s.stream);
+    gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), n, fanouts, gnndirect::uniform_sampler{rng()},
+                                   sampling_policy{}, out.ref(), {ws.data(), ws.bytes()});
+    try {
+      gnndirect::sample_blocks_check(s.stream, {ws.data(), ws.bytes()}, fanouts.size(), csr.num_nodes);
+      FAIL("expected invalid_argument for the corrupt graph");
+    } catch (gnndirect::index_out_of_range const& e) {
+      FAIL(e.what());
+    } catch (gnndirect::invalid_argument const& e) {
+      CHECK(std::string(e.what()).find("corrupt graph (layer 0): node ") != std::string::npos);
+    }
+    auto const counts = to_host(out.counts.data(), 4);
+    for (std::size_t l = 0; l < fanouts.size(); ++l) {
+      CAPTURE(l);
+      auto const& b = out.bounds[l];
+      REQUIRE(counts[2 * l] <= b.num_src);
+      REQUIRE(counts[2 * l + 1] <= b.num_edges);
+      auto const offsets = to_host(out.offsets[l].data(), b.num_dst + 1 + guard);
+      CHECK(std::is_sorted(offsets.begin(), offsets.begin() + b.num_dst + 1));  // never decreasing
+      CHECK(offsets[static_cast<std::size_t>(b.num_dst)] == counts[2 * l + 1]);
+      CHECK(untouched_from(offsets, b.num_dst + 1));  // nothing past any capacity
+      CHECK(untouched_from(to_host(out.src[l].data(), b.num_src + guard), counts[2 * l]));
+      CHECK(untouched_from(to_host(out.indices[l].data(), b.num_edges + guard), counts[2 * l + 1]));
+      CHECK(untouched_from(to_host(out.edge_ids[l].data(), b.num_edges + guard), counts[2 * l + 1]));
+    }
+    // One hop and the synchronous forms report it too.
+    CHECK_THROWS_AS((void)gnndirect::sample_neighbors(s.stream, csr, d_seeds.data(), n, 5, 0,
+                                                      gnndirect::weighted_sampler{rng()}),
+                    gnndirect::invalid_argument);
+    CHECK_THROWS_AS((void)gnndirect::sample_blocks(s.stream, csr, d_seeds.data(), n, fanouts,
+                                                   gnndirect::uniform_with_replacement_sampler{rng()}),
+                    gnndirect::invalid_argument);
+    CHECK(cudaGetLastError() == cudaSuccess);
+  }
+}
+
+TEST_CASE("outputs carry their capacities: a call past them is refused before anything is written")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  stream_guard s;
+  using Offset = std::int64_t;
+  using Index = std::int32_t;
+  graph_pair<Offset, Index> const g(1000, seed, true);
+  csr_view<Offset, Index> const csr = g.device();
+  std::vector<int> const fanouts{5, 3};
+  auto const seeds = seeds_with_repeats<Index>(rng, 100, 1000);
+  buffer<Index> const d_seeds = to_buffer(seeds);
+  // Sized for 10 seeds, called with 100.
+  guarded_outputs<Offset, Index> const small(gnndirect::sample_blocks_bounds(10, fanouts, csr.num_nodes));
+  buffer<unsigned char> ws(gnndirect::sample_blocks_workspace_bytes<Offset, Index>(100, fanouts, csr.num_nodes),
+                           memory_kind::device);
+  small.poison(s.stream);
+  try {
+    gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 100, fanouts, gnndirect::uniform_sampler{rng()},
+                                   sampling_policy{}, small.ref(), {ws.data(), ws.bytes()});
+    FAIL("expected invalid_argument");
+  } catch (gnndirect::invalid_argument const& e) {
+    CHECK(std::string(e.what()).find("layer 0: src_nodes holds") != std::string::npos);
+  }
+  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(s.stream));
+  for (std::size_t l = 0; l < fanouts.size(); ++l) {
+    CHECK(untouched_from(to_host(small.src[l].data(), small.bounds[l].num_src + guard), 0));
+    CHECK(untouched_from(to_host(small.offsets[l].data(), small.bounds[l].num_dst + 1 + guard), 0));
+    CHECK(untouched_from(to_host(small.indices[l].data(), small.bounds[l].num_edges + guard), 0));
+  }
+  // The library's own owners carry their bounds: sample_blocks_buffers for 10 seeds refuse 100.
+  gnndirect::sample_blocks_buffers<Offset, Index> const owned(10, fanouts, csr.num_nodes, s.stream);
+  CHECK_THROWS_AS(gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 100, fanouts,
+                                                 gnndirect::uniform_sampler{}, sampling_policy{}, owned.ref(),
+                                                 {ws.data(), ws.bytes()}),
+                  gnndirect::invalid_argument);
+  // One hop: slots for 10 seeds refuse 100.
+  buffer<Index> slots(50, memory_kind::device);
+  buffer<std::int64_t> counts(10, memory_kind::device);
+  buffer<std::int64_t> offsets(11, memory_kind::device);
+  buffer<unsigned char> hop_ws(gnndirect::sample_neighbors_workspace_bytes(100), memory_kind::device);
+  gnndirect::sampled_slots_ref<Offset, Index> const hop{slots.data(), nullptr, counts.data(), offsets.data(), 10, 50};
+  CHECK_THROWS_AS(gnndirect::sample_neighbors_async(s.stream, csr, d_seeds.data(), 100, 5, 0,
+                                                    gnndirect::uniform_sampler{}, sampling_policy{}, hop,
+                                                    {hop_ws.data(), hop_ws.bytes()}),
+                  gnndirect::invalid_argument);
+  // Within capacity the same outputs work (10 seeds).
+  check_async(g, std::vector<Index>(seeds.begin(), seeds.begin() + 10), fanouts, gnndirect::uniform_sampler{rng()},
+              sampling_policy{}, s.stream);
 }

@@ -8,12 +8,14 @@
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/reference/gather_reference.hpp>
 
+#include "support/counting_resource.hpp"
 #include "support/placed_table.hpp"
 #include "support/random.hpp"
 #include "support/transfer.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -121,6 +123,29 @@ TEST_CASE("tiered gather checks indices and a bad hot id leaves an empty tier")
   CHECK(tiered_gather_matches(tier.view(), host_rows, std::vector<std::int32_t>{0, 999, 5}));
 }
 
+TEST_CASE("a tier over a device-resident table is refused with invalid_argument, before allocating")
+{
+  // Issue #31 item 5: documented to throw and did not (it built a tier copying HBM to HBM).
+  std::int64_t const rows = 1000, cols = 16;
+  gnndirect::test::placed_table<float> table(memory_kind::device, rows, cols);
+  gnndirect::test::counting_resource memory;
+  cudaStream_t stream;
+  GNNDIRECT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  for (std::size_t budget : {std::size_t{0}, std::size_t{500 * cols * sizeof(float)}}) {
+    CAPTURE(budget);
+    try {
+      gnndirect::tiered_table<float> const tier(table.view(), budget, memory);
+      FAIL("a device-resident source was accepted");
+    } catch (const gnndirect::invalid_argument& e) {
+      CAPTURE(e.what());
+      CHECK(std::string(e.what()).find("device-resident") != std::string::npos);
+    }
+    CHECK_THROWS_AS(gnndirect::tiered_table<float>(table.view(), budget, stream, memory), gnndirect::invalid_argument);
+  }
+  CHECK(memory.allocations == 0);
+  GNNDIRECT_CUDA_TRY(cudaStreamDestroy(stream));
+}
+
 TEST_CASE("hot rows by degree, by access count, and by count then degree equal a host top-k")
 {
   std::mt19937_64 rng(gnndirect::test::fresh_seed());
@@ -200,7 +225,7 @@ TEST_CASE("the pipeline with a feature cache (a flag) yields the same batches as
   plain.batch_size = 256;
   plain.fanouts = {10, 5};
   plain.shuffle_seed = seed;
-  plain.sampling.seed = seed + 1;
+  plain.sampling_seed = seed + 1;
   gnndirect::pipeline_options cached = plain;
   cached.cache_bytes = static_cast<std::size_t>(n / 5) * dim * sizeof(float);  // 20% of the rows
   using pipeline = gnndirect::minibatch_pipeline<std::int64_t, std::int32_t, float, std::int32_t>;
@@ -209,6 +234,11 @@ TEST_CASE("the pipeline with a feature cache (a flag) yields the same batches as
   REQUIRE(b.feature_cache() != nullptr);
   CHECK(b.feature_cache()->cached_rows() == n / 5);
   CHECK(a.feature_cache() == nullptr);
+  {  // device-resident features: every row is in HBM already, so cache_bytes is ignored
+    auto const device_features = gnndirect::table<float>::adopt_by_copy(host_features.data(), n, dim, memory_kind::device);
+    pipeline c(graph.view(), device_features.view(), device_labels.data(), train, cached);
+    CHECK(c.feature_cache() == nullptr);
+  }
   a.start_epoch(0);
   b.start_epoch(0);
   int batches = 0;

@@ -329,10 +329,10 @@ TEST_CASE("two host threads sampling with different shared-memory needs do not f
       cudaStream_t stream;
       GNNDIRECT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
       gnndirect::sampling_policy policy;
-      policy.kind = gnndirect::sampling_kind::weighted_without_replacement;
       policy.tile_size = 32;
       for (int round = 0; round < 30; ++round) {
-        auto const result = gnndirect::sample_neighbors(stream, csr, d_seeds.data(), num_seeds, fanout, 0, policy);
+        auto const result = gnndirect::sample_neighbors(stream, csr, d_seeds.data(), num_seeds, fanout, 0,
+                                                        gnndirect::weighted_sampler{}, policy);
         if (result.offsets.size() != static_cast<std::size_t>(num_seeds + 1)) { ++failures; }
       }
       GNNDIRECT_CUDA_TRY(cudaStreamDestroy(stream));

@@ -2,6 +2,7 @@
 // of caller memory; failure paths leave no leak and a usable context.
 #include <doctest/doctest.h>
 
+#include <gnndirect/algorithms/gather.cuh>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/owners/buffer.hpp>
@@ -15,6 +16,7 @@
 #include "support/device_memory.hpp"
 #include "support/transfer.hpp"
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -108,6 +110,53 @@ TEST_CASE("adopt_by_copy into each kind, and adopt_by_registration of a std::vec
     run_affine(t.view().data, 513 * 19);  // the kernel writes the caller's vector in place
   }
   CHECK(source == expected);
+}
+
+TEST_CASE("adopt_by_registration of column slices that end at the end of their allocation")
+{
+  // Issue #31 item 4: a slice of cols < row_stride spans (rows - 1) x stride + cols elements;
+  // registering rows x stride ran past the mapping (cudaErrorInvalidValue). The host memory is
+  // an mmap whose following page is unmapped, so nothing past the end can be registered.
+  std::mt19937_64 rng(std::random_device{}());
+  auto const page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  std::int64_t const rows = 1000, stride = 37;
+  for (std::int64_t cols : {std::int64_t{1}, std::int64_t{5}, stride - 1, stride}) {
+    {
+      CAPTURE(cols);
+      std::size_t const span = static_cast<std::size_t>((rows - 1) * stride + cols);  // elements
+      std::size_t const pages = (span * 4 + page - 1) / page;
+      void* const mapping = mmap(nullptr, (pages + 1) * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      REQUIRE(mapping != MAP_FAILED);
+      REQUIRE(munmap(static_cast<char*>(mapping) + pages * page, page) == 0);  // nothing mapped after the end
+      auto* const end = reinterpret_cast<std::int32_t*>(static_cast<char*>(mapping) + pages * page);
+      // The slice's last element is the allocation's last: its first row starts span elements before.
+      std::int32_t* const slice = end - span;
+      for (std::size_t i = 0; i < span; ++i) { slice[i] = static_cast<std::int32_t>(rng()); }
+      std::vector<std::int64_t> ids(300);
+      for (auto& id : ids) { id = static_cast<std::int64_t>(rng() % rows); }
+      auto const device_ids = gnndirect::test::to_buffer(ids);
+      gnndirect::buffer<std::int32_t> out(ids.size() * static_cast<std::size_t>(cols), memory_kind::device);
+      {
+        auto const t = gnndirect::table<std::int32_t>::adopt_by_registration(slice, rows, cols, stride);
+        CHECK(t.bytes() == span * 4);
+        gnndirect::gather(cudaStream_t{}, gnndirect::table_view<const std::int32_t>(t.view()), device_ids.data(),
+                          static_cast<std::int64_t>(ids.size()),
+                          gnndirect::table_view<std::int32_t>(out.data(), static_cast<std::int64_t>(ids.size()), cols,
+                                                              cols, memory_kind::device));
+      }
+      std::vector<std::int32_t> back(out.size());
+      GNNDIRECT_CUDA_TRY(cudaMemcpy(back.data(), out.data(), out.bytes(), cudaMemcpyDefault));
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < ids.size(); ++i) {
+        for (std::int64_t c = 0; c < cols; ++c) {
+          wrong += back[i * static_cast<std::size_t>(cols) + static_cast<std::size_t>(c)] !=
+                   slice[static_cast<std::size_t>(ids[i] * stride + c)];
+        }
+      }
+      CHECK(wrong == 0);
+      REQUIRE(munmap(mapping, pages * page) == 0);
+    }
+  }
 }
 
 /// Copies `bytes` of device-visible memory to the host through a non-blocking stream (which is not

@@ -16,6 +16,8 @@
 #include <gnndirect/reference/gather_reference.hpp>
 #include <gnndirect/reference/sample_reference.hpp>
 
+#include "support/temporal_sampler.cuh"
+
 #include "support/counting_resource.hpp"
 #include "support/random.hpp"
 #include "support/transfer.hpp"
@@ -93,8 +95,8 @@ pipeline_options test_options(std::uint64_t seed, int depth, int workers = 2)
   pipeline_options options;
   options.fanouts = {10, 5};
   options.batch_size = 256;
-  options.sampling = gnndirect::sampling_policy{gnndirect::sampling_kind::uniform_without_replacement,
-                                                seed, 32, 0, true};
+  options.sampling = gnndirect::sampling_policy{32, 0, true};
+  options.sampling_seed = seed;
   options.shuffle_seed = seed ^ 0x5EEDu;
   options.depth = depth;
   options.workers = workers;
@@ -123,11 +125,11 @@ void check_batch(const fixture<Index>& f, const batch_of<Index>& batch,
   CAPTURE(batch.epoch);
   CAPTURE(batch.index);
   CHECK(batch.sampling_seed ==
-        gnndirect::batch_sampling_seed(options.sampling.seed, batch.epoch, batch.index));
-  gnndirect::sampling_policy policy = options.sampling;
-  policy.seed = batch.sampling_seed;
+        gnndirect::batch_sampling_seed(options.sampling_seed, batch.epoch, batch.index));
+  // The pipeline's default sampler, reseeded per batch through with_seed.
   auto const expected = gnndirect::host::sample_blocks_reference(
-    f.host_graph.view(), batch.host_seeds, batch.num_seeds, options.fanouts, policy);
+    f.host_graph.view(), batch.host_seeds, batch.num_seeds, options.fanouts,
+    gnndirect::uniform_sampler{batch.sampling_seed});
   std::vector<Index> const seeds(batch.host_seeds, batch.host_seeds + batch.num_seeds);
   CHECK(to_host(consumer, batch.seeds, batch.num_seeds) == seeds);
   REQUIRE(batch.blocks.layers.size() == expected.layers.size());
@@ -828,7 +830,7 @@ TEST_CASE("minibatch_pipeline on a caller's memory resource")
   auto const consumer = gnndirect::detail::make_non_blocking_stream();
   {
     pipeline_of<std::int64_t> pipeline(f.graph.view(), f.features.view(), f.labels.data(), f.training_ids,
-                                       options, mr);
+                                       options, gnndirect::uniform_sampler{}, mr);
     std::int64_t const after_setup = mr.allocations;
     CHECK(after_setup > 0);
     pipeline.start_epoch(3);
@@ -840,6 +842,67 @@ TEST_CASE("minibatch_pipeline on a caller's memory resource")
     }
     CHECK(count == pipeline.num_batches());
     CHECK(reserved_bytes(pipeline.memory_pool()) == 0);  // nothing came from the pipeline's pool
+  }
+  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(consumer.get()));
+}
+
+TEST_CASE("minibatch_pipeline with a user-written temporal sampler: every batch bit-checked on the host")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  fixture<std::int32_t> const f(seed, 0.05, 12, 700, csr_placement{memory_kind::device, memory_kind::pinned},
+                                memory_kind::pinned, memory_kind::device);
+  std::int64_t const n = f.host_graph.num_nodes;
+  std::vector<std::int64_t> edge_time(static_cast<std::size_t>(f.host_graph.num_edges()));
+  std::vector<std::int64_t> query_time(static_cast<std::size_t>(n));
+  for (auto& t : edge_time) { t = static_cast<std::int64_t>(rng() % 500); }
+  for (auto& t : query_time) { t = static_cast<std::int64_t>(rng() % 550); }
+  gnndirect::buffer<std::int64_t> const d_edge_time = gnndirect::test::to_buffer(edge_time);
+  gnndirect::buffer<std::int64_t> const d_query_time = gnndirect::test::to_buffer(query_time);
+  gnndirect::test::recent_before_sampler const sampler{d_edge_time.data(), d_query_time.data()};
+  pipeline_options options = test_options(seed, 3);
+  options.fanouts = {6, 4, 3};
+  options.batch_size = 128;
+  auto const consumer = gnndirect::detail::make_non_blocking_stream();
+  {
+    gnndirect::minibatch_pipeline<std::int64_t, std::int32_t, float, label_type,
+                                  gnndirect::test::recent_before_sampler>
+      pipeline(f.graph.view(), f.features.view(), f.labels.data(), f.training_ids, options, sampler);
+    for (std::int64_t epoch = 0; epoch < 2; ++epoch) {
+      pipeline.start_epoch(epoch);
+      std::int64_t count = 0;
+      while (auto* batch = pipeline.next(consumer.get())) {
+        CAPTURE(epoch);
+        CAPTURE(batch->index);
+        auto const expected = gnndirect::test::temporal_blocks_on_host(
+          f.host_graph.view(), edge_time, query_time, batch->host_seeds, batch->num_seeds, options.fanouts);
+        REQUIRE(batch->blocks.layers.size() == expected.layers.size());
+        for (std::size_t l = 0; l < expected.layers.size(); ++l) {
+          CAPTURE(l);
+          auto const& a = batch->blocks.layers[l];
+          auto const& e = expected.layers[l];
+          REQUIRE(to_host(consumer.get(), a.dst_nodes.data(), a.num_dst()) == e.dst_nodes);
+          REQUIRE(to_host(consumer.get(), a.src_nodes.data(), a.num_src()) == e.src_nodes);
+          REQUIRE(to_host(consumer.get(), a.offsets.data(), a.num_dst() + 1) == e.offsets);
+          REQUIRE(to_host(consumer.get(), a.indices.data(), a.num_edges()) == e.indices);
+          REQUIRE(to_host(consumer.get(), a.edge_ids.data(), a.num_edges()) == e.edge_ids);
+        }
+        auto const& inputs = expected.input_nodes();
+        REQUIRE(batch->num_input_nodes == static_cast<std::int64_t>(inputs.size()));
+        std::vector<float> const got = to_host(consumer.get(), batch->features.data,
+                                               batch->num_input_nodes * f.dim);
+        for (std::size_t i = 0; i < inputs.size(); ++i) {
+          auto const row = static_cast<std::size_t>(inputs[i]) * static_cast<std::size_t>(f.dim);
+          REQUIRE(std::equal(got.begin() + static_cast<std::ptrdiff_t>(i * static_cast<std::size_t>(f.dim)),
+                             got.begin() + static_cast<std::ptrdiff_t>((i + 1) * static_cast<std::size_t>(f.dim)),
+                             f.host_features.begin() + static_cast<std::ptrdiff_t>(row)));
+        }
+        pipeline.release(batch, consumer.get());
+        ++count;
+      }
+      CHECK(count == pipeline.num_batches());
+    }
   }
   GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(consumer.get()));
 }

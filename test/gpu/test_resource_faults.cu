@@ -572,3 +572,141 @@ TEST_CASE("resource: no leak after repeated failures")
   if (locked_before) { CHECK(status_bytes("VmLck").value_or(0) <= *locked_before); }
   check_registration_usable(held);
 }
+
+// ---- Faulty caller resources (issue #31 item 3): every allocation through a resource is checked.
+
+namespace {
+
+/// A stream-ordered resource that returns null (as a broken pool or adapter might).
+struct null_resource {
+  std::int64_t deallocations{0};
+  void* allocate(::cuda::stream_ref, std::size_t, std::size_t) { return nullptr; }
+  void deallocate(::cuda::stream_ref, void*, std::size_t, std::size_t) noexcept { ++deallocations; }
+};
+
+/// A stream-ordered resource that returns blocks `offset` bytes past a 256-byte boundary and
+/// takes them back (counting what it holds, so a leak of the misaligned block shows).
+struct misaligned_resource {
+  gnndirect::device_pool_resource upstream;
+  std::size_t offset{16};
+  std::int64_t live{0};
+  void* allocate(::cuda::stream_ref stream, std::size_t bytes, std::size_t alignment)
+  {
+    ++live;
+    return static_cast<char*>(upstream.allocate(stream, bytes + 256, alignment)) + offset;
+  }
+  void deallocate(::cuda::stream_ref stream, void* p, std::size_t bytes, std::size_t alignment) noexcept
+  {
+    --live;
+    upstream.deallocate(stream, static_cast<char*>(p) - offset, bytes + 256, alignment);
+  }
+};
+
+/// A host resource that returns null.
+struct null_host_resource {
+  void* allocate(std::size_t, std::size_t) { return nullptr; }
+  void deallocate(void*, std::size_t, std::size_t) noexcept {}
+};
+
+/// A host resource handing out pageable memory (not what the concept asks: not mapped).
+struct pageable_host_resource {
+  std::int64_t live{0};
+  void* allocate(std::size_t bytes, std::size_t alignment)
+  {
+    ++live;
+    return std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment);
+  }
+  void deallocate(void* p, std::size_t, std::size_t) noexcept
+  {
+    --live;
+    std::free(p);
+  }
+};
+
+/// Runs `call`, which must throw allocation_error whose message contains every part.
+template <class Call>
+void expect_allocation_error(Call&& call, std::size_t bytes, memory_kind kind, const std::vector<std::string>& parts)
+{
+  try {
+    call();
+    FAIL("no allocation_error");
+  } catch (const allocation_error& e) {
+    CAPTURE(e.what());
+    CHECK(e.bytes() == bytes);
+    CHECK(e.kind() == kind);
+    for (const std::string& part : parts) { CHECK(contains(e.what(), part)); }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("resource: a resource returning null gives allocation_error naming the call, bytes and alignment")
+{
+  cudaStream_t stream;
+  GNNDIRECT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  null_resource memory;
+  std::vector<std::string> const parts{"allocate(stream, ...)(bytes = 400, alignment = 256)", "returned null"};
+  expect_allocation_error([&] { gnndirect::buffer<int> const b(100, stream, memory); }, 400, memory_kind::device, parts);
+  expect_allocation_error([&] { gnndirect::buffer<int> const b(100, memory_kind::device, memory); }, 400,
+                          memory_kind::device, parts);
+  expect_allocation_error([&] { gnndirect::table<int> const t(10, 10, memory_kind::device, memory); }, 400,
+                          memory_kind::device, parts);
+  CHECK(memory.deallocations == 0);  // nothing to give back: null is never "returned"
+  // A synchronous gather names the resource, not a later cudaMemsetAsync on a null pointer.
+  gnndirect::buffer<float> const rows(64 * 4, memory_kind::device);
+  gnndirect::buffer<float> const out(8 * 4, memory_kind::device);
+  std::vector<std::int64_t> const ids{1, 5, 9, 2, 0, 63, 7, 7};
+  auto const device_ids = gnndirect::test::to_buffer(ids);
+  try {
+    gnndirect::gather(stream, gnndirect::table_view<const float>(rows.data(), 64, 4, 4, memory_kind::device),
+                      device_ids.data(), 8, gnndirect::table_view<float>(out.data(), 8, 4, 4, memory_kind::device),
+                      gnndirect::gather_policy{}, memory);
+    FAIL("gather did not fail");
+  } catch (const allocation_error& e) {
+    CAPTURE(e.what());
+    CHECK(contains(e.what(), "returned null"));
+    CHECK(contains(e.what(), "alignment = 256"));
+    CHECK(!contains(e.what(), "cudaMemsetAsync"));
+  }
+  CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
+  GNNDIRECT_CUDA_TRY(cudaStreamDestroy(stream));
+}
+
+TEST_CASE("resource: a misaligned block gives allocation_error and is handed back")
+{
+  cudaStream_t stream;
+  GNNDIRECT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  for (std::size_t offset : {std::size_t{16}, std::size_t{128}, std::size_t{4}}) {
+    CAPTURE(offset);
+    misaligned_resource memory;
+    memory.offset = offset;
+    expect_allocation_error([&] { gnndirect::buffer<double> const b(1000, stream, memory); }, 8000,
+                            memory_kind::device, {"bytes = 8000", "not aligned to 256 bytes"});
+    expect_allocation_error([&] { gnndirect::table<float> const t(100, 3, memory_kind::device, memory); }, 1200,
+                            memory_kind::device, {"bytes = 1200", "not aligned to 256 bytes"});
+    CHECK(memory.live == 0);  // the misaligned blocks went back to the resource
+  }
+  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+  GNNDIRECT_CUDA_TRY(cudaStreamDestroy(stream));
+}
+
+TEST_CASE("resource: host resources are checked too (null; memory that is not mapped pinned memory)")
+{
+  null_host_resource null_host;
+  expect_allocation_error([&] { gnndirect::buffer<int> const b(100, memory_kind::pinned, {}, null_host); }, 400,
+                          memory_kind::pinned, {"allocate(host, ...)(bytes = 400, alignment = 256)", "returned null"});
+  if (skip_deliberate_driver_failure()) { return; }  // cudaHostGetDevicePointer fails on purpose below
+  pageable_host_resource pageable;
+  try {
+    gnndirect::buffer<int> const b(100, memory_kind::pinned, {}, pageable);
+    // A system whose GPU maps pageable memory (HMM / ATS) may hand out a device address.
+    MESSAGE("this system maps pageable host memory for the GPU: the pageable resource was accepted");
+  } catch (const allocation_error& e) {
+    CAPTURE(e.what());
+    CHECK(e.bytes() == 400);
+    CHECK(e.kind() == memory_kind::pinned);
+    CHECK(contains(e.what(), "cudaHostGetDevicePointer"));
+    CHECK(contains(e.what(), "not mapped page-locked memory"));
+  }
+  CHECK(pageable.live == 0);
+}

@@ -7,10 +7,13 @@
 
 #include <gnndirect/algorithms/sample_blocks.cuh>
 #include <gnndirect/algorithms/sample_neighbors.cuh>
+#include <gnndirect/algorithms/sampler_choice.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/device/sample_neighbors_tile.cuh>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/reference/sample_reference.hpp>
+
+#include <cooperative_groups.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -132,17 +135,17 @@ std::vector<Index> random_seeds(std::int64_t count, std::int64_t nodes, std::uin
 }
 
 /// GPU sample_neighbors vs the host reference, element by element.
-template <class Offset, class Index>
+template <class Offset, class Index, class Sampler>
 void check_against_reference(const host_graph<Offset, Index>& g, const placed_graph<Offset, Index>& d,
                              const std::vector<Index>& seeds, int fanout, int layer,
-                             const sampling_policy& policy)
+                             const Sampler& sampler, const sampling_policy& policy)
 {
   auto const n = static_cast<std::int64_t>(seeds.size());
   auto const expected = gnndirect::host::sample_neighbors_reference(g.view(), seeds.data(), n, fanout,
-                                                                    layer, policy);
+                                                                    layer, sampler);
   buffer<Index> const device_seeds = to_buffer(seeds, memory_kind::device);
-  auto const actual =
-    gnndirect::sample_neighbors(cudaStream_t{}, d.view, device_seeds.data(), n, fanout, layer, policy);
+  auto const actual = gnndirect::sample_neighbors(cudaStream_t{}, d.view, device_seeds.data(), n, fanout,
+                                                  layer, sampler, policy);
   REQUIRE(to_host(actual.offsets.data(), n + 1) == expected.offsets);
   CHECK(to_host(actual.neighbors.data(), expected.num_edges()) == expected.neighbors);
   CHECK(to_host(actual.edge_ids.data(), expected.num_edges()) == expected.edge_ids);
@@ -163,8 +166,10 @@ void check_all_kinds_and_placements(std::uint64_t seed)
           CAPTURE(gnndirect::to_string(kind));
           CAPTURE(tile);
           CAPTURE(fanout);
-          sampling_policy policy{kind, seed, tile, fanout == 15 ? 3 : 0, true};
-          check_against_reference(g, d, seeds, fanout, fanout % 3, policy);
+          sampling_policy const policy{tile, fanout == 15 ? 3 : 0, true};
+          gnndirect::visit_sampler(kind, seed, [&](auto sampler) {
+            check_against_reference(g, d, seeds, fanout, fanout % 3, sampler, policy);
+          });
         }
       }
     }
@@ -217,7 +222,9 @@ TEST_CASE("a node with more than 1M neighbours, and fanouts 0 and 100")
     for (int fanout : {0, 15, 100}) {
       CAPTURE(gnndirect::to_string(kind));
       CAPTURE(fanout);
-      check_against_reference(g, d, seeds, fanout, 2, sampling_policy{kind, seed, 32, 0, true});
+      gnndirect::visit_sampler(kind, seed, [&](auto sampler) {
+        check_against_reference(g, d, seeds, fanout, 2, sampler, sampling_policy{32, 0, true});
+      });
     }
   }
 }
@@ -232,7 +239,9 @@ TEST_CASE("neighbour ids beyond 2^31 pass through unchanged (int64 ids)")
   auto const seeds = random_seeds<std::int64_t>(700, 1000, seed);
   for (auto kind : all_kinds) {
     CAPTURE(gnndirect::to_string(kind));
-    check_against_reference(g, d, seeds, 12, 0, sampling_policy{kind, seed, 16, 0, true});
+    gnndirect::visit_sampler(kind, seed, [&](auto sampler) {
+      check_against_reference(g, d, seeds, 12, 0, sampler, sampling_policy{16, 0, true});
+    });
   }
   CHECK(*std::max_element(g.indices.begin(), g.indices.end()) > (std::int64_t{1} << 31));
 }
@@ -248,7 +257,7 @@ TEST_CASE("bad seeds raise index_out_of_range naming the first bad position; con
   buffer<std::int32_t> const device_seeds = to_buffer(seeds, memory_kind::device);
   try {
     (void)gnndirect::sample_neighbors(cudaStream_t{}, d.view, device_seeds.data(), 5000, 10, 0,
-                                      sampling_policy{});
+                                      gnndirect::uniform_sampler{}, sampling_policy{});
     FAIL("expected index_out_of_range");
   } catch (gnndirect::index_out_of_range const& e) {
     CHECK(e.position() == 1234);
@@ -258,7 +267,7 @@ TEST_CASE("bad seeds raise index_out_of_range naming the first bad position; con
   try {
     std::vector<int> const fanouts{4, 3};
     (void)gnndirect::sample_blocks(cudaStream_t{}, d.view, device_seeds.data(), 5000, fanouts,
-                                   sampling_policy{});
+                                   gnndirect::uniform_sampler{}, sampling_policy{});
     FAIL("expected index_out_of_range");
   } catch (gnndirect::index_out_of_range const& e) {
     CHECK(e.position() == 1234);
@@ -267,13 +276,11 @@ TEST_CASE("bad seeds raise index_out_of_range naming the first bad position; con
   seeds[4000] = 1;
   seeds[1234] = 2;
   seeds[4999] = 3;
-  check_against_reference(g, d, seeds, 10, 0, sampling_policy{});
-  sampling_policy weighted{};
-  weighted.kind = sampling_kind::weighted_without_replacement;
+  check_against_reference(g, d, seeds, 10, 0, gnndirect::uniform_sampler{}, sampling_policy{});
   auto no_weights = d.view;
   no_weights.weights = nullptr;
   CHECK_THROWS_AS((void)gnndirect::sample_neighbors(cudaStream_t{}, no_weights, device_seeds.data(),
-                                                    5000, 10, 0, weighted),
+                                                    5000, 10, 0, gnndirect::weighted_sampler{}),
                   gnndirect::invalid_argument);
 }
 
@@ -304,10 +311,12 @@ TEST_CASE("sample_neighbors_async with a caller workspace runs under CUDA graph 
   GNNDIRECT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   for (auto kind : all_kinds) {
     CAPTURE(gnndirect::to_string(kind));
-    sampling_policy const policy{kind, seed, 32, 0, true};
+    sampling_policy const policy{32, 0, true};
+    gnndirect::visit_sampler(kind, seed, [&](auto sampler) {
     cudaGraph_t graph{};
     GNNDIRECT_CUDA_TRY(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    gnndirect::sample_neighbors_async(stream, d.view, seeds.data(), n, fanout, 1, policy, out, workspace);
+    gnndirect::sample_neighbors_async(stream, d.view, seeds.data(), n, fanout, 1, sampler, policy, out,
+                                      workspace);
     gnndirect::compact_sampled_async(stream, out, n, fanout, ids.data(), eids.data());
     GNNDIRECT_CUDA_TRY(cudaStreamEndCapture(stream, &graph));
     cudaGraphExec_t exec{};
@@ -322,7 +331,7 @@ TEST_CASE("sample_neighbors_async with a caller workspace runs under CUDA graph 
       GNNDIRECT_CUDA_TRY(cudaGraphLaunch(exec, stream));
       gnndirect::sample_neighbors_check(stream, workspace, d.view.num_nodes);
       auto const expected = gnndirect::host::sample_neighbors_reference(g.view(), host_seeds.data(), n,
-                                                                        fanout, 1, policy);
+                                                                        fanout, 1, sampler);
       REQUIRE(to_host(offsets.data(), n + 1) == expected.offsets);
       CHECK(to_host(ids.data(), expected.num_edges()) == expected.neighbors);
       CHECK(to_host(eids.data(), expected.num_edges()) == expected.edge_ids);
@@ -332,13 +341,14 @@ TEST_CASE("sample_neighbors_async with a caller workspace runs under CUDA graph 
     }
     GNNDIRECT_CUDA_TRY(cudaGraphExecDestroy(exec));
     GNNDIRECT_CUDA_TRY(cudaGraphDestroy(graph));
+    });
   }
   // A bad seed under the async path: recorded, raised by the check, nothing else disturbed.
   Index const bad = -1;
   GNNDIRECT_CUDA_TRY(
     cudaMemcpyAsync(seeds.data() + 77, &bad, sizeof(bad), cudaMemcpyHostToDevice, stream));
-  gnndirect::sample_neighbors_async(stream, d.view, seeds.data(), n, fanout, 0, sampling_policy{}, out,
-                                    workspace);
+  gnndirect::sample_neighbors_async(stream, d.view, seeds.data(), n, fanout, 0, gnndirect::uniform_sampler{},
+                                    sampling_policy{}, out, workspace);
   CHECK_THROWS_AS(gnndirect::sample_neighbors_check(stream, workspace, d.view.num_nodes),
                   gnndirect::index_out_of_range);
   GNNDIRECT_CUDA_TRY(cudaStreamDestroy(stream));
@@ -346,28 +356,42 @@ TEST_CASE("sample_neighbors_async with a caller workspace runs under CUDA graph 
 
 namespace {
 
-/// A user kernel that inlines the device primitive: one 16-lane tile per seed, global scratch.
-template <class Sampler, class Offset, class Index>
+/// The calling thread's tile of `Size` lanes: a compile-time cooperative-groups tile, or (Dynamic)
+/// a dynamic_tile of the same lanes.
+template <int Size, bool Dynamic>
+__device__ auto tile_of_calling_thread()
+{
+  if constexpr (Dynamic) {
+    return gnndirect::dynamic_tile::of_calling_thread(Size);
+  } else {
+    return cooperative_groups::tiled_partition<Size>(cooperative_groups::this_thread_block());
+  }
+}
+
+/// A user kernel that inlines the device primitive: one Size-lane tile per seed, global scratch.
+/// Whole blocks are launched (128 threads), so every tile is complete; tiles past n return as one.
+template <int Size, bool Dynamic, class Sampler, class Offset, class Index>
 __global__ void user_sampling_kernel(csr_view<Offset, Index> csr, const Index* seeds, std::int64_t n,
                                      int fanout, Sampler sampler, unsigned char* scratch,
                                      std::size_t scratch_bytes, Index* ids, Offset* eids,
                                      std::int64_t* counts)
 {
-  auto const tile = gnndirect::dynamic_tile::of_calling_thread(16);
-  std::int64_t const i = (blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x) / 16;
+  auto const tile = tile_of_calling_thread<Size, Dynamic>();
+  std::int64_t const i = (blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x) / Size;
   if (i >= n) { return; }
   std::int64_t const count = gnndirect::sample_neighbors_tile(
     tile, csr, static_cast<std::int64_t>(seeds[i]), fanout, 0, sampler, scratch + i * scratch_bytes,
     ids + i * fanout, eids + i * fanout);
-  if (tile.lane == 0) { counts[i] = count; }
+  if (tile.thread_rank() == 0) { counts[i] = count; }
 }
 
-}  // namespace
-
-TEST_CASE("the device primitive works inside a user kernel with global-memory scratch")
+/// Runs user_sampling_kernel with tiles of Size lanes (cg or dynamic) for every library sampler
+/// and compares slot by slot with the reference; slots past a count must stay poisoned.
+template <int Size, bool Dynamic>
+void check_user_kernel(std::uint64_t seed)
 {
-  std::uint64_t const seed = std::random_device{}();
-  CAPTURE(seed);
+  CAPTURE(Size);
+  CAPTURE(Dynamic);
   auto const g = random_graph<std::int64_t, std::int64_t>(2000, seed, false);
   placed_graph<std::int64_t, std::int64_t> const d(g, memory_kind::device, memory_kind::device);
   std::int64_t const n = 999;  // the last warp is partial: whole tiles still exit together
@@ -376,52 +400,68 @@ TEST_CASE("the device primitive works inside a user kernel with global-memory sc
   buffer<std::int64_t> const seeds = to_buffer(host_seeds, memory_kind::device);
   for (auto kind : all_kinds) {
     CAPTURE(gnndirect::to_string(kind));
-    sampling_policy const policy{kind, seed, 16, 0, false};
-    std::size_t const per_tile =
-      gnndirect::visit_sampler(policy, [&](auto sampler) { return gnndirect::sample_scratch_bytes(sampler, fanout, 16); });
-    buffer<unsigned char> scratch(std::max<std::size_t>(1, per_tile * n), memory_kind::device);
-    buffer<std::int64_t> ids(static_cast<std::size_t>(n * fanout), memory_kind::device);
-    buffer<std::int64_t> eids(static_cast<std::size_t>(n * fanout), memory_kind::device);
-    buffer<std::int64_t> counts(static_cast<std::size_t>(n), memory_kind::device);
-    gnndirect::test::fill_bytes(ids.data(), 0xFF, ids.bytes());  // poison: slots past a count stay -1
-    gnndirect::test::fill_bytes(eids.data(), 0xFF, eids.bytes());
-    auto const threads = static_cast<int>(n * 16);
-    gnndirect::visit_sampler(policy, [&](auto sampler) {
-      user_sampling_kernel<<<(threads + 127) / 128, 128>>>(d.view, seeds.data(), n, fanout, sampler,
-                                                          scratch.data(), per_tile, ids.data(),
-                                                          eids.data(), counts.data());
+    gnndirect::visit_sampler(kind, seed, [&](auto sampler) {
+      std::size_t const per_tile = gnndirect::sample_scratch_bytes(sampler, fanout, Size);
+      buffer<unsigned char> scratch(std::max<std::size_t>(1, per_tile * n), memory_kind::device);
+      buffer<std::int64_t> ids(static_cast<std::size_t>(n * fanout), memory_kind::device);
+      buffer<std::int64_t> eids(static_cast<std::size_t>(n * fanout), memory_kind::device);
+      buffer<std::int64_t> counts(static_cast<std::size_t>(n), memory_kind::device);
+      gnndirect::test::fill_bytes(ids.data(), 0xFF, ids.bytes());  // poison: slots past a count stay -1
+      gnndirect::test::fill_bytes(eids.data(), 0xFF, eids.bytes());
+      gnndirect::test::fill_bytes(counts.data(), 0xFF, counts.bytes());
+      auto const threads = static_cast<int>(n * Size);
+      user_sampling_kernel<Size, Dynamic><<<(threads + 127) / 128, 128>>>(
+        d.view, seeds.data(), n, fanout, sampler, scratch.data(), per_tile, ids.data(), eids.data(),
+        counts.data());
+      GNNDIRECT_CUDA_TRY(cudaGetLastError());
+      GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());
+      auto const expected = gnndirect::host::sample_neighbors_reference(g.view(), host_seeds.data(), n,
+                                                                        fanout, 0, sampler);
+      auto const got_counts = to_host(counts.data(), n);
+      auto const got_ids = to_host(ids.data(), n * fanout);
+      auto const got_eids = to_host(eids.data(), n * fanout);
+      for (std::int64_t i = 0; i < n; ++i) {
+        auto const begin = expected.offsets[static_cast<std::size_t>(i)];
+        REQUIRE(got_counts[static_cast<std::size_t>(i)] == expected.offsets[static_cast<std::size_t>(i) + 1] - begin);
+        for (std::int64_t j = 0; j < got_counts[static_cast<std::size_t>(i)]; ++j) {
+          REQUIRE(got_ids[static_cast<std::size_t>(i * fanout + j)] ==
+                  expected.neighbors[static_cast<std::size_t>(begin + j)]);
+          REQUIRE(got_eids[static_cast<std::size_t>(i * fanout + j)] ==
+                  expected.edge_ids[static_cast<std::size_t>(begin + j)]);
+        }
+        for (std::int64_t j = got_counts[static_cast<std::size_t>(i)]; j < fanout; ++j) {
+          REQUIRE(got_ids[static_cast<std::size_t>(i * fanout + j)] == -1);  // untouched
+        }
+      }
     });
-    GNNDIRECT_CUDA_TRY(cudaGetLastError());
-    GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());
-    auto const expected = gnndirect::host::sample_neighbors_reference(g.view(), host_seeds.data(), n,
-                                                                      fanout, 0, policy);
-    auto const got_counts = to_host(counts.data(), n);
-    auto const got_ids = to_host(ids.data(), n * fanout);
-    for (std::int64_t i = 0; i < n; ++i) {
-      auto const begin = expected.offsets[static_cast<std::size_t>(i)];
-      REQUIRE(got_counts[static_cast<std::size_t>(i)] == expected.offsets[static_cast<std::size_t>(i) + 1] - begin);
-      for (std::int64_t j = 0; j < got_counts[static_cast<std::size_t>(i)]; ++j) {
-        REQUIRE(got_ids[static_cast<std::size_t>(i * fanout + j)] ==
-                expected.neighbors[static_cast<std::size_t>(begin + j)]);
-      }
-      for (std::int64_t j = got_counts[static_cast<std::size_t>(i)]; j < fanout; ++j) {
-        REQUIRE(got_ids[static_cast<std::size_t>(i * fanout + j)] == -1);  // untouched
-      }
-    }
   }
+}
+
+}  // namespace
+
+TEST_CASE("the device primitive works inside a user kernel with cg tiles of 32, 16, 8 and dynamic tiles")
+{
+  std::uint64_t const seed = std::random_device{}();
+  CAPTURE(seed);
+  check_user_kernel<32, false>(seed);
+  check_user_kernel<16, false>(seed + 1);
+  check_user_kernel<8, false>(seed + 2);
+  check_user_kernel<16, true>(seed + 3);
+  check_user_kernel<4, true>(seed + 4);
 }
 
 namespace {
 
-template <class Offset, class Index>
+template <class Offset, class Index, class Sampler>
 void check_blocks(const host_graph<Offset, Index>& g, const placed_graph<Offset, Index>& d,
                   const std::vector<Index>& seeds, const std::vector<int>& fanouts,
-                  const sampling_policy& policy)
+                  const Sampler& sampler)
 {
   auto const n = static_cast<std::int64_t>(seeds.size());
-  auto const expected = gnndirect::host::sample_blocks_reference(g.view(), seeds.data(), n, fanouts, policy);
+  auto const expected = gnndirect::host::sample_blocks_reference(g.view(), seeds.data(), n, fanouts, sampler);
   buffer<Index> const device_seeds = to_buffer(seeds, memory_kind::device);
-  auto const actual = gnndirect::sample_blocks(cudaStream_t{}, d.view, device_seeds.data(), n, fanouts, policy);
+  auto const actual = gnndirect::sample_blocks(cudaStream_t{}, d.view, device_seeds.data(), n, fanouts,
+                                               sampler, sampling_policy{32, 0, true});
   REQUIRE(actual.layers.size() == expected.layers.size());
   for (std::size_t l = 0; l < fanouts.size(); ++l) {
     CAPTURE(l);
@@ -453,12 +493,13 @@ TEST_CASE("sample_blocks equals the host reference (relabelling order included)"
     placed_graph<std::int64_t, std::int64_t> const d64(g64, where.indptr, where.indices);
     for (auto kind : all_kinds) {
       CAPTURE(gnndirect::to_string(kind));
-      sampling_policy const policy{kind, seed, 32, 0, true};
       std::vector<std::int32_t> seeds32(512);
       for (std::size_t i = 0; i < seeds32.size(); ++i) { seeds32[i] = static_cast<std::int32_t>(i * 37 % 20000); }
-      check_blocks(g32, d32, seeds32, fanouts, policy);
       auto const seeds64 = random_seeds<std::int64_t>(300, 20000, seed);  // includes a repeat
-      check_blocks(g64, d64, seeds64, fanouts, policy);
+      gnndirect::visit_sampler(kind, seed, [&](auto sampler) {
+        check_blocks(g32, d32, seeds32, fanouts, sampler);
+        check_blocks(g64, d64, seeds64, fanouts, sampler);
+      });
     }
   }
 }

@@ -14,6 +14,7 @@
 #include <doctest/doctest.h>
 
 #include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/device/samplers.hpp>
 #include <gnndirect/algorithms/validate.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
@@ -417,7 +418,7 @@ TEST_CASE("bad-input: host sample reference bad seed")
   std::int64_t const p = pick(rng, 0, 299);
   seeds[static_cast<std::size_t>(p)] = 800;
   seeds.back() = -1;
-  gnndirect::sampling_policy const policy{};
+  gnndirect::uniform_sampler const policy{};
   try {
     (void)gnndirect::host::sample_neighbors_reference(g.view(), seeds.data(), 300, 5, 0, policy);
     FAIL("expected index_out_of_range");
@@ -432,32 +433,43 @@ TEST_CASE("bad-input: host sample reference bad seed")
                        gnndirect::index_out_of_range);
 }
 
-TEST_CASE("bad-input: sampling policy rejected by validate(policy) (host)")
+namespace {
+/// The host-visible part of a user's weighted sampler (validation reads only needs_weights).
+struct weighted_user_sampler {
+  static constexpr bool needs_weights = true;
+};
+}  // namespace
+
+TEST_CASE("bad-input: sampler and policy rejected by validate(sampler, policy) (host)")
 {
   std::mt19937_64 rng(gnndirect::test::fresh_seed());
   random_csr<std::int64_t, std::int32_t> const g(rng, 50);
   auto const view = g.view();
+  gnndirect::uniform_sampler const uniform{};
   gnndirect::sampling_policy policy{};
   policy.tile_size = 3;
-  CHECK_THROWS_WITH_AS(gnndirect::validate(policy, view, 5),
+  CHECK_THROWS_WITH_AS(gnndirect::validate(uniform, policy, view, 5),
                        doctest::Contains("tile_size must be a power of two in [1, 32], got 3"),
                        gnndirect::invalid_argument);
   policy = {};
-  policy.kind = gnndirect::sampling_kind::weighted_without_replacement;
   auto unweighted = view;
   unweighted.weights = nullptr;
-  CHECK_THROWS_WITH_AS(gnndirect::validate(policy, unweighted, 5),
-                       doctest::Contains("weighted_without_replacement needs csr_view::weights"),
+  CHECK_THROWS_WITH_AS(gnndirect::validate(gnndirect::weighted_sampler{}, policy, unweighted, 5),
+                       doctest::Contains("the sampler needs csr_view::weights"),
                        gnndirect::invalid_argument);
-  policy = {};
+  // Any sampler type with needs_weights is checked the same way (not only the library's).
+  CHECK_THROWS_WITH_AS(gnndirect::validate(weighted_user_sampler{}, policy, unweighted, 5),
+                       doctest::Contains("the sampler needs csr_view::weights"),
+                       gnndirect::invalid_argument);
+  CHECK_NOTHROW(gnndirect::validate(weighted_user_sampler{}, policy, view, 5));
   policy.block_budget = -1;
-  CHECK_THROWS_WITH_AS(gnndirect::validate(policy, view, 5), doctest::Contains("block_budget must be >= 0"),
+  CHECK_THROWS_WITH_AS(gnndirect::validate(uniform, policy, view, 5), doctest::Contains("block_budget must be >= 0"),
                        gnndirect::invalid_argument);
-  CHECK_THROWS_WITH_AS(gnndirect::validate(gnndirect::sampling_policy{}, view, -1),
+  CHECK_THROWS_WITH_AS(gnndirect::validate(uniform, gnndirect::sampling_policy{}, view, -1),
                        doctest::Contains("fanout must be >= 0, got -1"), gnndirect::invalid_argument);
   auto no_indptr = view;
   no_indptr.indptr = nullptr;
-  CHECK_THROWS_WITH_AS(gnndirect::validate(gnndirect::sampling_policy{}, no_indptr, 5),
+  CHECK_THROWS_WITH_AS(gnndirect::validate(uniform, gnndirect::sampling_policy{}, no_indptr, 5),
                        doctest::Contains("null indptr"), gnndirect::invalid_argument);
 }
 

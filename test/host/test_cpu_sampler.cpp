@@ -4,7 +4,7 @@
 // gather_rows.
 #include <doctest/doctest.h>
 
-#include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/device/samplers.hpp>
 #include <gnndirect/host/cpu_gather.hpp>
 #include <gnndirect/host/cpu_sampler.hpp>
 #include <gnndirect/util/worker_pool.hpp>
@@ -22,8 +22,6 @@
 #include <vector>
 
 using gnndirect::csr_view;
-using gnndirect::sampling_kind;
-using gnndirect::sampling_policy;
 using gnndirect::host::cpu_blocks;
 using gnndirect::host::cpu_neighbors;
 using gnndirect::host::cpu_sampler;
@@ -81,12 +79,15 @@ std::vector<Index> random_seeds(std::int64_t count, std::int64_t nodes, std::uin
   return seeds;
 }
 
-sampling_policy policy_of(sampling_kind kind, std::uint64_t seed)
+/// Calls f with the CPU sampler's sampler for `replace`, keyed by `seed`.
+template <class F>
+void with_sampler(bool replace, std::uint64_t seed, F f)
 {
-  sampling_policy p;
-  p.kind = kind;
-  p.seed = seed;
-  return p;
+  if (replace) {
+    f(gnndirect::uniform_with_replacement_sampler{seed});
+  } else {
+    f(gnndirect::uniform_sampler{seed});
+  }
 }
 
 /// Checks the relabelling when the order is not first appearance (parallel layers): new src
@@ -254,8 +255,7 @@ TEST_CASE_TEMPLATE("cpu_sampler blocks are valid on fresh random graphs", T,
       auto seeds = random_seeds<Index>(trial == 2 ? 6144 : 1536, 3000, 7 + trial);  // + 1: a lone last chunk
       seeds.push_back(seeds[3]);  // a repeated seed
       auto const n = static_cast<std::int64_t>(seeds.size());
-      auto const kind = replace ? sampling_kind::uniform_with_replacement : sampling_kind::uniform_without_replacement;
-      auto const policy = policy_of(kind, 42 + trial);
+      with_sampler(replace, 42 + trial, [&](auto const policy) {
       cpu_sampler one(1);
       cpu_sampler four(4);
       cpu_blocks<Offset, Index> a;
@@ -271,9 +271,10 @@ TEST_CASE_TEMPLATE("cpu_sampler blocks are valid on fresh random graphs", T,
       CHECK(canonical(a) == canonical(b));  // same samples per node for any thread count
       auto const again = one.sample_blocks(g.view(), seeds.data(), n, fanouts, policy);
       CHECK(same_blocks(a, again));  // one thread: bit-identical, marker reset between calls
-      auto const c = four.sample_blocks(g.view(), seeds.data(), n, fanouts, policy_of(kind, 43 + trial));
+      auto const c = four.sample_blocks(g.view(), seeds.data(), n, fanouts, policy.with_seed(43 + trial));
       check_blocks(g, seeds, c, fanouts, replace, false);
       CHECK_FALSE(canonical(a) == canonical(c));  // another seed draws other samples
+      });
     }
   }
 }
@@ -284,7 +285,7 @@ TEST_CASE("cpu_sampler: degree <= fanout takes every neighbour; empty seeds; sam
   cpu_sampler sampler(3);
   auto const seeds = random_seeds<std::int64_t>(400, 500, 1);
   auto const all = sampler.sample_blocks(g.view(), seeds.data(), 400, {6},
-                                         policy_of(sampling_kind::uniform_without_replacement, 3));
+                                         gnndirect::uniform_sampler{3});
   check_block(g, all.layers[0], 6, false, false);
   CHECK(all.layers[0].num_edges() == [&] {
     std::int64_t e = 0;
@@ -293,14 +294,14 @@ TEST_CASE("cpu_sampler: degree <= fanout takes every neighbour; empty seeds; sam
   }());
 
   auto const none = sampler.sample_blocks(g.view(), seeds.data(), 0, {4, 2},
-                                          policy_of(sampling_kind::uniform_without_replacement, 3));
+                                          gnndirect::uniform_sampler{3});
   CHECK(none.layers[1].num_src() == 0);
   CHECK(none.layers[1].offsets.size() == 1);
 
   cpu_neighbors<std::int64_t, std::int64_t> n;
   n.neighbors.assign(10000, -7);  // poison
   sampler.sample_neighbors(g.view(), seeds.data(), 400, 4, 0,
-                           policy_of(sampling_kind::uniform_without_replacement, 9), n);
+                           gnndirect::uniform_sampler{9}, n);
   REQUIRE(n.offsets.size() == 401);
   for (std::size_t i = 0; i < seeds.size(); ++i) {
     auto const v = static_cast<std::size_t>(seeds[i]);
@@ -330,7 +331,7 @@ TEST_CASE("cpu_sampler without replacement: every 3-subset of 10 neighbours equa
   cpu_sampler sampler(4);
   cpu_neighbors<std::int64_t, std::int32_t> n;
   sampler.sample_neighbors(g.view(), seeds.data(), trials, 3, 0,
-                           policy_of(sampling_kind::uniform_without_replacement, 2024), n);
+                           gnndirect::uniform_sampler{2024}, n);
   std::map<std::int64_t, std::int64_t> subsets;   // bitmask of chosen positions -> count
   std::vector<std::int64_t> single(10, 0);
   for (std::int64_t t = 0; t < trials; ++t) {
@@ -371,7 +372,7 @@ TEST_CASE("cpu_sampler with replacement: draws uniform over positions, also acro
   for (int layer : {0, 5}) {
     cpu_neighbors<std::int32_t, std::int32_t> n;
     sampler.sample_neighbors(g.view(), seeds.data(), trials, 4, layer,
-                             policy_of(sampling_kind::uniform_with_replacement, 77), n);
+                             gnndirect::uniform_with_replacement_sampler{77}, n);
     REQUIRE(n.num_edges() == trials * 4);
     std::vector<double> counts(7, 0);
     for (std::int64_t t = 0; t < trials; ++t) {
@@ -395,7 +396,7 @@ TEST_CASE("cpu_sampler rejects bad input and stays usable afterwards")
   random_graph<std::int64_t, std::int64_t> const g(200, 8, 3, false);
   cpu_sampler sampler(3);
   auto seeds = random_seeds<std::int64_t>(1200, 200, 4);
-  auto const policy = policy_of(sampling_kind::uniform_without_replacement, 5);
+  auto const policy = gnndirect::uniform_sampler{5};
   auto const good = sampler.sample_blocks(g.view(), seeds.data(), 1200, {4, 4}, policy);
   auto bad_seeds = seeds;
   bad_seeds[700] = 200;
@@ -411,12 +412,7 @@ TEST_CASE("cpu_sampler rejects bad input and stays usable afterwards")
   CHECK_THROWS_AS((void)sampler.sample_blocks(g.view(), seeds.data(), 1200, {3, -1}, policy), gnndirect::invalid_argument);
   CHECK_THROWS_AS((void)sampler.sample_blocks(g.view(), static_cast<const std::int64_t*>(nullptr), 5, {3}, policy),
                   gnndirect::invalid_argument);
-  std::vector<float> weights(g.indices.size(), 1.0f);
-  auto weighted = g.view();
-  weighted.weights = weights.data();
-  CHECK_THROWS_AS((void)sampler.sample_blocks(weighted, seeds.data(), 1200, {3},
-                                              policy_of(sampling_kind::weighted_without_replacement, 1)),
-                  gnndirect::invalid_argument);
+  // weighted_sampler does not compile with the CPU sampler (a static_assert names the two it takes).
   // A graph holding an id outside [0, num_nodes) is named, not read out of bounds.
   auto broken = g;
   for (auto& u : broken.indices) { u = 100000; }
@@ -455,4 +451,34 @@ TEST_CASE("gather_rows packs the indexed rows and names the first bad index")
     CHECK(e.position() == 3000);
     CHECK(e.value() == rows);
   }
+}
+
+TEST_CASE("cpu_sampler: a corrupt indptr (decreasing, or past the edge array) is named, never read")
+{
+  std::uint64_t const seed = std::random_device{}();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  random_graph<std::int64_t, std::int64_t> const g(300, 10, rng(), false);
+  cpu_sampler sampler(3);
+  auto const seeds = random_seeds<std::int64_t>(500, 300, rng());
+  for (bool past_end : {false, true}) {
+    CAPTURE(past_end);
+    auto broken = g;
+    auto const x = static_cast<std::size_t>(seeds[7]);
+    if (past_end) {
+      broken.indptr[x + 1] = static_cast<std::int64_t>(broken.indices.size()) + 1000;
+    } else {
+      broken.indptr[x + 1] = broken.indptr[x] - 3;  // a negative degree
+    }
+    CHECK_THROWS_WITH_AS((void)sampler.sample_blocks(broken.view(), seeds.data(), 500, {4, 3},
+                                                     gnndirect::uniform_sampler{5}),
+                         doctest::Contains("corrupt graph: node "),  // x, or x + 1 when it comes first
+                         gnndirect::invalid_argument);
+    cpu_neighbors<std::int64_t, std::int64_t> n;
+    CHECK_THROWS_AS(sampler.sample_neighbors(broken.view(), seeds.data(), 500, 4, 0,
+                                             gnndirect::uniform_with_replacement_sampler{5}, n),
+                    gnndirect::invalid_argument);
+  }
+  auto const good = sampler.sample_blocks(g.view(), seeds.data(), 500, {4, 3}, gnndirect::uniform_sampler{5});
+  check_blocks(g, seeds, good, {4, 3}, false, false);  // still usable afterwards
 }

@@ -4,6 +4,8 @@
 
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
+#include <gnndirect/core/host_resource.hpp>
+#include <gnndirect/core/resource.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/owners/host_memory.hpp>
 #include <gnndirect/owners/placement.hpp>
@@ -22,6 +24,9 @@
 #include <string>
 #include <thread>
 #include <random>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
 #include <stdexcept>
 #include <vector>
 
@@ -426,4 +431,124 @@ TEST_CASE("parallel_memcpy copies every byte")
   for (auto& b : src) { b = static_cast<unsigned char>(rng()); }
   gnndirect::host::parallel_memcpy(dst.data(), src.data(), bytes, 3);
   CHECK(dst == src);
+}
+
+namespace {
+
+/// A resource over host memory (no CUDA call) that returns what it is told to: a good block,
+/// null, or a block `offset` bytes past an aligned one. Counts what it holds.
+struct scripted_resource {
+  enum class answer { good, null, misaligned } mode{answer::good};
+  std::size_t offset{8};
+  std::int64_t live{0};
+  std::vector<std::pair<void*, std::size_t>> returned;  // (pointer, bytes) of each deallocate
+
+  void* give(std::size_t bytes, std::size_t alignment)
+  {
+    if (mode == answer::null) { return nullptr; }
+    ++live;
+    auto* const block = static_cast<char*>(std::aligned_alloc(alignment, (bytes + 2 * alignment) / alignment * alignment));
+    return mode == answer::good ? block : block + offset;
+  }
+  void take(void* p, std::size_t bytes) noexcept
+  {
+    --live;
+    returned.emplace_back(p, bytes);
+    std::free(static_cast<char*>(p) - (mode == answer::good ? 0 : offset));
+  }
+};
+struct scripted_device_resource : scripted_resource {
+  void* allocate(::cuda::stream_ref, std::size_t bytes, std::size_t alignment) { return give(bytes, alignment); }
+  void deallocate(::cuda::stream_ref, void* p, std::size_t bytes, std::size_t) noexcept { take(p, bytes); }
+};
+struct scripted_host_resource : scripted_resource {
+  void* allocate(std::size_t bytes, std::size_t alignment) { return give(bytes, alignment); }
+  void deallocate(void* p, std::size_t bytes, std::size_t) noexcept { take(p, bytes); }
+};
+
+struct throwing_deallocate {
+  void* allocate(::cuda::stream_ref, std::size_t, std::size_t);
+  void deallocate(::cuda::stream_ref, void*, std::size_t, std::size_t);
+};
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+/// Calls allocate(bytes) through `ref`; returns the allocation_error's message ("" when none).
+template <class Allocate>
+std::string allocation_message(Allocate&& allocate)
+{
+  try {
+    allocate();
+  } catch (const gnndirect::allocation_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("resource concepts: what fits, and deallocate must be noexcept")
+{
+  static_assert(gnndirect::is_stream_ordered_resource_v<scripted_device_resource>);
+  static_assert(!gnndirect::is_stream_ordered_resource_v<const scripted_device_resource>);
+  static_assert(!gnndirect::is_stream_ordered_resource_v<scripted_host_resource>);
+  static_assert(gnndirect::is_host_resource_v<scripted_host_resource>);
+  static_assert(!gnndirect::is_host_resource_v<scripted_device_resource>);
+  static_assert(gnndirect::detail::has_noexcept_stream_deallocate<scripted_device_resource>::value);
+  static_assert(gnndirect::is_stream_ordered_resource_v<throwing_deallocate>);
+  static_assert(!gnndirect::detail::has_noexcept_stream_deallocate<throwing_deallocate>::value);
+  static_assert(std::is_trivially_copyable_v<gnndirect::host_resource_ref>);
+  CHECK(gnndirect::resource_ref{}.is_default());
+  CHECK(gnndirect::host_resource_ref{}.is_default());
+}
+
+TEST_CASE("resource_ref and host_resource_ref check every block: null, misaligned (handed back), good")
+{
+  std::size_t const bytes = 400;
+  scripted_device_resource device;
+  scripted_host_resource host;
+  gnndirect::resource_ref const device_ref(device);
+  gnndirect::host_resource_ref const host_ref(host);
+  CHECK(!device_ref.is_default());
+  CHECK(!host_ref.is_default());
+
+  device.mode = host.mode = scripted_resource::answer::null;
+  std::string what = allocation_message([&] { (void)device_ref.allocate(cudaStream_t{}, bytes); });
+  CAPTURE(what);
+  CHECK(has(what, "cannot allocate 400 bytes of device memory"));
+  CHECK(has(what, "allocate(stream, ...)(bytes = 400, alignment = 256) returned null"));
+  what = allocation_message([&] { (void)host_ref.allocate(bytes, 64); });
+  CHECK(has(what, "cannot allocate 400 bytes of pinned memory"));
+  CHECK(has(what, "allocate(host, ...)(bytes = 400, alignment = 64) returned null"));
+  CHECK(device.live == 0);
+  CHECK(host.live == 0);
+
+  for (std::size_t offset : {std::size_t{8}, std::size_t{128}, std::size_t{255}}) {
+    CAPTURE(offset);
+    device.mode = host.mode = scripted_resource::answer::misaligned;
+    device.offset = host.offset = offset;
+    device.returned.clear();
+    what = allocation_message([&] { (void)device_ref.allocate(cudaStream_t{}, bytes); });
+    CHECK(has(what, "(bytes = 400, alignment = 256) returned 0x"));
+    CHECK(has(what, "not aligned to 256 bytes"));
+    CHECK(device.live == 0);  // the bad block went back, with the size asked for
+    REQUIRE(device.returned.size() == 1);
+    CHECK(device.returned[0].second == bytes);
+    what = allocation_message([&] { (void)host_ref.allocate(bytes); });
+    CHECK(has(what, "not aligned to 256 bytes"));
+    CHECK(host.live == 0);
+  }
+
+  device.mode = host.mode = scripted_resource::answer::good;
+  void* const a = device_ref.allocate(cudaStream_t{}, bytes);
+  void* const b = host_ref.allocate(bytes);
+  CHECK(reinterpret_cast<std::uintptr_t>(a) % 256 == 0);
+  CHECK(reinterpret_cast<std::uintptr_t>(b) % 256 == 0);
+  device_ref.deallocate(cudaStream_t{}, a, bytes);
+  host_ref.deallocate(b, bytes);
+  CHECK(device.live == 0);
+  CHECK(host.live == 0);
+  // Zero bytes: null is the right answer and is not an error.
+  device.mode = scripted_resource::answer::null;
+  CHECK(device_ref.allocate(cudaStream_t{}, 0) == nullptr);
 }

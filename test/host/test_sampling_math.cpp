@@ -69,8 +69,9 @@ small_graph make_graph(std::mt19937_64& rng, std::int64_t nodes)
 }
 
 /// The reference's sample of node i as a vector of neighbour ids.
+template <class Sampler>
 std::vector<std::int64_t> reference_sample(const small_graph& g, const std::vector<std::int64_t>& seeds,
-                                           int fanout, gnndirect::sampling_policy policy, std::size_t i)
+                                           int fanout, const Sampler& policy, std::size_t i)
 {
   auto const r = gnndirect::host::sample_neighbors_reference(g.view(), seeds.data(),
                                                              static_cast<std::int64_t>(seeds.size()), fanout, 3,
@@ -122,7 +123,7 @@ TEST_CASE("host reference sampling equals textbook algorithms driven by the docu
       for (int j = 0; degree > 0 && j < fanout; ++j) {
         with.push_back(g.indices[first + documented_below(documented_bits(seed, 3, v, j), degree)]);
       }
-      CHECK(reference_sample(g, seeds, fanout, {gnndirect::sampling_kind::uniform_with_replacement, seed}, v) == with);
+      CHECK(reference_sample(g, seeds, fanout, gnndirect::uniform_with_replacement_sampler{seed}, v) == with);
       // Without replacement: Floyd's algorithm with a set, emitted in position order.
       std::set<std::int64_t> chosen;
       if (degree <= fanout) {
@@ -137,7 +138,7 @@ TEST_CASE("host reference sampling equals textbook algorithms driven by the docu
       }
       std::vector<std::int64_t> without;
       for (std::int64_t p : chosen) { without.push_back(g.indices[first + p]); }
-      CHECK(reference_sample(g, seeds, fanout, {gnndirect::sampling_kind::uniform_without_replacement, seed}, v) ==
+      CHECK(reference_sample(g, seeds, fanout, gnndirect::uniform_sampler{seed}, v) ==
             without);
       // Weighted: the fanout smallest exponential keys among positive weights (skip near-ties).
       std::vector<std::pair<long double, std::int64_t>> keys;
@@ -155,7 +156,7 @@ TEST_CASE("host reference sampling equals textbook algorithms driven by the docu
       std::sort(positions.begin(), positions.end());
       std::vector<std::int64_t> weighted;
       for (std::int64_t p : positions) { weighted.push_back(g.indices[first + p]); }
-      CHECK(reference_sample(g, seeds, fanout, {gnndirect::sampling_kind::weighted_without_replacement, seed}, v) ==
+      CHECK(reference_sample(g, seeds, fanout, gnndirect::weighted_sampler{seed}, v) ==
             weighted);
     }
   }

@@ -2,6 +2,7 @@
 // random graphs, determinism across thread counts, and message-flow block invariants.
 #include <doctest/doctest.h>
 
+#include <gnndirect/algorithms/sampler_choice.hpp>
 #include <gnndirect/algorithms/sampling_policy.hpp>
 #include <gnndirect/reference/sample_reference.hpp>
 
@@ -16,8 +17,6 @@
 using gnndirect::csr_view;
 using gnndirect::sampling_kind;
 using gnndirect::sampling_policy;
-using gnndirect::host::sample_blocks_reference;
-using gnndirect::host::sample_neighbors_reference;
 
 namespace {
 
@@ -73,12 +72,32 @@ host_graph<Offset, Index> random_graph(std::int64_t nodes, int max_degree, std::
   return g;
 }
 
-sampling_policy policy_of(sampling_kind kind, std::uint64_t seed)
+/// A run-time choice of one of the library's samplers: the tests loop over the three.
+struct sampler_choice {
+  sampling_kind kind;
+  std::uint64_t seed;
+};
+
+sampler_choice sampler_of(sampling_kind kind, std::uint64_t seed) { return {kind, seed}; }
+
+/// The reference with the sampler a choice names (the reference takes sampler types).
+template <class Offset, class Index, class... Rest>
+auto sample_neighbors_reference(const csr_view<Offset, Index>& csr, const Index* seeds, std::int64_t n,
+                                int fanout, int layer, sampler_choice choice, Rest... rest)
 {
-  sampling_policy p;
-  p.kind = kind;
-  p.seed = seed;
-  return p;
+  return gnndirect::visit_sampler(choice.kind, choice.seed, [&](auto sampler) {
+    return gnndirect::host::sample_neighbors_reference(csr, seeds, n, fanout, layer, sampler, rest...);
+  });
+}
+
+/// As above for blocks.
+template <class Offset, class Index, class... Rest>
+auto sample_blocks_reference(const csr_view<Offset, Index>& csr, const Index* seeds, std::int64_t n,
+                             const std::vector<int>& fanouts, sampler_choice choice, Rest... rest)
+{
+  return gnndirect::visit_sampler(choice.kind, choice.seed, [&](auto sampler) {
+    return gnndirect::host::sample_blocks_reference(csr, seeds, n, fanouts, sampler, rest...);
+  });
 }
 
 constexpr sampling_kind all_kinds[] = {sampling_kind::uniform_without_replacement,
@@ -107,25 +126,25 @@ TEST_CASE("degree 0 and degree <= fanout follow the documented semantics")
   auto const view = g.view();
 
   auto const without = sample_neighbors_reference(view, seeds.data(), 3, 5, 0,
-                                                   policy_of(sampling_kind::uniform_without_replacement, 1));
+                                                   sampler_of(sampling_kind::uniform_without_replacement, 1));
   CHECK(without.offsets == std::vector<std::int64_t>{0, 0, 3, 7});
   CHECK(without.neighbors == std::vector<std::int32_t>{5, 3, 9, 7, 7, 2, 4});  // stored order
   CHECK(without.edge_ids == std::vector<std::int64_t>{0, 1, 2, 3, 4, 5, 6});
 
   auto const with = sample_neighbors_reference(view, seeds.data(), 3, 5, 0,
-                                               policy_of(sampling_kind::uniform_with_replacement, 1));
+                                               sampler_of(sampling_kind::uniform_with_replacement, 1));
   CHECK(with.offsets == std::vector<std::int64_t>{0, 0, 5, 10});
   for (std::int64_t e = 0; e < 5; ++e) {
     CHECK(std::set<std::int32_t>{5, 3, 9}.count(with.neighbors[static_cast<std::size_t>(e)]) == 1);
   }
 
   auto const weighted = sample_neighbors_reference(
-    view, seeds.data(), 3, 5, 0, policy_of(sampling_kind::weighted_without_replacement, 1));
+    view, seeds.data(), 3, 5, 0, sampler_of(sampling_kind::weighted_without_replacement, 1));
   CHECK(weighted.offsets == std::vector<std::int64_t>{0, 0, 3, 5});
   CHECK(weighted.edge_ids == std::vector<std::int64_t>{0, 1, 2, 4, 6});  // weights > 0 only
 
   auto const zero = sample_neighbors_reference(view, seeds.data(), 3, 0, 0,
-                                               policy_of(sampling_kind::uniform_with_replacement, 1));
+                                               sampler_of(sampling_kind::uniform_with_replacement, 1));
   CHECK(zero.num_edges() == 0);
 }
 
@@ -135,7 +154,7 @@ TEST_CASE("edge ids come from csr.edge_ids when present")
   std::vector<std::int64_t> seeds(200);
   std::iota(seeds.begin(), seeds.end(), 0);
   for (auto kind : all_kinds) {
-    auto const s = sample_neighbors_reference(g.view(), seeds.data(), 200, 10, 1, policy_of(kind, 3));
+    auto const s = sample_neighbors_reference(g.view(), seeds.data(), 200, 10, 1, sampler_of(kind, 3));
     for (std::int64_t i = 0; i < 200; ++i) {
       for (auto e = s.offsets[static_cast<std::size_t>(i)]; e < s.offsets[static_cast<std::size_t>(i) + 1]; ++e) {
         auto const id = s.edge_ids[static_cast<std::size_t>(e)];
@@ -159,7 +178,7 @@ TEST_CASE("without replacement: no duplicate positions, stored order, uniform po
   std::vector<std::int64_t> hits(20, 0);
   for (int t = 0; t < trials; ++t) {
     auto const s = sample_neighbors_reference(g.view(), seeds.data(), 1, 5, 0,
-                                              policy_of(sampling_kind::uniform_without_replacement,
+                                              sampler_of(sampling_kind::uniform_without_replacement,
                                                         static_cast<std::uint64_t>(t)),
                                               1);
     REQUIRE(s.num_edges() == 5);
@@ -179,7 +198,7 @@ TEST_CASE("without replacement: all pairs of a small list are equally likely")
   std::vector<std::int64_t> pair_hits(36, 0);
   for (int t = 0; t < 30000; ++t) {
     auto const s = sample_neighbors_reference(g.view(), seeds.data(), 1, 2, 3,
-                                              policy_of(sampling_kind::uniform_without_replacement,
+                                              sampler_of(sampling_kind::uniform_without_replacement,
                                                         static_cast<std::uint64_t>(t) * 7919),
                                               1);
     ++pair_hits[static_cast<std::size_t>(s.edge_ids[0] * 6 + s.edge_ids[1])];
@@ -200,7 +219,7 @@ TEST_CASE("with replacement: draws are uniform and independent of degree < fanou
   std::vector<std::int64_t> hits(7, 0);
   for (int t = 0; t < 10000; ++t) {
     auto const s = sample_neighbors_reference(g.view(), seeds.data(), 1, 10, 2,
-                                              policy_of(sampling_kind::uniform_with_replacement,
+                                              sampler_of(sampling_kind::uniform_with_replacement,
                                                         static_cast<std::uint64_t>(t)),
                                               1);
     REQUIRE(s.num_edges() == 10);
@@ -220,7 +239,7 @@ TEST_CASE("weighted: frequencies are proportional to weights, zero weights never
   int const trials = 4000;
   for (int t = 0; t < trials; ++t) {
     auto const s = sample_neighbors_reference(g.view(), seeds.data(), 40, 1, 0,
-                                              policy_of(sampling_kind::weighted_without_replacement,
+                                              sampler_of(sampling_kind::weighted_without_replacement,
                                                         static_cast<std::uint64_t>(t) + graph_seed));
     for (auto e : s.edge_ids) {
       auto const position = std::find(g.edge_ids.begin(), g.edge_ids.end(), e) - g.edge_ids.begin();
@@ -253,7 +272,7 @@ TEST_CASE("weighted without replacement: larger fanout keeps distinct eligible e
   std::vector<std::int64_t> seeds(300);
   std::iota(seeds.begin(), seeds.end(), 0);
   auto const s = sample_neighbors_reference(g.view(), seeds.data(), 300, 7, 4,
-                                            policy_of(sampling_kind::weighted_without_replacement, graph_seed));
+                                            sampler_of(sampling_kind::weighted_without_replacement, graph_seed));
   for (std::size_t i = 0; i < 300; ++i) {
     std::vector<std::int32_t> positions;
     for (auto e = s.offsets[i]; e < s.offsets[i + 1]; ++e) {
@@ -280,15 +299,15 @@ TEST_CASE("results do not depend on the thread count, and a repeated node repeat
   seeds.back() = seeds.front();
   for (auto kind : all_kinds) {
     CAPTURE(gnndirect::to_string(kind));
-    auto const one = sample_neighbors_reference(g.view(), seeds.data(), 3000, 15, 1, policy_of(kind, 99), 1);
-    auto const many = sample_neighbors_reference(g.view(), seeds.data(), 3000, 15, 1, policy_of(kind, 99), 7);
+    auto const one = sample_neighbors_reference(g.view(), seeds.data(), 3000, 15, 1, sampler_of(kind, 99), 1);
+    auto const many = sample_neighbors_reference(g.view(), seeds.data(), 3000, 15, 1, sampler_of(kind, 99), 7);
     CHECK(one.offsets == many.offsets);
     CHECK(one.neighbors == many.neighbors);
     CHECK(one.edge_ids == many.edge_ids);
     auto const first = std::vector<std::int64_t>(one.edge_ids.begin() + one.offsets[0], one.edge_ids.begin() + one.offsets[1]);
     auto const last = std::vector<std::int64_t>(one.edge_ids.begin() + one.offsets[2999], one.edge_ids.end());
     CHECK(first == last);
-    auto const other_layer = sample_neighbors_reference(g.view(), seeds.data(), 3000, 15, 2, policy_of(kind, 99), 3);
+    auto const other_layer = sample_neighbors_reference(g.view(), seeds.data(), 3000, 15, 2, sampler_of(kind, 99), 3);
     CHECK(other_layer.offsets == one.offsets);  // counts depend on degree and weights only
     CHECK(other_layer.edge_ids != one.edge_ids);  // a different layer draws different numbers
   }
@@ -299,7 +318,7 @@ TEST_CASE("bad seeds and bad policies are rejected with the documented exception
   auto const g = random_graph<std::int64_t, std::int32_t>(10, 5, 1);
   std::vector<std::int32_t> const seeds{1, 2, 10, -1};
   try {
-    (void)sample_neighbors_reference(g.view(), seeds.data(), 4, 3, 0, sampling_policy{});
+    (void)sample_neighbors_reference(g.view(), seeds.data(), 4, 3, 0, sampler_of(sampling_kind::uniform_without_replacement, 0));
     FAIL("expected index_out_of_range");
   } catch (gnndirect::index_out_of_range const& e) {
     CHECK(e.position() == 2);
@@ -308,13 +327,9 @@ TEST_CASE("bad seeds and bad policies are rejected with the documented exception
   auto no_weights = g.view();
   no_weights.weights = nullptr;
   CHECK_THROWS_AS((void)sample_neighbors_reference(no_weights, seeds.data(), 2, 3, 0,
-                                                   policy_of(sampling_kind::weighted_without_replacement, 0)),
+                                                   sampler_of(sampling_kind::weighted_without_replacement, 0)),
                   gnndirect::invalid_argument);
-  CHECK_THROWS_AS((void)sample_neighbors_reference(g.view(), seeds.data(), 2, -1, 0, sampling_policy{}),
-                  gnndirect::invalid_argument);
-  sampling_policy bad_tile;
-  bad_tile.tile_size = 12;
-  CHECK_THROWS_AS((void)sample_neighbors_reference(g.view(), seeds.data(), 2, 3, 0, bad_tile),
+  CHECK_THROWS_AS((void)sample_neighbors_reference(g.view(), seeds.data(), 2, -1, 0, sampler_of(sampling_kind::uniform_without_replacement, 0)),
                   gnndirect::invalid_argument);
 }
 
@@ -328,7 +343,7 @@ TEST_CASE("blocks: relabelling invariants and agreement with per-layer sampling"
   std::vector<int> const fanouts{5, 4, 3};
   for (auto kind : all_kinds) {
     CAPTURE(gnndirect::to_string(kind));
-    auto const blocks = sample_blocks_reference(g.view(), seeds.data(), 64, fanouts, policy_of(kind, graph_seed));
+    auto const blocks = sample_blocks_reference(g.view(), seeds.data(), 64, fanouts, sampler_of(kind, graph_seed));
     REQUIRE(blocks.layers.size() == 3);
     CHECK(blocks.layers[0].dst_nodes == seeds);
     for (std::size_t l = 0; l < 3; ++l) {
@@ -339,7 +354,7 @@ TEST_CASE("blocks: relabelling invariants and agreement with per-layer sampling"
       CHECK(std::unordered_set<std::int32_t>(b.src_nodes.begin(), b.src_nodes.end()).size() == b.src_nodes.size());
       auto const direct = sample_neighbors_reference(g.view(), b.dst_nodes.data(),
                                                      static_cast<std::int64_t>(b.dst_nodes.size()),
-                                                     fanouts[l], static_cast<int>(l), policy_of(kind, graph_seed));
+                                                     fanouts[l], static_cast<int>(l), sampler_of(kind, graph_seed));
       CHECK(b.offsets == direct.offsets);
       CHECK(b.edge_ids == direct.edge_ids);
       REQUIRE(b.indices.size() == direct.neighbors.size());
@@ -357,6 +372,33 @@ TEST_CASE("blocks: relabelling invariants and agreement with per-layer sampling"
     }
     CHECK(blocks.input_nodes() == blocks.layers[2].src_nodes);
   }
-  CHECK_THROWS_AS((void)sample_blocks_reference(g.view(), seeds.data(), 64, {}, sampling_policy{}),
+  CHECK_THROWS_AS((void)sample_blocks_reference(g.view(), seeds.data(), 64, {}, sampler_of(sampling_kind::uniform_without_replacement, 0)),
                   gnndirect::invalid_argument);
+}
+
+TEST_CASE("a corrupt indptr (decreasing, or past the edge array) is named before anything reads it")
+{
+  std::uint64_t const graph_seed = std::random_device{}();
+  CAPTURE(graph_seed);
+  auto const g = random_graph<std::int64_t, std::int32_t>(200, 12, graph_seed);
+  std::vector<std::int32_t> seeds(150);
+  std::iota(seeds.begin(), seeds.end(), 20);
+  for (bool past_end : {false, true}) {
+    CAPTURE(past_end);
+    auto broken = g;
+    std::size_t const x = 77;
+    if (past_end) {
+      broken.indptr[x + 1] = static_cast<std::int64_t>(broken.indices.size()) + 5;
+    } else {
+      broken.indptr[x + 1] = broken.indptr[x] - 2;  // a negative degree
+    }
+    for (auto kind : all_kinds) {
+      CAPTURE(gnndirect::to_string(kind));
+      CHECK_THROWS_WITH_AS((void)sample_neighbors_reference(broken.view(), seeds.data(), 150, 4, 0,
+                                                            sampler_of(kind, 1)),
+                           doctest::Contains("corrupt graph: node 7"), gnndirect::invalid_argument);
+      CHECK_THROWS_AS((void)sample_blocks_reference(broken.view(), seeds.data(), 150, {3, 2}, sampler_of(kind, 1)),
+                      gnndirect::invalid_argument);
+    }
+  }
 }

@@ -9,6 +9,7 @@
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/detail/launch.cuh>
 #include <gnndirect/detail/pointer_checks.hpp>
+#include <gnndirect/core/resource.hpp>
 #include <gnndirect/owners/buffer.hpp>
 
 #include <cub/device/device_radix_sort.cuh>
@@ -79,22 +80,23 @@ GNNDIRECT_KERNEL void count_accesses_kernel(const Index* ids, std::int64_t n, st
 }
 
 /// The k ids with the largest keys (ties: smaller id first), most valuable first, in a new
-/// device buffer. Sorts all `n` (key, id) pairs descending on the GPU. Synchronous.
+/// device buffer from `mr` on `stream`. Sorts all `n` (key, id) pairs descending on the GPU, its
+/// temporaries stream-ordered from `mr`. Synchronous.
 template <class Key>
 buffer<std::int64_t> top_k_ids(cudaStream_t stream, buffer<Key>& keys, buffer<std::int64_t>& ids,
-                               std::int64_t n, std::int64_t k)
+                               std::int64_t n, std::int64_t k, resource_ref mr)
 {
   constexpr int key_bits = 8 * sizeof(Key);
   k = std::clamp<std::int64_t>(k, 0, n);
-  buffer<Key> keys_out(static_cast<std::size_t>(n), memory_kind::device);
-  buffer<std::int64_t> ids_out(static_cast<std::size_t>(n), memory_kind::device);
+  buffer<Key> keys_out(static_cast<std::size_t>(n), stream, mr);
+  buffer<std::int64_t> ids_out(static_cast<std::size_t>(n), stream, mr);
   std::size_t temp_bytes = 0;
   GNNDIRECT_CUDA_TRY(::cub::DeviceRadixSort::SortPairsDescending(
     nullptr, temp_bytes, keys.data(), keys_out.data(), ids.data(), ids_out.data(), n, 0, key_bits, stream));
-  buffer<std::byte> temp(temp_bytes, memory_kind::device);
+  buffer<std::byte> temp(temp_bytes, stream, mr);
   GNNDIRECT_CUDA_TRY(::cub::DeviceRadixSort::SortPairsDescending(
     temp.data(), temp_bytes, keys.data(), keys_out.data(), ids.data(), ids_out.data(), n, 0, key_bits, stream));
-  buffer<std::int64_t> top(static_cast<std::size_t>(k), memory_kind::device);
+  buffer<std::int64_t> top(static_cast<std::size_t>(k), stream, mr);
   if (k > 0) {
     GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(top.data(), ids_out.data(), top.bytes(), cudaMemcpyDeviceToDevice, stream));
   }
@@ -103,29 +105,34 @@ buffer<std::int64_t> top_k_ids(cudaStream_t stream, buffer<Key>& keys, buffer<st
 }
 
 /// The k of `n` rows with the largest keys, as top_k_ids; `fill_keys(keys, ids)` enqueues on
-/// `stream` the kernel that writes each row's key and id. Synchronous.
+/// `stream` the kernel that writes each row's key and id. Everything from `mr`. Synchronous.
 template <class Key, class FillKeys>
-buffer<std::int64_t> top_k_rows(cudaStream_t stream, std::int64_t n, std::int64_t k, FillKeys&& fill_keys)
+buffer<std::int64_t> top_k_rows(cudaStream_t stream, std::int64_t n, std::int64_t k, resource_ref mr,
+                                FillKeys&& fill_keys)
 {
-  buffer<Key> keys(static_cast<std::size_t>(n), memory_kind::device);
-  buffer<std::int64_t> ids(static_cast<std::size_t>(n), memory_kind::device);
+  buffer<Key> keys(static_cast<std::size_t>(n), stream, mr);
+  buffer<std::int64_t> ids(static_cast<std::size_t>(n), stream, mr);
   if (n > 0) {
     fill_keys(keys.data(), ids.data());
     GNNDIRECT_CUDA_TRY(cudaGetLastError());
   }
-  return top_k_ids(stream, keys, ids, n, k);
+  return top_k_ids(stream, keys, ids, n, k, mr);
 }
 
 }  // namespace detail
 
 /// The `k` highest-degree nodes of `csr` (device-visible, any placement), highest first, as
 /// device ids. Degree is the usual proxy for how often a node's features are gathered in
-/// neighbour sampling. Synchronous. @throws cuda_error, allocation_error.
+/// neighbour sampling. The result and the sort's temporaries (about 24 bytes per node) come
+/// stream-ordered on `stream` from `mr` (default: the device's default pool); the result is
+/// returned to `mr` on `stream`, so both must outlive it. Synchronous.
+/// @throws cuda_error, allocation_error (or what `mr` throws).
 template <class Offset, class Index>
-buffer<std::int64_t> hot_rows_by_degree(cudaStream_t stream, const csr_view<Offset, Index>& csr, std::int64_t k)
+buffer<std::int64_t> hot_rows_by_degree(cudaStream_t stream, const csr_view<Offset, Index>& csr, std::int64_t k,
+                                        resource_ref mr = {})
 {
   detail::check_device_accessible(csr.indptr, 0, alignof(Offset), "indptr");
-  return detail::top_k_rows<std::uint32_t>(stream, csr.num_nodes, k, [&](std::uint32_t* keys, std::int64_t* ids) {
+  return detail::top_k_rows<std::uint32_t>(stream, csr.num_nodes, k, mr, [&](std::uint32_t* keys, std::int64_t* ids) {
     detail::degree_keys_kernel<<<detail::grid_stride_blocks(csr.num_nodes), detail::elementwise_block_threads, 0, stream>>>(csr, keys, ids);
   });
 }
@@ -146,12 +153,13 @@ void count_accesses_async(cudaStream_t stream, const Index* ids, std::int64_t n,
 
 /// The `k` most accessed rows according to `counts` (num_rows device counters), most first; ties
 /// by smaller id. For graph nodes prefer the overload with the graph, which breaks ties by
-/// degree. Synchronous. @throws cuda_error, allocation_error.
+/// degree. Memory as hot_rows_by_degree (from `mr` on `stream`). Synchronous.
+/// @throws cuda_error, allocation_error (or what `mr` throws).
 inline buffer<std::int64_t> hot_rows_by_count(cudaStream_t stream, const std::uint32_t* counts,
-                                              std::int64_t num_rows, std::int64_t k)
+                                              std::int64_t num_rows, std::int64_t k, resource_ref mr = {})
 {
   detail::check_device_accessible(counts, static_cast<std::size_t>(num_rows) * 4, 4, "counts");
-  return detail::top_k_rows<std::uint32_t>(stream, num_rows, k, [&](std::uint32_t* keys, std::int64_t* ids) {
+  return detail::top_k_rows<std::uint32_t>(stream, num_rows, k, mr, [&](std::uint32_t* keys, std::int64_t* ids) {
     detail::count_keys_kernel<<<detail::grid_stride_blocks(num_rows), detail::elementwise_block_threads, 0, stream>>>(counts, num_rows, keys, ids);
   });
 }
@@ -159,14 +167,16 @@ inline buffer<std::int64_t> hot_rows_by_count(cudaStream_t stream, const std::ui
 /// The `k` most accessed nodes of `csr` according to `counts` (csr.num_nodes device counters),
 /// most first, ties broken by degree (then smaller id). A few pre-sampled epochs reach only part
 /// of a large graph; with this tie-break the rest of the budget goes to hubs rather than to low
-/// ids (on the papers100M-shaped graph: docs/performance.md §3). Synchronous.
-/// @throws cuda_error, allocation_error.
+/// ids (on the papers100M-shaped graph: docs/performance.md §3). Memory as hot_rows_by_degree
+/// (from `mr` on `stream`, about 32 bytes per node). Synchronous.
+/// @throws cuda_error, allocation_error (or what `mr` throws).
 template <class Offset, class Index>
 buffer<std::int64_t> hot_rows_by_count(cudaStream_t stream, const std::uint32_t* counts,
-                                       const csr_view<Offset, Index>& csr, std::int64_t k)
+                                       const csr_view<Offset, Index>& csr, std::int64_t k,
+                                       resource_ref mr = {})
 {
   detail::check_device_accessible(counts, static_cast<std::size_t>(csr.num_nodes) * 4, 4, "counts");
-  return detail::top_k_rows<std::uint64_t>(stream, csr.num_nodes, k, [&](std::uint64_t* keys, std::int64_t* ids) {
+  return detail::top_k_rows<std::uint64_t>(stream, csr.num_nodes, k, mr, [&](std::uint64_t* keys, std::int64_t* ids) {
     detail::count_degree_keys_kernel<<<detail::grid_stride_blocks(csr.num_nodes), detail::elementwise_block_threads, 0, stream>>>(counts, csr, keys, ids);
   });
 }

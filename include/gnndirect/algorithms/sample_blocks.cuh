@@ -1,28 +1,12 @@
 #pragma once
 /// @file sample_blocks.cuh
-/// @brief Multi-layer GPU sampling with relabelling to local ids (message-flow blocks).
-///
-/// Layer l samples from its dst nodes (layer 0: the seeds; layer l > 0: layer l-1's src nodes)
-/// with fanouts[l] and random counter layer l, then relabels: src nodes are the dst nodes (same
-/// order) followed by the other sampled neighbours in order of first appearance. The result
-/// equals host::sample_blocks_reference bit for bit. DGL lists blocks input side first: DGL's
-/// blocks[i] is layers[L - 1 - i] here.
-///
-/// Two entry points:
-/// - sample_blocks_async writes into caller-owned arrays sized by upper bounds
-///   (sample_blocks_bounds), keeps every size in device memory (num_src and num_edges per layer)
-///   and needs a caller workspace: it never synchronises and never allocates, so a whole batch is
-///   one stream of work that can be captured in a CUDA graph and replayed per batch. Bad seeds
-///   are recorded in the workspace; sample_blocks_check raises them. sample_blocks_buffers owns
-///   a reusable set of such arrays and workspace.
-/// - sample_blocks is the synchronous convenience built on it: it reads all counts back once
-///   (one host round trip per call, not per layer) and returns exactly-sized owners.
-///
-/// Why the bounds are exact enough: the sampled slots are fixed-stride (dst i owns fanout slots),
-/// and relabelling sorts the whole bound with a sentinel id for every unused row or slot, so no
-/// kernel's size depends on a count the host has not seen.
+/// @brief Multi-layer GPU sampling with relabelling: the asynchronous calls
+/// (sample_blocks_async.cuh) plus the owners (sample_blocks_buffers, sampled_blocks) and the
+/// synchronous sample_blocks that returns them (needs nvcc).
 
+#include <gnndirect/algorithms/sample_blocks_async.cuh>
 #include <gnndirect/algorithms/sample_neighbors.cuh>
+#include <gnndirect/algorithms/sampled_refs.hpp>
 #include <gnndirect/algorithms/sampling_policy.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
@@ -30,292 +14,17 @@
 #include <gnndirect/core/resource.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/core/workspace.hpp>
-#include <gnndirect/detail/algorithms/relabel.cuh>
-#include <gnndirect/detail/algorithms/sample_kernels.cuh>
-#include <gnndirect/detail/error_flag.cuh>
-#include <gnndirect/detail/pointer_checks.hpp>
 #include <gnndirect/owners/buffer.hpp>
 
-#include <cub/device/device_scan.cuh>
 #include <cuda_runtime_api.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
 
 GNNDIRECT_NAMESPACE_BEGIN
-
-/// Upper bounds of one layer's sizes (see sample_blocks_bounds).
-struct block_bounds {
-  std::int64_t num_dst{0};    ///< dst rows (layer 0: the seeds; else the previous num_src bound)
-  std::int64_t num_edges{0};  ///< sampled edges: num_dst * fanout
-  std::int64_t num_src{0};    ///< src nodes: num_dst + new nodes
-};
-
-/// Upper bounds per layer for `num_seeds` seeds: num_dst_0 = num_seeds, edges_l = num_dst_l *
-/// fanouts[l], num_src_l = num_dst_l + edges_l, num_dst_{l+1} = num_src_l. With num_nodes >= 0
-/// the new nodes of a layer are also capped by the graph (num_src_l <= num_seeds + num_nodes: src
-/// nodes are the seeds followed by distinct other nodes), which keeps deep samples of small graphs
-/// small. Pure host function.
-/// @throws invalid_argument for num_seeds < 0, empty fanouts, a negative fanout, or a bound
-/// beyond int64.
-inline std::vector<block_bounds> sample_blocks_bounds(std::int64_t num_seeds,
-                                                      const std::vector<int>& fanouts,
-                                                      std::int64_t num_nodes = -1)
-{
-  GNNDIRECT_EXPECTS(num_seeds >= 0, "sample_blocks_bounds: num_seeds must be >= 0");
-  GNNDIRECT_EXPECTS(!fanouts.empty(), "sample_blocks: at least one fanout is needed");
-  constexpr std::int64_t max = std::numeric_limits<std::int64_t>::max() / 2;
-  std::vector<block_bounds> bounds(fanouts.size());
-  std::int64_t dst = num_seeds;
-  for (std::size_t l = 0; l < fanouts.size(); ++l) {
-    GNNDIRECT_EXPECTS(fanouts[l] >= 0, "sampling: fanout must be >= 0, got " + std::to_string(fanouts[l]));
-    GNNDIRECT_EXPECTS(fanouts[l] == 0 || dst <= max / fanouts[l],
-                      "sample_blocks_bounds: layer " + std::to_string(l) + " bound overflows int64");
-    block_bounds& b = bounds[l];
-    b.num_dst = dst;
-    b.num_edges = dst * fanouts[l];
-    b.num_src = dst + b.num_edges;
-    if (num_nodes >= 0) { b.num_src = std::min(b.num_src, num_seeds + num_nodes); }
-    dst = b.num_src;
-  }
-  return bounds;
-}
-
-/// Caller-owned, device-visible arrays of one layer for sample_blocks_async, sized by the
-/// layer's block_bounds. dst nodes are not stored: layer 0's are the seeds, layer l's are layer
-/// l-1's src_nodes[0, *num_src).
-template <class Offset, class Index>
-struct sampled_block_ref {
-  Index* src_nodes{nullptr};          ///< num_src bound: global ids, dst nodes first
-  std::int64_t* offsets{nullptr};     ///< num_dst bound + 1: entries past num_dst equal num_edges
-  Index* indices{nullptr};            ///< num_edges bound: local src id of each sampled edge
-  Offset* edge_ids{nullptr};          ///< num_edges bound: global edge ids, or null (not wanted)
-  std::int64_t* num_src{nullptr};     ///< device scalar: src nodes of the layer
-  std::int64_t* num_edges{nullptr};   ///< device scalar: sampled edges of the layer
-};
-
-/// Caller-owned outputs of sample_blocks_async, seeds side first.
-template <class Offset, class Index>
-struct sampled_blocks_ref {
-  std::vector<sampled_block_ref<Offset, Index>> layers;  ///< one per fanout
-};
-
-namespace detail {
-
-/// Slices of a sample_blocks workspace: two error records per layer first (its seeds, its sampled
-/// neighbours; so the check finds them from the layer count alone), then the temporaries of one layer sized for the largest
-/// layer (layers run one after another on the stream and reuse them).
-template <class Offset, class Index>
-struct blocks_workspace {
-  error_record* records{nullptr};
-  std::int64_t* counts{nullptr};
-  Index* slot_neighbors{nullptr};
-  Offset* slot_edge_ids{nullptr};
-  relabel_scratch<Index> relabel;
-  std::size_t total{0};
-};
-
-/// Carves (or, with a null workspace, sizes) the slices for the given bounds.
-/// @throws invalid_argument when a non-null workspace is too small; cuda_error.
-template <class Offset, class Index>
-blocks_workspace<Offset, Index> carve_blocks_workspace(workspace_view ws,
-                                                       const std::vector<block_bounds>& bounds)
-{
-  std::int64_t dst = 0;
-  std::int64_t slots = 0;
-  std::int64_t items = 0;
-  std::size_t cub = 1;
-  for (block_bounds const& b : bounds) {
-    dst = std::max(dst, b.num_dst);
-    slots = std::max(slots, b.num_edges);
-    items = std::max(items, b.num_dst + b.num_edges);
-    cub = std::max(cub, relabel_cub_bytes<Index>(b.num_dst + b.num_edges, b.num_edges, b.num_dst));
-  }
-  auto const n = [](std::int64_t count, std::size_t size) { return static_cast<std::size_t>(count) * size; };
-  workspace_carver carver(ws);
-  blocks_workspace<Offset, Index> w;
-  w.records = carver.take<error_record>(n(2 * static_cast<std::int64_t>(bounds.size()), sizeof(error_record)));
-  w.counts = carver.take<std::int64_t>(n(dst, sizeof(std::int64_t)));
-  w.slot_neighbors = carver.take<Index>(n(slots, sizeof(Index)));
-  w.slot_edge_ids = carver.take<Offset>(n(slots, sizeof(Offset)));
-  relabel_scratch<Index>& r = w.relabel;
-  r.ids_in = carver.take<Index>(n(items, sizeof(Index)));
-  r.ids_sorted = carver.take<Index>(n(items, sizeof(Index)));
-  r.positions_in = carver.take<std::int64_t>(n(items, sizeof(std::int64_t)));
-  r.positions_sorted = carver.take<std::int64_t>(n(items, sizeof(std::int64_t)));
-  r.head_of = carver.take<std::int64_t>(n(items, sizeof(std::int64_t)));
-  r.first_seen = carver.take<std::int64_t>(n(slots, sizeof(std::int64_t)));
-  r.new_rank = carver.take<std::int64_t>(n(slots, sizeof(std::int64_t)));
-  r.cub_storage = carver.take<void>(cub);
-  r.cub_bytes = cub;
-  w.total = carver.used();
-  return w;
-}
-
-/// Argument checks of sample_blocks_async (before any launch).
-template <class Offset, class Index>
-void check_blocks_arguments(const csr_view<Offset, Index>& csr, const Index* seeds,
-                            std::int64_t num_seeds, const std::vector<int>& fanouts,
-                            const sampling_policy& policy)
-{
-  GNNDIRECT_EXPECTS(!fanouts.empty(), "sample_blocks: at least one fanout is needed");
-  for (int fanout : fanouts) { validate(policy, csr, fanout); }
-  check_sample_inputs(csr, seeds, num_seeds);  // once, not per layer
-  GNNDIRECT_EXPECTS(csr.num_nodes < std::int64_t{std::numeric_limits<Index>::max()},
-                    "sample_blocks: num_nodes must be below the largest Index (the relabelling's "
-                    "sentinel id is num_nodes)");
-}
-
-/// Checks that a layer's output arrays exist wherever its bounds need them.
-template <class Offset, class Index>
-void check_layer_output(const sampled_block_ref<Offset, Index>& out, const block_bounds& b,
-                        std::size_t l)
-{
-  std::string const where = "sample_blocks_async: layer " + std::to_string(l) + ": null ";
-  GNNDIRECT_EXPECTS(out.offsets != nullptr, where + "offsets");
-  GNNDIRECT_EXPECTS(out.num_src != nullptr && out.num_edges != nullptr, where + "num_src/num_edges");
-  GNNDIRECT_EXPECTS(b.num_src == 0 || out.src_nodes != nullptr, where + "src_nodes");
-  GNNDIRECT_EXPECTS(b.num_edges == 0 || out.indices != nullptr, where + "indices");
-  auto const bytes = [](std::int64_t n, std::size_t size) { return static_cast<std::size_t>(n) * size; };
-  check_device_accessible(out.src_nodes, bytes(b.num_src, sizeof(Index)), alignof(Index), "src_nodes");
-  check_device_accessible(out.offsets, bytes(b.num_dst + 1, 8), 8, "offsets");
-  check_device_accessible(out.indices, bytes(b.num_edges, sizeof(Index)), alignof(Index), "indices");
-  if (out.edge_ids != nullptr) {
-    check_device_accessible(out.edge_ids, bytes(b.num_edges, sizeof(Offset)), alignof(Offset), "edge_ids");
-  }
-  check_device_accessible(out.num_src, 8, 8, "num_src");
-  check_device_accessible(out.num_edges, 8, 8, "num_edges");
-}
-
-/// Samples and relabels layer l whose dst nodes are dst[0, num_dst) (num_dst on the device for
-/// l > 0). Capturable.
-template <class Offset, class Index>
-void sample_block_async(cudaStream_t stream, const csr_view<Offset, Index>& csr, const Index* dst,
-                        device_count num_dst, int fanout, int l, const sampling_policy& policy,
-                        const sampled_block_ref<Offset, Index>& out,
-                        const blocks_workspace<Offset, Index>& w)
-{
-  error_flag_ref const flag{w.records + 2 * l};
-  std::int64_t const dst_bound = num_dst.bound;
-  Offset* const slot_edge_ids = out.edge_ids == nullptr ? nullptr : w.slot_edge_ids;
-  GNNDIRECT_CUDA_TRY(cudaMemsetAsync(out.offsets, 0, sizeof(std::int64_t), stream));
-  if (dst_bound > 0) {
-    // Also with fanout 0: the kernel is where seeds are checked (a bad one would otherwise pass
-    // unreported and leave its src row unwritten), and it writes the counts the scan reads.
-    // Seeds past the device-side count get count 0 and are not read.
-    launch_sample_neighbors(stream, csr, dst, dst_bound, num_dst.value, fanout, l, policy,
-                            w.slot_neighbors, slot_edge_ids, w.counts, flag);
-    if (policy.check_seeds) { flag.capture_value_async(stream, dst); }
-    std::size_t bytes = w.relabel.cub_bytes;
-    GNNDIRECT_CUDA_TRY(::cub::DeviceScan::InclusiveSum(w.relabel.cub_storage, bytes, w.counts,
-                                                       out.offsets + 1, dst_bound, stream));
-  }
-  relabel_input<Offset, Index> in;
-  in.dst = dst;
-  in.num_dst = num_dst;
-  in.slot_neighbors = w.slot_neighbors;
-  in.slot_edge_ids = slot_edge_ids;
-  in.counts = w.counts;
-  in.offsets = out.offsets;
-  in.fanout = fanout;
-  in.num_nodes = csr.num_nodes;
-  in.bad_neighbors = error_flag_ref{w.records + 2 * l + 1};
-  relabel_output<Offset, Index> const result{out.src_nodes, out.indices, out.edge_ids, out.num_src,
-                                             out.num_edges};
-  relabel_async(stream, in, result, w.relabel);
-}
-
-}  // namespace detail
-
-/// Workspace bytes sample_blocks_async needs for up to `num_seeds` seeds on a graph of
-/// `num_nodes` nodes (the same arguments as sample_blocks_bounds). @throws invalid_argument
-/// (as sample_blocks_bounds), cuda_error.
-template <class Offset, class Index>
-std::size_t sample_blocks_workspace_bytes(std::int64_t num_seeds, const std::vector<int>& fanouts,
-                                          std::int64_t num_nodes)
-{
-  return detail::carve_blocks_workspace<Offset, Index>(
-           workspace_view{}, sample_blocks_bounds(num_seeds, fanouts, num_nodes))
-    .total;
-}
-
-/// Enqueues a whole multi-layer sample on `stream`; returns at once.
-///
-/// Layer l's arrays in `out` must hold sample_blocks_bounds(num_seeds, fanouts,
-/// csr.num_nodes)[l] entries (arrays sized for more seeds also do). Writes, per layer: *num_src,
-/// *num_edges, offsets[0, num_dst bound] (entries past num_dst equal num_edges), and only the
-/// valid prefixes src_nodes[0, num_src), indices and edge_ids [0, num_edges); nothing else.
-/// Never synchronises and never allocates: capturable in a CUDA graph (the seeds are read when
-/// the work runs, so a graph replays with new seeds copied into the same array). A seed outside
-/// [0, csr.num_nodes) (checked when policy.check_seeds) is recorded in `ws` and gets no
-/// neighbours, and a sampled neighbour id outside the graph (always checked: it is dropped from
-/// the src nodes, its local id left unwritten) is recorded too: call sample_blocks_check
-/// afterwards to raise them. Without seed checks a bad seed is undefined behaviour.
-/// @param csr device-visible graph (any placement); its neighbour ids should lie in
-/// [0, num_nodes) (check untrusted graphs with validate())
-/// @param seeds device-visible array of num_seeds node ids (repeats allowed: separate dst rows)
-/// @param fanouts one fanout (>= 0) per layer  @param policy kind, seed, tile, budget, checks
-/// @param out caller-owned outputs, one entry per fanout
-/// @param ws workspace of at least sample_blocks_workspace_bytes<Offset, Index>(num_seeds,
-/// fanouts, csr.num_nodes) bytes; reusable once the enqueued work (and the check) has run
-/// @throws invalid_argument (policy, graph, sizes, null, unreachable or misaligned outputs or
-/// workspace) before any launch; cuda_error.
-template <class Offset, class Index>
-void sample_blocks_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
-                         const Index* seeds, std::int64_t num_seeds, const std::vector<int>& fanouts,
-                         const sampling_policy& policy, const sampled_blocks_ref<Offset, Index>& out,
-                         workspace_view ws)
-{
-  detail::check_blocks_arguments(csr, seeds, num_seeds, fanouts, policy);
-  GNNDIRECT_EXPECTS(out.layers.size() == fanouts.size(),
-                    "sample_blocks_async: out has " + std::to_string(out.layers.size()) +
-                      " layers for " + std::to_string(fanouts.size()) + " fanouts");
-  GNNDIRECT_EXPECTS(ws.data != nullptr, "sample_blocks_async: null workspace (size it with "
-                                        "sample_blocks_workspace_bytes)");
-  detail::check_device_accessible(ws.data, ws.bytes, workspace_alignment, "workspace");
-  std::vector<block_bounds> const bounds = sample_blocks_bounds(num_seeds, fanouts, csr.num_nodes);
-  for (std::size_t l = 0; l < bounds.size(); ++l) { detail::check_layer_output(out.layers[l], bounds[l], l); }
-  auto const w = detail::carve_blocks_workspace<Offset, Index>(ws, bounds);
-  GNNDIRECT_CUDA_TRY(
-    cudaMemsetAsync(w.records, 0xFF, 2 * sizeof(detail::error_record) * bounds.size(), stream));
-  for (std::size_t l = 0; l < bounds.size(); ++l) {
-    const Index* const dst = l == 0 ? seeds : out.layers[l - 1].src_nodes;
-    detail::device_count const num_dst{l == 0 ? nullptr : out.layers[l - 1].num_src, bounds[l].num_dst};
-    detail::sample_block_async(stream, csr, dst, num_dst, fanouts[l], static_cast<int>(l), policy,
-                               out.layers[l], w);
-  }
-}
-
-/// Synchronises `stream` and raises the first error recorded in `ws` by the last
-/// sample_blocks_async of `num_layers` layers that used it, layer by layer (a layer's seeds, then
-/// its sampled neighbours). Not capturable.
-/// @param num_nodes the graph's node count (for the message)
-/// @throws index_out_of_range naming "seeds of layer l"[position] = value, or "sampled neighbours
-/// of layer l"[edge position] = value (a corrupt graph); invalid_argument (null workspace);
-/// cuda_error.
-inline void sample_blocks_check(cudaStream_t stream, workspace_view ws, std::size_t num_layers,
-                                std::int64_t num_nodes)
-{
-  GNNDIRECT_EXPECTS(ws.data != nullptr, "sample_blocks_check: null workspace");
-  detail::check_device_accessible(ws.data, 0, workspace_alignment, "workspace");
-  std::vector<detail::error_record> records(2 * num_layers);
-  GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(records.data(), ws.data, sizeof(detail::error_record) * records.size(),
-                                     cudaMemcpyDefault, stream));
-  detail::synchronize(stream);
-  for (std::size_t r = 0; r < records.size(); ++r) {
-    if (records[r].position != detail::no_bad_position) {
-      std::string const what = (r % 2 == 0 ? "seeds of layer " : "sampled neighbours of layer ") +
-                               std::to_string(r / 2);
-      throw index_out_of_range(__FILE__, __LINE__, what, static_cast<std::int64_t>(records[r].position),
-                               static_cast<std::int64_t>(records[r].value), num_nodes);
-    }
-  }
-}
 
 /// Owns a reusable set of bound-sized outputs, device-side counts and workspace for
 /// sample_blocks_async, allocated stream-ordered once (from a resource or a pool) for up to
@@ -347,7 +56,7 @@ class sample_blocks_buffers {
     for (std::size_t l = 0; l < layers_.size(); ++l) {
       layer const& x = layers_[l];
       out.layers.push_back({x.src_nodes.data(), x.offsets.data(), x.indices.data(), x.edge_ids.data(),
-                            counts_.data() + 2 * l, counts_.data() + 2 * l + 1});
+                            counts_.data() + 2 * l, counts_.data() + 2 * l + 1, bounds_[l]});
     }
     return out;
   }
@@ -407,6 +116,8 @@ struct sampled_block {
   std::int64_t num_src() const noexcept { return static_cast<std::int64_t>(src_nodes.size()); }
   /// Number of sampled edges.
   std::int64_t num_edges() const noexcept { return static_cast<std::int64_t>(indices.size()); }
+  /// The block as a view of the family every sampler hands out (algorithms/sampled_refs.hpp).
+  block_ref<Offset, Index> ref() const noexcept { return detail::block_ref_of<Offset, Index>(*this); }
 };
 
 /// All blocks of a multi-layer sample, seeds side first.
@@ -416,6 +127,13 @@ struct sampled_blocks {
 
   /// Global ids of the input (feature) nodes: the last layer's src nodes (device memory).
   const buffer<Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
+  /// The blocks as views (device memory), valid while this owner lives.
+  blocks_ref<Offset, Index> ref() const
+  {
+    blocks_ref<Offset, Index> out;
+    for (auto const& layer : layers) { out.layers.push_back(layer.ref()); }
+    return out;
+  }
 };
 
 namespace detail {
@@ -432,24 +150,21 @@ buffer<T> copy_prefix(cudaStream_t stream, const T* ids, std::int64_t n, Memory 
 }
 
 /// The synchronous sample_blocks on either kind of memory source (resource_ref or pool).
-template <class Offset, class Index, class Memory>
+template <class Offset, class Index, class Sampler, class Memory>
 sampled_blocks<Offset, Index> sample_blocks_sync(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                                                  const Index* seeds, std::int64_t num_seeds,
-                                                 const std::vector<int>& fanouts,
+                                                 const std::vector<int>& fanouts, const Sampler& sampler,
                                                  const sampling_policy& policy, Memory memory)
 {
-  check_blocks_arguments(csr, seeds, num_seeds, fanouts, policy);
+  check_blocks_arguments(csr, seeds, num_seeds, fanouts, sampler, policy);
   sample_blocks_buffers<Offset, Index> const tmp(num_seeds, fanouts, csr.num_nodes, stream, memory);
   auto const out = tmp.ref();
-  sample_blocks_async(stream, csr, seeds, num_seeds, fanouts, policy, out, tmp.workspace());
+  sample_blocks_async(stream, csr, seeds, num_seeds, fanouts, sampler, policy, out, tmp.workspace());
   std::vector<std::int64_t> counts(2 * fanouts.size());
   GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(counts.data(), tmp.counts(), sizeof(std::int64_t) * counts.size(),
                                      cudaMemcpyDefault, stream));
-  if (policy.check_seeds) {
-    sample_blocks_check(stream, tmp.workspace(), fanouts.size(), csr.num_nodes);  // synchronises
-  } else {
-    synchronize(stream);
-  }
+  // Synchronises. Corrupt neighbour lists and ids are always recorded; seeds only when checked.
+  sample_blocks_check(stream, tmp.workspace(), fanouts.size(), csr.num_nodes);
   sampled_blocks<Offset, Index> result;
   result.layers.resize(fanouts.size());
   for (std::size_t l = 0; l < fanouts.size(); ++l) {
@@ -483,30 +198,32 @@ sampled_blocks<Offset, Index> sample_blocks_sync(cudaStream_t stream, const csr_
 /// @param stream stream to run on  @param csr device-visible graph (any placement); its neighbour
 /// ids must lie in [0, num_nodes) (check untrusted graphs with validate())
 /// @param seeds device-visible node ids  @param num_seeds their number
-/// @param fanouts one fanout per layer (at least one)  @param policy kind, seed, tile, checks
+/// @param fanouts one fanout per layer (at least one)
+/// @param sampler what to draw (any model of the sampler concept, device/samplers.hpp)
+/// @param policy tile, budget, checks
 /// @param mr memory resource for every allocation (default: the device's default pool)
 /// @throws invalid_argument (arguments), index_out_of_range (when policy.check_seeds: "seeds of
 /// layer l" for a seed outside [0, num_nodes), "sampled neighbours of layer l" for a corrupt
 /// graph; the context stays usable), allocation_error, cuda_error.
-template <class Offset, class Index>
+template <class Offset, class Index, class Sampler>
 sampled_blocks<Offset, Index> sample_blocks(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                                             const Index* seeds, std::int64_t num_seeds,
-                                            const std::vector<int>& fanouts,
+                                            const std::vector<int>& fanouts, const Sampler& sampler,
                                             const sampling_policy& policy = {},
                                             resource_ref mr = {})
 {
-  return detail::sample_blocks_sync(stream, csr, seeds, num_seeds, fanouts, policy, mr);
+  return detail::sample_blocks_sync(stream, csr, seeds, num_seeds, fanouts, sampler, policy, mr);
 }
 
 /// As above, allocating from a CUDA memory pool of the current device (null: its default pool);
 /// kept for source compatibility.
-template <class Offset, class Index>
+template <class Offset, class Index, class Sampler>
 sampled_blocks<Offset, Index> sample_blocks(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                                             const Index* seeds, std::int64_t num_seeds,
-                                            const std::vector<int>& fanouts,
+                                            const std::vector<int>& fanouts, const Sampler& sampler,
                                             const sampling_policy& policy, cudaMemPool_t pool)
 {
-  return detail::sample_blocks_sync(stream, csr, seeds, num_seeds, fanouts, policy, pool);
+  return detail::sample_blocks_sync(stream, csr, seeds, num_seeds, fanouts, sampler, policy, pool);
 }
 
 GNNDIRECT_NAMESPACE_END

@@ -1,14 +1,10 @@
 #pragma once
 /// @file sample_neighbors.cuh
-/// @brief Bulk GPU neighbour sampling: one layer, a batch of seeds (needs nvcc).
-///
-/// Output layout: fixed-stride slots (seed i owns slots [i * fanout, (i + 1) * fanout), of which
-/// the first counts[i] are written), per-seed counts, and their scan offsets[0..num_seeds]
-/// (cub::DeviceScan) so that the slots can be compacted into CSR arrays. Results equal the host
-/// reference (reference/sample_reference.hpp) bit for bit; semantics in algorithms/sampling_policy.hpp.
-/// The csr_view holds device-visible addresses in any placement (device, pinned, registered,
-/// managed_host); placement only changes speed.
+/// @brief Bulk GPU neighbour sampling, one layer: the asynchronous calls
+/// (sample_neighbors_async.cuh) plus the synchronous sample_neighbors, which returns owners
+/// (needs nvcc).
 
+#include <gnndirect/algorithms/sample_neighbors_async.cuh>
 #include <gnndirect/algorithms/sampling_policy.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
@@ -17,30 +13,16 @@
 #include <gnndirect/core/resource.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/core/workspace.hpp>
-#include <gnndirect/detail/algorithms/sample_kernels.cuh>
-#include <gnndirect/detail/error_flag.cuh>
-#include <gnndirect/detail/pointer_checks.hpp>
 #include <gnndirect/owners/buffer.hpp>
 
-#include <cub/device/device_scan.cuh>
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
-#include <type_traits>
 #include <cstdint>
 #include <string>
 #include <utility>
 
 GNNDIRECT_NAMESPACE_BEGIN
-
-/// Caller-owned, device-visible output of sample_neighbors_async.
-template <class Offset, class Index>
-struct sampled_slots_ref {
-  Index* neighbors{nullptr};        ///< num_seeds * fanout slots of neighbour ids
-  Offset* edge_ids{nullptr};        ///< num_seeds * fanout slots of edge ids, or null (not wanted)
-  std::int64_t* counts{nullptr};    ///< num_seeds: sampled edges per seed
-  std::int64_t* offsets{nullptr};   ///< num_seeds + 1: exclusive scan of counts (offsets[0] = 0)
-};
 
 /// Sampled edges in CSR form, owned in device memory (sample_neighbors' result): seed i's
 /// neighbours are neighbors[offsets[i] .. offsets[i+1]).
@@ -50,181 +32,6 @@ struct sampled_neighbors {
   buffer<Index> neighbors;       ///< sampled neighbour ids (global)
   buffer<Offset> edge_ids;       ///< ids of the sampled edges (csr.edge_id of their position)
 };
-
-namespace detail {
-
-/// Slices of a sampling workspace: the error record first (so checks find it without sizes),
-/// then CUB's scan storage. The sizing pass and the operation share this carving.
-struct sample_workspace {
-  error_flag_ref flag;
-  void* scan_storage{nullptr};
-  std::size_t scan_bytes{0};
-  std::size_t total{0};
-};
-
-/// Carves (or, with a null workspace, sizes) the slices for `num_seeds` seeds.
-/// @throws invalid_argument when a non-null workspace is too small; cuda_error.
-inline sample_workspace carve_sample_workspace(workspace_view ws, std::int64_t num_seeds)
-{
-  sample_workspace slices;
-  workspace_carver carver(ws);
-  slices.flag.record = carver.take<error_record>(sizeof(error_record));
-  GNNDIRECT_CUDA_TRY(::cub::DeviceScan::InclusiveSum(nullptr, slices.scan_bytes,
-                                                     static_cast<const std::int64_t*>(nullptr),
-                                                     static_cast<std::int64_t*>(nullptr), num_seeds));
-  slices.scan_storage = carver.take<void>(slices.scan_bytes);
-  slices.total = carver.used();
-  return slices;
-}
-
-/// The error record of a sampling workspace (its first slice; needs no sizes).
-inline error_flag_ref sample_flag(workspace_view ws) noexcept
-{
-  return error_flag_ref{static_cast<error_record*>(ws.data)};
-}
-
-/// The seed array and where the graph's arrays live (one cudaPointerGetAttributes per array).
-template <class Offset, class Index>
-void check_sample_inputs(const csr_view<Offset, Index>& csr, const Index* seeds, std::int64_t num_seeds)
-{
-  GNNDIRECT_EXPECTS(num_seeds >= 0, "sample_neighbors: num_seeds must be >= 0");
-  GNNDIRECT_EXPECTS(num_seeds == 0 || seeds != nullptr, "sample_neighbors: null seeds");
-  check_device_accessible(seeds, static_cast<std::size_t>(num_seeds) * sizeof(Index), alignof(Index), "seeds");
-  check_device_accessible(csr.indptr, 0, alignof(Offset), "indptr");
-  check_device_accessible(csr.indices, 0, alignof(Index), "csr indices");
-  if (csr.weights != nullptr) { check_device_accessible(csr.weights, 0, alignof(float), "weights"); }
-  if (csr.edge_ids != nullptr) { check_device_accessible(csr.edge_ids, 0, alignof(Offset), "edge_ids"); }
-}
-
-/// Argument checks shared by the async and synchronous calls (before any launch).
-template <class Offset, class Index>
-void check_sample_arguments(const csr_view<Offset, Index>& csr, const Index* seeds,
-                            std::int64_t num_seeds, int fanout, const sampling_policy& policy)
-{
-  validate(policy, csr, fanout);
-  check_sample_inputs(csr, seeds, num_seeds);
-}
-
-}  // namespace detail
-
-/// Workspace bytes sample_neighbors_async needs for `num_seeds` seeds (error record and scan
-/// storage). @throws cuda_error.
-inline std::size_t sample_neighbors_workspace_bytes(std::int64_t num_seeds)
-{
-  return detail::carve_sample_workspace(workspace_view{}, num_seeds).total;
-}
-
-namespace detail {
-
-/// The body shared by both sample_neighbors_async overloads: output and workspace checks, error
-/// record reset, offsets[0] = 0, then `launch(flag)` enqueues the sampling kernel, then the seed
-/// check's value capture and the scan of the counts.
-template <class Offset, class Index, class Launch>
-void enqueue_sample_neighbors(cudaStream_t stream, const Index* seeds, std::int64_t num_seeds,
-                              int fanout, bool check_seeds,
-                              const sampled_slots_ref<Offset, Index>& out, workspace_view ws,
-                              Launch&& launch)
-{
-  GNNDIRECT_EXPECTS(out.offsets != nullptr && (num_seeds == 0 || out.counts != nullptr),
-                    "sample_neighbors_async: null counts or offsets");
-  GNNDIRECT_EXPECTS(num_seeds == 0 || fanout == 0 || out.neighbors != nullptr,
-                    "sample_neighbors_async: null neighbour slots");
-  GNNDIRECT_EXPECTS(ws.data != nullptr,
-                    "sample_neighbors_async: null workspace (size it with "
-                    "sample_neighbors_workspace_bytes)");
-  check_device_accessible(out.counts, static_cast<std::size_t>(num_seeds) * 8, 8, "counts");
-  check_device_accessible(out.offsets, static_cast<std::size_t>(num_seeds + 1) * 8, 8, "offsets");
-  check_device_accessible(out.neighbors, 0, alignof(Index), "neighbors");
-  check_device_accessible(out.edge_ids, 0, alignof(Offset), "edge_ids");
-  check_device_accessible(ws.data, ws.bytes, workspace_alignment, "workspace");
-  sample_workspace const slices = carve_sample_workspace(ws, num_seeds);
-  slices.flag.reset_async(stream);
-  GNNDIRECT_CUDA_TRY(cudaMemsetAsync(out.offsets, 0, sizeof(std::int64_t), stream));
-  if (num_seeds == 0) { return; }
-  launch(slices.flag);
-  if (check_seeds) { slices.flag.capture_value_async(stream, seeds); }
-  std::size_t scan_bytes = slices.scan_bytes;
-  GNNDIRECT_CUDA_TRY(::cub::DeviceScan::InclusiveSum(slices.scan_storage, scan_bytes, out.counts,
-                                                     out.offsets + 1, num_seeds, stream));
-}
-
-}  // namespace detail
-
-/// Enqueues sampling of up to `fanout` neighbours of each seed on `stream`; returns at once.
-///
-/// Writes out.counts, out.offsets and the first counts[i] slots of each seed. With
-/// policy.check_seeds, a seed outside [0, csr.num_nodes) gets count 0 and is recorded in `ws`:
-/// call sample_neighbors_check(stream, ws, csr.num_nodes) afterwards to raise it. Nothing is
-/// written out of bounds. Capturable in a CUDA graph (no allocation, no synchronisation).
-/// The run-time policy.kind is dispatched onto the library's sampler types (device/samplers.cuh).
-/// @param csr device-visible graph  @param seeds device-visible array of num_seeds node ids
-/// @param fanout k >= 0  @param layer random counter layer (hop index)
-/// @param out caller-owned output (slots sized num_seeds * fanout)
-/// @param ws workspace of at least sample_neighbors_workspace_bytes(num_seeds) bytes
-/// @throws invalid_argument (policy, graph, sizes, workspace) before any launch; cuda_error.
-template <class Offset, class Index>
-void sample_neighbors_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
-                            const Index* seeds, std::int64_t num_seeds, int fanout, int layer,
-                            const sampling_policy& policy, const sampled_slots_ref<Offset, Index>& out,
-                            workspace_view ws)
-{
-  detail::check_sample_arguments(csr, seeds, num_seeds, fanout, policy);
-  detail::enqueue_sample_neighbors(stream, seeds, num_seeds, fanout, policy.check_seeds, out, ws,
-                                   [&](detail::error_flag_ref flag) {
-                                     detail::launch_sample_neighbors(stream, csr, seeds, num_seeds, nullptr,
-                                                                     fanout, layer, policy, out.neighbors,
-                                                                     out.edge_ids, out.counts, flag);
-                                   });
-}
-
-/// As above with a caller's sampler type (any model of the sampler concept, device/samplers.cuh):
-/// the kernel is instantiated for `Sampler` alone. `tuning` supplies tile_size, block_budget and
-/// check_seeds; its kind and seed are not used (the sampler carries its own).
-/// @throws invalid_argument (tuning, graph, sizes, workspace; weights missing for a sampler with
-/// needs_weights) before any launch; cuda_error.
-template <class Offset, class Index, class Sampler>
-void sample_neighbors_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
-                            const Index* seeds, std::int64_t num_seeds, int fanout, int layer,
-                            const Sampler& sampler, const sampling_policy& tuning,
-                            const sampled_slots_ref<Offset, Index>& out, workspace_view ws)
-{
-  static_assert(is_sampler_v<Sampler>,
-                "gnndirect sample_neighbors_async: the sampler must model the sampler concept "
-                "(device/samplers.cuh): needs_weights, scratch_bytes(fanout, tile_size), "
-                "sample(tile, csr, edges, fanout, layer, scratch, out), trivially copyable");
-  sampling_policy checked = tuning;
-  checked.kind = Sampler::needs_weights ? sampling_kind::weighted_without_replacement
-                                        : sampling_kind::uniform_without_replacement;
-  detail::check_sample_arguments(csr, seeds, num_seeds, fanout, checked);
-  detail::enqueue_sample_neighbors(stream, seeds, num_seeds, fanout, tuning.check_seeds, out, ws,
-                                   [&](detail::error_flag_ref flag) {
-                                     detail::launch_sample_neighbors_with(
-                                       stream, csr, seeds, num_seeds, nullptr, fanout, layer, sampler,
-                                       tuning, out.neighbors, out.edge_ids, out.counts, flag);
-                                   });
-}
-
-/// Synchronises `stream` and raises the seed error recorded in `ws` by the last
-/// sample_neighbors_async that used it. @param num_nodes the graph's node count (for the message)
-/// @throws index_out_of_range naming seeds[position] = value; cuda_error. Not capturable.
-inline void sample_neighbors_check(cudaStream_t stream, workspace_view ws, std::int64_t num_nodes)
-{
-  GNNDIRECT_EXPECTS(ws.data != nullptr, "sample_neighbors_check: null workspace");
-  detail::check_device_accessible(ws.data, 0, workspace_alignment, "workspace");
-  detail::sample_flag(ws).throw_if_set(stream, "seeds", num_nodes);
-}
-
-/// Enqueues the compaction of sampled slots into CSR arrays: neighbors[offsets[i] + j] =
-/// slots.neighbors[i * fanout + j] for j < counts[i] (likewise edge ids when both are given).
-/// `neighbors`/`edge_ids` need room for offsets[num_seeds] entries (num_seeds * fanout always
-/// suffices). Capturable. @throws cuda_error.
-template <class Offset, class Index>
-void compact_sampled_async(cudaStream_t stream, const sampled_slots_ref<Offset, Index>& slots,
-                           std::int64_t num_seeds, int fanout, Index* neighbors, Offset* edge_ids)
-{
-  detail::launch_compact_slots(stream, slots.neighbors, slots.edge_ids, slots.offsets, num_seeds,
-                               fanout, neighbors, slots.edge_ids == nullptr ? nullptr : edge_ids);
-}
 
 namespace detail {
 
@@ -251,7 +58,8 @@ struct sample_storage {
   }
   sampled_slots_ref<Offset, Index> slots() const noexcept
   {
-    return {slot_neighbors.data(), slot_edge_ids.data(), counts.data(), offsets.data()};
+    return {slot_neighbors.data(), slot_edge_ids.data(), counts.data(), offsets.data(),
+            static_cast<std::int64_t>(counts.size()), static_cast<std::int64_t>(slot_neighbors.size())};
   }
   workspace_view ws() const noexcept { return {workspace.data(), workspace.bytes()}; }
 };
@@ -267,31 +75,33 @@ inline std::int64_t read_scalar(cudaStream_t stream, const std::int64_t* value)
 
 /// Samples into `storage`, raises a recorded seed error, and returns the sampled edge count
 /// (one device-to-host read). `what` names the seed array in the error.
-template <class Offset, class Index>
+template <class Offset, class Index, class Sampler>
 std::int64_t sample_into(cudaStream_t stream, const csr_view<Offset, Index>& csr, const Index* seeds,
-                         std::int64_t num_seeds, int fanout, int layer, const sampling_policy& policy,
-                         const sample_storage<Offset, Index>& storage, const std::string& what)
+                         std::int64_t num_seeds, int fanout, int layer, const Sampler& sampler,
+                         const sampling_policy& policy, const sample_storage<Offset, Index>& storage,
+                         const std::string& what)
 {
-  sample_neighbors_async(stream, csr, seeds, num_seeds, fanout, layer, policy, storage.slots(),
-                         storage.ws());
+  sample_neighbors_async(stream, csr, seeds, num_seeds, fanout, layer, sampler, policy,
+                         storage.slots(), storage.ws());
   if (policy.check_seeds) {
     sample_flag(storage.ws()).throw_if_set(stream, what, csr.num_nodes);
   }
+  throw_if_corrupt_list(stream, sample_graph_flag(storage.ws()), "sample_neighbors");
   return read_scalar(stream, storage.offsets.data() + num_seeds);
 }
 
 /// The synchronous sample_neighbors on either kind of memory source (resource_ref or pool).
-template <class Offset, class Index, class Memory>
+template <class Offset, class Index, class Sampler, class Memory>
 sampled_neighbors<Offset, Index> sample_neighbors_sync(cudaStream_t stream,
                                                        const csr_view<Offset, Index>& csr,
                                                        const Index* seeds, std::int64_t num_seeds,
-                                                       int fanout, int layer,
+                                                       int fanout, int layer, const Sampler& sampler,
                                                        const sampling_policy& policy, Memory memory)
 {
-  check_sample_arguments(csr, seeds, num_seeds, fanout, policy);
+  check_sample_arguments(csr, seeds, num_seeds, fanout, sampler, policy);
   sample_storage<Offset, Index> storage(num_seeds, fanout, stream, memory);
   std::int64_t const edges =
-    sample_into(stream, csr, seeds, num_seeds, fanout, layer, policy, storage, "seeds");
+    sample_into(stream, csr, seeds, num_seeds, fanout, layer, sampler, policy, storage, "seeds");
   sampled_neighbors<Offset, Index> result;
   result.neighbors = buffer<Index>(static_cast<std::size_t>(edges), stream, memory);
   result.edge_ids = buffer<Offset>(static_cast<std::size_t>(edges), stream, memory);
@@ -312,29 +122,30 @@ sampled_neighbors<Offset, Index> sample_neighbors_sync(cudaStream_t stream,
 /// more before returning). Use sample_neighbors_async on hot paths.
 /// @param stream stream to run on  @param csr device-visible graph (any placement)
 /// @param seeds device-visible node ids  @param num_seeds their number  @param fanout k >= 0
-/// @param layer random counter layer  @param policy kind, seed, tile size, budget, checks
+/// @param layer random counter layer  @param sampler what to draw (any model of the sampler
+/// concept, device/samplers.hpp)  @param policy tile size, budget, checks
 /// @param mr memory resource for every allocation (default: the device's default pool)
 /// @throws invalid_argument (arguments), index_out_of_range (bad seed, with checks on; the
 /// context stays usable), allocation_error, cuda_error.
-template <class Offset, class Index>
+template <class Offset, class Index, class Sampler>
 sampled_neighbors<Offset, Index> sample_neighbors(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                                                   const Index* seeds, std::int64_t num_seeds,
-                                                  int fanout, int layer,
+                                                  int fanout, int layer, const Sampler& sampler,
                                                   const sampling_policy& policy = {},
                                                   resource_ref mr = {})
 {
-  return detail::sample_neighbors_sync(stream, csr, seeds, num_seeds, fanout, layer, policy, mr);
+  return detail::sample_neighbors_sync(stream, csr, seeds, num_seeds, fanout, layer, sampler, policy, mr);
 }
 
 /// As above, allocating from a CUDA memory pool of the current device (null: its default pool);
 /// kept for source compatibility.
-template <class Offset, class Index>
+template <class Offset, class Index, class Sampler>
 sampled_neighbors<Offset, Index> sample_neighbors(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                                                   const Index* seeds, std::int64_t num_seeds,
-                                                  int fanout, int layer,
+                                                  int fanout, int layer, const Sampler& sampler,
                                                   const sampling_policy& policy, cudaMemPool_t pool)
 {
-  return detail::sample_neighbors_sync(stream, csr, seeds, num_seeds, fanout, layer, policy, pool);
+  return detail::sample_neighbors_sync(stream, csr, seeds, num_seeds, fanout, layer, sampler, policy, pool);
 }
 
 GNNDIRECT_NAMESPACE_END

@@ -5,6 +5,7 @@
 
 #include <gnndirect/algorithms/validate.hpp>
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/resource.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/algorithms/csr_rules.hpp>
 #include <gnndirect/detail/algorithms/validate_kernels.cuh>
@@ -21,14 +22,15 @@ GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
 
 /// Runs every rule of a shape-checked view on `stream` (one grid-stride kernel per array, each
-/// lowering its own position flag) and returns the first violation in array order. Synchronises
-/// the stream. @throws cuda_error.
+/// lowering its own position flag) and returns the first violation in array order; the records
+/// come from `mr` on `stream`. Synchronises the stream. @throws cuda_error, allocation_error.
 template <class Offset, class Index>
 std::optional<csr_violation> find_csr_violation_device(cudaStream_t stream,
-                                                       const csr_view<Offset, Index>& graph)
+                                                       const csr_view<Offset, Index>& graph,
+                                                       resource_ref mr)
 {
   constexpr int arrays = 4;  // one record per csr_array, in checking order
-  buffer<error_record> records(arrays, memory_kind::device);
+  buffer<error_record> records(arrays, stream, mr);
   stream_sync_guard const guard(stream);
   auto const flag = [&](csr_array array) {
     return error_flag_ref{records.data() + static_cast<int>(array)};
@@ -66,9 +68,11 @@ std::optional<csr_violation> find_csr_violation_device(cudaStream_t stream,
 /// @param stream stream on which the check kernels run (the caller's work on it is ordered before)
 /// @param graph a view with device-visible pointers (csr_graph::view(), or a framework's arrays),
 ///        any placement; host-resident arrays are read over the link.
+/// @param mr resource of the 64 bytes of error records (stream-ordered on `stream`; default: the
+///        device's default pool); validation is off the hot path, so no workspace form
 /// @throws corrupt_graph naming the first failing array, position and value (the value is read
-///         back from the array); cuda_error; no_device_error without a GPU. Synchronises `stream`
-///         and allocates 64 bytes of device memory (validation is off the hot path).
+///         back from the array); cuda_error; allocation_error; no_device_error without a GPU.
+///         Synchronises `stream`.
 namespace detail {
 /// Where the graph's arrays live and how they are aligned (after the shape check, so that a null
 /// array is still reported as corrupt_graph). @throws invalid_argument naming the array.
@@ -90,12 +94,12 @@ void check_csr_pointers(const csr_view<Offset, Index>& graph)
 }  // namespace detail
 
 template <class Offset, class Index>
-void validate(cudaStream_t stream, const csr_view<Offset, Index>& graph)
+void validate(cudaStream_t stream, const csr_view<Offset, Index>& graph, resource_ref mr = {})
 {
   detail::check_csr_shape(graph);
   require_device();
   detail::check_csr_pointers(graph);
-  if (auto const violation = detail::find_csr_violation_device(stream, graph)) {
+  if (auto const violation = detail::find_csr_violation_device(stream, graph, mr)) {
     detail::throw_csr_violation(graph, *violation, [stream](auto const* array, std::int64_t i) {
       return detail::fetch_element(stream, array, i);
     });

@@ -51,40 +51,43 @@ inline gather_policy tiered_policy(gather_policy policy)
 
 /// Owner of the device tier of a host-resident table (the table itself is not owned).
 ///
-/// Holds a slot map (4 bytes per row, device memory) and up to capacity() cached rows. Move-only.
+/// Holds a slot map (4 bytes per row, device memory) and up to capacity() cached rows, both from
+/// the memory resource it was given, which it keeps (with the stream) to return them and for
+/// rebuild's scratch. Move-only.
 template <class T>
 class tiered_table {
  public:
-  /// @param rows every row, in a host-resident placement (device-visible view); must outlive this
+  /// @param rows every row, in a host-resident placement (rows.kind pinned, registered or
+  ///        managed_host; device-visible view); must outlive this. A device-resident table is
+  ///        refused: every row is in HBM already, and a tier would only copy HBM to HBM.
   /// @param budget_bytes device bytes for cached rows (the slot map comes on top)
-  /// Allocates synchronously; the tier starts empty. @throws invalid_argument (device-resident
-  /// source, more than 2^31 - 1 cached rows), allocation_error.
-  tiered_table(table_view<const T> rows, std::size_t budget_bytes)
-    : host_(rows),
+  /// @param mr resource of the cache and the slot map (synchronous owners, as table's: allocated
+  ///        on the legacy default stream and waited for; returned after waiting for the device)
+  ///        and of rebuild's scratch; default: the device's default pool. Must outlive the tier.
+  /// Allocates synchronously; the tier starts empty.
+  /// @throws invalid_argument (device-resident source, more than 2^31 - 1 cached rows, a bad
+  ///         view) before allocating anything; allocation_error (or what `mr` throws).
+  tiered_table(table_view<const T> rows, std::size_t budget_bytes, resource_ref mr = {})
+    : host_(checked_source(rows)),
       capacity_(capacity_for(rows, budget_bytes)),
-      cache_(static_cast<std::size_t>(capacity_ * rows.cols), memory_kind::device),
-      slot_of_(static_cast<std::size_t>(rows.rows), memory_kind::device)
+      cache_(static_cast<std::size_t>(capacity_ * rows.cols), memory_kind::device, mr),
+      slot_of_(static_cast<std::size_t>(rows.rows), memory_kind::device, mr),
+      mr_(mr)
   {
-    validate(rows, "rows");
-    GNNDIRECT_EXPECTS(capacity_ <= std::numeric_limits<std::int32_t>::max(),
-                      "tiered_table: at most 2^31 - 1 cached rows");
     clear(cudaStreamLegacy);  // nothing can use the tier yet: no device-wide wait needed
   }
 
-  /// As above, with the cache, the slot map and the rebuild's scratch allocated stream-ordered
-  /// on `stream` from `mr` (e.g. a framework's caching allocator); `stream` and `mr` must outlive
-  /// the tier, which returns its memory on `stream`. Synchronises `stream` once (the empty tier).
-  /// @throws invalid_argument, allocation_error (or what `mr` throws).
+  /// As above, with the cache and the slot map allocated stream-ordered on `stream` from `mr`
+  /// (e.g. a framework's caching allocator); `stream` and `mr` must outlive the tier, which
+  /// returns its memory on `stream`. Synchronises `stream` once (the empty tier).
+  /// @throws invalid_argument (as above), allocation_error (or what `mr` throws).
   tiered_table(table_view<const T> rows, std::size_t budget_bytes, cudaStream_t stream, resource_ref mr)
-    : host_(rows),
+    : host_(checked_source(rows)),
       capacity_(capacity_for(rows, budget_bytes)),
       cache_(static_cast<std::size_t>(capacity_ * rows.cols), stream, mr),
       slot_of_(static_cast<std::size_t>(rows.rows), stream, mr),
       mr_(mr)
   {
-    validate(rows, "rows");
-    GNNDIRECT_EXPECTS(capacity_ <= std::numeric_limits<std::int32_t>::max(),
-                      "tiered_table: at most 2^31 - 1 cached rows");
     clear(stream);
   }
 
@@ -142,11 +145,26 @@ class tiered_table {
   tiered_view<T> view() const noexcept { return {host_, cache_.data(), slot_of_.data(), cached_}; }
 
  private:
-  /// Rows of `rows` that fit in `budget_bytes`.
-  static std::int64_t capacity_for(const table_view<const T>& rows, std::size_t budget_bytes) noexcept
+  /// `rows` after the checks every constructor makes before allocating.
+  /// @throws invalid_argument naming what is wrong.
+  static table_view<const T> checked_source(const table_view<const T>& rows)
+  {
+    validate(rows, "rows");
+    GNNDIRECT_EXPECTS(rows.kind != memory_kind::device,
+                      "tiered_table: rows is a device-resident table (memory_kind::device); a tier "
+                      "caches host-resident rows in HBM, and these are in HBM already: gather from "
+                      "the table directly");
+    return rows;
+  }
+  /// Rows of `rows` that fit in `budget_bytes`. @throws invalid_argument beyond 2^31 - 1 rows.
+  static std::int64_t capacity_for(const table_view<const T>& rows, std::size_t budget_bytes)
   {
     if (rows.row_bytes() == 0) { return 0; }
-    return std::min<std::int64_t>(rows.rows, static_cast<std::int64_t>(budget_bytes / rows.row_bytes()));
+    std::int64_t const capacity =
+      std::min<std::int64_t>(rows.rows, static_cast<std::int64_t>(budget_bytes / rows.row_bytes()));
+    GNNDIRECT_EXPECTS(capacity <= std::numeric_limits<std::int32_t>::max(),
+                      "tiered_table: at most 2^31 - 1 cached rows");
+    return capacity;
   }
 
   /// Enqueues the slot-map reset (every row to "not cached") on `stream`.
@@ -161,7 +179,7 @@ class tiered_table {
   std::int64_t capacity_;
   buffer<T> cache_;
   buffer<std::int32_t> slot_of_;
-  resource_ref mr_{};  // scratch of rebuild's gather
+  resource_ref mr_{};  // where cache_ and slot_of_ came from; scratch of rebuild's gather
   std::int64_t cached_{0};
 };
 

@@ -10,8 +10,10 @@ GNNDIRECT_NAMESPACE_BEGIN
 
 /// Placement of a table or array.
 ///
-/// - `device`: cudaMalloc; HBM, fastest, limited by GPU memory.
-/// - `pinned`: cudaHostAlloc(Mapped | Portable); page-locked host RAM read over the link. Random
+/// - `device`: HBM from a stream-ordered resource (core/resource.hpp; default: the device's pool);
+///   fastest, limited by GPU memory.
+/// - `pinned`: mapped page-locked host RAM from a host resource (core/host_resource.hpp; default:
+///   cudaHostAlloc(Mapped | Portable)), read over the link. Random
 ///   access to a large pinned table is limited by GPU address translation (docs/design.md §3).
 /// - `registered`: caller-owned host memory (a framework tensor, a std::vector) pinned in place
 ///   with cudaHostRegister; same access path and limits as `pinned`.

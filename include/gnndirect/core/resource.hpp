@@ -24,6 +24,8 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <cstdio>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -34,7 +36,9 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// for 16-byte vector access and the 8-byte error record).
 inline constexpr std::size_t default_allocation_alignment = 256;
 
-/// True when `R` models the stream-ordered resource concept (see the file comment).
+/// True when `R` models the stream-ordered resource concept (see the file comment): both members
+/// callable on a non-const lvalue of `R`, whatever `deallocate` promises (see
+/// has_noexcept_deallocate for that half of the concept).
 template <class R, class = void>
 struct is_stream_ordered_resource : std::false_type {};
 
@@ -49,6 +53,50 @@ struct is_stream_ordered_resource<
 /// Shorthand for is_stream_ordered_resource<R>::value.
 template <class R>
 inline constexpr bool is_stream_ordered_resource_v = is_stream_ordered_resource<R>::value;
+
+namespace detail {
+/// True when R's stream-ordered deallocate is declared noexcept (false when it has none).
+/// Destructors return memory through it, so a throwing one would end in std::terminate.
+template <class R, class = void>
+struct has_noexcept_stream_deallocate : std::false_type {};
+template <class R>
+struct has_noexcept_stream_deallocate<
+  R, std::enable_if_t<is_stream_ordered_resource_v<R>>>
+  : std::bool_constant<noexcept(std::declval<R&>().deallocate(
+      std::declval<::cuda::stream_ref>(), std::declval<void*>(), std::size_t{}, std::size_t{}))> {};
+
+/// Hexadecimal text of an address, for allocation errors.
+inline std::string resource_address_text(const void* ptr)
+{
+  char text[2 + 2 * sizeof(void*) + 1] = {};
+  std::snprintf(text, sizeof(text), "%p", ptr);
+  return text;
+}
+
+/// Checks what a resource's allocate returned: not null for bytes > 0, aligned to `alignment`.
+/// On a misaligned pointer, `give_back` returns it to the resource first (so nothing leaks).
+/// @param call the call made, e.g. "resource_ref::allocate"
+/// @throws allocation_error naming the call, the bytes, the alignment and the pointer.
+template <class GiveBack>
+void* checked_allocation(void* ptr, std::size_t bytes, std::size_t alignment, memory_kind kind,
+                         const char* call, GiveBack&& give_back)
+{
+  if (bytes == 0) { return ptr; }
+  std::string const request = std::string(call) + "(bytes = " + std::to_string(bytes) +
+                              ", alignment = " + std::to_string(alignment) + ")";
+  if (ptr == nullptr) {
+    throw allocation_error(__FILE__, __LINE__, bytes, kind,
+                           "the memory resource's " + request + " returned null");
+  }
+  if (alignment > 1 && reinterpret_cast<std::uintptr_t>(ptr) % alignment != 0) {
+    give_back(ptr);
+    throw allocation_error(__FILE__, __LINE__, bytes, kind,
+                           "the memory resource's " + request + " returned " + resource_address_text(ptr) +
+                             ", which is not aligned to " + std::to_string(alignment) + " bytes");
+  }
+  return ptr;
+}
+}  // namespace detail
 
 /// Device memory from a CUDA memory pool, stream-ordered (cudaMallocAsync /
 /// cudaMallocFromPoolAsync). Trivially copyable; a null pool means the current device's default
@@ -97,26 +145,64 @@ static_assert(is_stream_ordered_resource_v<device_pool_resource>);
 /// owners and allocating calls store and take. The referenced resource must outlive every
 /// allocation made through the reference. A default-constructed reference uses the current
 /// device's default pool (device_pool_resource{}).
+///
+/// Every allocation through a reference is checked: a resource that returns null for bytes > 0,
+/// or a pointer not aligned as asked (gnndirect asks default_allocation_alignment, 256 bytes),
+/// gives allocation_error naming the call, the bytes and the alignment (a misaligned block is
+/// handed back first).
 class resource_ref {
  public:
   /// The default resource: the current device's default stream-ordered pool.
   resource_ref() noexcept = default;
 
-  /// References `resource` (kept by address; it must outlive the allocations).
-  template <class R, class = std::enable_if_t<is_stream_ordered_resource_v<R> &&
-                                              !std::is_same_v<std::decay_t<R>, resource_ref>>>
-  resource_ref(R& resource) noexcept  // NOLINT: implicit by design, like cuda::mr::resource_ref
-    : object_(&resource), allocate_(&allocate_thunk<R>), deallocate_(&deallocate_thunk<R>)
+  /// References `resource` (kept by address; it must outlive the allocations). Accepts any
+  /// argument so that a type which does not fit fails here with a readable static_assert (the
+  /// two member signatures and the lvalue rule) instead of "no matching overload" at every call
+  /// that takes a resource_ref.
+  /// @tparam R a stream-ordered resource, passed as a non-const lvalue, whose deallocate is
+  ///         noexcept
+  template <class R, class = std::enable_if_t<!std::is_same_v<
+                       std::remove_cv_t<std::remove_reference_t<R>>, resource_ref>>>
+  resource_ref(R&& resource) noexcept  // NOLINT: implicit by design, like cuda::mr::resource_ref
   {
+    using type = std::remove_reference_t<R>;
+    static_assert(std::is_lvalue_reference_v<R>,
+                  "gnndirect::resource_ref: pass the memory resource as a non-const lvalue (it is "
+                  "kept by address and must outlive its allocations), not a temporary");
+    static_assert(!std::is_const_v<type>,
+                  "gnndirect::resource_ref: the memory resource is const; allocate and deallocate "
+                  "are called on a non-const lvalue, so pass a non-const one");
+    static_assert(std::is_const_v<type> || is_stream_ordered_resource_v<type>,
+                  "gnndirect::resource_ref: not a stream-ordered memory resource; it needs the "
+                  "members void* allocate(cuda::stream_ref stream, std::size_t bytes, std::size_t "
+                  "alignment) and void deallocate(cuda::stream_ref stream, void* ptr, std::size_t "
+                  "bytes, std::size_t alignment) noexcept, callable on a non-const lvalue");
+    static_assert(!is_stream_ordered_resource_v<type> ||
+                    detail::has_noexcept_stream_deallocate<type>::value,
+                  "gnndirect::resource_ref: the memory resource's deallocate(cuda::stream_ref, "
+                  "void*, std::size_t, std::size_t) must be noexcept (owners return memory from "
+                  "destructors)");
+    if constexpr (std::is_lvalue_reference_v<R> && !std::is_const_v<type> &&
+                  is_stream_ordered_resource_v<type> &&
+                  detail::has_noexcept_stream_deallocate<type>::value) {
+      object_ = static_cast<void*>(&resource);
+      allocate_ = &allocate_thunk<type>;
+      deallocate_ = &deallocate_thunk<type>;
+    }
   }
 
   /// Allocates `bytes` (aligned to `alignment`) for use on `stream`.
-  /// @throws whatever the resource throws (gnndirect's own: allocation_error).
+  /// @throws allocation_error when the resource returns null (bytes > 0) or a misaligned
+  /// pointer; whatever the resource throws (gnndirect's own: allocation_error).
   void* allocate(::cuda::stream_ref stream, std::size_t bytes,
                  std::size_t alignment = default_allocation_alignment) const
   {
     if (object_ == nullptr) { return device_pool_resource{}.allocate(stream, bytes, alignment); }
-    return allocate_(object_, stream, bytes, alignment);
+    void* const ptr = allocate_(object_, stream, bytes, alignment);
+    return detail::checked_allocation(ptr, bytes, alignment, memory_kind::device,
+                                      "allocate(stream, ...)", [&](void* bad) {
+                                        deallocate_(object_, stream, bad, bytes, alignment);
+                                      });
   }
   /// Returns memory from allocate() with the same bytes and alignment, stream-ordered.
   void deallocate(::cuda::stream_ref stream, void* ptr, std::size_t bytes,

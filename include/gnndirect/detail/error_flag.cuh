@@ -11,7 +11,7 @@
 ///
 /// Usage (e.g. a gather over `indices` with `rows` rows):
 /// @code
-///   detail::error_flag flag;                       // or error_flag_ref{workspace pointer}
+///   detail::error_flag flag;  // (error_flag_owner.cuh) or error_flag_ref{workspace pointer}
 ///   flag.ref().reset_async(stream);
 ///   my_kernel<<<grid, block, 0, stream>>>(..., flag.ref());  // calls ref.report(i) on bad input
 ///   flag.ref().capture_value_async(stream, indices);
@@ -22,7 +22,6 @@
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/core/memory_kind.hpp>
-#include <gnndirect/owners/buffer.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -112,20 +111,6 @@ struct error_flag_ref {
                                static_cast<std::int64_t>(host.value), bound);
     }
   }
-};
-
-/// Owning error record in device memory (one small cudaMalloc: for synchronous APIs; hot paths
-/// that must not allocate take an error_flag_ref into the caller's workspace instead).
-class error_flag {
- public:
-  /// Allocates the record (not yet reset). @throws allocation_error, no_device_error.
-  error_flag() : storage_(1, memory_kind::device) {}
-
-  /// Handle for kernels and for the host-side steps.
-  error_flag_ref ref() const noexcept { return error_flag_ref{storage_.data()}; }
-
- private:
-  buffer<error_record> storage_;
 };
 
 }  // namespace detail

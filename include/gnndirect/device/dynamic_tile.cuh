@@ -9,7 +9,8 @@
 /// they use this small equivalent built on the *_sync warp intrinsics with an explicit member
 /// mask. It offers the subset of thread_block_tile's interface the primitives need
 /// (thread_rank, num_threads, shfl, ballot, sync), so a primitive written against that subset
-/// accepts either. Lanes of different tiles of one warp may diverge.
+/// accepts either (copy_row and the samplers are). Lanes of different tiles of one warp may
+/// diverge.
 
 #include <gnndirect/core/config.hpp>
 
@@ -70,10 +71,5 @@ struct dynamic_tile {
   GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE void sync() const noexcept { __syncwarp(mask); }
 #endif
 };
-
-namespace detail {
-/// Former internal name, kept for the sampling internals.
-using warp_tile = dynamic_tile;
-}  // namespace detail
 
 GNNDIRECT_NAMESPACE_END

@@ -1,10 +1,12 @@
 #pragma once
-/// @file sample_device.cuh
+/// @file sample_neighbors_tile.cuh
 /// @brief Device primitive: sample up to k neighbours of one node with a tile of threads, for use
 /// inside any kernel (a framework's own loader kernel, or the bulk sample_neighbors).
 ///
-/// The sampler is a type (device/samplers.cuh): the primitive compiles only the sampler it is
-/// given, and a user's own sampler plugs in by modelling the sampler concept. The library's
+/// The sampler is a type (device/samplers.hpp): the primitive compiles only the sampler it is
+/// given, and a user's own sampler plugs in by modelling the sampler concept. The tile is any
+/// cooperative_groups::thread_block_tile<N> (N <= 32) or a dynamic_tile (run-time size), as for
+/// copy_row, so one fused kernel can sample and copy with the same tile. The library's
 /// samplers give results equal to the host reference (reference/sample_reference.hpp) bit for bit.
 /// Neighbour ids are read with consecutive lanes on consecutive positions where the algorithm
 /// allows it (all-neighbour and weighted streams); random picks read one id per lane.
@@ -12,7 +14,7 @@
 /// @code
 ///   __global__ void my_loader(gnndirect::csr_view<std::int64_t, std::int64_t> csr, ...) {
 ///     extern __shared__ unsigned char scratch[];       // tiles_per_block * per_tile bytes
-///     auto tile = gnndirect::dynamic_tile::of_calling_thread(16);
+///     auto tile = cooperative_groups::tiled_partition<16>(cooperative_groups::this_thread_block());
 ///     gnndirect::uniform_sampler const sampler{seed};
 ///     void* mine = scratch + (threadIdx.x / 16) * per_tile;   // sampler.scratch_bytes(10, 16)
 ///     std::int64_t n = gnndirect::sample_neighbors_tile(tile, csr, node, 10, 0, sampler, mine,
@@ -26,7 +28,7 @@
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/device/dynamic_tile.cuh>
 #include <gnndirect/device/sampled_output.hpp>
-#include <gnndirect/device/samplers.cuh>
+#include <gnndirect/device/samplers.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -41,6 +43,19 @@ struct non_deduced {
 };
 template <class T>
 using non_deduced_t = typename non_deduced<T>::type;
+
+/// Node `node`'s neighbour list, with degree -1 when the graph is corrupt there: a list that ends
+/// before it starts (a decreasing indptr) or lies outside [0, csr.num_edges]. One range check
+/// per node, so that no corrupt graph makes sampling read or write out of bounds.
+template <class Offset, class Index>
+GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE node_edges<Offset> neighbour_list(const csr_view<Offset, Index>& csr,
+                                                                             std::int64_t node)
+{
+  Offset const first = csr.indptr[node];
+  Offset const end = csr.indptr[node + 1];
+  bool const valid = first >= 0 && first <= end && static_cast<std::int64_t>(end) <= csr.num_edges;
+  return node_edges<Offset>{node, first, valid ? static_cast<std::int64_t>(end - first) : std::int64_t{-1}};
+}
 }  // namespace detail
 
 /// Bytes of scratch one tile of `tile_size` lanes needs to sample `fanout` neighbours with
@@ -54,31 +69,50 @@ GNNDIRECT_HOST_DEVICE std::size_t sample_scratch_bytes(const Sampler& sampler, i
 }
 
 #if defined(__CUDACC__)
+namespace detail {
+/// Runs the sampler over a checked neighbour list (degree >= 0) into the given slots.
+template <class Tile, class Sampler, class Offset, class Index>
+GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE std::int64_t sample_list(const Tile& tile, const csr_view<Offset, Index>& csr,
+                                                               const node_edges<Offset>& edges, int fanout,
+                                                               int layer, const Sampler& sampler, void* scratch,
+                                                               Index* out_neighbors, Offset* out_edge_ids)
+{
+  sampled_output<Offset, Index> const out{csr.indices, csr.edge_ids, edges.first, out_neighbors, out_edge_ids};
+  return sampler.sample(tile, csr, edges, fanout, layer, scratch, out);
+}
+}  // namespace detail
+
 /// Samples up to `fanout` neighbours of `node` with the tile and the sampler, and writes them to
 /// out_neighbors[0, count) and (if not null) their edge ids to out_edge_ids[0, count).
 ///
 /// All lanes of the tile must call it together with identical arguments. Returns the count on
-/// every lane. Never throws and never reads outside node's neighbour list (for the library's
+/// every lane. A corrupt neighbour list (indptr decreasing at the node, or past the edge array)
+/// gives 0 without reading it (the bulk kernels also report it).
+/// @tparam Tile cooperative_groups::thread_block_tile<N> (N a power of two <= 32) or dynamic_tile
+/// @tparam Sampler a model of the sampler concept (device/samplers.hpp) Never throws and never reads outside node's neighbour list (for the library's
 /// samplers; a user's sampler is bound by the concept).
-/// @param tile the calling tile (dynamic_tile::of_calling_thread)
+/// @param tile the calling tile (a cg tile, or dynamic_tile::of_calling_thread)
 /// @param csr device-visible graph (any placement)
 /// @param node a valid node id (0 <= node < csr.num_nodes; the caller checks)
 /// @param fanout k (<= 0: nothing is sampled)  @param layer random counter layer
-/// @param sampler a sampler (device/samplers.cuh)
-/// @param scratch sample_scratch_bytes(sampler, fanout, tile.size) bytes, 8-byte aligned,
+/// @param sampler a sampler (device/samplers.hpp)
+/// @param scratch sample_scratch_bytes(sampler, fanout, tile.num_threads()) bytes, 8-byte aligned,
 ///        private to the tile; reusable after return
 /// @param out_neighbors room for `fanout` ids  @param out_edge_ids room for `fanout` ids, or null
-template <class Sampler, class Offset, class Index>
+template <class Tile, class Sampler, class Offset, class Index>
 GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE std::int64_t sample_neighbors_tile(
-  const dynamic_tile& tile, const csr_view<Offset, Index>& csr, std::int64_t node, int fanout,
+  const Tile& tile, const csr_view<Offset, Index>& csr, std::int64_t node, int fanout,
   int layer, const Sampler& sampler, void* scratch, detail::non_deduced_t<Index>* out_neighbors,
   detail::non_deduced_t<Offset>* out_edge_ids)
 {
+  static_assert(is_sampler_v<Sampler>,
+                "gnndirect::sample_neighbors_tile: the sampler must model the sampler concept "
+                "(device/samplers.hpp): needs_weights, scratch_bytes(fanout, tile_size), "
+                "sample(tile, csr, edges, fanout, layer, scratch, out), trivially copyable");
   if (fanout <= 0) { return 0; }
-  Offset const first = csr.indptr[node];
-  node_edges<Offset> const edges{node, first, static_cast<std::int64_t>(csr.indptr[node + 1] - first)};
-  sampled_output<Offset, Index> const out{csr.indices, csr.edge_ids, first, out_neighbors, out_edge_ids};
-  return sampler.sample(tile, csr, edges, fanout, layer, scratch, out);
+  node_edges<Offset> const edges = detail::neighbour_list(csr, node);
+  if (edges.degree < 0) { return 0; }
+  return detail::sample_list(tile, csr, edges, fanout, layer, sampler, scratch, out_neighbors, out_edge_ids);
 }
 #endif
 

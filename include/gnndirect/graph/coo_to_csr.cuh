@@ -9,10 +9,11 @@
 
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
+#include <gnndirect/core/resource.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/algorithms/csr_rules.hpp>
 #include <gnndirect/detail/algorithms/validate_kernels.cuh>
-#include <gnndirect/detail/error_flag.cuh>
+#include <gnndirect/detail/error_flag_owner.cuh>
 #include <gnndirect/detail/graph/coo_to_csr_kernels.cuh>
 #include <gnndirect/detail/launch.cuh>
 #include <gnndirect/graph/coo_to_csr.hpp>
@@ -30,14 +31,15 @@
 GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
 
-/// Checks every src then dst id of a device-visible COO on the GPU. Synchronises `stream`.
+/// Checks every src then dst id of a device-visible COO on the GPU (its error record from `mr`).
+/// Synchronises `stream`.
 /// @throws index_out_of_range with the host conversion's message (first bad position); cuda_error.
 template <class Index>
-void check_coo_ids_device(cudaStream_t stream, const coo_view<Index>& coo)
+void check_coo_ids_device(cudaStream_t stream, const coo_view<Index>& coo, resource_ref mr)
 {
   const Index* const arrays[2] = {coo.src, coo.dst};
   const char* const names[2] = {"src", "dst"};
-  error_flag const flag;
+  error_flag const flag(stream, mr);
   for (int a = 0; a < 2; ++a) {
     flag.ref().reset_async(stream);
     launch_first_violation(stream, id_range_rule<Index>{arrays[a], coo.num_nodes}, coo.num_edges,
@@ -51,12 +53,12 @@ void check_coo_ids_device(cudaStream_t stream, const coo_view<Index>& coo)
   }
 }
 
-/// Device copy of a device-visible array (any placement), stream-ordered. @throws cuda_error,
-/// allocation_error.
+/// Device copy of a device-visible array (any placement), stream-ordered, from `mr`.
+/// @throws cuda_error, allocation_error.
 template <class T>
-buffer<T> device_copy(cudaStream_t stream, const T* source, std::int64_t n)
+buffer<T> device_copy(cudaStream_t stream, const T* source, std::int64_t n, resource_ref mr)
 {
-  buffer<T> copy(static_cast<std::size_t>(n), memory_kind::device);
+  buffer<T> copy(static_cast<std::size_t>(n), stream, mr);
   if (n > 0) {
     GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(copy.data(), source, copy.bytes(), cudaMemcpyDefault, stream));
   }
@@ -65,23 +67,23 @@ buffer<T> device_copy(cudaStream_t stream, const T* source, std::int64_t n)
 
 /// Fills `graph` (allocated for coo's sizes) from an id-checked COO on `stream`, synchronising
 /// before it returns. `disposable_keys`, when not null, is a device array holding coo.src that
-/// the sort may overwrite (saves a copy of src, e.g. for generated edges).
-/// @throws cuda_error, allocation_error.
+/// the sort may overwrite (saves a copy of src, e.g. for generated edges). Temporaries come
+/// stream-ordered from `mr`. @throws cuda_error, allocation_error.
 template <class Offset, class Index>
 void build_csr_device(cudaStream_t stream, const coo_view<Index>& coo,
-                      const csr_graph<Offset, Index>& graph, Index* disposable_keys)
+                      const csr_graph<Offset, Index>& graph, Index* disposable_keys,
+                      resource_ref mr = {})
 {
   using key_type = std::make_unsigned_t<Index>;  // ids are checked non-negative
   std::int64_t const m = coo.num_edges;
   std::int64_t const n = coo.num_nodes;
   // Random reads of dst (and weights) must come from HBM: stage host-resident inputs once.
   bool const stage = coo.kind != memory_kind::device;
-  buffer<Index> const staged_dst = device_copy(stream, stage ? coo.dst : nullptr, stage ? m : 0);
+  buffer<Index> const staged_dst = device_copy(stream, stage ? coo.dst : nullptr, stage ? m : 0, mr);
   buffer<float> const staged_weights =
-    device_copy(stream, coo.weights, stage && coo.weights != nullptr ? m : 0);
-  buffer<key_type> keys(static_cast<std::size_t>(disposable_keys != nullptr ? m : 2 * m),
-                        memory_kind::device);
-  buffer<Offset> positions(static_cast<std::size_t>(2 * m), memory_kind::device);
+    device_copy(stream, coo.weights, stage && coo.weights != nullptr ? m : 0, mr);
+  buffer<key_type> keys(static_cast<std::size_t>(disposable_keys != nullptr ? m : 2 * m), stream, mr);
+  buffer<Offset> positions(static_cast<std::size_t>(2 * m), stream, mr);
   key_type* const keys_in =
     disposable_keys != nullptr ? reinterpret_cast<key_type*>(disposable_keys) : keys.data() + m;
   ::cub::DoubleBuffer<key_type> key_buffers(keys_in, keys.data());
@@ -92,7 +94,7 @@ void build_csr_device(cudaStream_t stream, const coo_view<Index>& coo,
     GNNDIRECT_CUDA_TRY(::cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, key_buffers,
                                                          position_buffers, m, 0, end_bit, stream));
   }
-  buffer<std::byte> temp(temp_bytes, memory_kind::device);
+  buffer<std::byte> temp(temp_bytes, stream, mr);
   stream_sync_guard const guard(stream);  // after every temporary: they outlive queued work
   if (m > 0) {
     if (disposable_keys == nullptr) {
@@ -130,20 +132,24 @@ void build_csr_device(cudaStream_t stream, const coo_view<Index>& coo,
 ///                the device once)
 /// @param placement where the CSR arrays go
 /// @param options options.edge_ids stores input positions as edge ids
+/// @param mr      resource of the graph's device arrays (synchronous owners, see csr_graph) and of
+///                every temporary (stream-ordered on `stream`); default: the device's default pool
+/// @param host_mr resource of the graph's pinned arrays (default: cudaHostAlloc)
 /// @throws invalid_argument for bad sizes or null arrays; index_out_of_range naming the first bad
 ///         src (then dst) position and value, as the host conversion; allocation_error (device
 ///         temporaries of about 2 x (key + offset) bytes per edge); cuda_error. Synchronises
 ///         `stream`; allocates, so it is for graph construction, not for a hot path.
 template <class Offset, class Index>
 csr_graph<Offset, Index> coo_to_csr(cudaStream_t stream, const coo_view<Index>& coo,
-                                    csr_placement placement, csr_build_options options = {})
+                                    csr_placement placement, csr_build_options options = {},
+                                    resource_ref mr = {}, host_resource_ref host_mr = {})
 {
   detail::check_coo_shape<Offset>(coo);
   require_device();
-  detail::check_coo_ids_device(stream, coo);
+  detail::check_coo_ids_device(stream, coo, mr);
   csr_graph<Offset, Index> graph(coo.num_nodes, coo.num_edges, placement, coo.weights != nullptr,
-                                 options.edge_ids);
-  detail::build_csr_device(stream, coo, graph, static_cast<Index*>(nullptr));
+                                 options.edge_ids, mr, host_mr);
+  detail::build_csr_device(stream, coo, graph, static_cast<Index*>(nullptr), mr);
   return graph;
 }
 

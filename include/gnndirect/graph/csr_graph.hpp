@@ -94,17 +94,20 @@ class csr_graph {
   csr_graph() noexcept = default;
 
   /// Allocates uninitialised arrays for num_nodes nodes and num_edges edges (indptr always has
-  /// num_nodes + 1 entries). Synchronous.
+  /// num_nodes + 1 entries). Synchronous. Device arrays come from `mr`, pinned ones from
+  /// `host_mr` (defaults: the device's default pool, cudaHostAlloc); the graph returns them
+  /// there, so both resources must outlive it.
   /// @throws invalid_argument for negative sizes or sizes the types cannot hold;
   ///         allocation_error; no_device_error without a GPU.
   csr_graph(std::int64_t num_nodes, std::int64_t num_edges, csr_placement placement,
-            bool with_weights = false, bool with_edge_ids = false)
+            bool with_weights = false, bool with_edge_ids = false, resource_ref mr = {},
+            host_resource_ref host_mr = {})
     : num_nodes_(checked_nodes(num_nodes)), num_edges_(checked_edges(num_edges)),
       placement_(placement),
-      indptr_(static_cast<std::size_t>(num_nodes) + 1, placement.indptr),
-      indices_(static_cast<std::size_t>(num_edges), placement.edges),
-      weights_(with_weights ? static_cast<std::size_t>(num_edges) : 0, placement.edges),
-      edge_ids_(with_edge_ids ? static_cast<std::size_t>(num_edges) : 0, placement.edges),
+      indptr_(static_cast<std::size_t>(num_nodes) + 1, placement.indptr, mr, host_mr),
+      indices_(static_cast<std::size_t>(num_edges), placement.edges, mr, host_mr),
+      weights_(with_weights ? static_cast<std::size_t>(num_edges) : 0, placement.edges, mr, host_mr),
+      edge_ids_(with_edge_ids ? static_cast<std::size_t>(num_edges) : 0, placement.edges, mr, host_mr),
       has_weights_(with_weights), has_edge_ids_(with_edge_ids)
   {
   }
@@ -112,15 +115,16 @@ class csr_graph {
   /// Builds the graph from a host-readable COO on the host (all cores; stable: a node's edges
   /// keep input order; see host::coo_to_csr), writing host-resident arrays in place and staging
   /// device arrays once. Weights are kept when the COO has them; options.edge_ids stores input
-  /// positions. Synchronous.
+  /// positions. Synchronous. Arrays allocated as the constructor does (from `mr` / `host_mr`).
   /// @throws invalid_argument / index_out_of_range for bad input (first bad position);
   ///         allocation_error; cuda_error.
   static csr_graph from_coo(const coo_view<Index>& coo, csr_placement placement,
-                            csr_build_options options = {})
+                            csr_build_options options = {}, resource_ref mr = {},
+                            host_resource_ref host_mr = {})
   {
     detail::check_coo_shape<Offset>(coo);
     csr_graph graph(coo.num_nodes, coo.num_edges, placement, coo.weights != nullptr,
-                    options.edge_ids);
+                    options.edge_ids, mr, host_mr);
     detail::host_writer<Offset> indptr(graph.indptr_);
     detail::host_writer<Index> indices(graph.indices_);
     detail::host_writer<float> weights(graph.weights_);
@@ -137,14 +141,16 @@ class csr_graph {
 
   /// Copies existing CSR arrays from host memory (e.g. a framework's CPU tensors or a loaded
   /// file) into `placement`; optional arrays are copied when non-null. Does not validate.
-  /// Synchronous. @param host_arrays a view with host-readable pointers.
+  /// Synchronous. @param host_arrays a view with host-readable pointers. Arrays allocated as the
+  /// constructor does (from `mr` / `host_mr`).
   /// @throws invalid_argument for negative sizes or null required arrays; allocation_error;
   ///         cuda_error.
-  static csr_graph adopt(const view_type& host_arrays, csr_placement placement)
+  static csr_graph adopt(const view_type& host_arrays, csr_placement placement,
+                         resource_ref mr = {}, host_resource_ref host_mr = {})
   {
     GNNDIRECT_EXPECTS(host_arrays.indptr != nullptr, "csr_graph::adopt: null indptr");
     csr_graph graph(host_arrays.num_nodes, host_arrays.num_edges, placement,
-                    host_arrays.weights != nullptr, host_arrays.edge_ids != nullptr);
+                    host_arrays.weights != nullptr, host_arrays.edge_ids != nullptr, mr, host_mr);
     detail::copy_from_host(graph.indptr_, host_arrays.indptr);
     detail::copy_from_host(graph.indices_, host_arrays.indices);
     detail::copy_from_host(graph.weights_, host_arrays.weights);

@@ -22,7 +22,11 @@
 ///   several threads do it in four parallel passes per layer (claim with plain stores, no
 ///   compare-exchange, then count owners, assign ids, translate).
 ///
-/// Semantics (uniform only; weighted sampling is the GPU's / the reference's):
+/// Samplers: the library's uniform_sampler (without replacement) and
+/// uniform_with_replacement_sampler (device/samplers.hpp), given as types like every sampling
+/// entry point; their seed keys the streams. weighted_sampler and user-written samplers are the
+/// GPU's (and the reference's, for weighted_sampler): other types fail to compile with a message.
+/// Semantics:
 /// - without replacement: degree <= fanout takes every neighbour in stored order; otherwise
 ///   Floyd's algorithm picks `fanout` distinct positions uniformly (every subset equally likely),
 ///   listed in Floyd's insertion order, not sorted;
@@ -41,11 +45,13 @@
 ///   differ between runs. What each global node samples in each layer, and so every layer's node
 ///   set and edge set in global ids, never does.
 
+#include <gnndirect/algorithms/sampled_refs.hpp>
 #include <gnndirect/algorithms/sampling_policy.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/device/philox.hpp>
+#include <gnndirect/device/samplers.hpp>
 #include <gnndirect/util/parallel.hpp>
 #include <gnndirect/util/worker_pool.hpp>
 
@@ -65,6 +71,26 @@
 GNNDIRECT_NAMESPACE_BEGIN
 namespace host {
 namespace detail {
+
+/// What the CPU sampler draws, taken from a sampler type (see cpu_draw_of).
+struct cpu_draw {
+  std::uint64_t seed{0};  ///< the sampler's seed
+  bool replace{false};    ///< with replacement
+};
+
+/// The draw of one of the two samplers the CPU sampler implements; any other type fails to
+/// compile with a message naming them.
+template <class Sampler>
+constexpr cpu_draw cpu_draw_of(const Sampler& sampler) noexcept
+{
+  constexpr bool with = std::is_same_v<Sampler, uniform_with_replacement_sampler>;
+  static_assert(with || std::is_same_v<Sampler, uniform_sampler>,
+                "host::cpu_sampler: only gnndirect::uniform_sampler and "
+                "gnndirect::uniform_with_replacement_sampler run on the CPU sampler (weighted and "
+                "user-written samplers run on the GPU; host::sample_*_reference takes "
+                "weighted_sampler)");
+  return cpu_draw{sampler.seed, with};
+}
 
 /// std::allocator whose value-initialisation is default-initialisation: resize() of a vector of
 /// ints leaves new elements uninitialised (every pass writes them before reading).
@@ -133,6 +159,14 @@ struct cpu_blocks {
 
   /// Global ids of the input (feature) nodes: the last layer's src nodes.
   const host_vector<Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
+  /// The blocks as views of the family every sampler hands out (algorithms/sampled_refs.hpp;
+  /// host memory), valid until the next call that reuses this owner.
+  blocks_ref<Offset, Index> ref() const
+  {
+    blocks_ref<Offset, Index> out;
+    for (auto const& layer : layers) { out.layers.push_back(gnndirect::detail::block_ref_of<Offset, Index>(layer)); }
+    return out;
+  }
   /// Sampled edges over all layers.
   std::int64_t num_edges() const noexcept
   {
@@ -291,17 +325,19 @@ class cpu_sampler {
 
   /// Samples up to fanout neighbours of each seed (one layer, no relabelling) into `out`
   /// (its storage is reused). Blocking.
-  /// @param policy kind (uniform kinds only) and seed; tile size and block budget are ignored
+  /// @tparam Sampler uniform_sampler or uniform_with_replacement_sampler (others do not compile)
+  /// @param sampler what to draw, with its seed
   /// @param layer random stream index (different layers draw independently)
-  /// @throws invalid_argument for a weighted kind, fanout < 0, a bad graph or seed array;
-  /// index_out_of_range ("seeds") for the first seed outside [0, num_nodes), before any output.
-  template <class Offset, class Index>
+  /// @throws invalid_argument for fanout < 0, a bad graph or seed array; index_out_of_range
+  /// ("seeds") for the first seed outside [0, num_nodes), before any output.
+  template <class Offset, class Index, class Sampler>
   void sample_neighbors(const csr_view<Offset, Index>& csr, const Index* seeds, std::int64_t num_seeds,
-                        int fanout, int layer, const sampling_policy& policy,
+                        int fanout, int layer, const Sampler& sampler,
                         cpu_neighbors<Offset, Index>& out)
   {
+    detail::cpu_draw const policy = detail::cpu_draw_of(sampler);
     std::lock_guard<std::mutex> lock(mutex_);
-    check_call(csr, seeds, num_seeds, policy, fanout);
+    check_call(csr, seeds, num_seeds, sampler, fanout);
     detail::fresh_size(out.offsets, num_seeds + 1);
     std::int64_t const total = count_pass(csr, seeds, num_seeds, fanout, policy, out.offsets.data(),
                                           static_cast<Index*>(nullptr), "seeds");
@@ -315,17 +351,19 @@ class cpu_sampler {
   /// samples its dst nodes (layer 0: the seeds, else layer l-1's src nodes) with fanouts[l].
   /// Blocking. @param seeds host array of num_seeds node ids (duplicates allowed: they keep
   /// separate dst rows; edges to the node use the first row's local id)
-  /// @throws invalid_argument for empty fanouts, a negative fanout, a weighted kind, a bad graph;
+  /// @tparam Sampler uniform_sampler or uniform_with_replacement_sampler (others do not compile)
+  /// @throws invalid_argument for empty fanouts, a negative fanout, a bad graph;
   /// index_out_of_range ("seeds", first bad position) before any work, or naming the layer's
   /// sampled neighbour ids when the graph holds an id outside [0, num_nodes).
-  template <class Offset, class Index>
+  template <class Offset, class Index, class Sampler>
   void sample_blocks(const csr_view<Offset, Index>& csr, const Index* seeds, std::int64_t num_seeds,
-                     const std::vector<int>& fanouts, const sampling_policy& policy,
+                     const std::vector<int>& fanouts, const Sampler& sampler,
                      cpu_blocks<Offset, Index>& out)
   {
+    detail::cpu_draw const policy = detail::cpu_draw_of(sampler);
     std::lock_guard<std::mutex> lock(mutex_);
     GNNDIRECT_EXPECTS(!fanouts.empty(), "cpu_sampler::sample_blocks: at least one fanout is needed");
-    for (int f : fanouts) { check_call(csr, seeds, num_seeds, policy, f); }
+    for (int f : fanouts) { check_call(csr, seeds, num_seeds, sampler, f); }
     ensure_marker(csr.num_nodes);
     out.layers.resize(fanouts.size());
     try {
@@ -342,13 +380,13 @@ class cpu_sampler {
   }
 
   /// Convenience overload returning fresh blocks (allocates; prefer the reusing overload).
-  template <class Offset, class Index>
+  template <class Offset, class Index, class Sampler>
   cpu_blocks<Offset, Index> sample_blocks(const csr_view<Offset, Index>& csr, const Index* seeds,
                                           std::int64_t num_seeds, const std::vector<int>& fanouts,
-                                          const sampling_policy& policy)
+                                          const Sampler& sampler)
   {
     cpu_blocks<Offset, Index> out;
-    sample_blocks(csr, seeds, num_seeds, fanouts, policy, out);
+    sample_blocks(csr, seeds, num_seeds, fanouts, sampler, out);
     return out;
   }
 
@@ -356,14 +394,11 @@ class cpu_sampler {
   worker_pool& pool() noexcept { return pool_; }
 
  private:
-  template <class Offset, class Index>
+  template <class Offset, class Index, class Sampler>
   static void check_call(const csr_view<Offset, Index>& csr, const Index* seeds, std::int64_t num_seeds,
-                         const sampling_policy& policy, int fanout)
+                         const Sampler& sampler, int fanout)
   {
-    validate(policy, csr, fanout);
-    GNNDIRECT_EXPECTS(policy.kind != sampling_kind::weighted_without_replacement,
-                      "cpu_sampler: weighted sampling is not supported (use the GPU sampler or "
-                      "host::sample_blocks_reference)");
+    validate(sampler, sampling_policy{}, csr, fanout);  // the tuning does not apply on the host
     GNNDIRECT_EXPECTS(num_seeds >= 0 && (num_seeds == 0 || seeds != nullptr),
                       "cpu_sampler: bad seed array");
   }
@@ -401,13 +436,14 @@ class cpu_sampler {
   /// @throws index_out_of_range naming `what` for the first dst id outside the graph
   template <class Offset, class Index>
   std::int64_t count_pass(const csr_view<Offset, Index>& csr, const Index* dst, std::int64_t num_dst,
-                          int fanout, const sampling_policy& policy, std::int64_t* offsets,
+                          int fanout, const detail::cpu_draw& policy, std::int64_t* offsets,
                           Index* dst_copy, const std::string& what)
   {
-    bool const replace = policy.kind == sampling_kind::uniform_with_replacement;
+    bool const replace = policy.replace;
     std::int64_t const n_chunks = chunks(num_dst);
     chunk_base_.assign(static_cast<std::size_t>(n_chunks) + 1, 0);
     detail::first_bad bad;
+    detail::first_bad bad_list;  // a corrupt neighbour list: one range check per dst node
     pool_.run(n_chunks, [&](std::int64_t c, int) {
       std::int64_t total = 0;
       std::int64_t const end = chunk_end(c, num_dst);
@@ -420,7 +456,14 @@ class cpu_sampler {
           offsets[d + 1] = 0;
           continue;
         }
-        std::int64_t const k = detail::draw_count(csr.degree(v), fanout, replace);
+        auto const first = static_cast<std::int64_t>(csr.indptr[v]);
+        auto const end = static_cast<std::int64_t>(csr.indptr[v + 1]);
+        if (first < 0 || end < first || end > csr.num_edges) {
+          bad_list.note(d);
+          offsets[d + 1] = 0;
+          continue;
+        }
+        std::int64_t const k = detail::draw_count(end - first, fanout, replace);
         offsets[d + 1] = k;
         total += k;
       }
@@ -429,6 +472,14 @@ class cpu_sampler {
     if (bad.any()) {
       std::int64_t const p = bad.position.load();
       throw index_out_of_range(__FILE__, __LINE__, what, p, static_cast<std::int64_t>(dst[p]), csr.num_nodes);
+    }
+    if (bad_list.any()) {
+      auto const v = static_cast<std::int64_t>(dst[bad_list.position.load()]);
+      throw invalid_argument(__FILE__, __LINE__,
+                             "cpu_sampler: corrupt graph: node " + std::to_string(v) +
+                               "'s neighbour list ends at indptr[" + std::to_string(v) + " + 1] = " +
+                               std::to_string(static_cast<std::int64_t>(csr.indptr[v + 1])) +
+                               ", before it starts or past the edge array");
     }
     offsets[0] = 0;
     for (std::size_t c = 1; c < chunk_base_.size(); ++c) { chunk_base_[c] += chunk_base_[c - 1]; }
@@ -440,10 +491,10 @@ class cpu_sampler {
   /// dst nodes are marked already) and checks the neighbour ids.
   template <class Offset, class Index>
   void sample_pass(const csr_view<Offset, Index>& csr, const Index* dst, std::int64_t num_dst, int layer,
-                   const sampling_policy& policy, std::int64_t* offsets, Index* nbr,
+                   const detail::cpu_draw& policy, std::int64_t* offsets, Index* nbr,
                    Offset* eid, bool mark)
   {
-    bool const replace = policy.kind == sampling_kind::uniform_with_replacement;
+    bool const replace = policy.replace;
     detail::first_bad bad;
     pool_.run(chunks(num_dst), [&](std::int64_t c, int) {
       std::int64_t out = chunk_base_[static_cast<std::size_t>(c)];
@@ -483,7 +534,7 @@ class cpu_sampler {
   /// translation; see the file comment).
   template <class Offset, class Index>
   void sample_layer(const csr_view<Offset, Index>& csr, const Index* dst, std::int64_t num_dst, int fanout,
-                    int layer, const sampling_policy& policy, cpu_block<Offset, Index>& out)
+                    int layer, const detail::cpu_draw& policy, cpu_block<Offset, Index>& out)
   {
     detail::fresh_size(out.dst_nodes, num_dst);
     detail::fresh_size(out.offsets, num_dst + 1);

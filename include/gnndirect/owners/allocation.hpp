@@ -4,6 +4,7 @@
 
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
+#include <gnndirect/core/host_resource.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/resource.hpp>
 #include <gnndirect/core/version.hpp>
@@ -95,15 +96,29 @@ inline void check_device_free(std::size_t bytes, memory_kind kind)
 /// device_data() is the address kernels use (from cudaHostGetDevicePointer for pinned memory,
 /// never assumed equal to the host address); host_data() is the CPU address, or nullptr for
 /// `device`. A zero-byte allocation holds null pointers and touches no CUDA API.
+///
+/// Where the memory comes from: `device` from a stream-ordered resource (the caller's, or the
+/// device's default pool), `pinned` from a host resource (the caller's, or cudaHostAlloc mapped
+/// and portable); the allocation keeps the resource (and stream) and returns the memory through
+/// it. `managed_host` is cudaMallocManaged itself: the caller asked for that kind of memory, and no
+/// resource concept describes managed memory with its placement advice.
 class allocation {
  public:
   /// Empty allocation (no storage).
   allocation() noexcept = default;
 
-  /// Allocates synchronously on the current device.
+  /// Allocates synchronously on the current device: `device` memory from `mr` on the legacy
+  /// default stream, waited for so that any stream may use it; `pinned` memory from `host_mr`
+  /// (which must return mapped page-locked memory). The destructor waits for the device before
+  /// returning the memory (as cudaFree does), so work still reading it is safe.
+  /// @param kind placement  @param bytes size
+  /// @param mr device resource (device kind only; default: the device's default pool)
+  /// @param host_mr host resource (pinned kind only; default: pinned_host_resource)
   /// @throws invalid_argument for kind == registered; allocation_error when the request exceeds
-  /// the host's or device's capacity or the driver refuses it; no_device_error without a GPU.
-  allocation(memory_kind kind, std::size_t bytes) : kind_(kind), bytes_(bytes)
+  /// the host's or device's capacity, the driver or resource refuses it, the resource returns
+  /// null or misaligned memory, or pinned memory is not mapped; no_device_error without a GPU.
+  allocation(memory_kind kind, std::size_t bytes, resource_ref mr = {}, host_resource_ref host_mr = {})
+    : kind_(kind), bytes_(bytes), mr_(mr), host_mr_(host_mr)
   {
     GNNDIRECT_EXPECTS(kind != memory_kind::registered,
                       "memory_kind::registered adopts caller memory: use host_registration");
@@ -167,17 +182,23 @@ class allocation {
     std::swap(stream_ordered_, other.stream_ordered_);
     std::swap(mr_, other.mr_);
     std::swap(pool_, other.pool_);
+    std::swap(host_mr_, other.host_mr_);
   }
 
  private:
   void allocate_device()
   {
-    detail::check_device_free(bytes_, kind_);
-    cudaError_t const status = cudaMalloc(&device_ptr_, bytes_);
+    // The free-memory check describes the default pool; a caller's resource (a caching
+    // allocator) may serve from memory cudaMemGetInfo counts as used.
+    if (mr_.is_default()) { detail::check_device_free(bytes_, kind_); }
+    require_device();
+    device_ptr_ = mr_.allocate(cudaStreamLegacy, bytes_, default_allocation_alignment);
+    // Stream-ordered on the legacy stream: wait, so that work on any stream may use it.
+    cudaError_t const status = cudaStreamSynchronize(cudaStreamLegacy);
     if (status != cudaSuccess) {
-      device_ptr_ = nullptr;
-      detail::throw_allocation_failure(__FILE__, __LINE__, bytes_, kind_, "cudaMalloc", status,
-                                       "device memory is exhausted or fragmented");
+      release();
+      detail::throw_allocation_failure(__FILE__, __LINE__, bytes_, kind_, "cudaStreamSynchronize",
+                                       status, "the device failed while allocating");
     }
   }
 
@@ -185,19 +206,17 @@ class allocation {
   {
     require_device();
     detail::check_host_capacity(bytes_, kind_);
-    cudaError_t status = cudaHostAlloc(&host_ptr_, bytes_, cudaHostAllocMapped | cudaHostAllocPortable);
+    host_ptr_ = host_mr_.allocate(bytes_, default_allocation_alignment);
+    cudaError_t const status = cudaHostGetDevicePointer(&device_ptr_, host_ptr_, 0);
     if (status != cudaSuccess) {
-      host_ptr_ = nullptr;
-      detail::throw_allocation_failure(
-        __FILE__, __LINE__, bytes_, kind_, "cudaHostAlloc", status,
-        "page-locked memory is limited by free RAM and the locked-memory limit (ulimit -l)");
-    }
-    status = cudaHostGetDevicePointer(&device_ptr_, host_ptr_, 0);
-    if (status != cudaSuccess) {
+      device_ptr_ = nullptr;
       release();
       detail::throw_allocation_failure(__FILE__, __LINE__, bytes_, kind_,
                                        "cudaHostGetDevicePointer", status,
-                                       "the device cannot map host memory");
+                                       host_mr_.is_default()
+                                         ? "the device cannot map host memory"
+                                         : "the host resource's memory is not mapped page-locked "
+                                           "memory (cudaHostAllocMapped / cudaHostRegisterMapped)");
     }
   }
 
@@ -247,10 +266,19 @@ class allocation {
         } else if (stream_ordered_) {
           mr_.deallocate(stream_, device_ptr_, bytes_, default_allocation_alignment);
         } else {
-          GNNDIRECT_CUDA_TRY_NOTHROW(cudaFree(device_ptr_));
+          // Synchronous owner: as cudaFree did, wait for work that may still read the memory.
+          GNNDIRECT_CUDA_TRY_NOTHROW(cudaDeviceSynchronize());
+          mr_.deallocate(cudaStreamLegacy, device_ptr_, bytes_, default_allocation_alignment);
+          // The default pool gives memory back to the driver (down to its release threshold) at
+          // a synchronisation: do it now, so that free memory is visible when this returns.
+          if (mr_.is_default()) { GNNDIRECT_CUDA_TRY_NOTHROW(cudaStreamSynchronize(cudaStreamLegacy)); }
         }
         break;
-      case memory_kind::pinned: GNNDIRECT_CUDA_TRY_NOTHROW(cudaFreeHost(host_ptr_)); break;
+      case memory_kind::pinned:
+        // cudaFreeHost (the default) waits for the device itself; a caller's resource may not.
+        if (!host_mr_.is_default()) { GNNDIRECT_CUDA_TRY_NOTHROW(cudaDeviceSynchronize()); }
+        host_mr_.deallocate(host_ptr_, bytes_, default_allocation_alignment);
+        break;
       case memory_kind::managed_host: GNNDIRECT_CUDA_TRY_NOTHROW(cudaFree(device_ptr_)); break;
       case memory_kind::registered: break;
     }
@@ -264,8 +292,9 @@ class allocation {
   void* device_ptr_{nullptr};
   cudaStream_t stream_{nullptr};  // stream-ordered allocations only
   bool stream_ordered_{false};
-  resource_ref mr_{};             // stream-ordered allocations: where the memory came from
-  cudaMemPool_t pool_{nullptr};   // ... or this pool, when mr_ is the default
+  resource_ref mr_{};             // device allocations: where the memory came from
+  cudaMemPool_t pool_{nullptr};   // ... or this pool, when mr_ is the default (stream-ordered)
+  host_resource_ref host_mr_{};   // pinned allocations: where the memory came from
 };
 
 GNNDIRECT_NAMESPACE_END

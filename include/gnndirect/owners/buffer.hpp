@@ -19,8 +19,13 @@ class buffer {
  public:
   /// Empty buffer.
   buffer() noexcept = default;
-  /// Allocates `size` elements synchronously. @throws as allocation::allocation.
-  buffer(std::size_t size, memory_kind kind) : storage_(kind, size * sizeof(T)), size_(size) {}
+  /// Allocates `size` elements synchronously in `kind`: device memory from `mr`, pinned memory
+  /// from `host_mr` (defaults: the device's default pool, cudaHostAlloc); both must outlive the
+  /// buffer. @throws as allocation::allocation.
+  buffer(std::size_t size, memory_kind kind, resource_ref mr = {}, host_resource_ref host_mr = {})
+    : storage_(kind, size * sizeof(T), mr, host_mr), size_(size)
+  {
+  }
   /// Allocates `size` elements of device memory stream-ordered on `stream` from `mr` (default:
   /// the device's default pool); returned to `mr` on `stream`, which must outlive the buffer, as
   /// must the resource. Enqueued, not synchronous. @throws as allocation::allocation.

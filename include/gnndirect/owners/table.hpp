@@ -28,22 +28,29 @@ class table {
   /// Empty table.
   table() noexcept = default;
 
-  /// Allocates an uninitialised rows x cols table in `kind` (not `registered`).
-  /// @throws invalid_argument for negative sizes or kind registered; allocation_error.
-  table(std::int64_t rows, std::int64_t cols, memory_kind kind)
-    : storage_(checked_kind(kind), checked_bytes(rows, cols)), rows_(rows), cols_(cols), kind_(kind)
+  /// Allocates an uninitialised rows x cols table in `kind` (not `registered`): device memory
+  /// from `mr`, pinned memory from `host_mr` (defaults: the device's default pool, cudaHostAlloc);
+  /// the table returns it there, so both must outlive it. Synchronous.
+  /// @throws invalid_argument for negative sizes or kind registered; allocation_error (also for
+  ///         a resource returning null or misaligned memory).
+  table(std::int64_t rows, std::int64_t cols, memory_kind kind, resource_ref mr = {},
+        host_resource_ref host_mr = {})
+    : storage_(checked_kind(kind), checked_bytes(rows, cols), mr, host_mr), rows_(rows), cols_(cols),
+      kind_(kind)
   {
   }
 
-  /// Pins the caller's rows x cols table (row stride `row_stride`, default cols) in place.
-  /// The caller keeps ownership and must outlive the table. @throws as host_registration.
+  /// Pins the caller's rows x cols table (row stride `row_stride`, default cols) in place: exactly
+  /// the (rows - 1) x row_stride + cols elements the table uses, so a column slice whose last row
+  /// ends at the end of its allocation registers nothing beyond it. The caller keeps ownership
+  /// and must outlive the table. @throws invalid_argument (row_stride < cols), as host_registration.
   static table adopt_by_registration(T* host, std::int64_t rows, std::int64_t cols,
                                      std::int64_t row_stride = -1)
   {
     if (row_stride < 0) { row_stride = cols; }
     GNNDIRECT_EXPECTS(row_stride >= cols, "adopt_by_registration: row_stride < cols");
     table result;
-    result.registration_ = host_registration(host, checked_bytes(rows, row_stride));
+    result.registration_ = host_registration(host, span_bytes(rows, cols, row_stride));
     result.rows_ = rows;
     result.cols_ = cols;
     result.stride_ = row_stride;
@@ -52,10 +59,12 @@ class table {
   }
 
   /// Copies the caller's packed rows x cols table into a new table of `kind` using all cores
-  /// (device: one cudaMemcpy). Blocks until done. @throws as the constructor, cuda_error.
-  static table adopt_by_copy(const T* host, std::int64_t rows, std::int64_t cols, memory_kind kind)
+  /// (device: one cudaMemcpy), allocated as the constructor does (from `mr` / `host_mr`).
+  /// Blocks until done. @throws as the constructor, cuda_error.
+  static table adopt_by_copy(const T* host, std::int64_t rows, std::int64_t cols, memory_kind kind,
+                             resource_ref mr = {}, host_resource_ref host_mr = {})
   {
-    table result(rows, cols, kind);
+    table result(rows, cols, kind, mr, host_mr);
     if (result.bytes() == 0) { return result; }
     GNNDIRECT_EXPECTS(host != nullptr, "adopt_by_copy: null source");
     if (kind == memory_kind::device) {
@@ -83,10 +92,13 @@ class table {
   std::int64_t cols() const noexcept { return cols_; }
   /// Placement.
   memory_kind kind() const noexcept { return kind_; }
-  /// Bytes spanned (rows x stride x sizeof(T)).
+  /// Bytes spanned: ((rows - 1) x stride + cols) x sizeof(T), the first row's first element to
+  /// the last row's last (rows x cols x sizeof(T) for packed tables; 0 without rows).
   std::size_t bytes() const noexcept
   {
-    return static_cast<std::size_t>(rows_) * static_cast<std::size_t>(stride()) * sizeof(T);
+    if (rows_ == 0) { return 0; }
+    return (static_cast<std::size_t>(rows_ - 1) * static_cast<std::size_t>(stride()) +
+            static_cast<std::size_t>(cols_)) * sizeof(T);
   }
 
  private:
@@ -103,6 +115,15 @@ class table {
                                      (~std::uint64_t{0} / sizeof(T)) / static_cast<std::uint64_t>(cols),
                       "table: rows * cols * sizeof(T) overflows");
     return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols) * sizeof(T);
+  }
+  /// Elements spanned by rows x cols with the given stride, checked like checked_bytes, in bytes.
+  static std::size_t span_bytes(std::int64_t rows, std::int64_t cols, std::int64_t row_stride)
+  {
+    checked_bytes(rows, row_stride);  // rows x stride fits, so the smaller span does too
+    GNNDIRECT_EXPECTS(cols >= 0, "table: negative shape");
+    if (rows == 0) { return 0; }
+    return (static_cast<std::size_t>(rows - 1) * static_cast<std::size_t>(row_stride) +
+            static_cast<std::size_t>(cols)) * sizeof(T);
   }
   std::int64_t stride() const noexcept { return stride_ >= 0 ? stride_ : cols_; }
   T* device_ptr() const noexcept

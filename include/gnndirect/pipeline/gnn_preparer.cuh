@@ -17,17 +17,20 @@
 #include <gnndirect/algorithms/gather_policy.hpp>
 #include <gnndirect/algorithms/hot_set.cuh>
 #include <gnndirect/algorithms/sample_blocks.cuh>
+#include <gnndirect/algorithms/sampled_refs.hpp>
 #include <gnndirect/algorithms/sampling_policy.hpp>
 #include <gnndirect/cache/tiered_table.cuh>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
+#include <gnndirect/core/host_resource.hpp>
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/resource.hpp>
 #include <gnndirect/core/table_view.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/core/workspace.hpp>
+#include <gnndirect/device/samplers.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/pipeline/epoch_order.hpp>
 
@@ -48,9 +51,12 @@ struct pipeline_options {
   std::vector<int> fanouts{15, 10, 5};  ///< one fanout per layer, seeds side first (at least one)
   std::int64_t batch_size{1024};        ///< seeds per batch (> 0)
   bool drop_last{false};                ///< drop the last batch when it is smaller than batch_size
-  /// Sampling kind, tile and checks. Its seed is the base of every batch's sampling seed
-  /// (batch_sampling_seed(seed, epoch, batch)), so each batch draws fresh neighbours.
+  /// Sampling tile, block budget and checks (what is drawn is the pipeline's Sampler type).
   sampling_policy sampling{};
+  /// Base of every batch's random stream: batch b of epoch e samples with
+  /// sampler.with_seed(batch_sampling_seed(sampling_seed, e, b)) when the sampler has with_seed
+  /// (device/samplers.hpp), so each batch draws fresh neighbours.
+  std::uint64_t sampling_seed{0};
   /// How feature and label rows are gathered. gather.max_blocks 0 keeps the selector's 32
   /// blocks for host memory, which leave SMs to training kernels; with a cache tier
   /// (cache_bytes) its gathers get the same 32, not the tier's standalone full grid. A pipeline
@@ -77,50 +83,15 @@ struct pipeline_options {
   /// When > 0, device bytes for a tier of hot feature rows (cache/tiered_table.cuh), filled at
   /// construction with the highest-degree nodes; features of cached nodes are then gathered from
   /// HBM, the others from the host table, in one launch. Rebuild it between epochs through
-  /// feature_cache() (e.g. with hot_rows_by_count from pre-sampling).
+  /// feature_cache() (e.g. with hot_rows_by_count from pre-sampling). Ignored for
+  /// device-resident features (features.kind device): every row is in HBM already.
   std::size_t cache_bytes{0};
+  /// Where each slot's pinned staging (the seeds' path to the device, the counts read back)
+  /// comes from: mapped page-locked memory (see core/host_resource.hpp); default
+  /// pinned_host_resource (cudaHostAlloc). The resource must outlive the pipeline.
+  host_resource_ref host_memory{};
 };
 
-/// A non-owning device array with the member names of buffer<T> (data(), size()).
-template <class T>
-struct device_span {
-  T* pointer{nullptr};     ///< first element (device memory)
-  std::int64_t count{0};   ///< number of elements
-
-  /// First element.
-  T* data() const noexcept { return pointer; }
-  /// Number of elements.
-  std::size_t size() const noexcept { return static_cast<std::size_t>(count); }
-  /// True when empty.
-  bool empty() const noexcept { return count == 0; }
-};
-
-/// One message-flow block of a prepared batch (views into the batch's slot; see sampled_block
-/// for the layout).
-template <class Offset, class Index>
-struct block_view {
-  device_span<const Index> dst_nodes;         ///< global ids of the destination nodes
-  device_span<const Index> src_nodes;         ///< global ids of the source nodes, dst first
-  device_span<const std::int64_t> offsets;    ///< num_dst + 1
-  device_span<const Index> indices;           ///< local src id of each sampled edge
-  device_span<const Offset> edge_ids;         ///< global edge id of each sampled edge
-
-  /// Number of destination nodes.
-  std::int64_t num_dst() const noexcept { return dst_nodes.count; }
-  /// Number of source nodes (>= num_dst).
-  std::int64_t num_src() const noexcept { return src_nodes.count; }
-  /// Number of sampled edges.
-  std::int64_t num_edges() const noexcept { return indices.count; }
-};
-
-/// All blocks of a prepared batch, seeds side first.
-template <class Offset, class Index>
-struct blocks_view {
-  std::vector<block_view<Offset, Index>> layers;  ///< one block per fanout
-
-  /// Global ids of the input (feature) nodes: the last layer's src nodes.
-  const device_span<const Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
-};
 
 namespace detail {
 
@@ -176,10 +147,10 @@ struct minibatch {
   std::int64_t num_input_nodes{0};    ///< rows of `features` (the last layer's src nodes)
   std::int64_t num_sampled_edges{0};  ///< sampled edges over all layers
   std::size_t feature_bytes{0};       ///< bytes of feature rows gathered for this batch
-  std::uint64_t sampling_seed{0};     ///< sampling_policy::seed used for this batch's blocks
+  std::uint64_t sampling_seed{0};     ///< seed given to the sampler's with_seed for this batch's blocks
   const Index* host_seeds{nullptr};   ///< the seeds in host memory (valid until the next epoch)
   const Index* seeds{nullptr};        ///< the seeds in device memory (blocks.layers[0].dst_nodes)
-  blocks_view<Offset, Index> blocks;  ///< message-flow blocks, seeds side first
+  blocks_ref<Offset, Index> blocks;   ///< message-flow blocks, seeds side first (device views)
   table_view<Feature> features;       ///< num_input_nodes x feature cols, device memory
   const Label* labels{nullptr};       ///< num_seeds labels of the seeds, device memory
   buffer<Feature> feature_storage;    ///< owner of `features` (bound-sized, reused across batches)
@@ -191,8 +162,14 @@ struct minibatch {
 ///
 /// The graph, features and labels are borrowed (views) and must outlive it, as must `mr`, from
 /// which every device array is allocated. prepare() may run concurrently on different batches.
-template <class Offset, class Index, class Feature, class Label>
+/// @tparam Sampler any model of the sampler concept (device/samplers.hpp); with a with_seed
+/// member, each batch samples with its own random stream (pipeline_options::sampling_seed)
+template <class Offset, class Index, class Feature, class Label, class Sampler = uniform_sampler>
 class gnn_preparer {
+  static_assert(is_sampler_v<Sampler>,
+                "gnndirect::gnn_preparer / minibatch_pipeline: the Sampler must model the sampler "
+                "concept (device/samplers.hpp)");
+
  public:
   /// What a slot holds.
   using batch_type = minibatch<Offset, Index, Feature, Label>;
@@ -204,17 +181,19 @@ class gnn_preparer {
   /// @param labels device-visible array of graph.num_nodes labels
   /// @param training_ids the training node ids (host); ids out of range fail start_epoch
   /// @param options see pipeline_options (block_budget is applied here)
+  /// @param sampler what every batch draws (reseeded per batch when it has with_seed)
   /// @param mr memory resource for every device array  @param stream stream of the set-up work
-  /// @throws invalid_argument (options, shapes, sampling policy, pageable labels), cuda_error,
-  /// allocation_error, no_device_error.
+  /// @throws invalid_argument (options, shapes, sampling policy, weights missing for a sampler
+  /// with needs_weights, pageable labels), cuda_error, allocation_error, no_device_error.
   gnn_preparer(const csr_view<Offset, Index>& graph, table_view<const Feature> features,
                const Label* labels, std::vector<Index> training_ids, pipeline_options options,
-               resource_ref mr, cudaStream_t stream)
-    : graph_(graph),
+               const Sampler& sampler, resource_ref mr, cudaStream_t stream)
+    : sampler_(sampler),
+      graph_(graph),
       features_(features),
       labels_(labels),
       training_ids_(std::move(training_ids)),
-      options_(checked_options(std::move(options), graph, features, labels)),
+      options_(checked_options(std::move(options), sampler, graph, features, labels)),
       labels_kind_(graph.num_nodes > 0 ? detail::device_visible_kind(labels, "labels")
                                        : memory_kind::device),
       bad_id_position_(detail::first_bad_id(training_ids_, graph.num_nodes)),
@@ -224,21 +203,23 @@ class gnn_preparer {
       { buffer<std::byte> const reserve(options_.reserve_bytes, stream, mr_); }
       GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
     }
-    if (options_.cache_bytes > 0) {
+    if (options_.cache_bytes > 0 && features_.kind != memory_kind::device) {
       cache_ = std::make_unique<tiered_table<Feature>>(features_, options_.cache_bytes, stream, mr_);
-      buffer<std::int64_t> const hot = hot_rows_by_degree(stream, graph_, cache_->capacity());
+      buffer<std::int64_t> const hot = hot_rows_by_degree(stream, graph_, cache_->capacity(), mr_);
       cache_->rebuild(stream, hot.data(), cache_->capacity());
     }
   }
 
-  /// Allocates a slot's arrays, sized for batch_size seeds: pinned staging and counts, the
-  /// bound-sized block arrays and sampling workspace (stream-ordered from the resource).
+  /// Allocates a slot's arrays, sized for batch_size seeds: pinned staging and counts (from
+  /// options.host_memory), the bound-sized block arrays and sampling workspace (stream-ordered
+  /// from the device resource).
   void init_batch(batch_type& batch, cudaStream_t stream)
   {
     auto const layers = options_.fanouts.size();
     auto& st = batch.storage;
-    st.staging = buffer<Index>(static_cast<std::size_t>(options_.batch_size), memory_kind::pinned);
-    st.host_counts = buffer<std::int64_t>(2 * layers, memory_kind::pinned);
+    st.staging = buffer<Index>(static_cast<std::size_t>(options_.batch_size), memory_kind::pinned, {},
+                               options_.host_memory);
+    st.host_counts = buffer<std::int64_t>(2 * layers, memory_kind::pinned, {}, options_.host_memory);
     st.seeds = buffer<Index>(static_cast<std::size_t>(options_.batch_size), stream, mr_);
     st.blocks = sample_blocks_buffers<Offset, Index>(options_.batch_size, options_.fanouts,
                                                      graph_.num_nodes, stream, mr_);
@@ -288,11 +269,10 @@ class gnn_preparer {
                                        sizeof(Index) * static_cast<std::size_t>(batch.num_seeds),
                                        cudaMemcpyDefault, stream));
     batch.seeds = st.seeds.data();
-    sampling_policy policy = options_.sampling;
-    policy.seed = batch_sampling_seed(options_.sampling.seed, epoch, b);
-    batch.sampling_seed = policy.seed;
-    sample_blocks_async(stream, graph_, batch.seeds, batch.num_seeds, options_.fanouts, policy,
-                        st.blocks.ref(), st.blocks.workspace());
+    batch.sampling_seed = batch_sampling_seed(options_.sampling_seed, epoch, b);
+    sample_blocks_async(stream, graph_, batch.seeds, batch.num_seeds, options_.fanouts,
+                        reseeded(sampler_, batch.sampling_seed), options_.sampling, st.blocks.ref(),
+                        st.blocks.workspace());
     GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(st.host_counts.host_data(), st.blocks.counts(),
                                        st.host_counts.bytes(), cudaMemcpyDefault, stream));
     gather_inputs(batch, stream);
@@ -332,7 +312,7 @@ class gnn_preparer {
   const pipeline_options& options() const noexcept { return options_; }
 
  private:
-  static pipeline_options checked_options(pipeline_options options,
+  static pipeline_options checked_options(pipeline_options options, const Sampler& sampler,
                                           const csr_view<Offset, Index>& graph,
                                           const table_view<const Feature>& features,
                                           const Label* labels)
@@ -346,7 +326,7 @@ class gnn_preparer {
       options.sampling.block_budget = options.block_budget;
       options.gather.max_blocks = options.block_budget;
     }
-    for (int fanout : options.fanouts) { validate(options.sampling, graph, fanout); }
+    for (int fanout : options.fanouts) { validate(sampler, options.sampling, graph, fanout); }
     (void)sample_blocks_bounds(options.batch_size, options.fanouts, graph.num_nodes);
     (void)select_gather_policy(options.gather, features.kind, features.row_bytes(), 0);
     validate(features, "features");
@@ -369,7 +349,7 @@ class gnn_preparer {
     batch.num_sampled_edges = 0;
     for (std::size_t l = 0; l < layers; ++l) {
       auto const& out = ref.layers[l];
-      block_view<Offset, Index>& view = batch.blocks.layers[l];
+      block_ref<Offset, Index>& view = batch.blocks.layers[l];
       std::int64_t const num_dst = l == 0 ? batch.num_seeds : counts[2 * (l - 1)];
       std::int64_t const edges = counts[2 * l + 1];
       view.dst_nodes = {l == 0 ? batch.seeds : ref.layers[l - 1].src_nodes, num_dst};
@@ -423,6 +403,7 @@ class gnn_preparer {
     batch.labels = batch.label_storage.data();
   }
 
+  Sampler sampler_;  // what every batch draws (reseeded per batch)
   csr_view<Offset, Index> graph_;
   table_view<const Feature> features_;
   const Label* labels_;

@@ -51,14 +51,17 @@ struct pipeline_stats {
 ///
 /// @tparam Offset, Index the graph's offset and node id types (int32_t or int64_t)
 /// @tparam Feature feature element type  @tparam Label label type (trivially copyable)
+/// @tparam Sampler what every batch draws: any model of the sampler concept
+/// (device/samplers.hpp); with a with_seed member each batch gets its own random stream
+/// (pipeline_options::sampling_seed)
 /// The graph, features and labels are borrowed (views): they must outlive the pipeline. Not
 /// copyable or movable (worker threads refer to it). next() and release() are for one consumer
 /// thread; stats() may be called from any thread.
-template <class Offset, class Index, class Feature, class Label>
+template <class Offset, class Index, class Feature, class Label, class Sampler = uniform_sampler>
 class minibatch_pipeline {
  public:
   /// The preparer (the GNN recipe) the scheduler runs.
-  using preparer_type = gnn_preparer<Offset, Index, Feature, Label>;
+  using preparer_type = gnn_preparer<Offset, Index, Feature, Label, Sampler>;
   /// The batch type next() hands out.
   using batch_type = typename preparer_type::batch_type;
 
@@ -71,17 +74,19 @@ class minibatch_pipeline {
   /// @param labels device-visible array of graph.num_nodes labels
   /// @param training_ids the training node ids (host); ids out of range make next() throw
   /// @param options see pipeline_options
+  /// @param sampler what every batch draws (default: a value-initialised Sampler, e.g. a
+  /// uniform_sampler; reseeded per batch when it has with_seed)
   /// @param mr memory resource for every device array (default: a retaining pool owned by the
   /// pipeline, see memory_pool()); it must outlive the pipeline
-  /// @throws invalid_argument (options, shapes, sampling policy, pageable labels), cuda_error,
-  /// allocation_error, no_device_error.
+  /// @throws invalid_argument (options, shapes, sampling policy, weights missing for a sampler
+  /// with needs_weights, pageable labels), cuda_error, allocation_error, no_device_error.
   minibatch_pipeline(const csr_view<Offset, Index>& graph, table_view<const Feature> features,
                      const Label* labels, std::vector<Index> training_ids, pipeline_options options,
-                     resource_ref mr = {})
+                     const Sampler& sampler = Sampler{}, resource_ref mr = {})
     : pool_(detail::make_retaining_pool(require_device())),
       own_resource_(pool_.get()),
       stream_(detail::make_non_blocking_stream()),
-      preparer_(graph, features, labels, std::move(training_ids), std::move(options),
+      preparer_(graph, features, labels, std::move(training_ids), std::move(options), sampler,
                 mr.is_default() ? resource_ref(own_resource_) : mr, stream_.get()),
       scheduler_(preparer_, scheduler_options{preparer_.options().depth, preparer_.options().workers,
                                               preparer_.options().worker_wait})

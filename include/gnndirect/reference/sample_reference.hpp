@@ -2,21 +2,25 @@
 /// @file sample_reference.hpp
 /// @brief Host reference of neighbour sampling and message-flow blocks (host-compilable).
 ///
-/// Same semantics and same random numbers as the GPU sampler (algorithms/sampling_policy.hpp defines
-/// them), computed with plain C++ threads: GPU tests compare against it bit for bit and
+/// Same semantics and same random numbers as the GPU sampler with the library's samplers
+/// (device/samplers.hpp defines them; they are given as types, as to every sampling entry point),
+/// computed with plain C++ threads: GPU tests compare against it bit for bit and
 /// benchmarks use it as the CPU-centric baseline. The csr_view must hold host addresses.
 
+#include <gnndirect/algorithms/sampled_refs.hpp>
 #include <gnndirect/algorithms/sampling_policy.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/device/sampling_math.hpp>
+#include <gnndirect/device/samplers.hpp>
 #include <gnndirect/util/parallel.hpp>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -61,9 +65,43 @@ struct sampled_blocks {
 
   /// Global ids of the input (feature) nodes: the last layer's src nodes.
   const std::vector<Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
+  /// The blocks as views of the family every sampler hands out (algorithms/sampled_refs.hpp;
+  /// host memory), valid while this owner lives.
+  blocks_ref<Offset, Index> ref() const
+  {
+    blocks_ref<Offset, Index> out;
+    for (auto const& layer : layers) { out.layers.push_back(gnndirect::detail::block_ref_of<Offset, Index>(layer)); }
+    return out;
+  }
 };
 
 namespace detail {
+
+/// Which of the library's samplers the reference runs.
+enum class reference_kind { uniform, with_replacement, weighted };
+
+/// The reference's view of a library sampler: its algorithm and seed.
+struct reference_draw {
+  reference_kind kind{reference_kind::uniform};
+  std::uint64_t seed{0};
+};
+
+/// The draw of a library sampler; any other type fails to compile with a message.
+template <class Sampler>
+constexpr reference_draw reference_draw_of(const Sampler& sampler) noexcept
+{
+  if constexpr (std::is_same_v<Sampler, uniform_sampler>) {
+    return {reference_kind::uniform, sampler.seed};
+  } else if constexpr (std::is_same_v<Sampler, uniform_with_replacement_sampler>) {
+    return {reference_kind::with_replacement, sampler.seed};
+  } else {
+    static_assert(std::is_same_v<Sampler, weighted_sampler>,
+                  "host reference: only the library's samplers (uniform_sampler, "
+                  "uniform_with_replacement_sampler, weighted_sampler) have a host reference; a "
+                  "user-written sampler needs its own (see test/gpu/test_blocks_async.cu)");
+    return {reference_kind::weighted, sampler.seed};
+  }
+}
 
 /// Per-thread scratch of the reference sampler, reused across seeds (no per-seed allocation).
 struct sample_scratch {
@@ -74,13 +112,13 @@ struct sample_scratch {
 /// Number of edges the sampler emits for `node` (pure function of degree, fanout, weights).
 template <class Offset, class Index>
 std::int64_t sample_count(const csr_view<Offset, Index>& csr, std::int64_t node, int fanout,
-                          sampling_kind kind)
+                          reference_kind kind)
 {
   std::int64_t const degree = csr.degree(node);
   switch (kind) {
-    case sampling_kind::uniform_without_replacement: return std::min<std::int64_t>(degree, fanout);
-    case sampling_kind::uniform_with_replacement: return degree > 0 ? fanout : 0;
-    case sampling_kind::weighted_without_replacement: {
+    case reference_kind::uniform: return std::min<std::int64_t>(degree, fanout);
+    case reference_kind::with_replacement: return degree > 0 ? fanout : 0;
+    case reference_kind::weighted: {
       const float* const weights = csr.weights + csr.begin(node);
       std::int64_t const eligible = std::count_if(
         weights, weights + degree, [](float w) { return gnndirect::detail::is_eligible_weight(w); });
@@ -136,28 +174,46 @@ void weighted_positions(const csr_view<Offset, Index>& csr, std::uint64_t seed,
 /// Chosen positions (relative to the node's first edge) of one node, in output order.
 template <class Offset, class Index>
 void sample_positions(const csr_view<Offset, Index>& csr, std::int64_t node, int fanout,
-                      std::uint32_t layer, const sampling_policy& policy, sample_scratch& scratch)
+                      std::uint32_t layer, const reference_draw& policy, sample_scratch& scratch)
 {
   std::int64_t const degree = csr.degree(node);
   auto& positions = scratch.positions;
   positions.clear();
   auto const unode = static_cast<std::uint64_t>(node);
   switch (policy.kind) {
-    case sampling_kind::uniform_without_replacement:
+    case reference_kind::uniform:
       if (degree <= fanout) {
         for (std::int64_t p = 0; p < degree; ++p) { positions.push_back(p); }
       } else {
         floyd_positions(policy.seed, layer, unode, degree, fanout, positions);
       }
       return;
-    case sampling_kind::uniform_with_replacement:
+    case reference_kind::with_replacement:
       for (std::int64_t j = 0; degree > 0 && j < fanout; ++j) {
         positions.push_back(gnndirect::detail::replacement_draw(policy.seed, layer, unode, j, degree));
       }
       return;
-    case sampling_kind::weighted_without_replacement:
+    case reference_kind::weighted:
       weighted_positions(csr, policy.seed, layer, node, fanout, scratch);
       return;
+  }
+}
+
+/// Throws invalid_argument for the first node whose neighbour list is corrupt (indptr decreasing
+/// there, or the list outside [0, num_edges]), before anything reads it.
+template <class Offset, class Index>
+void check_lists(const csr_view<Offset, Index>& csr, const Index* nodes, std::int64_t n)
+{
+  for (std::int64_t i = 0; i < n; ++i) {
+    auto const v = static_cast<std::int64_t>(nodes[i]);
+    auto const first = static_cast<std::int64_t>(csr.indptr[v]);
+    auto const end = static_cast<std::int64_t>(csr.indptr[v + 1]);
+    if (first < 0 || end < first || end > csr.num_edges) {
+      throw invalid_argument(__FILE__, __LINE__,
+                             "sample_neighbors_reference: corrupt graph: node " + std::to_string(v) +
+                               "'s neighbour list ends at indptr[" + std::to_string(v) + " + 1] = " +
+                               std::to_string(end) + ", before it starts or past the edge array");
+    }
   }
 }
 
@@ -182,22 +238,26 @@ void check_seeds(const Index* seeds, std::int64_t num_seeds, std::int64_t num_no
 /// output is copied. Blocking; deterministic for any thread count.
 /// @param csr graph with host-readable arrays  @param seeds host array of num_seeds node ids
 /// @param fanout draws per seed (>= 0)  @param layer random counter layer (hop index)
-/// @param policy kind and seed (tile size and block budget do not apply on the host)
+/// @tparam Sampler uniform_sampler, uniform_with_replacement_sampler or weighted_sampler (other
+/// types do not compile)
+/// @param sampler what to draw, with its seed (the tuning of sampling_policy does not apply)
 /// @param threads worker threads (default: all cores)
-/// @throws invalid_argument for a bad policy, fanout or graph; index_out_of_range naming "seeds"
-/// and the first bad position when a seed is outside [0, num_nodes) (always checked on the host).
-template <class Offset, class Index>
+/// @throws invalid_argument for a bad fanout or graph (weights missing for weighted_sampler);
+/// index_out_of_range naming "seeds" and the first bad position when a seed is outside
+/// [0, num_nodes) (always checked on the host).
+template <class Offset, class Index, class Sampler>
 sampled_neighbors<Offset, Index> sample_neighbors_reference(const csr_view<Offset, Index>& csr,
                                                             const Index* seeds,
                                                             std::int64_t num_seeds, int fanout,
-                                                            int layer,
-                                                            const sampling_policy& policy,
+                                                            int layer, const Sampler& sampler,
                                                             int threads = default_thread_count())
 {
-  validate(policy, csr, fanout);
+  detail::reference_draw const policy = detail::reference_draw_of(sampler);
+  validate(sampler, sampling_policy{}, csr, fanout);
   GNNDIRECT_EXPECTS(num_seeds >= 0 && (num_seeds == 0 || seeds != nullptr),
                     "sample_neighbors_reference: bad seed array");
   detail::check_seeds(seeds, num_seeds, csr.num_nodes, "seeds");
+  detail::check_lists(csr, seeds, num_seeds);
 
   sampled_neighbors<Offset, Index> result;
   result.offsets.assign(static_cast<std::size_t>(num_seeds) + 1, 0);
@@ -267,15 +327,15 @@ void relabel_block(block<Offset, Index>& out, const std::vector<Index>& sampled)
 /// fanouts[l] and random counter layer l. See block for the local id order. Blocking.
 /// @param csr host-readable graph  @param seeds host array of num_seeds node ids (normally unique;
 /// duplicates are kept as separate dst rows that map to the first one's local id)
-/// @param fanouts one fanout per layer (at least one)  @param policy as for sampling
-/// @param threads worker threads for sampling
+/// @param fanouts one fanout per layer (at least one)  @param sampler as for
+/// sample_neighbors_reference  @param threads worker threads for sampling
 /// @throws invalid_argument for empty fanouts or bad arguments; index_out_of_range ("seeds of
 /// layer l") for a node id outside [0, num_nodes) among a layer's dst nodes.
-template <class Offset, class Index>
+template <class Offset, class Index, class Sampler>
 sampled_blocks<Offset, Index> sample_blocks_reference(const csr_view<Offset, Index>& csr,
                                                       const Index* seeds, std::int64_t num_seeds,
                                                       const std::vector<int>& fanouts,
-                                                      const sampling_policy& policy,
+                                                      const Sampler& sampler,
                                                       int threads = default_thread_count())
 {
   GNNDIRECT_EXPECTS(!fanouts.empty(), "sample_blocks_reference: at least one fanout is needed");
@@ -294,7 +354,7 @@ sampled_blocks<Offset, Index> sample_blocks_reference(const csr_view<Offset, Ind
     detail::check_seeds(layer.dst_nodes.data(), num_dst, csr.num_nodes,
                         "seeds of layer " + std::to_string(l));
     auto sampled = sample_neighbors_reference(csr, layer.dst_nodes.data(), num_dst, fanouts[l],
-                                              static_cast<int>(l), policy, threads);
+                                              static_cast<int>(l), sampler, threads);
     layer.offsets = std::move(sampled.offsets);
     layer.edge_ids = std::move(sampled.edge_ids);
     detail::relabel_block(layer, sampled.neighbors);

@@ -1,7 +1,9 @@
 /// @file ops_cpu.cpp
-/// @brief Schemas of the gnndirect custom ops (TORCH_LIBRARY) and their CPU kernels, which are
-/// the library's host reference implementations (all cores): the reference the GPU kernels are
-/// tested against; plus sample_blocks_fast, the fast CPU sampler of the CPU-centric data path.
+/// @brief Schemas of the gnndirect custom ops (TORCH_LIBRARY) and their CPU kernels. gather on
+/// CPU tensors and sample_blocks_fast are production paths and run the fast host/ code
+/// (host::gather_rows, host::cpu_sampler). sample_neighbors / sample_blocks on CPU tensors are
+/// the oracle the extension's GPU ops are tested against (bit for bit), so they run the host
+/// reference; scatter_rows on CPU tensors is the reference's sequential scatter (host/ has none).
 ///
 /// Ops (namespace torch.ops.gnndirect):
 /// - gather(table, index, cache=None, slot_of=None, check=True) -> Tensor: out[i] = table[index[i]]
@@ -19,6 +21,7 @@
 #include "sample_common.hpp"
 
 #include <gnndirect/algorithms/validate.hpp>
+#include <gnndirect/host/cpu_gather.hpp>
 #include <gnndirect/host/cpu_sampler.hpp>
 #include <gnndirect/reference/gather_reference.hpp>
 #include <gnndirect/reference/sample_reference.hpp>
@@ -43,8 +46,13 @@ int thread_count(std::int64_t threads)
   return threads > 0 ? static_cast<int>(threads) : gnndirect::host::default_thread_count();
 }
 
-/// CPU gather: the host reference (rows copied with memcpy by all cores). The tier arguments are
-/// ignored on the CPU (a cache holds copies of the same rows).
+/// The calling thread's fast sampler with `threads` workers (defined below; its worker pool also
+/// runs the CPU gather).
+gnndirect::host::cpu_sampler& fast_sampler(int threads);
+
+/// CPU gather: the fast host path (host::gather_rows on this thread's worker pool, rows copied
+/// with memcpy by all cores), not the reference: gathering CPU tensors is a production path.
+/// The tier arguments are ignored on the CPU (a cache holds copies of the same rows).
 at::Tensor gather_cpu(const at::Tensor& table, const at::Tensor& index,
                       const std::optional<at::Tensor>& /*cache*/,
                       const std::optional<at::Tensor>& /*slot_of*/, bool /*check*/)
@@ -59,11 +67,10 @@ at::Tensor gather_cpu(const at::Tensor& table, const at::Tensor& index,
       using T = decltype(element);
       gnndirect::table_view<const T> src(data_as<const T>(table), table.size(0), table.size(1),
                                          table.stride(0), gnndirect::memory_kind::registered);
-      gnndirect::table_view<T> dst(data_as<T>(out), out.size(0), out.size(1), out.size(1),
-                                   gnndirect::memory_kind::registered);
       dispatch_index_type(idx.scalar_type(), "index", [&](auto index_tag) {
         using I = decltype(index_tag);
-        gnndirect::host::gather_reference(src, data_as<const I>(idx), idx.size(0), dst);
+        gnndirect::host::gather_rows(fast_sampler(gnndirect::host::default_thread_count()).pool(), src,
+                                     data_as<const I>(idx), idx.size(0), data_as<T>(out));
       });
     });
   });
@@ -123,10 +130,13 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> sample_neighbors_cpu(
       using O = decltype(offset_tag);
       using I = decltype(index_tag);
       auto const csr = host_csr_view<O, I>(indptr, indices, weights);
-      auto const policy = make_policy(seed, replace, weights.has_value(), true);
-      auto const result = gnndirect::host::sample_neighbors_reference(
-        csr, data_as<const I>(ids), ids.size(0), static_cast<int>(fanout), static_cast<int>(layer),
-        policy, thread_count(threads));
+      auto const request = make_request(seed, replace, weights.has_value(), true);
+      auto const result = request.visit([&](auto sampler) {
+        return gnndirect::host::sample_neighbors_reference(csr, data_as<const I>(ids), ids.size(0),
+                                                           static_cast<int>(fanout),
+                                                           static_cast<int>(layer), sampler,
+                                                           thread_count(threads));
+      });
       return std::make_tuple(tensor_from(result.offsets, at::kLong),
                              tensor_from(result.neighbors, indices.scalar_type()),
                              tensor_from(result.edge_ids, indptr.scalar_type()));
@@ -148,9 +158,11 @@ std::vector<at::Tensor> sample_blocks_cpu(const at::Tensor& indptr, const at::Te
       using O = decltype(offset_tag);
       using I = decltype(index_tag);
       auto const csr = host_csr_view<O, I>(indptr, indices, weights);
-      auto const policy = make_policy(seed, replace, weights.has_value(), true);
-      auto const blocks = gnndirect::host::sample_blocks_reference(
-        csr, data_as<const I>(ids), ids.size(0), fans, policy, thread_count(threads));
+      auto const request = make_request(seed, replace, weights.has_value(), true);
+      auto const blocks = request.visit([&](auto sampler) {
+        return gnndirect::host::sample_blocks_reference(csr, data_as<const I>(ids), ids.size(0), fans,
+                                                        sampler, thread_count(threads));
+      });
       std::vector<at::Tensor> out;
       out.reserve(4 * blocks.layers.size());
       for (auto const& layer : blocks.layers) {
@@ -259,13 +271,18 @@ std::vector<at::Tensor> sample_blocks_fast_cpu(const at::Tensor& indptr, const a
       using I = decltype(index_tag);
       auto const csr = host_csr_view<O, I>(indptr, indices, std::nullopt);
       if (check) { validate_once(csr, indptr, indices); }
-      auto const policy = make_policy(seed, replace, false, true);
       auto& sampler = fast_sampler(thread_count(threads));
       // The sampler writes each batch into fresh blocks that the output tensors then own: the
       // sampled arrays are not copied again (the CPU-centric baseline should not pay for a copy
       // that a fast CPU loader would not make).
       auto blocks = std::make_shared<gnndirect::host::cpu_blocks<O, I>>();
-      sampler.sample_blocks(csr, data_as<const I>(ids), ids.size(0), fans, policy, *blocks);
+      if (replace) {  // the CPU sampler's two samplers, chosen at this run-time boundary
+        sampler.sample_blocks(csr, data_as<const I>(ids), ids.size(0), fans,
+                              gnndirect::uniform_with_replacement_sampler{static_cast<std::uint64_t>(seed)}, *blocks);
+      } else {
+        sampler.sample_blocks(csr, data_as<const I>(ids), ids.size(0), fans,
+                              gnndirect::uniform_sampler{static_cast<std::uint64_t>(seed)}, *blocks);
+      }
       std::vector<at::Tensor> out;
       out.reserve(4 * blocks->layers.size());
       for (auto& layer : blocks->layers) {

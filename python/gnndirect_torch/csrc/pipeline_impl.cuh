@@ -22,10 +22,38 @@
 namespace gnndirect_torch {
 namespace detail {
 
+/// The loader's sampler: uniform, with or without replacement as Python asked at run time. The
+/// binding is a run-time boundary; rather than instantiating the whole pipeline once per sampler
+/// type, this one sampler type forwards each node to the library sampler the flag names (the
+/// branch is uniform across the tile). Reseeded per batch by the pipeline through with_seed.
+struct uniform_choice_sampler {
+  static constexpr bool needs_weights = false;
+  std::uint64_t seed{0};  ///< Philox key
+  bool replace{false};    ///< with replacement
+
+  uniform_choice_sampler with_seed(std::uint64_t new_seed) const noexcept { return {new_seed, replace}; }
+  GNNDIRECT_HOST_DEVICE std::size_t scratch_bytes(int fanout, int tile_size) const noexcept
+  {
+    return replace ? gnndirect::uniform_with_replacement_sampler{seed}.scratch_bytes(fanout, tile_size)
+                   : gnndirect::uniform_sampler{seed}.scratch_bytes(fanout, tile_size);
+  }
+  template <class Tile, class Offset, class Index>
+  __device__ std::int64_t sample(const Tile& tile, const gnndirect::csr_view<Offset, Index>& csr,
+                                 const gnndirect::node_edges<Offset>& edges, int fanout, int layer,
+                                 void* scratch, const gnndirect::sampled_output<Offset, Index>& out) const
+  {
+    if (replace) {
+      return gnndirect::uniform_with_replacement_sampler{seed}.sample(tile, csr, edges, fanout, layer, scratch, out);
+    }
+    return gnndirect::uniform_sampler{seed}.sample(tile, csr, edges, fanout, layer, scratch, out);
+  }
+};
+
 template <class Index, class Feature>
 class typed_pipeline final : public pipeline_base {
  public:
-  using pipeline_type = gnndirect::minibatch_pipeline<std::int64_t, Index, Feature, std::int64_t>;
+  using pipeline_type =
+    gnndirect::minibatch_pipeline<std::int64_t, Index, Feature, std::int64_t, uniform_choice_sampler>;
 
   typed_pipeline(const at::Tensor& indptr, const at::Tensor& indices, const at::Tensor& features,
                  const at::Tensor& labels, const at::Tensor& train_ids, const pipeline_config& config)
@@ -54,14 +82,13 @@ class typed_pipeline final : public pipeline_base {
     options.fanouts.assign(config.fanouts.begin(), config.fanouts.end());
     options.batch_size = config.batch_size;
     options.drop_last = config.drop_last;
-    options.sampling.seed = static_cast<std::uint64_t>(config.sampling_seed);
-    options.sampling.kind = config.replace ? gnndirect::sampling_kind::uniform_with_replacement
-                                           : gnndirect::sampling_kind::uniform_without_replacement;
+    options.sampling_seed = static_cast<std::uint64_t>(config.sampling_seed);
+    uniform_choice_sampler const sampler{0, config.replace};
     double const mean = csr.num_nodes > 0 ? static_cast<double>(csr.num_edges) / csr.num_nodes : 0.0;
     int widest = 0;
     for (int f : options.fanouts) { widest = std::max(widest, f); }
     options.sampling.tile_size =
-      gnndirect::select_sampling_policy(options.sampling.kind, 0, widest, mean).tile_size;
+      gnndirect::select_sampling_policy(widest, mean).tile_size;
     // Sampled neighbours are valid ids of a validated graph: the seed checks of layers > 0 only
     // guard against corrupt graphs; keep them on (they cost one flag read per layer).
     options.shuffle_seed = static_cast<std::uint64_t>(config.shuffle_seed);
@@ -76,13 +103,12 @@ class typed_pipeline final : public pipeline_base {
     options.reserve_bytes = static_cast<std::size_t>(config.reserve_bytes);
     options.cache_bytes = static_cast<std::size_t>(config.cache_bytes);
     // The pipeline's device arrays (seeds, blocks, features, labels, workspaces) come from
-    // torch's caching allocator, so that batches can be handed out as views of them. (The
-    // library's gnn_preparer still builds the cache tier with cudaMalloc: it does not pass its
-    // resource to tiered_table.)
+    // torch's caching allocator, so that batches can be handed out as views of them; so do the
+    // cache tier and its hot-row selection.
     gnndirect::resource_ref const mr = torch_caching_resource::for_device(device);
     hand_off_ = std::make_shared<hand_off_type>(
       std::make_unique<pipeline_type>(csr, table, static_cast<const std::int64_t*>(lab.device),
-                                      std::move(training), std::move(options), mr),
+                                      std::move(training), std::move(options), sampler, mr),
       device);
   }
 

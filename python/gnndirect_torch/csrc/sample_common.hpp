@@ -5,6 +5,7 @@
 
 #include "common.hpp"
 
+#include <gnndirect/algorithms/sampler_choice.hpp>
 #include <gnndirect/algorithms/sampling_policy.hpp>
 #include <gnndirect/core/csr_view.hpp>
 
@@ -13,6 +14,7 @@
 #include <climits>
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace gnndirect_torch {
@@ -80,20 +82,35 @@ decltype(auto) dispatch_csr(const at::Tensor& indptr, const at::Tensor& indices,
   });
 }
 
-/// Sampling policy for the ops: weighted when weights are given (no replacement), otherwise
-/// uniform with or without replacement. @throws c10::ValueError for weighted + replace.
-inline gnndirect::sampling_policy make_policy(std::int64_t seed, bool replace, bool weighted,
-                                              bool check)
+/// What the ops' arguments ask for: one of the library's samplers, chosen at run time (the
+/// binding is a run-time boundary: visit_sampler maps the choice onto a sampler type), and the
+/// tuning.
+struct sampling_request {
+  gnndirect::sampling_kind kind{gnndirect::sampling_kind::uniform_without_replacement};
+  std::uint64_t seed{0};              ///< the sampler's Philox key
+  gnndirect::sampling_policy tuning;  ///< tile, budget, seed checks
+
+  /// Calls f(sampler) with the sampler the request names.
+  template <class F>
+  decltype(auto) visit(F&& f) const
+  {
+    return gnndirect::visit_sampler(kind, seed, std::forward<F>(f));
+  }
+};
+
+/// The ops' request: weighted when weights are given (no replacement), otherwise uniform with or
+/// without replacement. @throws c10::ValueError for weighted + replace.
+inline sampling_request make_request(std::int64_t seed, bool replace, bool weighted, bool check)
 {
   TORCH_CHECK_VALUE(!(weighted && replace),
                     "gnndirect: weighted sampling with replacement is not supported");
-  gnndirect::sampling_policy policy;
-  policy.kind = weighted ? gnndirect::sampling_kind::weighted_without_replacement
-                         : (replace ? gnndirect::sampling_kind::uniform_with_replacement
-                                    : gnndirect::sampling_kind::uniform_without_replacement);
-  policy.seed = static_cast<std::uint64_t>(seed);
-  policy.check_seeds = check;
-  return policy;
+  sampling_request request;
+  request.kind = weighted ? gnndirect::sampling_kind::weighted_without_replacement
+                          : (replace ? gnndirect::sampling_kind::uniform_with_replacement
+                                     : gnndirect::sampling_kind::uniform_without_replacement);
+  request.seed = static_cast<std::uint64_t>(seed);
+  request.tuning.check_seeds = check;
+  return request;
 }
 
 /// csr_view over CPU tensors (host addresses), for the host reference.

@@ -20,15 +20,14 @@
 namespace gnndirect_torch {
 namespace detail {
 
-/// Policy with the tile size the library's selector picks for this fanout and mean degree.
-inline gnndirect::sampling_policy gpu_policy(std::int64_t seed, bool replace, bool weighted,
-                                             bool check, int fanout, std::int64_t num_nodes,
-                                             std::int64_t num_edges)
+/// Request with the tile size the library's selector picks for this fanout and mean degree.
+inline sampling_request gpu_request(std::int64_t seed, bool replace, bool weighted, bool check,
+                                    int fanout, std::int64_t num_nodes, std::int64_t num_edges)
 {
-  gnndirect::sampling_policy policy = make_policy(seed, replace, weighted, check);
+  sampling_request request = make_request(seed, replace, weighted, check);
   double const mean = num_nodes > 0 ? static_cast<double>(num_edges) / num_nodes : 0.0;
-  policy.tile_size = gnndirect::select_sampling_policy(policy.kind, policy.seed, fanout, mean).tile_size;
-  return policy;
+  request.tuning.tile_size = gnndirect::select_sampling_policy(fanout, mean).tile_size;
+  return request;
 }
 
 /// The device-side counts of a sample_blocks_async run read back to the host (2 per layer:
@@ -74,8 +73,8 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> sample_neighbors_cuda_typed(
   };
   return translate_errors([&] {
     auto const csr = detail::device_csr_view<Offset, Index>(indptr, indices, weights, device);
-    auto const policy = detail::gpu_policy(seed, replace, weights.has_value(), check, fanout,
-                                           csr.num_nodes, csr.num_edges);
+    auto const request = detail::gpu_request(seed, replace, weights.has_value(), check, fanout,
+                                             csr.num_nodes, csr.num_edges);
     std::int64_t const n = ids.size(0);
     at::Tensor slots = on_device(n * fanout, indices.scalar_type());
     at::Tensor slot_edges = on_device(n * fanout, indptr.scalar_type());
@@ -87,8 +86,10 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> sample_neighbors_cuda_typed(
     gnndirect::sampled_slots_ref<Offset, Index> const out{data_as<Index>(slots), data_as<Offset>(slot_edges),
                                                           data_as<std::int64_t>(counts),
                                                           data_as<std::int64_t>(offsets)};
-    gnndirect::sample_neighbors_async(stream, csr, data_as<const Index>(ids), n, fanout, layer,
-                                      policy, out, scratch);
+    request.visit([&](auto sampler) {
+      gnndirect::sample_neighbors_async(stream, csr, data_as<const Index>(ids), n, fanout, layer,
+                                        sampler, request.tuning, out, scratch);
+    });
     detail::record_graph_use(indptr, indices, weights, stream, device);
     if (check) { gnndirect::sample_neighbors_check(stream, scratch, csr.num_nodes); }
     std::int64_t const edges =
@@ -117,8 +118,8 @@ std::vector<at::Tensor> sample_blocks_cuda_typed(const at::Tensor& indptr, const
   return translate_errors([&] {
     auto const csr = detail::device_csr_view<Offset, Index>(indptr, indices, weights, device);
     int const widest = *std::max_element(fanouts.begin(), fanouts.end());
-    auto const policy = detail::gpu_policy(seed, replace, weights.has_value(), check, widest,
-                                           csr.num_nodes, csr.num_edges);
+    auto const request = detail::gpu_request(seed, replace, weights.has_value(), check, widest,
+                                             csr.num_nodes, csr.num_edges);
     std::int64_t const n = ids.size(0);
     // Outputs at the upper bounds and the workspace, all torch tensors (caching allocator,
     // current stream): the library writes the blocks straight into them and the results are
@@ -137,12 +138,16 @@ std::vector<at::Tensor> sample_blocks_cuda_typed(const at::Tensor& indptr, const
       out.push_back(on_device(b.num_edges, indptr.scalar_type()));
       ref.layers.push_back({data_as<Index>(out[4 * l]), data_as<std::int64_t>(out[4 * l + 1]),
                             data_as<Index>(out[4 * l + 2]), data_as<Offset>(out[4 * l + 3]),
-                            data_as<std::int64_t>(counts) + 2 * l, data_as<std::int64_t>(counts) + 2 * l + 1});
+                            data_as<std::int64_t>(counts) + 2 * l, data_as<std::int64_t>(counts) + 2 * l + 1,
+                            b});
     }
     std::size_t const ws_bytes = gnndirect::sample_blocks_workspace_bytes<Offset, Index>(n, fanouts, csr.num_nodes);
     at::Tensor const ws = on_device(static_cast<std::int64_t>(ws_bytes), at::kByte);
     gnndirect::workspace_view const scratch{ws.data_ptr(), ws_bytes};
-    gnndirect::sample_blocks_async(stream, csr, data_as<const Index>(ids), n, fanouts, policy, ref, scratch);
+    request.visit([&](auto sampler) {
+      gnndirect::sample_blocks_async(stream, csr, data_as<const Index>(ids), n, fanouts, sampler,
+                                     request.tuning, ref, scratch);
+    });
     detail::record_graph_use(indptr, indices, weights, stream, device);
     std::vector<std::int64_t> const sizes = detail::read_block_counts(stream, counts, scratch, check, csr.num_nodes);
     std::int64_t num_dst = n;

@@ -16,9 +16,11 @@
 /// position; run heads are marked, each element finds its head with a max-scan, first appearances
 /// of new ids are ranked with a sum-scan over slot positions (that is "order of first
 /// appearance"), and the last kernel writes local ids, src nodes and the device-side counts.
+/// The public primitive (algorithms/relabel.cuh) and sample_blocks_async both run this code.
 
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/workspace.hpp>
 #include <gnndirect/detail/bits.hpp>
 #include <gnndirect/detail/error_flag.cuh>
 
@@ -246,6 +248,26 @@ std::size_t relabel_cub_bytes(std::int64_t items, std::int64_t slots, std::int64
                                                      static_cast<const std::int64_t*>(nullptr),
                                                      static_cast<std::int64_t*>(nullptr), dst_bound));
   return std::max({sort, max_scan, sum_scan, offsets_scan, std::size_t{1}});
+}
+
+/// Carves (or, in a sizing pass, sizes) the scratch of relabellings of up to `items`
+/// occurrences and `slots` slots with `cub` bytes of CUB storage from `carver`.
+template <class Index>
+relabel_scratch<Index> carve_relabel_scratch(workspace_carver& carver, std::int64_t items,
+                                             std::int64_t slots, std::size_t cub)
+{
+  auto const n = [](std::int64_t count, std::size_t size) { return static_cast<std::size_t>(count) * size; };
+  relabel_scratch<Index> r;
+  r.ids_in = carver.take<Index>(n(items, sizeof(Index)));
+  r.ids_sorted = carver.take<Index>(n(items, sizeof(Index)));
+  r.positions_in = carver.take<std::int64_t>(n(items, sizeof(std::int64_t)));
+  r.positions_sorted = carver.take<std::int64_t>(n(items, sizeof(std::int64_t)));
+  r.head_of = carver.take<std::int64_t>(n(items, sizeof(std::int64_t)));
+  r.first_seen = carver.take<std::int64_t>(n(slots, sizeof(std::int64_t)));
+  r.new_rank = carver.take<std::int64_t>(n(slots, sizeof(std::int64_t)));
+  r.cub_storage = carver.take<void>(cub);
+  r.cub_bytes = cub;
+  return r;
 }
 
 /// Enqueues the relabelling of one layer (see the file comment). Sizes on the host are bounds

@@ -7,10 +7,12 @@
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
+#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/detail/error_flag.cuh>
 #include <gnndirect/device/dynamic_tile.cuh>
 #include <gnndirect/device/sample_neighbors_tile.cuh>
-#include <gnndirect/device/samplers.cuh>
+#include <gnndirect/device/samplers.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -23,31 +25,14 @@
 #include <string>
 
 GNNDIRECT_NAMESPACE_BEGIN
-
-/// Calls `f(sampler)` with the library sampler that `policy.kind` names (seeded with
-/// policy.seed): how the bulk layer maps the run-time choice onto a sampler type. Host.
-template <class F>
-decltype(auto) visit_sampler(const sampling_policy& policy, F&& f)
-{
-  switch (policy.kind) {
-    case sampling_kind::uniform_with_replacement:
-      return std::forward<F>(f)(uniform_with_replacement_sampler{policy.seed});
-    case sampling_kind::weighted_without_replacement:
-      return std::forward<F>(f)(weighted_sampler{policy.seed});
-    case sampling_kind::uniform_without_replacement: break;
-  }
-  return std::forward<F>(f)(uniform_sampler{policy.seed});
-}
-
-GNNDIRECT_NAMESPACE_END
-
-GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
 
 GNNDIRECT_USER_KERNELS_BEGIN
 /// One tile per seed (grid-stride over seeds, tile-uniform so the tile stays converged): samples
 /// into the fixed-stride slots [i * fanout, i * fanout + count) and writes counts[i]. A seed
-/// outside [0, num_nodes) (when checked) is reported to `flag`, gets count 0 and no slot write.
+/// outside [0, num_nodes) (when checked) is reported to `flag`, gets count 0 and no slot write;
+/// a seed whose neighbour list is corrupt (indptr decreasing there, or past the edge array) is
+/// reported to `graph_flag` by node id, likewise with count 0.
 /// With `device_count` set, only the first *device_count seeds (<= num_seeds) are sampled and the
 /// others up to num_seeds get count 0, so a caller can size a launch by an upper bound without
 /// reading the real count back to the host.
@@ -57,7 +42,8 @@ GNNDIRECT_KERNEL void sample_neighbors_kernel(csr_view<Offset, Index> csr, const
                                               int fanout, int layer, Sampler sampler, int tile_size,
                                               bool check_seeds, std::size_t scratch_bytes,
                                               Index* slot_neighbors, Offset* slot_edge_ids,
-                                              std::int64_t* counts, error_flag_ref flag)
+                                              std::int64_t* counts, error_flag_ref flag,
+                                              error_flag_ref graph_flag)
 {
   // Uniquely named: other headers' kernels may declare dynamic shared memory of another type.
   extern __shared__ __align__(16) unsigned char gnndirect_sample_scratch[];
@@ -72,10 +58,16 @@ GNNDIRECT_KERNEL void sample_neighbors_kernel(csr_view<Offset, Index> csr, const
     if (i < active) {
       auto const node = static_cast<std::int64_t>(seeds[i]);
       if (!check_seeds || (node >= 0 && node < csr.num_nodes)) {
-        std::int64_t const slot = i * fanout;
-        count = sample_neighbors_tile(tile, csr, node, fanout, layer, sampler, scratch,
-                                      slot_neighbors + slot,
-                                      slot_edge_ids == nullptr ? nullptr : slot_edge_ids + slot);
+        if (fanout > 0) {
+          node_edges<Offset> const edges = neighbour_list(csr, node);  // one check per node
+          if (edges.degree >= 0) {
+            std::int64_t const slot = i * fanout;
+            count = sample_list(tile, csr, edges, fanout, layer, sampler, scratch, slot_neighbors + slot,
+                                slot_edge_ids == nullptr ? nullptr : slot_edge_ids + slot);
+          } else if (tile.lane == 0) {
+            graph_flag.report(node);  // corrupt list: count 0, nothing read or written
+          }
+        }
       } else if (tile.lane == 0) {
         flag.report(i);
       }
@@ -160,19 +152,19 @@ inline void allow_max_dynamic_shared(const void* kernel, int device)
   done.push_back(key);
 }
 
-/// Enqueues the sampling kernel for one sampler type. `device_count` (nullable) caps the seeds
+/// Enqueues the sampling kernel for one sampler type (its only instantiation). `device_count` (nullable) caps the seeds
 /// sampled on the device (see sample_neighbors_kernel). @throws invalid_argument (shared memory),
 /// cuda_error when the launch fails.
 template <class Sampler, class Offset, class Index>
-void launch_sample_neighbors_with(cudaStream_t stream, const csr_view<Offset, Index>& csr,
+void launch_sample_neighbors(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                                   const Index* seeds, std::int64_t num_seeds,
                                   const std::int64_t* device_count, int fanout, int layer,
                                   const Sampler& sampler, const sampling_policy& policy,
                                   Index* slot_neighbors, Offset* slot_edge_ids, std::int64_t* counts,
-                                  error_flag_ref flag)
+                                  error_flag_ref flag, error_flag_ref graph_flag)
 {
   static_assert(is_sampler_v<Sampler>, "gnndirect sampling: the sampler must model the sampler "
-                                       "concept (device/samplers.cuh)");
+                                       "concept (device/samplers.hpp)");
   sample_launch_shape const shape =
     sample_launch(num_seeds, fanout, sampler.scratch_bytes(fanout, policy.tile_size), policy);
   auto* const kernel = &sample_neighbors_kernel<Sampler, Offset, Index>;
@@ -181,23 +173,33 @@ void launch_sample_neighbors_with(cudaStream_t stream, const csr_view<Offset, In
   }
   kernel<<<shape.blocks, shape.threads, shape.shared_bytes, stream>>>(
     csr, seeds, num_seeds, device_count, fanout, layer, sampler, policy.tile_size,
-    policy.check_seeds, shape.tile_scratch, slot_neighbors, slot_edge_ids, counts, flag);
+    policy.check_seeds, shape.tile_scratch, slot_neighbors, slot_edge_ids, counts, flag, graph_flag);
   GNNDIRECT_CUDA_TRY(cudaGetLastError());
 }
 
-/// Enqueues the sampling kernel of the library sampler policy.kind names (the bulk layer's
-/// dispatch of the run-time choice onto a sampler type). As launch_sample_neighbors_with.
-template <class Offset, class Index>
-void launch_sample_neighbors(cudaStream_t stream, const csr_view<Offset, Index>& csr,
-                             const Index* seeds, std::int64_t num_seeds,
-                             const std::int64_t* device_count, int fanout, int layer,
-                             const sampling_policy& policy, Index* slot_neighbors,
-                             Offset* slot_edge_ids, std::int64_t* counts, error_flag_ref flag)
+/// Completes a corrupt-list record (position = node id) with indptr[node + 1] as its value.
+/// Capturable. @throws cuda_error.
+template <class Offset>
+void capture_list_end_async(cudaStream_t stream, error_flag_ref graph_flag, const Offset* indptr)
 {
-  visit_sampler(policy, [&](const auto& sampler) {
-    launch_sample_neighbors_with(stream, csr, seeds, num_seeds, device_count, fanout, layer, sampler,
-                                 policy, slot_neighbors, slot_edge_ids, counts, flag);
-  });
+  graph_flag.capture_value_async(stream, indptr + 1);
+}
+
+/// Synchronises `stream` and throws invalid_argument when `graph_flag` holds a corrupt
+/// neighbour list; `where` names the call (and layer). @throws invalid_argument, cuda_error.
+inline void throw_if_corrupt_list(cudaStream_t stream, error_flag_ref graph_flag, const std::string& where)
+{
+  error_record host{};
+  GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(&host, graph_flag.record, sizeof(host), cudaMemcpyDefault, stream));
+  synchronize(stream);
+  if (host.position != no_bad_position) {
+    throw invalid_argument(__FILE__, __LINE__,
+                           where + ": corrupt graph: node " + std::to_string(host.position) +
+                             "'s neighbour list ends at indptr[" + std::to_string(host.position) +
+                             " + 1] = " + std::to_string(host.value) +
+                             ", before it starts or past the edge array (nothing was read there; "
+                             "check untrusted graphs with validate())");
+  }
 }
 
 /// Enqueues the compaction of fixed-stride slots into CSR arrays.

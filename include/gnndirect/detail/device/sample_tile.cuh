@@ -1,15 +1,17 @@
 #pragma once
 /// @file sample_tile.cuh
-/// @brief The per-node sampling algorithms run by one tile (device code behind sample_device.cuh).
+/// @brief The per-node sampling algorithms run by one tile (device code behind the library's
+/// samplers, device/samplers.hpp).
 ///
 /// Each function reproduces the host reference (reference/sample_reference.hpp) exactly: same draws
 /// (sampling_math.hpp), same selection, same output order. All lanes of the tile call them with
 /// the same arguments; loop trip counts depend only on those arguments, so the tile stays
 /// converged at every *_sync intrinsic. Per-tile scratch is reusable when they return.
+/// Written against the operations cooperative_groups::thread_block_tile<N> and dynamic_tile
+/// both have (thread_rank, num_threads, shfl, ballot, sync), so `Tile` is either.
 
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/detail/device/sampling_math.hpp>
-#include <gnndirect/device/dynamic_tile.cuh>
 #include <gnndirect/device/sampled_output.hpp>
 
 #include <cstdint>
@@ -17,9 +19,32 @@
 GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
 
-/// Former internal name of sampled_output (device/sampled_output.hpp).
-template <class Offset, class Index>
-using node_output = sampled_output<Offset, Index>;
+/// Rank of the calling thread in the tile.
+template <class Tile>
+GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE int rank_in(const Tile& tile)
+{
+  return static_cast<int>(tile.thread_rank());
+}
+
+/// Threads in the tile.
+template <class Tile>
+GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE int size_of(const Tile& tile)
+{
+  return static_cast<int>(tile.num_threads());
+}
+
+/// The tile's ballot, bit r for rank r, with bits above the tile's size cleared (a cg tile's
+/// ballot shifts the warp's ballot down without masking lanes of other tiles).
+template <class Tile>
+GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE unsigned tile_ballot(const Tile& tile, bool predicate)
+{
+  int const size = size_of(tile);
+  unsigned const members = size == 32 ? 0xFFFFFFFFu : (1u << size) - 1u;
+  return static_cast<unsigned>(tile.ballot(predicate)) & members;
+}
+
+/// Bits of the ranks below `rank` (for ballot-based compaction).
+GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE unsigned ranks_below(int rank) { return (1u << rank) - 1u; }
 
 /// Number of values in values[0, count) smaller than `x` (the rank of x among distinct values).
 template <class T, class Less>
@@ -37,24 +62,24 @@ struct position_less {
 };
 
 /// All `degree` edges in stored order (coalesced: consecutive lanes read consecutive ids).
-template <class Offset, class Index>
-GNNDIRECT_DEVICE std::int64_t take_all(const warp_tile& tile, const node_output<Offset, Index>& out,
+template <class Tile, class Offset, class Index>
+GNNDIRECT_DEVICE std::int64_t take_all(const Tile& tile, const sampled_output<Offset, Index>& out,
                                        std::int64_t degree)
 {
-  for (std::int64_t p = tile.lane; p < degree; p += tile.size) { out.emit(p, p); }
+  for (std::int64_t p = rank_in(tile); p < degree; p += size_of(tile)) { out.emit(p, p); }
   return degree;
 }
 
 /// Uniform with replacement: slot j gets draw j. Every lane works independently.
-template <class Offset, class Index>
-GNNDIRECT_DEVICE std::int64_t sample_with_replacement(const warp_tile& tile,
-                                                      const node_output<Offset, Index>& out,
+template <class Tile, class Offset, class Index>
+GNNDIRECT_DEVICE std::int64_t sample_with_replacement(const Tile& tile,
+                                                      const sampled_output<Offset, Index>& out,
                                                       std::uint64_t seed, std::uint32_t layer,
                                                       std::uint64_t node, std::int64_t degree,
                                                       std::int64_t fanout)
 {
   if (degree == 0) { return 0; }
-  for (std::int64_t j = tile.lane; j < fanout; j += tile.size) {
+  for (std::int64_t j = rank_in(tile); j < fanout; j += size_of(tile)) {
     out.emit(replacement_draw(seed, layer, node, j, degree), j);
   }
   return fanout;
@@ -64,29 +89,29 @@ GNNDIRECT_DEVICE std::int64_t sample_with_replacement(const warp_tile& tile,
 /// candidate in parallel (the expensive Philox part); collisions are then resolved in draw order
 /// by broadcasting each decided position to the later lanes, and against earlier chunks through
 /// `chosen` (fanout positions of scratch). Emitted sorted by position, as the host does.
-template <class Offset, class Index>
-GNNDIRECT_DEVICE std::int64_t sample_floyd(const warp_tile& tile, const node_output<Offset, Index>& out,
+template <class Tile, class Offset, class Index>
+GNNDIRECT_DEVICE std::int64_t sample_floyd(const Tile& tile, const sampled_output<Offset, Index>& out,
                                            std::uint64_t seed, std::uint32_t layer,
                                            std::uint64_t node, std::int64_t degree,
                                            std::int64_t fanout, std::int64_t* chosen)
 {
-  for (std::int64_t chunk = 0; chunk < fanout; chunk += tile.size) {
-    std::int64_t const j = chunk + tile.lane;
+  for (std::int64_t chunk = 0; chunk < fanout; chunk += size_of(tile)) {
+    std::int64_t const j = chunk + rank_in(tile);
     bool const active = j < fanout;
     std::int64_t const candidate =
       active ? floyd_candidate(seed, layer, node, j, degree, fanout) : std::int64_t{-1};
     std::int64_t const fallback = degree - fanout + j;  // Floyd's replacement on a collision
     bool taken = false;
     for (std::int64_t i = 0; i < chunk; ++i) { taken |= chosen[i] == candidate; }
-    auto const in_chunk = static_cast<int>(fanout - chunk < tile.size ? fanout - chunk : tile.size);
+    auto const in_chunk = static_cast<int>(fanout - chunk < size_of(tile) ? fanout - chunk : size_of(tile));
     for (int r = 0; r < in_chunk; ++r) {
       std::int64_t const decided = tile.shfl(taken ? fallback : candidate, r);
-      if (tile.lane > r) { taken |= candidate == decided; }
+      if (rank_in(tile) > r) { taken |= candidate == decided; }
     }
     if (active) { chosen[j] = taken ? fallback : candidate; }
     tile.sync();
   }
-  for (std::int64_t j = tile.lane; j < fanout; j += tile.size) {
+  for (std::int64_t j = rank_in(tile); j < fanout; j += size_of(tile)) {
     std::int64_t const position = chosen[j];
     out.emit(position, rank_of(chosen, fanout, position, position_less{}));
   }
@@ -116,20 +141,13 @@ struct stored_order {
   }
 };
 
-/// Entries of the weighted candidate buffer (two of these areas are needed): room for the
-/// fanout kept plus at least one full step, and as many again so that reductions stay rare.
-GNNDIRECT_HOST_DEVICE constexpr std::int64_t weighted_buffer_capacity(int fanout,
-                                                                      int tile_size) noexcept
-{
-  return 2 * std::int64_t{fanout} + tile_size;
-}
-
 /// Writes the `keep` smallest of from[0, count) (count >= keep) to to[0, keep), sorted.
-GNNDIRECT_DEVICE inline void keep_smallest(const warp_tile& tile, const keyed_position* from,
+template <class Tile>
+GNNDIRECT_DEVICE void keep_smallest(const Tile& tile, const keyed_position* from,
                                            std::int64_t count, std::int64_t keep,
                                            keyed_position* to)
 {
-  for (std::int64_t e = tile.lane; e < count; e += tile.size) {
+  for (std::int64_t e = rank_in(tile); e < count; e += size_of(tile)) {
     keyed_position const x = from[e];
     std::int64_t const rank = rank_of(from, count, x, keyed_less{});
     if (rank < keep) { to[rank] = x; }
@@ -138,17 +156,17 @@ GNNDIRECT_DEVICE inline void keep_smallest(const warp_tile& tile, const keyed_po
 }
 
 /// Weighted, degree <= fanout: every eligible edge, in stored order (ballot compaction).
-template <class Offset, class Index>
-GNNDIRECT_DEVICE std::int64_t take_eligible(const warp_tile& tile,
-                                            const node_output<Offset, Index>& out,
+template <class Tile, class Offset, class Index>
+GNNDIRECT_DEVICE std::int64_t take_eligible(const Tile& tile,
+                                            const sampled_output<Offset, Index>& out,
                                             const float* weights, std::int64_t degree)
 {
   std::int64_t count = 0;
-  for (std::int64_t base = 0; base < degree; base += tile.size) {
-    std::int64_t const p = base + tile.lane;
+  for (std::int64_t base = 0; base < degree; base += size_of(tile)) {
+    std::int64_t const p = base + rank_in(tile);
     bool const eligible = p < degree && is_eligible_weight(weights[p]);
-    unsigned const votes = tile.ballot(eligible);
-    if (eligible) { out.emit(p, count + __popc(votes & tile.lower_ranks())); }
+    unsigned const votes = tile_ballot(tile, eligible);
+    if (eligible) { out.emit(p, count + __popc(votes & ranks_below(rank_in(tile)))); }
     count += __popc(votes);
   }
   return count;
@@ -158,9 +176,9 @@ GNNDIRECT_DEVICE std::int64_t take_eligible(const warp_tile& tile,
 /// appends candidates whose key beats the running threshold to a buffer of
 /// weighted_buffer_capacity entries and, when it would overflow, keeps its `fanout` smallest
 /// (the threshold becomes the fanout-th smallest). Emits the winners sorted by position.
-template <class Offset, class Index>
-GNNDIRECT_DEVICE std::int64_t sample_weighted(const warp_tile& tile,
-                                              const node_output<Offset, Index>& out,
+template <class Tile, class Offset, class Index>
+GNNDIRECT_DEVICE std::int64_t sample_weighted(const Tile& tile,
+                                              const sampled_output<Offset, Index>& out,
                                               const float* weights, std::uint64_t seed,
                                               std::uint32_t layer, std::uint64_t node,
                                               std::int64_t degree, std::int64_t fanout,
@@ -169,14 +187,14 @@ GNNDIRECT_DEVICE std::int64_t sample_weighted(const warp_tile& tile,
   keyed_position* spare = buffer + capacity;
   keyed_position threshold{~std::uint64_t{0}, INT64_MAX};
   std::int64_t count = 0;
-  for (std::int64_t base = 0; base < degree; base += tile.size) {
-    keyed_position mine{~std::uint64_t{0}, base + tile.lane};
+  for (std::int64_t base = 0; base < degree; base += size_of(tile)) {
+    keyed_position mine{~std::uint64_t{0}, base + rank_in(tile)};
     bool candidate = false;
     if (mine.position < degree && is_eligible_weight(weights[mine.position])) {
       mine.key = weighted_key(seed, layer, node, mine.position, weights[mine.position]);
       candidate = keyed_less{}(mine, threshold);
     }
-    unsigned votes = tile.ballot(candidate);
+    unsigned votes = tile_ballot(tile, candidate);
     if (count + __popc(votes) > capacity) {
       keep_smallest(tile, buffer, count, fanout, spare);
       keyed_position* const kept = spare;
@@ -185,9 +203,9 @@ GNNDIRECT_DEVICE std::int64_t sample_weighted(const warp_tile& tile,
       count = fanout;
       threshold = buffer[fanout - 1];
       candidate = candidate && keyed_less{}(mine, threshold);
-      votes = tile.ballot(candidate);
+      votes = tile_ballot(tile, candidate);
     }
-    if (candidate) { buffer[count + __popc(votes & tile.lower_ranks())] = mine; }
+    if (candidate) { buffer[count + __popc(votes & ranks_below(rank_in(tile)))] = mine; }
     count += __popc(votes);
     tile.sync();
   }
@@ -196,7 +214,7 @@ GNNDIRECT_DEVICE std::int64_t sample_weighted(const warp_tile& tile,
     buffer = spare;
     count = fanout;
   }
-  for (std::int64_t e = tile.lane; e < count; e += tile.size) {
+  for (std::int64_t e = rank_in(tile); e < count; e += size_of(tile)) {
     out.emit(buffer[e].position, rank_of(buffer, count, buffer[e], stored_order{}));
   }
   tile.sync();

@@ -1,0 +1,126 @@
+#pragma once
+/// @file sampled_refs.hpp
+/// @brief The one view family of sampling results (host-compilable; no owners).
+///
+/// Writers' views, bound-sized, with the sizes on the device: sampled_slots_ref (one hop in
+/// fixed-stride slots), sampled_block_ref / sampled_blocks_ref (relabelled message-flow blocks):
+/// the *_async calls (sample_neighbors_async, relabel_async, sample_blocks_async) write through
+/// them into caller-owned memory. Readers' views, exactly sized: block_ref / blocks_ref, which
+/// every producer of blocks hands out: the GPU's sampled_blocks::ref(), the pipeline's batches
+/// (minibatch::blocks), host::cpu_blocks::ref() and the reference's host::sampled_blocks::ref().
+/// Owners are storage plus a view of this family. The pointers are plain addresses (device
+/// memory for the GPU producers, host memory for the CPU ones).
+
+#include <gnndirect/core/version.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+GNNDIRECT_NAMESPACE_BEGIN
+
+/// Sizes of one message-flow layer: the upper bounds a call writes up to (sample_blocks_bounds),
+/// or the capacities an output was sized with (sampled_block_ref::capacity).
+struct block_bounds {
+  std::int64_t num_dst{0};    ///< dst rows (layer 0: the seeds; else the previous num_src bound)
+  std::int64_t num_edges{0};  ///< sampled edges: num_dst * fanout
+  std::int64_t num_src{0};    ///< src nodes: num_dst + new nodes
+};
+
+/// Caller-owned output of one hop (sample_neighbors_async): seed i owns slots
+/// [i * fanout, (i + 1) * fanout), of which the first counts[i] are written.
+template <class Offset, class Index>
+struct sampled_slots_ref {
+  Index* neighbors{nullptr};        ///< num_seeds * fanout slots of neighbour ids
+  Offset* edge_ids{nullptr};        ///< num_seeds * fanout slots of edge ids, or null (not wanted)
+  std::int64_t* counts{nullptr};    ///< num_seeds: sampled edges per seed
+  std::int64_t* offsets{nullptr};   ///< num_seeds + 1: exclusive scan of counts (offsets[0] = 0)
+  /// Capacities the arrays were sized with (-1: not given, unchecked): a call whose num_seeds or
+  /// num_seeds * fanout exceeds them is refused before anything is written.
+  std::int64_t seed_capacity{-1};   ///< entries of counts (offsets hold one more)
+  std::int64_t slot_capacity{-1};   ///< entries of neighbors (and edge_ids)
+};
+
+/// One relabelled message-flow block in caller-owned arrays, sized by the layer's bounds
+/// (sample_blocks_bounds). dst node d's sampled in-neighbours are the local src ids
+/// indices[offsets[d] .. offsets[d+1]); src_nodes[local] is the global id, the dst nodes first
+/// (in order), then the other sampled neighbours in order of first appearance. dst nodes are not
+/// stored: layer 0's are the seeds, layer l's are layer l-1's src_nodes[0, *num_src).
+template <class Offset, class Index>
+struct sampled_block_ref {
+  Index* src_nodes{nullptr};          ///< num_src bound: global ids, dst nodes first
+  std::int64_t* offsets{nullptr};     ///< num_dst bound + 1: entries past num_dst equal num_edges
+  Index* indices{nullptr};            ///< num_edges bound: local src id of each sampled edge
+  Offset* edge_ids{nullptr};          ///< num_edges bound: global edge ids, or null (not wanted)
+  std::int64_t* num_src{nullptr};     ///< scalar (device memory for the GPU calls): src nodes
+  std::int64_t* num_edges{nullptr};   ///< scalar (device memory for the GPU calls): sampled edges
+  /// Capacities the arrays were sized with, in entries (offsets hold capacity.num_dst + 1); a
+  /// negative field is not given (unchecked). A call whose bounds exceed a given capacity is
+  /// refused before anything is written, naming the layer and the array.
+  block_bounds capacity{-1, -1, -1};
+};
+
+/// Caller-owned outputs of a multi-layer sample, seeds side first.
+template <class Offset, class Index>
+struct sampled_blocks_ref {
+  std::vector<sampled_block_ref<Offset, Index>> layers;  ///< one per fanout
+};
+
+/// A non-owning array with the member names of buffer<T> and std::vector (data(), size()).
+template <class T>
+struct array_ref {
+  T* pointer{nullptr};     ///< first element
+  std::int64_t count{0};   ///< number of elements
+
+  /// First element.
+  T* data() const noexcept { return pointer; }
+  /// Number of elements.
+  std::size_t size() const noexcept { return static_cast<std::size_t>(count); }
+  /// True when empty.
+  bool empty() const noexcept { return count == 0; }
+};
+
+/// One relabelled message-flow block, exactly sized (read-only view). dst node d's sampled
+/// in-neighbours are the local src ids indices[offsets[d] .. offsets[d+1]); src_nodes[local] is
+/// the global id, the dst nodes first (in order), then the other sampled neighbours in order of
+/// first appearance.
+template <class Offset, class Index>
+struct block_ref {
+  array_ref<const Index> dst_nodes;         ///< global ids of the destination nodes
+  array_ref<const Index> src_nodes;         ///< global ids of the source nodes, dst first
+  array_ref<const std::int64_t> offsets;    ///< num_dst + 1
+  array_ref<const Index> indices;           ///< local src id of each sampled edge
+  array_ref<const Offset> edge_ids;         ///< global edge id of each sampled edge
+
+  /// Number of destination nodes.
+  std::int64_t num_dst() const noexcept { return dst_nodes.count; }
+  /// Number of source nodes (>= num_dst).
+  std::int64_t num_src() const noexcept { return src_nodes.count; }
+  /// Number of sampled edges.
+  std::int64_t num_edges() const noexcept { return indices.count; }
+};
+
+/// All blocks of a multi-layer sample, seeds side first (read-only views).
+template <class Offset, class Index>
+struct blocks_ref {
+  std::vector<block_ref<Offset, Index>> layers;  ///< one block per fanout
+
+  /// Global ids of the input (feature) nodes: the last layer's src nodes.
+  const array_ref<const Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
+};
+
+namespace detail {
+/// The block_ref of any owner whose five arrays have data() and size() (buffer, std::vector).
+template <class Offset, class Index, class Owner>
+block_ref<Offset, Index> block_ref_of(const Owner& b) noexcept
+{
+  auto const n = [](std::size_t size) { return static_cast<std::int64_t>(size); };
+  return {{b.dst_nodes.data(), n(b.dst_nodes.size())},
+          {b.src_nodes.data(), n(b.src_nodes.size())},
+          {b.offsets.data(), n(b.offsets.size())},
+          {b.indices.data(), n(b.indices.size())},
+          {b.edge_ids.data(), n(b.edge_ids.size())}};
+}
+}  // namespace detail
+
+GNNDIRECT_NAMESPACE_END

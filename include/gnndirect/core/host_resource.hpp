@@ -1,0 +1,180 @@
+#pragma once
+/// @file host_resource.hpp
+/// @brief Caller-supplied page-locked host memory: the host-side memory-resource concept (for
+/// pinned staging and pinned owners), a non-owning type-erased reference to one, and the default
+/// resource (cudaHostAlloc, mapped and portable). Host-compilable (CUDA headers needed).
+///
+/// The concept is the synchronous shape of resource.hpp's stream-ordered one:
+/// @code
+///   void* allocate(std::size_t bytes, std::size_t alignment);
+///   void  deallocate(void* ptr, std::size_t bytes, std::size_t alignment) noexcept;
+/// @endcode
+/// Synchronous rather than stream-ordered because page-locked host memory has no stream-ordered
+/// allocator in CUDA (cudaHostAlloc and cudaFreeHost are synchronous) and the first user of such
+/// memory is the CPU writing into it, which no stream orders. It is the shape of RMM's host
+/// memory resources and of CCCL 3.0's synchronous cuda::mr resource.
+///
+/// What the memory must be: page-locked and mapped into the device's address space
+/// (cudaHostAlloc with cudaHostAllocMapped, or memory pinned with cudaHostRegisterMapped), because
+/// gnndirect hands its device address (cudaHostGetDevicePointer) to kernels and copies. Memory that
+/// is not gives allocation_error when a pinned owner is built from it.
+
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/memory_kind.hpp>
+#include <gnndirect/core/resource.hpp>
+#include <gnndirect/core/version.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+GNNDIRECT_NAMESPACE_BEGIN
+
+/// True when `R` models the host resource concept (see the file comment): both members callable
+/// on a non-const lvalue of `R`.
+template <class R, class = void>
+struct is_host_resource : std::false_type {};
+
+template <class R>
+struct is_host_resource<
+  R, std::void_t<decltype(static_cast<void*>(std::declval<R&>().allocate(std::size_t{}, std::size_t{}))),
+                 decltype(std::declval<R&>().deallocate(std::declval<void*>(), std::size_t{},
+                                                        std::size_t{}))>> : std::true_type {};
+
+/// Shorthand for is_host_resource<R>::value.
+template <class R>
+inline constexpr bool is_host_resource_v = is_host_resource<R>::value;
+
+namespace detail {
+/// True when R's host deallocate is declared noexcept (false when it has none).
+template <class R, class = void>
+struct has_noexcept_host_deallocate : std::false_type {};
+template <class R>
+struct has_noexcept_host_deallocate<R, std::enable_if_t<is_host_resource_v<R>>>
+  : std::bool_constant<noexcept(std::declval<R&>().deallocate(std::declval<void*>(), std::size_t{},
+                                                              std::size_t{}))> {};
+}  // namespace detail
+
+/// Page-locked host memory mapped for every device (cudaHostAlloc with cudaHostAllocMapped |
+/// cudaHostAllocPortable; page-aligned, so any alignment up to the page size holds). Stateless.
+/// This is the host resource every gnndirect call uses when the caller passes none.
+class pinned_host_resource {
+ public:
+  /// Allocates `bytes` of mapped page-locked memory (null for 0 bytes). Synchronous.
+  /// @throws allocation_error (kind pinned) naming cudaHostAlloc and the locked-memory limit;
+  ///         no_device_error without a GPU.
+  void* allocate(std::size_t bytes, std::size_t /*alignment*/)
+  {
+    void* ptr = nullptr;
+    if (bytes == 0) { return ptr; }
+    cudaError_t const status = cudaHostAlloc(&ptr, bytes, cudaHostAllocMapped | cudaHostAllocPortable);
+    if (status != cudaSuccess) {
+      (void)cudaGetLastError();
+      if (detail::is_no_device_code(status)) {
+        throw no_device_error(__FILE__, __LINE__, "cudaHostAlloc", status);
+      }
+      throw allocation_error(__FILE__, __LINE__, bytes, memory_kind::pinned,
+                             std::string("cudaHostAlloc returned ") + cudaGetErrorName(status) +
+                               "; page-locked memory is limited by free RAM and the locked-memory "
+                               "limit (ulimit -l)");
+    }
+    return ptr;
+  }
+  /// Frees memory from allocate() (cudaFreeHost, which waits for the device). Never throws.
+  void deallocate(void* ptr, std::size_t /*bytes*/, std::size_t /*alignment*/) noexcept
+  {
+    if (ptr != nullptr) { GNNDIRECT_CUDA_TRY_NOTHROW(cudaFreeHost(ptr)); }
+  }
+};
+
+static_assert(is_host_resource_v<pinned_host_resource>);
+
+/// Non-owning, trivially copyable reference to any host resource: what gnndirect's pinned owners
+/// and the pipeline's staging store and take. The referenced resource must outlive every
+/// allocation made through the reference. A default-constructed reference uses
+/// pinned_host_resource. Every allocation is checked as resource_ref's are (null for bytes > 0,
+/// misalignment: allocation_error naming the call, the bytes and the alignment).
+class host_resource_ref {
+ public:
+  /// The default resource: pinned_host_resource.
+  host_resource_ref() noexcept = default;
+
+  /// References `resource` (kept by address; it must outlive the allocations). Accepts any
+  /// argument so that a type which does not fit fails here with a readable static_assert.
+  /// @tparam R a host resource, passed as a non-const lvalue, whose deallocate is noexcept
+  template <class R, class = std::enable_if_t<!std::is_same_v<
+                       std::remove_cv_t<std::remove_reference_t<R>>, host_resource_ref>>>
+  host_resource_ref(R&& resource) noexcept  // NOLINT: implicit by design, like resource_ref
+  {
+    using type = std::remove_reference_t<R>;
+    static_assert(std::is_lvalue_reference_v<R>,
+                  "gnndirect::host_resource_ref: pass the host memory resource as a non-const "
+                  "lvalue (it is kept by address and must outlive its allocations), not a temporary");
+    static_assert(!std::is_const_v<type>,
+                  "gnndirect::host_resource_ref: the host memory resource is const; allocate and "
+                  "deallocate are called on a non-const lvalue, so pass a non-const one");
+    static_assert(std::is_const_v<type> || is_host_resource_v<type>,
+                  "gnndirect::host_resource_ref: not a host memory resource; it needs the members "
+                  "void* allocate(std::size_t bytes, std::size_t alignment) and void "
+                  "deallocate(void* ptr, std::size_t bytes, std::size_t alignment) noexcept, "
+                  "callable on a non-const lvalue");
+    static_assert(!is_host_resource_v<type> || detail::has_noexcept_host_deallocate<type>::value,
+                  "gnndirect::host_resource_ref: the host memory resource's deallocate(void*, "
+                  "std::size_t, std::size_t) must be noexcept (owners return memory from "
+                  "destructors)");
+    if constexpr (std::is_lvalue_reference_v<R> && !std::is_const_v<type> &&
+                  is_host_resource_v<type> && detail::has_noexcept_host_deallocate<type>::value) {
+      object_ = static_cast<void*>(&resource);
+      allocate_ = &allocate_thunk<type>;
+      deallocate_ = &deallocate_thunk<type>;
+    }
+  }
+
+  /// Allocates `bytes` aligned to `alignment`. Synchronous.
+  /// @throws allocation_error (kind pinned) when the resource returns null (bytes > 0) or a
+  ///         misaligned pointer; whatever the resource throws.
+  void* allocate(std::size_t bytes, std::size_t alignment = default_allocation_alignment) const
+  {
+    if (object_ == nullptr) { return pinned_host_resource{}.allocate(bytes, alignment); }
+    void* const ptr = allocate_(object_, bytes, alignment);
+    return detail::checked_allocation(ptr, bytes, alignment, memory_kind::pinned,
+                                      "allocate(host, ...)",
+                                      [&](void* bad) { deallocate_(object_, bad, bytes, alignment); });
+  }
+  /// Returns memory from allocate() with the same bytes and alignment.
+  void deallocate(void* ptr, std::size_t bytes,
+                  std::size_t alignment = default_allocation_alignment) const noexcept
+  {
+    if (object_ == nullptr) {
+      pinned_host_resource{}.deallocate(ptr, bytes, alignment);
+      return;
+    }
+    deallocate_(object_, ptr, bytes, alignment);
+  }
+  /// True when this references the default resource.
+  bool is_default() const noexcept { return object_ == nullptr; }
+
+ private:
+  template <class R>
+  static void* allocate_thunk(void* object, std::size_t bytes, std::size_t alignment)
+  {
+    return static_cast<R*>(object)->allocate(bytes, alignment);
+  }
+  template <class R>
+  static void deallocate_thunk(void* object, void* ptr, std::size_t bytes, std::size_t alignment) noexcept
+  {
+    static_cast<R*>(object)->deallocate(ptr, bytes, alignment);
+  }
+
+  void* object_{nullptr};
+  void* (*allocate_)(void*, std::size_t, std::size_t){nullptr};
+  void (*deallocate_)(void*, void*, std::size_t, std::size_t) noexcept {nullptr};
+};
+
+static_assert(std::is_trivially_copyable_v<host_resource_ref>);
+static_assert(is_host_resource_v<host_resource_ref>);
+
+GNNDIRECT_NAMESPACE_END
