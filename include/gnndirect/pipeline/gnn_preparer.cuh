@@ -171,6 +171,16 @@ template <class Feature>
 struct feature_rows_of<Feature, void> {
   using type = table_view<const Feature>;
 };
+/// True when Codec is void or produces Feature.
+template <class Feature, class Codec>
+constexpr bool feature_codec_fits()
+{
+  if constexpr (std::is_void_v<Codec>) {
+    return true;
+  } else {
+    return codec_decodes_to_v<Codec, Feature>;
+  }
+}
 /// Bytes a gather loads per feature row of a plain table.
 template <class T>
 std::size_t feature_load_bytes(const table_view<T>& rows) noexcept
@@ -201,7 +211,7 @@ class gnn_preparer {
   static_assert(is_sampler_v<Sampler>,
                 "gnndirect::gnn_preparer / minibatch_pipeline: the Sampler must model the sampler "
                 "concept (device/samplers.hpp)");
-  static_assert(std::is_void_v<Codec> || codec_decodes_to_v<Codec, Feature>,
+  static_assert(detail::feature_codec_fits<Feature, Codec>(),
                 "gnndirect::gnn_preparer / minibatch_pipeline: the Codec cannot produce the Feature type");
 
  public:
