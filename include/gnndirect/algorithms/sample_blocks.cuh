@@ -205,6 +205,7 @@ sampled_blocks<Offset, Index> sample_blocks_sync(cudaStream_t stream, const csr_
 /// @throws invalid_argument (arguments), index_out_of_range (when policy.check_seeds: "seeds of
 /// layer l" for a seed outside [0, num_nodes), "sampled neighbours of layer l" for a corrupt
 /// graph; the context stays usable), allocation_error, cuda_error.
+/// @return the blocks, seeds side first, in exactly-sized device owners
 template <class Offset, class Index, class Sampler>
 sampled_blocks<Offset, Index> sample_blocks(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                                             const Index* seeds, std::int64_t num_seeds,
@@ -217,6 +218,9 @@ sampled_blocks<Offset, Index> sample_blocks(cudaStream_t stream, const csr_view<
 
 /// As above, allocating from a CUDA memory pool of the current device (null: its default pool);
 /// kept for source compatibility.
+/// @param stream, csr, seeds, num_seeds, fanouts, sampler, policy as above
+/// @param pool CUDA memory pool of the current device for every allocation (null: its default)
+/// @return the blocks, seeds side first
 template <class Offset, class Index, class Sampler>
 sampled_blocks<Offset, Index> sample_blocks(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                                             const Index* seeds, std::int64_t num_seeds,
