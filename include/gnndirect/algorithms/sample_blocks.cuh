@@ -49,7 +49,7 @@ class sample_blocks_buffers {
     allocate(max_seeds, fanouts, num_nodes, stream, pool);
   }
 
-  /// The outputs, for sample_blocks_async.
+  /// @return the outputs, for sample_blocks_async
   sampled_blocks_ref<Offset, Index> ref() const
   {
     sampled_blocks_ref<Offset, Index> out;
@@ -60,13 +60,13 @@ class sample_blocks_buffers {
     }
     return out;
   }
-  /// The workspace, for sample_blocks_async and sample_blocks_check.
+  /// @return the workspace, for sample_blocks_async and sample_blocks_check
   workspace_view workspace() const noexcept { return {workspace_.data(), workspace_.bytes()}; }
-  /// The bounds the arrays were sized for.
+  /// @return the bounds the arrays were sized for
   const std::vector<block_bounds>& bounds() const noexcept { return bounds_; }
-  /// Device array of 2 x layers counts: [2l] = num_src, [2l + 1] = num_edges of layer l.
+  /// @return device array of 2 x layers counts: [2l] = num_src, [2l + 1] = num_edges of layer l
   const std::int64_t* counts() const noexcept { return counts_.data(); }
-  /// Number of layers.
+  /// @return number of layers
   std::size_t num_layers() const noexcept { return layers_.size(); }
 
  private:
@@ -110,13 +110,13 @@ struct sampled_block {
   buffer<Index> indices;         ///< local src id of each sampled edge
   buffer<Offset> edge_ids;       ///< global edge id of each sampled edge
 
-  /// Number of destination nodes.
+  /// @return number of destination nodes
   std::int64_t num_dst() const noexcept { return static_cast<std::int64_t>(dst_nodes.size()); }
-  /// Number of source nodes (>= num_dst).
+  /// @return number of source nodes (>= num_dst)
   std::int64_t num_src() const noexcept { return static_cast<std::int64_t>(src_nodes.size()); }
-  /// Number of sampled edges.
+  /// @return number of sampled edges
   std::int64_t num_edges() const noexcept { return static_cast<std::int64_t>(indices.size()); }
-  /// The block as a view of the family every sampler hands out (algorithms/sampled_refs.hpp).
+  /// @return the block as a view of the family every sampler hands out (algorithms/sampled_refs.hpp)
   block_ref<Offset, Index> ref() const noexcept { return detail::block_ref_of<Offset, Index>(*this); }
 };
 
@@ -125,9 +125,9 @@ template <class Offset, class Index>
 struct sampled_blocks {
   std::vector<sampled_block<Offset, Index>> layers;  ///< one block per fanout
 
-  /// Global ids of the input (feature) nodes: the last layer's src nodes (device memory).
+  /// @return global ids of the input (feature) nodes: the last layer's src nodes (device memory)
   const buffer<Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
-  /// The blocks as views (device memory), valid while this owner lives.
+  /// @return the blocks as views (device memory), valid while this owner lives
   blocks_ref<Offset, Index> ref() const
   {
     blocks_ref<Offset, Index> out;

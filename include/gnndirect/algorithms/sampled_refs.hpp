@@ -72,11 +72,11 @@ struct array_ref {
   T* pointer{nullptr};     ///< first element
   std::int64_t count{0};   ///< number of elements
 
-  /// First element.
+  /// @return first element
   T* data() const noexcept { return pointer; }
-  /// Number of elements.
+  /// @return number of elements
   std::size_t size() const noexcept { return static_cast<std::size_t>(count); }
-  /// True when empty.
+  /// @return true when empty
   bool empty() const noexcept { return count == 0; }
 };
 
@@ -92,11 +92,11 @@ struct block_ref {
   array_ref<const Index> indices;           ///< local src id of each sampled edge
   array_ref<const Offset> edge_ids;         ///< global edge id of each sampled edge
 
-  /// Number of destination nodes.
+  /// @return number of destination nodes
   std::int64_t num_dst() const noexcept { return dst_nodes.count; }
-  /// Number of source nodes (>= num_dst).
+  /// @return number of source nodes (>= num_dst)
   std::int64_t num_src() const noexcept { return src_nodes.count; }
-  /// Number of sampled edges.
+  /// @return number of sampled edges
   std::int64_t num_edges() const noexcept { return indices.count; }
 };
 
@@ -105,7 +105,7 @@ template <class Offset, class Index>
 struct blocks_ref {
   std::vector<block_ref<Offset, Index>> layers;  ///< one block per fanout
 
-  /// Global ids of the input (feature) nodes: the last layer's src nodes.
+  /// @return global ids of the input (feature) nodes: the last layer's src nodes
   const array_ref<const Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
 };
 

@@ -26,7 +26,7 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// The arrays of a CSR graph, in the order validation checks them.
 enum class csr_array : std::uint8_t { indptr, indices, weights, edge_ids };
 
-/// Name of an array as it appears in messages ("indptr", "indices", "weights", "edge_ids").
+/// @return name of an array as it appears in messages ("indptr", "indices", "weights", "edge_ids")
 constexpr std::string_view to_string(csr_array array) noexcept
 {
   switch (array) {
@@ -50,9 +50,9 @@ class corrupt_graph : public invalid_argument {
       position_(position)
   {
   }
-  /// The array that breaks a rule.
+  /// @return the array that breaks a rule
   csr_array array() const noexcept { return array_; }
-  /// First bad position in that array; -1 for whole-array problems.
+  /// @return first bad position in that array; -1 for whole-array problems
   std::int64_t position() const noexcept { return position_; }
 
  private:

@@ -91,11 +91,11 @@ class tiered_table {
     clear(stream);
   }
 
-  /// Rows that fit in the budget.
+  /// @return rows that fit in the budget
   std::int64_t capacity() const noexcept { return capacity_; }
-  /// Rows cached now.
+  /// @return rows cached now
   std::int64_t cached_rows() const noexcept { return cached_; }
-  /// Device bytes held (cached rows plus the slot map).
+  /// @return device bytes held (cached rows plus the slot map)
   std::size_t device_bytes() const noexcept { return cache_.bytes() + slot_of_.bytes(); }
 
   /// Empties the tier (every row served from host memory): resets the slot map on `stream`, the
@@ -141,7 +141,7 @@ class tiered_table {
     cached_ = n;
   }
 
-  /// View for gathers (valid until the next rebuild/clear or destruction).
+  /// @return view for gathers (valid until the next rebuild/clear or destruction)
   tiered_view<T> view() const noexcept { return {host_, cache_.data(), slot_of_.data(), cached_}; }
 
   /// Scatter target that writes through: scatter(stream, src, indices, n, tier.write_source(rows))

@@ -34,7 +34,7 @@ struct encoded_view {
 
   /// First code of row `r` (no bounds check).
   GNNDIRECT_HOST_DEVICE const std::uint8_t* row(std::int64_t r) const noexcept { return data + r * stride_bytes; }
-  /// Bytes of codes per row (whole bytes).
+  /// @return bytes of codes per row (whole bytes)
   GNNDIRECT_HOST_DEVICE std::int64_t payload_bytes() const noexcept
   {
     std::int64_t const codes = (cols + Codec::values_per_code - 1) / Codec::values_per_code;
@@ -47,7 +47,7 @@ struct encoded_view {
     std::int64_t const rounded = (payload_bytes() + 15) / 16 * 16;
     return rounded <= stride_bytes ? rounded : payload_bytes();
   }
-  /// True when the view holds no value.
+  /// @return true when the view holds no value
   GNNDIRECT_HOST_DEVICE bool empty() const noexcept { return rows == 0 || cols == 0; }
 };
 

@@ -49,9 +49,9 @@ class index_out_of_range : public invalid_argument {
       value_(value)
   {
   }
-  /// First position in the index array holding a bad value.
+  /// @return first position in the index array holding a bad value
   std::int64_t position() const noexcept { return position_; }
-  /// The bad value found there.
+  /// @return the bad value found there
   std::int64_t value() const noexcept { return value_; }
 
  private:
@@ -72,9 +72,9 @@ class allocation_error : public error {
       kind_(kind)
   {
   }
-  /// Requested size in bytes.
+  /// @return requested size in bytes
   std::size_t bytes() const noexcept { return bytes_; }
-  /// Requested placement.
+  /// @return requested placement
   memory_kind kind() const noexcept { return kind_; }
 
  private:

@@ -154,7 +154,7 @@ class host_resource_ref {
     }
     deallocate_(object_, ptr, bytes, alignment);
   }
-  /// True when this references the default resource.
+  /// @return true when this references the default resource
   bool is_default() const noexcept { return object_ == nullptr; }
 
  private:

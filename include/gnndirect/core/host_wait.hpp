@@ -30,6 +30,7 @@ enum class wait_mode : std::uint8_t {
 };
 
 /// Stable lower-case name of a wait mode.
+/// @param mode the mode  @return its name, or "unknown" for a value outside the enumeration
 constexpr std::string_view to_string(wait_mode mode) noexcept
 {
   return mode == wait_mode::sleep ? "sleep" : "spin";

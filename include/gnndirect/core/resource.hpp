@@ -132,7 +132,7 @@ class device_pool_resource {
   {
     if (ptr != nullptr) { GNNDIRECT_CUDA_TRY_NOTHROW(cudaFreeAsync(ptr, stream.get())); }
   }
-  /// The pool (null: the device's default pool).
+  /// @return the pool (null: the device's default pool)
   cudaMemPool_t pool() const noexcept { return pool_; }
 
  private:
@@ -214,7 +214,7 @@ class resource_ref {
     }
     deallocate_(object_, stream, ptr, bytes, alignment);
   }
-  /// True when this references the default resource.
+  /// @return true when this references the default resource
   bool is_default() const noexcept { return object_ == nullptr; }
 
  private:

@@ -48,19 +48,19 @@ struct table_view {
 
   /// Pointer to the first element of row `r` (no bounds check: callers validate indices).
   GNNDIRECT_HOST_DEVICE T* row(std::int64_t r) const noexcept { return data + r * row_stride; }
-  /// Bytes of payload per row.
+  /// @return bytes of payload per row
   GNNDIRECT_HOST_DEVICE std::size_t row_bytes() const noexcept
   {
     return static_cast<std::size_t>(cols) * sizeof(T);
   }
-  /// Bytes between consecutive rows.
+  /// @return bytes between consecutive rows
   GNNDIRECT_HOST_DEVICE std::size_t stride_bytes() const noexcept
   {
     return static_cast<std::size_t>(row_stride) * sizeof(T);
   }
-  /// True when rows are packed back to back.
+  /// @return true when rows are packed back to back
   GNNDIRECT_HOST_DEVICE bool is_contiguous() const noexcept { return row_stride == cols; }
-  /// True when the view holds no element.
+  /// @return true when the view holds no element
   GNNDIRECT_HOST_DEVICE bool empty() const noexcept { return rows == 0 || cols == 0; }
 };
 

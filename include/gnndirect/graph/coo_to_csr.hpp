@@ -40,9 +40,9 @@ struct host_csr {
   std::vector<Offset> edge_ids;  ///< empty, or one edge id per edge
   std::int64_t num_nodes{0};     ///< number of nodes
 
-  /// Number of edges.
+  /// @return number of edges
   std::int64_t num_edges() const noexcept { return static_cast<std::int64_t>(indices.size()); }
-  /// Host-readable view (optional arrays null when empty).
+  /// @return host-readable view (optional arrays null when empty)
   csr_view<Offset, Index> view() const noexcept
   {
     csr_view<Offset, Index> v;

@@ -28,7 +28,7 @@ struct csr_placement {
   memory_kind indptr{memory_kind::device};  ///< placement of indptr
   memory_kind edges{memory_kind::device};   ///< placement of indices, weights and edge ids
 
-  /// Every array in `kind`.
+  /// @return every array in `kind`
   static constexpr csr_placement all(memory_kind kind) noexcept { return {kind, kind}; }
 };
 
@@ -158,7 +158,7 @@ class csr_graph {
     return graph;
   }
 
-  /// View with device-visible addresses, for kernels and the bulk API.
+  /// @return view with device-visible addresses, for kernels and the bulk API
   view_type view() const noexcept
   {
     return make_view(indptr_.data(), indices_.data(), weights_.data(), edge_ids_.data());
@@ -175,25 +175,25 @@ class csr_graph {
                      edge_ids_.host_data());
   }
 
-  /// Number of nodes.
+  /// @return number of nodes
   std::int64_t num_nodes() const noexcept { return num_nodes_; }
-  /// Number of edges.
+  /// @return number of edges
   std::int64_t num_edges() const noexcept { return num_edges_; }
-  /// Placement of the arrays.
+  /// @return placement of the arrays
   csr_placement placement() const noexcept { return placement_; }
-  /// True when the graph stores one weight per edge.
+  /// @return true when the graph stores one weight per edge
   bool has_weights() const noexcept { return has_weights_; }
-  /// True when the graph stores one edge id per edge.
+  /// @return true when the graph stores one edge id per edge
   bool has_edge_ids() const noexcept { return has_edge_ids_; }
 
   /// The owning arrays, for code that fills them (e.g. GPU construction). data() of a buffer is
   /// writable; the graph's views see what is written.
   const buffer<Offset>& indptr() const noexcept { return indptr_; }
-  /// Neighbour ids (see indptr()).
+  /// @return neighbour ids (see indptr())
   const buffer<Index>& indices() const noexcept { return indices_; }
-  /// Weights; empty unless has_weights().
+  /// @return weights; empty unless has_weights()
   const buffer<float>& weights() const noexcept { return weights_; }
-  /// Edge ids; empty unless has_edge_ids().
+  /// @return edge ids; empty unless has_edge_ids()
   const buffer<Offset>& edge_ids() const noexcept { return edge_ids_; }
 
  private:

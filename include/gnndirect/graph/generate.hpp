@@ -68,7 +68,7 @@ struct graph_shape {
   std::int64_t num_edges;  ///< edges
 };
 
-/// Full-size shape of a preset.
+/// @return full-size shape of a preset
 constexpr graph_shape preset_shape(graph_preset preset) noexcept
 {
   switch (preset) {

@@ -288,12 +288,12 @@ struct mapped_csr {
   npy_array indptr;   ///< mapped and registered indptr file
   npy_array indices;  ///< mapped and registered indices file
 
-  /// Device-visible view (kinds: registered).
+  /// @return device-visible view (kinds: registered)
   csr_view<Offset, Index> view() const
   {
     return make_view(indptr.device_data_as<Offset>(), indices.device_data_as<Index>());
   }
-  /// Host-readable view of the same mappings.
+  /// @return host-readable view of the same mappings
   csr_view<Offset, Index> host_view() const
   {
     return make_view(indptr.data_as<Offset>(), indices.data_as<Index>());

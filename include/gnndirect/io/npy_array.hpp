@@ -95,20 +95,20 @@ class npy_array {
                                          [](host_registration* r) { delete r; });
     }
   }
-  /// True after register_in_place().
+  /// @return true after register_in_place()
   bool registered() const noexcept { return registration_ != nullptr; }
 
-  /// Path given at construction.
+  /// @return path given at construction
   const std::string& path() const noexcept { return path_; }
-  /// The parsed header.
+  /// @return the parsed header
   const npy_header& header() const noexcept { return header_; }
-  /// Element type.
+  /// @return element type
   npy_dtype dtype() const noexcept { return header_.dtype; }
-  /// Number of elements.
+  /// @return number of elements
   std::int64_t size() const noexcept { return header_.element_count; }
-  /// Host address of element 0.
+  /// @return host address of element 0
   const void* data() const noexcept { return base_ + header_.data_offset; }
-  /// Device-visible address of element 0; nullptr until register_in_place().
+  /// @return device-visible address of element 0; nullptr until register_in_place()
   const void* device_data() const noexcept
   {
     return registered() ? static_cast<const char*>(registration_->device_data()) + header_.data_offset

@@ -32,7 +32,7 @@ enum class npy_dtype : std::uint8_t {
   bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64
 };
 
-/// Bytes per element of a dtype.
+/// @return bytes per element of a dtype
 constexpr std::size_t npy_itemsize(npy_dtype dtype) noexcept
 {
   switch (dtype) {
@@ -52,7 +52,7 @@ constexpr std::size_t npy_itemsize(npy_dtype dtype) noexcept
   return 0;
 }
 
-/// NumPy's little-endian descr of a dtype ("<i8", "|u1", "<f4", ...).
+/// @return numPy's little-endian descr of a dtype ("<i8", "|u1", "<f4", ...)
 constexpr std::string_view npy_descr(npy_dtype dtype) noexcept
 {
   switch (dtype) {
@@ -72,7 +72,7 @@ constexpr std::string_view npy_descr(npy_dtype dtype) noexcept
   return "";
 }
 
-/// The npy_dtype of a C++ element type (compile error for types .npy cannot describe).
+/// @return the npy_dtype of a C++ element type (compile error for types .npy cannot describe)
 template <class T>
 constexpr npy_dtype npy_dtype_of() noexcept
 {

@@ -162,13 +162,13 @@ class allocation {
   allocation& operator=(const allocation&) = delete;
   ~allocation() { release(); }
 
-  /// Address for device code (kernels, cudaMemcpy).
+  /// @return address for device code (kernels, cudaMemcpy)
   void* device_data() const noexcept { return device_ptr_; }
-  /// Address for host code; nullptr for device memory.
+  /// @return address for host code; nullptr for device memory
   void* host_data() const noexcept { return host_ptr_; }
-  /// Size in bytes.
+  /// @return size in bytes
   std::size_t bytes() const noexcept { return bytes_; }
-  /// Placement.
+  /// @return placement
   memory_kind kind() const noexcept { return kind_; }
 
   /// Exchanges the contents of two allocations.

@@ -39,17 +39,17 @@ class buffer {
   {
   }
 
-  /// Device-visible address of element 0 (nullptr when empty).
+  /// @return device-visible address of element 0 (nullptr when empty)
   T* data() const noexcept { return static_cast<T*>(storage_.device_data()); }
-  /// Host address of element 0; nullptr for device memory or when empty.
+  /// @return host address of element 0; nullptr for device memory or when empty
   T* host_data() const noexcept { return static_cast<T*>(storage_.host_data()); }
-  /// Number of elements.
+  /// @return number of elements
   std::size_t size() const noexcept { return size_; }
-  /// Size in bytes.
+  /// @return size in bytes
   std::size_t bytes() const noexcept { return size_ * sizeof(T); }
-  /// Placement.
+  /// @return placement
   memory_kind kind() const noexcept { return storage_.kind(); }
-  /// True when the buffer holds no element.
+  /// @return true when the buffer holds no element
   bool empty() const noexcept { return size_ == 0; }
 
  private:

@@ -42,9 +42,9 @@ struct host_coo {
   std::vector<float> weights;  ///< empty, or one weight per edge
   std::int64_t num_nodes{0};   ///< number of nodes
 
-  /// Number of edges.
+  /// @return number of edges
   std::int64_t num_edges() const noexcept { return static_cast<std::int64_t>(src.size()); }
-  /// Host-readable view (weights null when empty).
+  /// @return host-readable view (weights null when empty)
   coo_view<Index> view() const noexcept
   {
     return {src.data(), dst.data(), weights.empty() ? nullptr : weights.data(), num_edges(),
@@ -61,9 +61,9 @@ struct coo_graph {
   buffer<float> weights;     ///< empty, or one weight per edge
   std::int64_t num_nodes{0}; ///< number of nodes
 
-  /// Number of edges.
+  /// @return number of edges
   std::int64_t num_edges() const noexcept { return static_cast<std::int64_t>(src.size()); }
-  /// Device-visible view.
+  /// @return device-visible view
   coo_view<Index> view() const noexcept
   {
     return {src.data(), dst.data(), weights.empty() ? nullptr : weights.data(), num_edges(),

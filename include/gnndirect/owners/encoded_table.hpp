@@ -118,7 +118,7 @@ class encoded_table {
     }
   }
 
-  /// View for kernels and the bulk API (device-visible addresses).
+  /// @return view for kernels and the bulk API (device-visible addresses)
   encoded_view<Codec> view() const noexcept
   {
     return {codes_.view().data, rows_, cols_, stride_, kind_, meta_.data(), codec_};
@@ -139,25 +139,25 @@ class encoded_table {
     GNNDIRECT_EXPECTS(r >= 0 && r < rows_, "encoded_table::host_decode: row " + std::to_string(r) + " out of range");
     host_decode_row<D>(codec_, codes_.host_view().data + r * stride_, host_meta_[static_cast<std::size_t>(r)], cols_, out);
   }
-  /// The per-row metadata as the host keeps it (rows entries).
+  /// @return the per-row metadata as the host keeps it (rows entries)
   const std::vector<meta_type>& host_meta() const noexcept { return host_meta_; }
 
-  /// Per-column encoding error (cols entries; fp32 decode against the input).
+  /// @return per-column encoding error (cols entries; fp32 decode against the input)
   const std::vector<column_error>& errors() const noexcept { return errors_; }
-  /// Rows.
+  /// @return rows
   std::int64_t rows() const noexcept { return rows_; }
-  /// Decoded values per row.
+  /// @return decoded values per row
   std::int64_t cols() const noexcept { return cols_; }
-  /// Bytes between encoded rows (encoded_row_stride of the codes' bytes).
+  /// @return bytes between encoded rows (encoded_row_stride of the codes' bytes)
   std::int64_t stride_bytes() const noexcept { return stride_; }
-  /// Placement of the codes.
+  /// @return placement of the codes
   memory_kind kind() const noexcept { return kind_; }
-  /// Device memory held: the metadata, plus the codes when they are device-resident.
+  /// @return device memory held: the metadata, plus the codes when they are device-resident
   std::size_t device_bytes() const noexcept
   {
     return meta_.bytes() + (kind_ == memory_kind::device ? static_cast<std::size_t>(rows_ * stride_) : 0);
   }
-  /// Host memory held by the codes (0 for device tables).
+  /// @return host memory held by the codes (0 for device tables)
   std::size_t host_bytes() const noexcept
   {
     return kind_ == memory_kind::device ? 0 : static_cast<std::size_t>(rows_ * stride_);

@@ -130,13 +130,13 @@ class host_registration {
   host_registration& operator=(const host_registration&) = delete;
   ~host_registration() { release(); }
 
-  /// Caller's host address.
+  /// @return caller's host address
   void* host_data() const noexcept { return host_; }
-  /// Address kernels use to reach the same bytes.
+  /// @return address kernels use to reach the same bytes
   void* device_data() const noexcept { return device_; }
-  /// Registered size in bytes.
+  /// @return registered size in bytes
   std::size_t bytes() const noexcept { return bytes_; }
-  /// Number of cudaHostRegister chunks.
+  /// @return number of cudaHostRegister chunks
   std::size_t chunk_count() const noexcept { return chunks_.size(); }
 
   /// Exchanges two registrations.

@@ -75,7 +75,7 @@ class table {
     return result;
   }
 
-  /// View with device-visible addresses, for kernels and the bulk API.
+  /// @return view with device-visible addresses, for kernels and the bulk API
   table_view<T> view() const noexcept { return {device_ptr(), rows_, cols_, stride(), kind_}; }
   /// View with host addresses, for the host reference and for filling.
   /// @throws invalid_argument for device tables (no host address).
@@ -86,11 +86,11 @@ class table {
     return {host_ptr(), rows_, cols_, stride(), kind_};
   }
 
-  /// Number of rows.
+  /// @return number of rows
   std::int64_t rows() const noexcept { return rows_; }
-  /// Elements per row.
+  /// @return elements per row
   std::int64_t cols() const noexcept { return cols_; }
-  /// Placement.
+  /// @return placement
   memory_kind kind() const noexcept { return kind_; }
   /// Bytes spanned: ((rows - 1) x stride + cols) x sizeof(T), the first row's first element to
   /// the last row's last (rows x cols x sizeof(T) for packed tables; 0 without rows).

@@ -345,18 +345,18 @@ class gnn_preparer {
     return batch.feature_bytes;
   }
 
-  /// Batches per epoch: ceil(training ids / batch_size), or floor with drop_last.
+  /// @return batches per epoch: ceil(training ids / batch_size), or floor with drop_last
   std::int64_t num_batches() const noexcept
   {
     auto const n = static_cast<std::int64_t>(training_ids_.size());
     return options_.drop_last ? n / options_.batch_size
                               : (n + options_.batch_size - 1) / options_.batch_size;
   }
-  /// The current epoch's shuffled training ids. Stable until the next start_epoch.
+  /// @return the current epoch's shuffled training ids. Stable until the next start_epoch
   const std::vector<Index>& epoch_order() const noexcept { return order_; }
-  /// The hot-row tier of the features, or null when options.cache_bytes is 0.
+  /// @return the hot-row tier of the features, or null when options.cache_bytes is 0
   feature_cache_type* feature_cache() noexcept { return cache_.get(); }
-  /// The options in effect (block_budget applied).
+  /// @return the options in effect (block_budget applied)
   const pipeline_options& options() const noexcept { return options_; }
 
  private:

@@ -126,14 +126,14 @@ class minibatch_pipeline {
   /// cuda_error.
   void release(const batch_type* batch, cudaStream_t consumer) { scheduler_.release(batch, consumer); }
 
-  /// Batches per epoch: ceil(training ids / batch_size), or floor with drop_last.
+  /// @return batches per epoch: ceil(training ids / batch_size), or floor with drop_last
   std::int64_t num_batches() const noexcept { return preparer_.num_batches(); }
 
   /// The current epoch's shuffled training ids (batch b holds positions [b * batch_size, ...)).
   /// Stable until the next start_epoch.
   const std::vector<Index>& epoch_order() const noexcept { return preparer_.epoch_order(); }
 
-  /// A snapshot of the counters and of the current epoch's per-batch timestamps. Thread-safe.
+  /// @return A snapshot of the counters and of the current epoch's per-batch timestamps. Thread-safe
   pipeline_stats stats() const
   {
     scheduler_stats s = scheduler_.stats();
@@ -146,7 +146,7 @@ class minibatch_pipeline {
   /// The stream of the pipeline's own set-up work (pool reserve, cache fill). Batches are
   /// prepared on the streams of their slots.
   cudaStream_t side_stream() const noexcept { return stream_.get(); }
-  /// The options in effect (block_budget applied).
+  /// @return the options in effect (block_budget applied)
   const pipeline_options& options() const noexcept { return preparer_.options(); }
 
  private:

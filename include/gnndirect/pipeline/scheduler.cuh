@@ -226,21 +226,21 @@ class batch_scheduler {
     cv_.notify_all();
   }
 
-  /// Batches of the current epoch (0 before the first start_epoch).
+  /// @return batches of the current epoch (0 before the first start_epoch)
   std::int64_t num_batches() const
   {
     std::lock_guard<std::mutex> lock(mutex_);
     return num_batches_;
   }
 
-  /// A snapshot of the counters and of the current epoch's per-batch timestamps. Thread-safe.
+  /// @return A snapshot of the counters and of the current epoch's per-batch timestamps. Thread-safe
   scheduler_stats stats() const
   {
     std::lock_guard<std::mutex> lock(mutex_);
     return scheduler_stats{prepared_, payload_bytes_, epoch_, timings_};
   }
 
-  /// The options in effect.
+  /// @return the options in effect
   const scheduler_options& options() const noexcept { return options_; }
 
  private:

@@ -107,7 +107,7 @@ inline int resolve_host_threads(int setting, const char* gnndirect_env, const ch
 /// thread-safe; affects calls that start afterwards.
 inline void set_host_threads(int n) noexcept { detail::host_threads_setting().store(n > 0 ? n : 0); }
 
-/// Number of threads the host helpers use now (see set_host_threads), at least 1. Never throws.
+/// @return number of threads the host helpers use now (see set_host_threads), at least 1. Never throws
 inline int host_threads() noexcept
 {
   return detail::resolve_host_threads(detail::host_threads_setting().load(),
@@ -117,7 +117,7 @@ inline int host_threads() noexcept
 
 namespace host {
 
-/// Number of worker threads the host helpers use by default (gnndirect::host_threads()).
+/// @return number of worker threads the host helpers use by default (gnndirect::host_threads())
 inline int default_thread_count() noexcept { return host_threads(); }
 
 /// Calls body(begin, end, worker) on `threads` contiguous slices of [0, n); the calling thread
