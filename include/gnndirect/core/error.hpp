@@ -38,6 +38,7 @@ class invalid_argument : public error {
 /// position() is the first offending position in the index array, value() the bad index.
 class index_out_of_range : public invalid_argument {
  public:
+  /// @param file, line source location of the check
   /// @param what names the array  @param position first bad position  @param value its value
   /// @param bound the exclusive upper bound the index had to respect
   index_out_of_range(const char* file, int line, const std::string& what, std::int64_t position,
@@ -62,6 +63,7 @@ class index_out_of_range : public invalid_argument {
 /// An allocation or registration was refused or failed; names the size, the kind and a hint.
 class allocation_error : public error {
  public:
+  /// @param file, line source location of the check
   /// @param bytes requested size  @param kind requested placement  @param reason what went wrong
   allocation_error(const char* file, int line, std::size_t bytes, memory_kind kind,
                    const std::string& reason)

@@ -12,6 +12,7 @@ GNNDIRECT_NAMESPACE_BEGIN
 
 /// Owning, move-only array of `size` uninitialised elements of trivially copyable T.
 /// data() is the device-visible address; host_data() the CPU address (nullptr for device).
+/// @tparam T element type (trivially copyable)
 template <class T>
 class buffer {
   static_assert(std::is_trivially_copyable_v<T>, "buffer<T>: T must be trivially copyable");
@@ -21,7 +22,8 @@ class buffer {
   buffer() noexcept = default;
   /// Allocates `size` elements synchronously in `kind`: device memory from `mr`, pinned memory
   /// from `host_mr` (defaults: the device's default pool, cudaHostAlloc); both must outlive the
-  /// buffer. @throws as allocation::allocation.
+  /// buffer. @param size elements  @param kind placement  @param mr, host_mr resources
+  /// @throws as allocation::allocation.
   buffer(std::size_t size, memory_kind kind, resource_ref mr = {}, host_resource_ref host_mr = {})
     : storage_(kind, size * sizeof(T), mr, host_mr), size_(size)
   {
@@ -29,11 +31,13 @@ class buffer {
   /// Allocates `size` elements of device memory stream-ordered on `stream` from `mr` (default:
   /// the device's default pool); returned to `mr` on `stream`, which must outlive the buffer, as
   /// must the resource. Enqueued, not synchronous. @throws as allocation::allocation.
+  /// @param size elements  @param stream allocation (and release) stream  @param mr the resource
   buffer(std::size_t size, cudaStream_t stream, resource_ref mr = {})
     : storage_(size * sizeof(T), stream, mr), size_(size)
   {
   }
   /// As above, from a CUDA memory pool of the current device (null: its default pool).
+  /// @param size elements  @param stream allocation (and release) stream  @param pool the pool
   buffer(std::size_t size, cudaStream_t stream, cudaMemPool_t pool)
     : storage_(size * sizeof(T), stream, pool), size_(size)
   {
