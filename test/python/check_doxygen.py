@@ -97,6 +97,8 @@ def template_problems(xml_dir):
         for node in root.iter():
             if node.tag not in ("compounddef", "memberdef"):
                 continue
+            if node.get("prot") == "private":  # not public API (Doxygen documents none of it)
+                continue
             params = node.find("templateparamlist")
             if params is None:
                 continue

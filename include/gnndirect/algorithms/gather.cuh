@@ -342,6 +342,7 @@ void move_rows_sync(cudaStream_t stream, const Source& source, const Index* indi
 /// Workspace bytes gather_async needs for `count` indices into a table of `table_rows` rows held
 /// in `table_kind`, with `row_bytes` bytes per row and this policy. Pure host computation apart
 /// from CUB's sort sizing. @throws invalid_argument (policy), cuda_error.
+/// @tparam Index int32 or int64 row index type
 template <class Index>
 std::size_t gather_workspace_bytes(std::int64_t count, std::int64_t table_rows, memory_kind table_kind,
                                    std::size_t row_bytes, const gather_policy& policy = {})
@@ -353,6 +354,7 @@ std::size_t gather_workspace_bytes(std::int64_t count, std::int64_t table_rows, 
 
 /// Workspace bytes scatter_async needs (as gather_workspace_bytes; scatter also sorts to apply
 /// the last-occurrence rule unless policy.unique_indices). @throws invalid_argument, cuda_error.
+/// @tparam Index int32 or int64 row index type
 template <class Index>
 std::size_t scatter_workspace_bytes(std::int64_t count, std::int64_t table_rows, memory_kind table_kind,
                                     std::size_t row_bytes, const gather_policy& policy = {})

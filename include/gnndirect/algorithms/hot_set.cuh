@@ -127,6 +127,7 @@ buffer<std::int64_t> top_k_rows(cudaStream_t stream, std::int64_t n, std::int64_
 /// stream-ordered on `stream` from `mr` (default: the device's default pool); the result is
 /// returned to `mr` on `stream`, so both must outlive it. Synchronous.
 /// @throws cuda_error, allocation_error (or what `mr` throws).
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 buffer<std::int64_t> hot_rows_by_degree(cudaStream_t stream, const csr_view<Offset, Index>& csr, std::int64_t k,
                                         resource_ref mr = {})
@@ -140,6 +141,7 @@ buffer<std::int64_t> hot_rows_by_degree(cudaStream_t stream, const csr_view<Offs
 /// Adds one to counts[id] for each of the `n` device-visible ids (pre-sampling: call on the input
 /// nodes of a few epochs' worth of sampled batches). Ids outside [0, num_rows) are ignored.
 /// Enqueued on `stream`. @throws cuda_error.
+/// @tparam Index node id type
 template <class Index>
 void count_accesses_async(cudaStream_t stream, const Index* ids, std::int64_t n, std::int64_t num_rows,
                           std::uint32_t* counts)
@@ -170,6 +172,7 @@ inline buffer<std::int64_t> hot_rows_by_count(cudaStream_t stream, const std::ui
 /// ids (on the papers100M-shaped graph: docs/performance.md §3). Memory as hot_rows_by_degree
 /// (from `mr` on `stream`, about 32 bytes per node). Synchronous.
 /// @throws cuda_error, allocation_error (or what `mr` throws).
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 buffer<std::int64_t> hot_rows_by_count(cudaStream_t stream, const std::uint32_t* counts,
                                        const csr_view<Offset, Index>& csr, std::int64_t k,

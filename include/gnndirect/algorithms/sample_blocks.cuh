@@ -29,6 +29,7 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// Owns a reusable set of bound-sized outputs, device-side counts and workspace for
 /// sample_blocks_async, allocated stream-ordered once (from a resource or a pool) for up to
 /// `max_seeds` seeds. Move-only; freed on the allocation stream, which must outlive it.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 class sample_blocks_buffers {
  public:
@@ -102,6 +103,7 @@ class sample_blocks_buffers {
 
 /// One message-flow block in device memory. dst node d's sampled in-neighbours are the local
 /// src ids indices[offsets[d] .. offsets[d+1]); src_nodes[local] is the global id.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct sampled_block {
   buffer<Index> dst_nodes;       ///< global ids of the destination nodes (this layer's seeds)
@@ -121,6 +123,7 @@ struct sampled_block {
 };
 
 /// All blocks of a multi-layer sample, seeds side first.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct sampled_blocks {
   std::vector<sampled_block<Offset, Index>> layers;  ///< one block per fanout
@@ -206,6 +209,8 @@ sampled_blocks<Offset, Index> sample_blocks_sync(cudaStream_t stream, const csr_
 /// layer l" for a seed outside [0, num_nodes), "sampled neighbours of layer l" for a corrupt
 /// graph; the context stays usable), allocation_error, cuda_error.
 /// @return the blocks, seeds side first, in exactly-sized device owners
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
+/// @tparam Sampler sampler type (a model of the sampler concept, device/samplers.hpp)
 template <class Offset, class Index, class Sampler>
 sampled_blocks<Offset, Index> sample_blocks(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                                             const Index* seeds, std::int64_t num_seeds,
@@ -221,6 +226,8 @@ sampled_blocks<Offset, Index> sample_blocks(cudaStream_t stream, const csr_view<
 /// @param stream, csr, seeds, num_seeds, fanouts, sampler, policy as above
 /// @param pool CUDA memory pool of the current device for every allocation (null: its default)
 /// @return the blocks, seeds side first
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
+/// @tparam Sampler sampler type (a model of the sampler concept, device/samplers.hpp)
 template <class Offset, class Index, class Sampler>
 sampled_blocks<Offset, Index> sample_blocks(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                                             const Index* seeds, std::int64_t num_seeds,

@@ -227,6 +227,7 @@ void sample_block_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
 /// Workspace bytes sample_blocks_async needs for up to `num_seeds` seeds on a graph of
 /// `num_nodes` nodes (the same arguments as sample_blocks_bounds). @throws invalid_argument
 /// (as sample_blocks_bounds), cuda_error.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 std::size_t sample_blocks_workspace_bytes(std::int64_t num_seeds, const std::vector<int>& fanouts,
                                           std::int64_t num_nodes)
@@ -260,6 +261,8 @@ std::size_t sample_blocks_workspace_bytes(std::int64_t num_seeds, const std::vec
 /// @throws invalid_argument (policy, graph, sizes, weights missing for a sampler with
 /// needs_weights, null, unreachable or misaligned outputs or workspace) before any launch;
 /// cuda_error.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
+/// @tparam Sampler sampler type (a model of the sampler concept, device/samplers.hpp)
 template <class Offset, class Index, class Sampler>
 void sample_blocks_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                          const Index* seeds, std::int64_t num_seeds, const std::vector<int>& fanouts,

@@ -29,6 +29,7 @@ struct block_bounds {
 
 /// Caller-owned output of one hop (sample_neighbors_async): seed i owns slots
 /// [i * fanout, (i + 1) * fanout), of which the first counts[i] are written.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct sampled_slots_ref {
   Index* neighbors{nullptr};        ///< num_seeds * fanout slots of neighbour ids
@@ -46,6 +47,7 @@ struct sampled_slots_ref {
 /// indices[offsets[d] .. offsets[d+1]); src_nodes[local] is the global id, the dst nodes first
 /// (in order), then the other sampled neighbours in order of first appearance. dst nodes are not
 /// stored: layer 0's are the seeds, layer l's are layer l-1's src_nodes[0, *num_src).
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct sampled_block_ref {
   Index* src_nodes{nullptr};          ///< num_src bound: global ids, dst nodes first
@@ -61,12 +63,14 @@ struct sampled_block_ref {
 };
 
 /// Caller-owned outputs of a multi-layer sample, seeds side first.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct sampled_blocks_ref {
   std::vector<sampled_block_ref<Offset, Index>> layers;  ///< one per fanout
 };
 
 /// A non-owning array with the member names of buffer<T> and std::vector (data(), size()).
+/// @tparam T element type
 template <class T>
 struct array_ref {
   T* pointer{nullptr};     ///< first element
@@ -84,6 +88,7 @@ struct array_ref {
 /// in-neighbours are the local src ids indices[offsets[d] .. offsets[d+1]); src_nodes[local] is
 /// the global id, the dst nodes first (in order), then the other sampled neighbours in order of
 /// first appearance.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct block_ref {
   array_ref<const Index> dst_nodes;         ///< global ids of the destination nodes
@@ -101,6 +106,7 @@ struct block_ref {
 };
 
 /// All blocks of a multi-layer sample, seeds side first (read-only views).
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct blocks_ref {
   std::vector<block_ref<Offset, Index>> layers;  ///< one block per fanout

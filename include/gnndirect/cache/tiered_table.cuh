@@ -123,6 +123,7 @@ class tiered_table {
   /// still sees the old tier and one enqueued after sees the new one; gathers on other streams
   /// must be finished by the caller. Synchronous (call between epochs).
   /// @throws index_out_of_range for a bad id (the tier is then empty), cuda_error.
+  /// @tparam Index node id type
   template <class Index>
   void rebuild(cudaStream_t stream, const Index* hot, std::int64_t count)
   {

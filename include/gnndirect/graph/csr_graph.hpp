@@ -85,6 +85,7 @@ void copy_from_host(const buffer<T>& target, const T* source)
 /// copy existing host CSR arrays (adopt), convert on the GPU (coo_to_csr in coo_to_csr.cuh),
 /// generate (generate.hpp / generate.cuh), load .npy files (io/npy.hpp). None validates the
 /// arrays it is given: call validate() (validate.hpp / validate.cuh) on untrusted input.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 class csr_graph {
  public:

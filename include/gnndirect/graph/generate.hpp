@@ -324,6 +324,7 @@ namespace host {
 /// all cores. Same edges as the GPU generator for the same options.
 /// @param weights may be null (weights are written only when options.weights and non-null)
 /// @throws invalid_argument for bad options. Synchronous; no CUDA call.
+/// @tparam Index node id type
 template <class Index>
 void generate_edges(const generator_options& options, Index* src, Index* dst, float* weights)
 {
@@ -345,6 +346,7 @@ void generate_edges(const generator_options& options, Index* src, Index* dst, fl
 }
 
 /// Generates an edge list in host memory. @throws invalid_argument for bad options.
+/// @tparam Index node id type
 template <class Index>
 host_coo<Index> generate_coo(const generator_options& options)
 {
@@ -361,6 +363,7 @@ host_coo<Index> generate_coo(const generator_options& options)
 
 /// Generates a graph directly in CSR form in host memory (generate_coo + host::coo_to_csr).
 /// @throws invalid_argument for bad options or an edge count the offset type cannot hold.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 host_csr<Offset, Index> generate_csr(const generator_options& options,
                                      csr_build_options build = {})

@@ -199,6 +199,7 @@ npy_sink<T> sink_of(const buffer<T>& target) noexcept
 /// @throws invalid_argument naming the file (format, dtype, shape, a value out of range, an
 ///         indices length different from indptr[num_nodes] is left to validate());
 ///         allocation_error; cuda_error.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 csr_graph<Offset, Index> load_csr_npy(const std::string& indptr_path, const std::string& indices_path,
                                       csr_placement placement, const std::string& weights_path = {})
@@ -256,6 +257,7 @@ table<T> load_table_npy(const std::string& path, memory_kind kind)
 /// Index with range checks. Synchronous; no CUDA call.
 /// @param num_nodes node count, or -1 for 1 + the largest id
 /// @throws invalid_argument naming the file (format, dtype, length mismatch, value out of range).
+/// @tparam Index node id type
 template <class Index>
 host_coo<Index> load_coo_npy(const std::string& src_path, const std::string& dst_path,
                              std::int64_t num_nodes = -1)
@@ -283,6 +285,7 @@ host_coo<Index> load_coo_npy(const std::string& src_path, const std::string& dst
 
 /// CSR arrays used in place from registered .npy mappings (zero copy: kernels read the files'
 /// pages over the link, like registered memory). Keeps the mappings alive; move-only.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct mapped_csr {
   npy_array indptr;   ///< mapped and registered indptr file
@@ -317,6 +320,7 @@ struct mapped_csr {
 /// Offset and Index (use load_csr_npy to convert). Does not validate. Synchronous.
 /// @throws invalid_argument naming the file (format, dtype, shape); allocation_error when pinning
 ///         fails (locked-memory limit); no_device_error without a GPU.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 mapped_csr<Offset, Index> map_csr_npy(const std::string& indptr_path, const std::string& indices_path)
 {

@@ -39,6 +39,7 @@ struct column_error {
 /// Encoded row stride for `payload` bytes of codes: 64 bytes when they fit (two rows a 128-byte
 /// line), else whole 128-byte lines (100 int8 features -> 128, 602 -> 640). Rows then never share
 /// or straddle lines, so a row costs the link exactly its lines (docs/design.md, "Row codecs").
+/// @param payload code bytes per row  @return the stride in bytes
 constexpr std::int64_t encoded_row_stride(std::int64_t payload) noexcept
 {
   if (payload <= 64) { return 64; }
@@ -65,6 +66,9 @@ class encoded_table {
   /// codes encoded into host memory the table owns, then pinned in place), and measures the
   /// per-column error. Blocks until done.
   /// @tparam In float, __half or __nv_bfloat16 (host memory)
+  /// @param input first value  @param rows, cols shape  @param kind placement of the codes
+  /// @param input_stride elements between input rows (-1: cols)  @param codec the codec object
+  /// @param mr, host_mr resources of the device and pinned memory
   /// @throws invalid_argument naming the row and column of a value the codec cannot encode (NaN,
   /// infinity, beyond fp16's range), for a negative shape or a null input; allocation_error;
   /// cuda_error.
@@ -124,7 +128,7 @@ class encoded_table {
     return {codes_.view().data, rows_, cols_, stride_, kind_, meta_.data(), codec_};
   }
   /// The codes as a byte table (rows x stride_bytes), e.g. to build a tiered_table<std::uint8_t>
-  /// over them (cache/tiered_table.cuh).
+  /// over them (cache/tiered_table.cuh).  @return the view
   table_view<const std::uint8_t> bytes_view() const noexcept
   {
     return {codes_.view().data, rows_, stride_, stride_, kind_};
@@ -132,6 +136,7 @@ class encoded_table {
   /// Decodes row `r` on the host into `out` (cols values), from the host copy of the codes kept by
   /// host-resident placements (the reference for tests). @throws invalid_argument for a device
   /// table or a bad row.
+  /// @tparam D a decoded type of the codec  @param r the row  @param out cols values written
   template <class D>
   void host_decode(std::int64_t r, D* out) const
   {
