@@ -37,6 +37,8 @@ class sample_blocks_buffers {
   sample_blocks_buffers() = default;
   /// Allocates for up to `max_seeds` seeds and `fanouts` on a graph of `num_nodes` nodes, from
   /// `mr` (default: the device's pool), stream-ordered on `stream`. Enqueued; never synchronises.
+  /// @param max_seeds, fanouts, num_nodes as sample_blocks_bounds  @param stream allocation stream
+  /// @param mr the resource
   /// @throws invalid_argument (as sample_blocks_bounds), allocation_error, cuda_error.
   sample_blocks_buffers(std::int64_t max_seeds, const std::vector<int>& fanouts,
                         std::int64_t num_nodes, cudaStream_t stream, resource_ref mr = {})
@@ -44,6 +46,7 @@ class sample_blocks_buffers {
     allocate(max_seeds, fanouts, num_nodes, stream, mr);
   }
   /// As above, from a CUDA memory pool of the current device (null: its default pool).
+  /// @param max_seeds, fanouts, num_nodes, stream as above  @param pool the pool
   sample_blocks_buffers(std::int64_t max_seeds, const std::vector<int>& fanouts,
                         std::int64_t num_nodes, cudaStream_t stream, cudaMemPool_t pool)
   {

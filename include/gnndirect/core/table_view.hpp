@@ -19,11 +19,12 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// table<T>::view()), a host address for views handed to the host reference (host_view()).
 /// `kind` records where the bytes live so that algorithms can pick a policy. Passed by value to
 /// kernels. Use table_view<const T> for read-only sources; table_view<T> converts to it.
+/// @tparam T element type (trivially copyable; const for read-only views)
 template <class T>
 struct table_view {
   static_assert(std::is_trivially_copyable_v<T>, "table_view<T>: T must be trivially copyable");
 
-  using element_type = T;
+  using element_type = T;  ///< T
 
   T* data{nullptr};             ///< first element of row 0
   std::int64_t rows{0};         ///< number of rows
@@ -32,13 +33,16 @@ struct table_view {
   memory_kind kind{memory_kind::device};  ///< where the bytes live
 
   table_view() = default;
-  /// Views `rows` x `cols` elements at `data_` with the given stride (defaults to cols).
+  /// Views `rows` x `cols` elements at `data_` with the given stride.
+  /// @param data_ first element  @param rows_, cols_ shape  @param row_stride_ elements between rows
+  /// @param kind_ where the bytes live
   GNNDIRECT_HOST_DEVICE table_view(T* data_, std::int64_t rows_, std::int64_t cols_,
                                    std::int64_t row_stride_, memory_kind kind_) noexcept
     : data(data_), rows(rows_), cols(cols_), row_stride(row_stride_), kind(kind_)
   {
   }
   /// Converts a mutable view to a read-only one.
+  /// @tparam U the mutable element type (T is const U)  @param other the view
   template <class U, class = std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>>>
   GNNDIRECT_HOST_DEVICE table_view(const table_view<U>& other) noexcept
     : data(other.data), rows(other.rows), cols(other.cols), row_stride(other.row_stride),
@@ -47,6 +51,7 @@ struct table_view {
   }
 
   /// Pointer to the first element of row `r` (no bounds check: callers validate indices).
+  /// @param r the row  @return its address
   GNNDIRECT_HOST_DEVICE T* row(std::int64_t r) const noexcept { return data + r * row_stride; }
   /// @return bytes of payload per row
   GNNDIRECT_HOST_DEVICE std::size_t row_bytes() const noexcept
@@ -65,6 +70,7 @@ struct table_view {
 };
 
 /// Checks a view's shape: non-negative sizes, stride >= cols, non-null data when non-empty.
+/// @tparam T element type  @param view the view
 /// @param name used in the error message (e.g. "src")  @throws invalid_argument
 template <class T>
 void validate(const table_view<T>& view, const char* name)
