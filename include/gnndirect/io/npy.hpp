@@ -195,7 +195,8 @@ npy_sink<T> sink_of(const buffer<T>& target) noexcept
 /// one chunk. Host placements are checked against what the host can give before anything is
 /// committed (allocation_error naming the bytes, see host_memory.hpp). Does not validate the
 /// structure: call validate() on untrusted files. Synchronous.
-/// @param weights_path empty for an unweighted graph
+/// @param indptr_path, indices_path the two files  @param placement where the arrays go
+/// @param weights_path empty for an unweighted graph  @return the graph
 /// @throws invalid_argument naming the file (format, dtype, shape, a value out of range, an
 ///         indices length different from indptr[num_nodes] is left to validate());
 ///         allocation_error; cuda_error.
@@ -231,6 +232,7 @@ csr_graph<Offset, Index> load_csr_npy(const std::string& indptr_path, const std:
 /// for `device`). The allocation is checked against what the host can give before anything is
 /// committed (see host_memory.hpp). Synchronous.
 /// @tparam T element type; the file's dtype must be exactly T (no conversion of features)
+/// @param path the file  @param kind placement of the table  @return the table
 /// @throws invalid_argument naming the file (format, dimensions, dtype); allocation_error (the
 ///         host or device cannot hold the table: bytes needed and available); cuda_error.
 template <class T>
@@ -255,7 +257,8 @@ table<T> load_table_npy(const std::string& path, memory_kind kind)
 
 /// Loads an edge list from two 1-D integer .npy files (src, dst) into host memory, converting to
 /// Index with range checks. Synchronous; no CUDA call.
-/// @param num_nodes node count, or -1 for 1 + the largest id
+/// @param src_path, dst_path the two files  @param num_nodes node count, or -1 for 1 + the largest id
+/// @return the edges in file order
 /// @throws invalid_argument naming the file (format, dtype, length mismatch, value out of range).
 /// @tparam Index node id type
 template <class Index>
@@ -318,6 +321,7 @@ struct mapped_csr {
 
 /// Maps CSR .npy files and registers them in place (no copy). The files' dtypes must be exactly
 /// Offset and Index (use load_csr_npy to convert). Does not validate. Synchronous.
+/// @param indptr_path, indices_path the two files  @return the mapped arrays
 /// @throws invalid_argument naming the file (format, dtype, shape); allocation_error when pinning
 ///         fails (locked-memory limit); no_device_error without a GPU.
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types

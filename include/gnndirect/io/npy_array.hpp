@@ -43,7 +43,7 @@ class npy_array {
   /// Nothing mapped.
   npy_array() noexcept = default;
 
-  /// Maps `path` and parses its header. Synchronous; no CUDA call.
+  /// Maps `path` and parses its header. Synchronous; no CUDA call.  @param path the file
   /// @throws invalid_argument naming the file: cannot open/stat/map, or any parse_npy_header /
   ///         check_npy_data_size problem.
   explicit npy_array(std::string path) : path_(std::move(path))
@@ -72,7 +72,9 @@ class npy_array {
     }
   }
 
+  /// Takes over `other`'s mapping, leaving it empty.  @param other the source
   npy_array(npy_array&& other) noexcept { swap(other); }
+  /// Unmaps this file and takes over `other`'s mapping.  @param other the source  @return *this
   npy_array& operator=(npy_array&& other) noexcept
   {
     npy_array(std::move(other)).swap(*this);
@@ -115,6 +117,7 @@ class npy_array {
                         : nullptr;
   }
   /// Host address of element 0 as T. @throws invalid_argument when T is not the file's dtype.
+  /// @tparam T the element type  @return the address
   template <class T>
   const T* data_as() const
   {
@@ -122,7 +125,7 @@ class npy_array {
     return static_cast<const T*>(data());
   }
   /// Device address of element 0 as T (registered arrays). @throws invalid_argument for a dtype
-  /// mismatch or an unregistered array.
+  /// mismatch or an unregistered array.  @tparam T the element type  @return the address
   template <class T>
   const T* device_data_as() const
   {
@@ -131,7 +134,7 @@ class npy_array {
     return static_cast<const T*>(device_data());
   }
 
-  /// Exchanges two arrays.
+  /// Exchanges two arrays.  @param other the other one
   void swap(npy_array& other) noexcept
   {
     path_.swap(other.path_);
