@@ -238,7 +238,8 @@ class batch_scheduler {
     return num_batches_;
   }
 
-  /// @return A snapshot of the counters and of the current epoch's per-batch timestamps. Thread-safe
+  /// A snapshot of the counters and of the current epoch's per-batch timestamps. Thread-safe.
+  /// @return the snapshot
   scheduler_stats stats() const
   {
     std::lock_guard<std::mutex> lock(mutex_);
