@@ -54,6 +54,7 @@ inline gather_policy tiered_policy(gather_policy policy)
 /// Holds a slot map (4 bytes per row, device memory) and up to capacity() cached rows, both from
 /// the memory resource it was given, which it keeps (with the stream) to return them and for
 /// rebuild's scratch. Move-only.
+/// @tparam T element type of the table
 template <class T>
 class tiered_table {
  public:
@@ -80,6 +81,7 @@ class tiered_table {
   /// As above, with the cache and the slot map allocated stream-ordered on `stream` from `mr`
   /// (e.g. a framework's caching allocator); `stream` and `mr` must outlive the tier, which
   /// returns its memory on `stream`. Synchronises `stream` once (the empty tier).
+  /// @param rows, budget_bytes as above  @param stream allocation (and release) stream  @param mr the resource
   /// @throws invalid_argument (as above), allocation_error (or what `mr` throws).
   tiered_table(table_view<const T> rows, std::size_t budget_bytes, cudaStream_t stream, resource_ref mr)
     : host_(checked_source(rows)),
@@ -101,7 +103,7 @@ class tiered_table {
   /// Empties the tier (every row served from host memory): resets the slot map on `stream`, the
   /// stream the tier's gathers run on, and waits for it. Work enqueued earlier on `stream` (a
   /// gather still reading the tier) finishes first; gathers of this tier on *other* streams must
-  /// be finished by the caller. @throws cuda_error.
+  /// be finished by the caller. @param stream the tier's gather stream  @throws cuda_error.
   void clear(cudaStream_t stream)
   {
     cached_ = 0;
@@ -123,7 +125,8 @@ class tiered_table {
   /// still sees the old tier and one enqueued after sees the new one; gathers on other streams
   /// must be finished by the caller. Synchronous (call between epochs).
   /// @throws index_out_of_range for a bad id (the tier is then empty), cuda_error.
-  /// @tparam Index node id type
+  /// @tparam Index int32 or int64 row id type
+  /// @param stream the tier's gather stream  @param hot the ids  @param count their number
   template <class Index>
   void rebuild(cudaStream_t stream, const Index* hot, std::int64_t count)
   {
@@ -150,6 +153,7 @@ class tiered_table {
   /// see the new values. `rows` is the writable view of the table this tier was made over (the
   /// tier keeps a read-only one). Valid as view(). @throws invalid_argument when `rows` is not
   /// that table (address, shape or stride differ).
+  /// @param rows the writable view of the table  @return the write-through source
   tiered_write_source<T> write_source(table_view<T> rows) const
   {
     GNNDIRECT_EXPECTS(rows.data == host_.data && rows.rows == host_.rows && rows.cols == host_.cols &&
@@ -203,6 +207,8 @@ class tiered_table {
 /// the workspace with gather_workspace_bytes for src.host; call gather_check afterwards when
 /// checked; device_count as for gather_async). Unless the policy sets a block budget, the full
 /// grid is used (most rows come from HBM).
+/// @tparam T element type of the table  @tparam D destination element type  @tparam Index int32 or int64 index type
+/// @param stream, src, indices, count, dst, ws, policy, device_count as gather_async
 template <class T, class D, class Index>
 void gather_async(cudaStream_t stream, const tiered_view<T>& src, const Index* indices, std::int64_t count,
                   table_view<D> dst, workspace_view ws, const gather_policy& policy = {},
@@ -222,6 +228,9 @@ void gather_async(cudaStream_t stream, const tiered_view<T>& src, const Index* i
 /// the same budget holds 4x (int8) to 8x (4-bit) the rows of an fp32 tier. As the tiered gather
 /// above; dst row i = row indices[i] decoded into D. @throws invalid_argument when `tier` was not
 /// made over `src`'s bytes, and as gather_async.
+/// @tparam Codec the view's codec  @tparam D destination element type  @tparam Index int32 or int64 index type
+/// @param stream, src, indices, count, dst, ws, policy, device_count as gather_async
+/// @param tier the HBM tier of the encoded rows
 template <class Codec, class D, class Index>
 void gather_async(cudaStream_t stream, const encoded_view<Codec>& src, const tiered_view<std::uint8_t>& tier,
                   const Index* indices, std::int64_t count, table_view<D> dst, workspace_view ws,
@@ -236,6 +245,8 @@ void gather_async(cudaStream_t stream, const encoded_view<Codec>& src, const tie
 }
 
 /// Synchronous form of the tiered decoding gather (scratch from `mr`). @throws as gather().
+/// @tparam Codec the view's codec  @tparam D destination element type  @tparam Index int32 or int64 index type
+/// @param stream, src, tier, indices, count, dst, policy as above  @param mr scratch resource
 template <class Codec, class D, class Index>
 void gather(cudaStream_t stream, const encoded_view<Codec>& src, const tiered_view<std::uint8_t>& tier,
             const Index* indices, std::int64_t count, table_view<D> dst, const gather_policy& policy = {},
@@ -249,6 +260,8 @@ void gather(cudaStream_t stream, const encoded_view<Codec>& src, const tiered_vi
 }
 
 /// Synchronous tiered gather (as gather() for a plain table; scratch from `mr`). @throws as gather().
+/// @tparam T element type of the table  @tparam D destination element type  @tparam Index int32 or int64 index type
+/// @param stream, src, indices, count, dst, policy as gather()  @param mr scratch resource
 template <class T, class D, class Index>
 void gather(cudaStream_t stream, const tiered_view<T>& src, const Index* indices, std::int64_t count,
             table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {})
