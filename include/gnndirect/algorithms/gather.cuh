@@ -355,7 +355,8 @@ std::size_t gather_workspace_bytes(std::int64_t count, std::int64_t table_rows, 
 
 /// Workspace bytes scatter_async needs (as gather_workspace_bytes; scatter also sorts to apply
 /// the last-occurrence rule unless policy.unique_indices). @throws invalid_argument, cuda_error.
-/// @param count, table_rows, table_kind, row_bytes, policy as gather_workspace_bytes  @return the bytes
+/// @param count, table_rows, table_kind, row_bytes, policy as gather_workspace_bytes
+/// @return the bytes
 /// @tparam Index int32 or int64 row index type
 template <class Index>
 std::size_t scatter_workspace_bytes(std::int64_t count, std::int64_t table_rows, memory_kind table_kind,
@@ -397,7 +398,8 @@ void gather_async(cudaStream_t stream, const Source& src, const Index* indices, 
 }
 
 /// gather_async from a plain table (any placement). As above.
-/// @tparam S source element type (may be const)  @tparam D destination element type  @tparam Index int32 or int64 index type
+/// @tparam S source element type (may be const)  @tparam D destination element type
+/// @tparam Index int32 or int64 index type
 /// @param stream, src, indices, count, dst, ws, policy, device_count as above
 template <class S, class D, class Index>
 void gather_async(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
@@ -415,7 +417,8 @@ void gather_async(cudaStream_t stream, table_view<S> src, const Index* indices, 
 /// their indices are unique). Parameters as gather_async with the roles exchanged: src has count
 /// rows, dst is the indexed table (any placement); size `ws` with scatter_workspace_bytes and call
 /// gather_check(stream, ws, dst.rows) afterwards when checking. Capturable.
-/// @tparam S source element type (may be const)  @tparam D destination element type  @tparam Index int32 or int64 index type
+/// @tparam S source element type (may be const)  @tparam D destination element type
+/// @tparam Index int32 or int64 index type
 /// @param stream, src, indices, count, dst, ws, policy as described
 template <class S, class D, class Index>
 void scatter_async(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
@@ -434,7 +437,8 @@ void scatter_async(cudaStream_t stream, table_view<S> src, const Index* indices,
 /// tiered_table::write_source(), which writes the host row and, when the row is cached, its HBM
 /// copy; or a caller's own). As the table_view overload above; a source with a mirror() is written
 /// twice, in the same order. static_assert when `dst` is read-only.
-/// @tparam S source element type  @tparam Target the writable row source type  @tparam Index int32 or int64 index type
+/// @tparam S source element type  @tparam Target the writable row source type
+/// @tparam Index int32 or int64 index type
 /// @param stream, src, indices, count, dst, ws, policy as above
 template <class S, class Target, class Index>
 void scatter_async(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
@@ -462,7 +466,8 @@ inline void gather_check(cudaStream_t stream, workspace_view ws, std::int64_t ta
 /// workspace on hot paths. @throws invalid_argument (shapes), index_out_of_range (bad index; no
 /// out-of-bounds access happened and the CUDA context stays usable), allocation_error (scratch),
 /// cuda_error.
-/// @tparam Source the row source type  @tparam D destination element type  @tparam Index int32 or int64 index type
+/// @tparam Source the row source type  @tparam D destination element type
+/// @tparam Index int32 or int64 index type
 /// @param stream, src, indices, count, dst, policy as gather_async  @param mr scratch resource
 template <class Source, class D, class Index>
 void gather(cudaStream_t stream, const Source& src, const Index* indices, std::int64_t count,
@@ -476,7 +481,8 @@ void gather(cudaStream_t stream, const Source& src, const Index* indices, std::i
 }
 
 /// gather() from a plain table (any placement). As above.
-/// @tparam S source element type (may be const)  @tparam D destination element type  @tparam Index int32 or int64 index type
+/// @tparam S source element type (may be const)  @tparam D destination element type
+/// @tparam Index int32 or int64 index type
 /// @param stream, src, indices, count, dst, policy, mr as above
 template <class S, class D, class Index>
 void gather(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
@@ -492,7 +498,8 @@ void gather(cudaStream_t stream, table_view<S> src, const Index* indices, std::i
 /// Size `ws` with gather_workspace_bytes(count, src.rows, src.kind, src.load_bytes()).
 /// @throws as gather_async; invalid_argument for a view with a null metadata array (codecs that
 /// keep metadata) or codes not aligned to one code.
-/// @tparam Codec the view's codec  @tparam D destination element type  @tparam Index int32 or int64 index type
+/// @tparam Codec the view's codec  @tparam D destination element type
+/// @tparam Index int32 or int64 index type
 /// @param stream, src, indices, count, dst, ws, policy, device_count as the first gather_async
 template <class Codec, class D, class Index>
 void gather_async(cudaStream_t stream, const encoded_view<Codec>& src, const Index* indices, std::int64_t count,
@@ -504,7 +511,8 @@ void gather_async(cudaStream_t stream, const encoded_view<Codec>& src, const Ind
 }
 
 /// Synchronous decoding gather from an encoded table (scratch from `mr`). @throws as gather().
-/// @tparam Codec the view's codec  @tparam D destination element type  @tparam Index int32 or int64 index type
+/// @tparam Codec the view's codec  @tparam D destination element type
+/// @tparam Index int32 or int64 index type
 /// @param stream, src, indices, count, dst, policy, mr as gather()
 template <class Codec, class D, class Index>
 void gather(cudaStream_t stream, const encoded_view<Codec>& src, const Index* indices, std::int64_t count,
@@ -516,7 +524,8 @@ void gather(cudaStream_t stream, const encoded_view<Codec>& src, const Index* in
 
 /// Scatters and synchronises: dst.row(indices[i]) = src.row(i), the last occurrence of a
 /// duplicate index winning. Scratch from `mr`. @throws as gather().
-/// @tparam S source element type  @tparam D destination element type  @tparam Index int32 or int64 index type
+/// @tparam S source element type  @tparam D destination element type
+/// @tparam Index int32 or int64 index type
 /// @param stream, src, indices, count, dst, policy as scatter_async  @param mr scratch resource
 template <class S, class D, class Index>
 void scatter(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
@@ -532,7 +541,8 @@ void scatter(cudaStream_t stream, table_view<S> src, const Index* indices, std::
 }
 
 /// Scatters into any writable row source and synchronises (see scatter_async). @throws as gather().
-/// @tparam S source element type  @tparam Target the writable row source type  @tparam Index int32 or int64 index type
+/// @tparam S source element type  @tparam Target the writable row source type
+/// @tparam Index int32 or int64 index type
 /// @param stream, src, indices, count, dst, policy as scatter_async  @param mr scratch resource
 template <class S, class Target, class Index>
 void scatter(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,

@@ -75,7 +75,8 @@ inline constexpr std::int64_t sort_min_batch = 4096;
 
 /// Fills the defaults of `policy` for a source in `source_kind` with rows of `row_bytes` bytes
 /// and a batch of `count` rows; validates explicit values. Pure; never touches the GPU.
-/// @param policy the caller's policy (0 fields: defaults)  @param source_kind placement of the source
+/// @param policy the caller's policy (0 fields: defaults)
+/// @param source_kind placement of the source
 /// @param row_bytes bytes per row  @param count rows in the batch  @return the resolved policy
 /// @throws invalid_argument for a bad tile size, rows in flight, block size or budget.
 inline gather_policy select_gather_policy(gather_policy policy, memory_kind source_kind,

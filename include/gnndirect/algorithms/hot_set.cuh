@@ -144,7 +144,8 @@ buffer<std::int64_t> hot_rows_by_degree(cudaStream_t stream, const csr_view<Offs
 /// nodes of a few epochs' worth of sampled batches). Ids outside [0, num_rows) are ignored.
 /// Enqueued on `stream`. @throws cuda_error.
 /// @param stream stream to enqueue on  @param ids the ids  @param n their number
-/// @param num_rows the counters' size  @param counts num_rows device counters (zeroed by the caller)
+/// @param num_rows the counters' size
+/// @param counts num_rows device counters (zeroed by the caller)
 /// @tparam Index node id type
 template <class Index>
 void count_accesses_async(cudaStream_t stream, const Index* ids, std::int64_t n, std::int64_t num_rows,

@@ -121,7 +121,8 @@ struct sampled_block {
   std::int64_t num_src() const noexcept { return static_cast<std::int64_t>(src_nodes.size()); }
   /// @return number of sampled edges
   std::int64_t num_edges() const noexcept { return static_cast<std::int64_t>(indices.size()); }
-  /// @return the block as a view of the family every sampler hands out (algorithms/sampled_refs.hpp)
+  /// @return the block as a view of the family every sampler hands out
+  /// (algorithms/sampled_refs.hpp)
   block_ref<Offset, Index> ref() const noexcept { return detail::block_ref_of<Offset, Index>(*this); }
 };
 

@@ -297,7 +297,8 @@ void sample_blocks_async(cudaStream_t stream, const csr_view<Offset, Index>& csr
 /// Synchronises `stream` and raises the first error recorded in `ws` by the last
 /// sample_blocks_async of `num_layers` layers that used it, layer by layer (a layer's seeds, its
 /// corrupt neighbour lists, then its sampled neighbours). Not capturable.
-/// @param stream the stream it ran on  @param ws the workspace it used  @param num_layers its layers
+/// @param stream the stream it ran on  @param ws the workspace it used
+/// @param num_layers its layers
 /// @param num_nodes the graph's node count (for the message)
 /// @throws index_out_of_range naming "seeds of layer l"[position] = value, or "sampled neighbours
 /// of layer l"[edge position] = value (a corrupt graph); invalid_argument naming the layer, the

@@ -81,7 +81,8 @@ class tiered_table {
   /// As above, with the cache and the slot map allocated stream-ordered on `stream` from `mr`
   /// (e.g. a framework's caching allocator); `stream` and `mr` must outlive the tier, which
   /// returns its memory on `stream`. Synchronises `stream` once (the empty tier).
-  /// @param rows, budget_bytes as above  @param stream allocation (and release) stream  @param mr the resource
+  /// @param rows, budget_bytes as above  @param stream allocation (and release) stream
+  /// @param mr the resource
   /// @throws invalid_argument (as above), allocation_error (or what `mr` throws).
   tiered_table(table_view<const T> rows, std::size_t budget_bytes, cudaStream_t stream, resource_ref mr)
     : host_(checked_source(rows)),
@@ -207,7 +208,8 @@ class tiered_table {
 /// the workspace with gather_workspace_bytes for src.host; call gather_check afterwards when
 /// checked; device_count as for gather_async). Unless the policy sets a block budget, the full
 /// grid is used (most rows come from HBM).
-/// @tparam T element type of the table  @tparam D destination element type  @tparam Index int32 or int64 index type
+/// @tparam T element type of the table  @tparam D destination element type
+/// @tparam Index int32 or int64 index type
 /// @param stream, src, indices, count, dst, ws, policy, device_count as gather_async
 template <class T, class D, class Index>
 void gather_async(cudaStream_t stream, const tiered_view<T>& src, const Index* indices, std::int64_t count,
@@ -228,7 +230,8 @@ void gather_async(cudaStream_t stream, const tiered_view<T>& src, const Index* i
 /// the same budget holds 4x (int8) to 8x (4-bit) the rows of an fp32 tier. As the tiered gather
 /// above; dst row i = row indices[i] decoded into D. @throws invalid_argument when `tier` was not
 /// made over `src`'s bytes, and as gather_async.
-/// @tparam Codec the view's codec  @tparam D destination element type  @tparam Index int32 or int64 index type
+/// @tparam Codec the view's codec  @tparam D destination element type
+/// @tparam Index int32 or int64 index type
 /// @param stream, src, indices, count, dst, ws, policy, device_count as gather_async
 /// @param tier the HBM tier of the encoded rows
 template <class Codec, class D, class Index>
@@ -245,7 +248,8 @@ void gather_async(cudaStream_t stream, const encoded_view<Codec>& src, const tie
 }
 
 /// Synchronous form of the tiered decoding gather (scratch from `mr`). @throws as gather().
-/// @tparam Codec the view's codec  @tparam D destination element type  @tparam Index int32 or int64 index type
+/// @tparam Codec the view's codec  @tparam D destination element type
+/// @tparam Index int32 or int64 index type
 /// @param stream, src, tier, indices, count, dst, policy as above  @param mr scratch resource
 template <class Codec, class D, class Index>
 void gather(cudaStream_t stream, const encoded_view<Codec>& src, const tiered_view<std::uint8_t>& tier,
@@ -260,7 +264,8 @@ void gather(cudaStream_t stream, const encoded_view<Codec>& src, const tiered_vi
 }
 
 /// Synchronous tiered gather (as gather() for a plain table; scratch from `mr`). @throws as gather().
-/// @tparam T element type of the table  @tparam D destination element type  @tparam Index int32 or int64 index type
+/// @tparam T element type of the table  @tparam D destination element type
+/// @tparam Index int32 or int64 index type
 /// @param stream, src, indices, count, dst, policy as gather()  @param mr scratch resource
 template <class T, class D, class Index>
 void gather(cudaStream_t stream, const tiered_view<T>& src, const Index* indices, std::int64_t count,

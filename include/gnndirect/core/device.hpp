@@ -21,7 +21,8 @@ inline int device_count() noexcept
   return count;
 }
 
-/// Returns the current device. @return its ordinal  @throws no_device_error when no CUDA device can be used, with a
+/// Returns the current device. @return its ordinal
+/// @throws no_device_error when no CUDA device can be used, with a
 /// message that says so plainly rather than an opaque driver code.
 inline int require_device()
 {

@@ -34,7 +34,8 @@ struct table_view {
 
   table_view() = default;
   /// Views `rows` x `cols` elements at `data_` with the given stride.
-  /// @param data_ first element  @param rows_, cols_ shape  @param row_stride_ elements between rows
+  /// @param data_ first element  @param rows_, cols_ shape
+  /// @param row_stride_ elements between rows
   /// @param kind_ where the bytes live
   GNNDIRECT_HOST_DEVICE table_view(T* data_, std::int64_t rows_, std::int64_t cols_,
                                    std::int64_t row_stride_, memory_kind kind_) noexcept

@@ -103,7 +103,8 @@ inline constexpr int decoded_bytes_per_load = V * 8 / C::code_bits * C::values_p
 /// @tparam Rows rows in flight (1, 2 or 4)  @tparam D destination element type (static_assert when
 ///         the codec cannot produce it)
 /// @tparam Codec the codec  @tparam Tile a tile type (dynamic_tile or a cooperative-groups tile)
-/// @param tile the calling tile  @param codec the codec object  @param rows the rows (inactive ones have dst null)
+/// @param tile the calling tile  @param codec the codec object
+/// @param rows the rows (inactive ones have dst null)
 /// @param src_bytes encoded bytes loaded per row (a multiple of V; may include padding)
 /// @param dst_bytes decoded bytes per row (cols * sizeof(D)): nothing past it is written
 /// No synchronisation, no bounds checks beyond the rows themselves.
@@ -191,7 +192,8 @@ GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE void decode_rows(const Tile& tile, const 
 /// it lies in host memory (its accesses then start on its 128-byte line), else null.
 /// @tparam V, W, D, Codec, Tile as decode_rows  @tparam Align128 as copy_row
 /// @param tile the calling tile  @param codec the codec object  @param src the row's codes
-/// @param meta its metadata  @param dst its decoded destination  @param src_bytes, dst_bytes as decode_rows
+/// @param meta its metadata  @param dst its decoded destination
+/// @param src_bytes, dst_bytes as decode_rows
 /// @param remote the host-resident side's address, or null
 template <int V, int W, class D, bool Align128 = true, class Codec, class Tile>
 GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE void decode_row(const Tile& tile, const Codec& codec, const std::uint8_t* src,

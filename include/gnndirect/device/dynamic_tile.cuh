@@ -49,7 +49,8 @@ struct dynamic_tile {
   }
 
   /// Value of `value` held by rank `source` of the tile.
-  /// @tparam T a type __shfl_sync takes  @param value this thread's value  @param source the rank read
+  /// @tparam T a type __shfl_sync takes  @param value this thread's value
+  /// @param source the rank read
   /// @return rank source's value
   template <class T>
   GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE T shfl(T value, int source) const noexcept

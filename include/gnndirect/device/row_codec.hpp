@@ -183,7 +183,8 @@ GNNDIRECT_HOST_DEVICE inline std::uint16_t float_to_half(float f) noexcept
 /// bfloat16 bits to float (exact).  @param b the bits (low 16)  @return the value
 GNNDIRECT_HOST_DEVICE inline float bf16_to_float(std::uint32_t b) noexcept { return bits_float(b << 16); }
 
-/// float to bfloat16 bits, round to nearest even (NaN stays NaN).  @param f the value  @return the bits
+/// float to bfloat16 bits, round to nearest even (NaN stays NaN).  @param f the value
+/// @return the bits
 GNNDIRECT_HOST_DEVICE inline std::uint16_t float_to_bf16(float f) noexcept
 {
   std::uint32_t x = float_bits(f);

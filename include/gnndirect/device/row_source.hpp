@@ -66,7 +66,8 @@ struct row_location {
 template <class S, class = void>
 struct is_row_source : std::false_type {};
 
-/// The case where every member exists: S must also be trivially copyable.  @tparam S the type to test
+/// The case where every member exists: S must also be trivially copyable.
+/// @tparam S the type to test
 template <class S>
 struct is_row_source<
   S, std::void_t<typename S::element_type,
@@ -246,7 +247,8 @@ struct encoded_location {
 template <class S, class = void>
 struct is_decoding_source : std::false_type {};
 
-/// The case where every member exists: S must also be trivially copyable.  @tparam S the type to test
+/// The case where every member exists: S must also be trivially copyable.
+/// @tparam S the type to test
 template <class S>
 struct is_decoding_source<
   S, std::void_t<typename S::codec_type, decltype(std::declval<const S&>().num_rows()),

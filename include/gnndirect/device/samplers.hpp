@@ -105,7 +105,8 @@ struct uniform_sampler {
 #if defined(__CUDACC__)
   /// See the sampler concept (file comment). @tparam Tile cg tile or dynamic_tile
   /// @tparam Offset, Index the graph's offset (and edge id) and node id types
-  /// @param tile the calling tile  @param edges the node's edges  @param fanout draws  @param layer hop index
+  /// @param tile the calling tile  @param edges the node's edges  @param fanout draws
+  /// @param layer hop index
   /// @param scratch scratch_bytes() bytes for the tile  @param out where the sample goes
   /// @return the number of neighbours written (the graph argument is unnamed: unused)
   template <class Tile, class Offset, class Index>
@@ -140,7 +141,8 @@ struct uniform_with_replacement_sampler {
 #if defined(__CUDACC__)
   /// See the sampler concept (file comment). @tparam Tile cg tile or dynamic_tile
   /// @tparam Offset, Index the graph's offset (and edge id) and node id types
-  /// @param tile the calling tile  @param edges the node's edges  @param fanout draws  @param layer hop index
+  /// @param tile the calling tile  @param edges the node's edges  @param fanout draws
+  /// @param layer hop index
   /// @param out where the sample goes  @return the number of neighbours written (fanout, or 0 for
   /// a node without edges; the graph and scratch arguments are unnamed: unused)
   template <class Tile, class Offset, class Index>
@@ -173,7 +175,8 @@ struct weighted_sampler {
 #if defined(__CUDACC__)
   /// See the sampler concept (file comment). @tparam Tile cg tile or dynamic_tile
   /// @tparam Offset, Index the graph's offset (and edge id) and node id types
-  /// @param tile the calling tile  @param edges the node's edges  @param fanout draws  @param layer hop index
+  /// @param tile the calling tile  @param edges the node's edges  @param fanout draws
+  /// @param layer hop index
   /// @param csr the graph (its weights)  @param scratch scratch_bytes() bytes for the tile
   /// @param out where the sample goes  @return the number of neighbours written
   template <class Tile, class Offset, class Index>
@@ -199,7 +202,8 @@ struct weighted_sampler {
 template <class S, class = void>
 struct is_sampler : std::false_type {};
 
-/// The case where both members exist: S must also be trivially copyable.  @tparam S the type to test
+/// The case where both members exist: S must also be trivially copyable.
+/// @tparam S the type to test
 template <class S>
 struct is_sampler<S, std::void_t<decltype(S::needs_weights),
                                  decltype(std::declval<const S&>().scratch_bytes(1, 32))>>
@@ -221,7 +225,8 @@ struct has_with_seed<S, std::void_t<decltype(std::declval<const S&>().with_seed(
 
 /// `sampler.with_seed(seed)` when the sampler has it, else `sampler` unchanged (how the pipeline
 /// gives each batch its own random stream). Host.
-/// @tparam S the sampler type  @param sampler the sampler  @param seed the new key  @return the sampler
+/// @tparam S the sampler type  @param sampler the sampler  @param seed the new key
+/// @return the sampler
 template <class S>
 constexpr S reseeded(const S& sampler, std::uint64_t seed)
 {

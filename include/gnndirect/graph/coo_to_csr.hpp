@@ -242,7 +242,8 @@ void coo_to_csr(const coo_view<Index>& coo, Offset* indptr, Index* indices, floa
 
 /// Converts a host-readable COO into a host_csr (weights kept when coo has them).
 /// @tparam Offset offset (and edge id) type  @tparam Index node id type
-/// @param coo host-readable edge list  @param options options.edge_ids keeps input positions as edge ids
+/// @param coo host-readable edge list
+/// @param options options.edge_ids keeps input positions as edge ids
 /// @return the graph  @throws as coo_to_csr above. Synchronous.
 template <class Offset, class Index>
 host_csr<Offset, Index> coo_to_csr(const coo_view<Index>& coo, csr_build_options options = {})

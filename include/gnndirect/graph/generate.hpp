@@ -95,7 +95,8 @@ constexpr rmat_parameters preset_rmat(graph_preset preset) noexcept
 
 /// R-MAT options shaped like `preset`, node and edge counts multiplied by `scale` (rounded; at
 /// least one node), so scale 0.01 gives a 1% graph with the same average degree.
-/// @param preset the preset  @param scale size factor  @param seed the generator's seed  @return the options
+/// @param preset the preset  @param scale size factor  @param seed the generator's seed
+/// @return the options
 /// @throws invalid_argument for a scale that is not finite and positive.
 inline generator_options preset_options(graph_preset preset, double scale = 1.0,
                                         std::uint64_t seed = 0)

@@ -330,7 +330,8 @@ class cpu_sampler {
   /// Samples up to fanout neighbours of each seed (one layer, no relabelling) into `out`
   /// (its storage is reused). Blocking.
   /// @tparam Sampler uniform_sampler or uniform_with_replacement_sampler (others do not compile)
-  /// @param csr the graph (host addresses)  @param seeds host array of node ids  @param num_seeds their number
+  /// @param csr the graph (host addresses)  @param seeds host array of node ids
+  /// @param num_seeds their number
   /// @param fanout draws per seed (>= 0)  @param sampler what to draw, with its seed
   /// @param layer random stream index (different layers draw independently)  @param out the result
   /// @throws invalid_argument for fanout < 0, a bad graph or seed array; index_out_of_range
@@ -357,7 +358,8 @@ class cpu_sampler {
   /// samples its dst nodes (layer 0: the seeds, else layer l-1's src nodes) with fanouts[l].
   /// Blocking. @param seeds host array of num_seeds node ids (duplicates allowed: they keep
   /// separate dst rows; edges to the node use the first row's local id)
-  /// @param csr the graph (host addresses)  @param num_seeds seed count  @param fanouts one per layer
+  /// @param csr the graph (host addresses)  @param num_seeds seed count
+  /// @param fanouts one per layer
   /// @param sampler what to draw, with its seed  @param out the result
   /// @tparam Sampler uniform_sampler or uniform_with_replacement_sampler (others do not compile)
   /// @throws invalid_argument for empty fanouts, a negative fanout, a bad graph;

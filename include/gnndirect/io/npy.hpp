@@ -257,7 +257,8 @@ table<T> load_table_npy(const std::string& path, memory_kind kind)
 
 /// Loads an edge list from two 1-D integer .npy files (src, dst) into host memory, converting to
 /// Index with range checks. Synchronous; no CUDA call.
-/// @param src_path, dst_path the two files  @param num_nodes node count, or -1 for 1 + the largest id
+/// @param src_path, dst_path the two files
+/// @param num_nodes node count, or -1 for 1 + the largest id
 /// @return the edges in file order
 /// @throws invalid_argument naming the file (format, dtype, length mismatch, value out of range).
 /// @tparam Index node id type

@@ -52,7 +52,8 @@ constexpr std::size_t npy_itemsize(npy_dtype dtype) noexcept
   return 0;
 }
 
-/// NumPy's little-endian descr of a dtype.  @param dtype the dtype  @return e.g. "<i8", "|u1", "<f4"
+/// NumPy's little-endian descr of a dtype.  @param dtype the dtype
+/// @return e.g. "<i8", "|u1", "<f4"
 constexpr std::string_view npy_descr(npy_dtype dtype) noexcept
 {
   switch (dtype) {

@@ -38,7 +38,8 @@ struct placement_decision {
 /// True when managed memory of `table_bytes` may be requested with `free_device_bytes` free: the
 /// table must fit in 7/8 of the free memory, so that the caller's batches and workspaces (or
 /// another process) allocating meanwhile do not turn the choice into a refusal. Pure.
-/// @param table_bytes the table's size  @param free_device_bytes free device memory  @return whether it fits
+/// @param table_bytes the table's size  @param free_device_bytes free device memory
+/// @return whether it fits
 constexpr bool managed_fits(std::size_t table_bytes, std::size_t free_device_bytes) noexcept
 {
   return table_bytes <= free_device_bytes - free_device_bytes / 8;

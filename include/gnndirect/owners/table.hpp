@@ -46,7 +46,8 @@ class table {
   /// the (rows - 1) x row_stride + cols elements the table uses, so a column slice whose last row
   /// ends at the end of its allocation registers nothing beyond it. The caller keeps ownership
   /// and must outlive the table. @throws invalid_argument (row_stride < cols), as host_registration.
-  /// @param host first element  @param rows, cols shape  @param row_stride elements between rows (-1: cols)
+  /// @param host first element  @param rows, cols shape
+  /// @param row_stride elements between rows (-1: cols)
   /// @return the table (kind registered)
   static table adopt_by_registration(T* host, std::int64_t rows, std::int64_t cols,
                                      std::int64_t row_stride = -1)

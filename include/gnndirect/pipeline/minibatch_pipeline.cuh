@@ -120,7 +120,8 @@ class minibatch_pipeline {
   /// @throws what preparing the batch threw (e.g. index_out_of_range naming "training_ids"),
   /// again on every call until the next start_epoch; invalid_argument before start_epoch, or
   /// when all `depth` batches are held; cuda_error.
-  /// @param consumer the stream that will use the batch  @return the batch, or nullptr at the epoch's end
+  /// @param consumer the stream that will use the batch
+  /// @return the batch, or nullptr at the epoch's end
   batch_type* next(cudaStream_t consumer) { return scheduler_.next(consumer); }
 
   /// Gives a batch back (see batch_scheduler::release); never waits for the GPU.

@@ -179,7 +179,8 @@ class batch_scheduler {
   /// @throws what preparing the batch threw, again on every call until the next start_epoch,
   /// after every earlier batch was handed out; invalid_argument before start_epoch, or when all
   /// `depth` batches are held (release one first: waiting would deadlock); cuda_error.
-  /// @param consumer the stream that will use the batch  @return the batch, or nullptr at the epoch's end
+  /// @param consumer the stream that will use the batch
+  /// @return the batch, or nullptr at the epoch's end
   batch_type* next(cudaStream_t consumer)
   {
     slot* chosen = nullptr;

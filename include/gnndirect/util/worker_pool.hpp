@@ -59,7 +59,8 @@ class worker_pool {
 
   /// Calls f(task, worker) for every task in [0, tasks) with worker in [0, size()); blocks until
   /// all finished. After the first exception no new task starts; it is rethrown here.
-  /// @tparam F callable as f(std::int64_t task, int worker)  @param tasks task count  @param f the task body
+  /// @tparam F callable as f(std::int64_t task, int worker)  @param tasks task count
+  /// @param f the task body
   template <class F>
   void run(std::int64_t tasks, F&& f)
   {
