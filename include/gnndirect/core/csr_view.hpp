@@ -24,8 +24,8 @@ struct csr_view {
                 "csr_view: Offset must be int32_t or int64_t");
   static_assert(std::is_same_v<Index, std::int32_t> || std::is_same_v<Index, std::int64_t>,
                 "csr_view: Index must be int32_t or int64_t");
-  using offset_type = Offset;  ///< Offset
-  using index_type = Index;    ///< Index
+  using offset_type = Offset;  ///< offset and edge id type
+  using index_type = Index;    ///< node id type
 
   const Offset* indptr{nullptr};   ///< num_nodes + 1 offsets
   const Index* indices{nullptr};   ///< num_edges neighbour ids

@@ -24,7 +24,7 @@ template <class T>
 struct table_view {
   static_assert(std::is_trivially_copyable_v<T>, "table_view<T>: T must be trivially copyable");
 
-  using element_type = T;  ///< T
+  using element_type = T;  ///< element type of the rows
 
   T* data{nullptr};             ///< first element of row 0
   std::int64_t rows{0};         ///< number of rows

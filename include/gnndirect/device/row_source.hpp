@@ -86,7 +86,7 @@ inline constexpr bool is_row_source_v = is_row_source<S>::value;
 /// @tparam T element type (const for a read-only source)
 template <class T>
 struct table_source {
-  using element_type = T;  ///< T
+  using element_type = T;  ///< element type of the rows
   table_view<T> table{};  ///< the rows (device-visible addresses)
   bool remote{false};     ///< the table is host-resident (decided once, on the host)
 
@@ -282,7 +282,7 @@ GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE typename Codec::meta_type row_meta_o
 /// @tparam Codec the view's row codec
 template <class Codec>
 struct encoded_source {
-  using codec_type = Codec;  ///< Codec
+  using codec_type = Codec;  ///< the codec
   encoded_view<Codec> table{};  ///< the encoded rows and their metadata
   bool remote{false};           ///< the rows are host-resident
 
@@ -322,7 +322,7 @@ struct encoded_source {
 /// @tparam Codec the encoded table's codec
 template <class Codec>
 struct tiered_encoded_source {
-  using codec_type = Codec;  ///< Codec
+  using codec_type = Codec;  ///< the codec
   encoded_view<Codec> table{};       ///< every row (host-resident) and the metadata
   const std::uint8_t* cache{nullptr};  ///< cached rows, stride_bytes apart (device memory)
   const std::int32_t* slot_of{nullptr};  ///< rows slots (device memory); -1 = not cached
