@@ -126,7 +126,8 @@ buffer<std::int64_t> top_k_rows(cudaStream_t stream, std::int64_t n, std::int64_
 /// neighbour sampling. The result and the sort's temporaries (about 24 bytes per node) come
 /// stream-ordered on `stream` from `mr` (default: the device's default pool); the result is
 /// returned to `mr` on `stream`, so both must outlive it. Synchronous.
-/// @param stream stream for the work  @param csr the graph  @param k how many (at most num_nodes)
+/// @param stream stream for the work  @param csr the graph
+/// @param k how many (clamped to [0, num_nodes])
 /// @param mr resource of the result and temporaries  @return the node ids
 /// @throws cuda_error, allocation_error (or what `mr` throws).
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
@@ -161,7 +162,8 @@ void count_accesses_async(cudaStream_t stream, const Index* ids, std::int64_t n,
 /// The `k` most accessed rows according to `counts` (num_rows device counters), most first; ties
 /// by smaller id. For graph nodes prefer the overload with the graph, which breaks ties by
 /// degree. Memory as hot_rows_by_degree (from `mr` on `stream`). Synchronous.
-/// @param stream stream for the work  @param counts, num_rows the counters  @param k how many
+/// @param stream stream for the work  @param counts, num_rows the counters
+/// @param k how many (clamped to [0, num_rows])
 /// @param mr resource of the result and temporaries  @return the row ids
 /// @throws cuda_error, allocation_error (or what `mr` throws).
 inline buffer<std::int64_t> hot_rows_by_count(cudaStream_t stream, const std::uint32_t* counts,
@@ -179,7 +181,8 @@ inline buffer<std::int64_t> hot_rows_by_count(cudaStream_t stream, const std::ui
 /// ids (on the papers100M-shaped graph: docs/performance.md §3). Memory as hot_rows_by_degree
 /// (from `mr` on `stream`, about 32 bytes per node). Synchronous.
 /// @param stream stream for the work  @param counts the counters  @param csr the graph
-/// @param k how many  @param mr resource of the result and temporaries  @return the node ids
+/// @param k how many (clamped to [0, num_nodes])
+/// @param mr resource of the result and temporaries  @return the node ids
 /// @throws cuda_error, allocation_error (or what `mr` throws).
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
