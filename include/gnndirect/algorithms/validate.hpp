@@ -44,6 +44,7 @@ constexpr std::string_view to_string(csr_array array) noexcept
 /// negative size, a size its type cannot hold). The message names the array, position and value.
 class corrupt_graph : public invalid_argument {
  public:
+  /// Message "corrupt CSR graph: problem".
   /// @param file, line source location of the check  @param array offending array
   /// @param position first bad position or -1  @param problem text
   corrupt_graph(const char* file, int line, csr_array array, std::int64_t position,

@@ -58,6 +58,7 @@ inline gather_policy tiered_policy(gather_policy policy)
 template <class T>
 class tiered_table {
  public:
+  /// Allocates synchronously; the tier starts empty.
   /// @param rows every row, in a host-resident placement (rows.kind pinned, registered or
   ///        managed_host; device-visible view); must outlive this. A device-resident table is
   ///        refused: every row is in HBM already, and a tier would only copy HBM to HBM.
@@ -65,7 +66,6 @@ class tiered_table {
   /// @param mr resource of the cache and the slot map (synchronous owners, as table's: allocated
   ///        on the legacy default stream and waited for; returned after waiting for the device)
   ///        and of rebuild's scratch; default: the device's default pool. Must outlive the tier.
-  /// Allocates synchronously; the tier starts empty.
   /// @throws invalid_argument (device-resident source, more than 2^31 - 1 cached rows, a bad
   ///         view) before allocating anything; allocation_error (or what `mr` throws).
   tiered_table(table_view<const T> rows, std::size_t budget_bytes, resource_ref mr = {})

@@ -16,6 +16,7 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// A CUDA runtime call failed; code() is the cudaError_t it returned.
 class cuda_error : public error {
  public:
+  /// Builds the message from the call and the code's name and description.
   /// @param file, line source location of the call  @param call the failing expression as written
   /// @param code its return value
   cuda_error(const char* file, int line, const char* call, cudaError_t code)
@@ -36,6 +37,7 @@ class cuda_error : public error {
 /// Host-only parts (views, policies, host reference, parsers) keep working without a GPU.
 class no_device_error : public cuda_error {
  public:
+  /// As cuda_error.
   /// @param file, line source location of the call  @param call the CUDA call that found no device
   /// @param code cudaErrorNoDevice or similar
   no_device_error(const char* file, int line, const char* call, cudaError_t code)

@@ -105,7 +105,7 @@ void* checked_allocation(void* ptr, std::size_t bytes, std::size_t alignment, me
 /// pool. This is the resource every gnndirect call uses when the caller passes none.
 class device_pool_resource {
  public:
-  /// @param pool a pool of the current device, or null for its default pool
+  /// Resource over `pool`.  @param pool a pool of the current device, or null for its default pool
   explicit device_pool_resource(cudaMemPool_t pool = nullptr) noexcept : pool_(pool) {}
 
   /// Allocates `bytes` usable by work enqueued on `stream` after this call (never null for

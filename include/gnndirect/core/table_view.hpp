@@ -32,6 +32,7 @@ struct table_view {
   std::int64_t row_stride{0};   ///< elements between the starts of consecutive rows (>= cols)
   memory_kind kind{memory_kind::device};  ///< where the bytes live
 
+  /// Empty view (null data, no rows).
   table_view() = default;
   /// Views `rows` x `cols` elements at `data_` with the given stride.
   /// @param data_ first element  @param rows_, cols_ shape

@@ -90,6 +90,7 @@ struct table_source {
   table_view<T> table{};  ///< the rows (device-visible addresses)
   bool remote{false};     ///< the table is host-resident (decided once, on the host)
 
+  /// Source over an empty table.
   table_source() = default;
   /// Source over `view`; its placement decides whether rows are remote.  @param view the table
   explicit table_source(table_view<T> view) noexcept
@@ -129,6 +130,7 @@ struct tiered_source {
   using element_type = const T;  ///< read-only rows
   tiered_view<T> tiers{};  ///< host rows, cache and slot map
 
+  /// Source over an empty tier.
   tiered_source() = default;
   /// Source over `view`.  @param view the tiers
   explicit tiered_source(const tiered_view<T>& view) noexcept : tiers(view) {}
@@ -286,6 +288,7 @@ struct encoded_source {
   encoded_view<Codec> table{};  ///< the encoded rows and their metadata
   bool remote{false};           ///< the rows are host-resident
 
+  /// Source over an empty table.
   encoded_source() = default;
   /// Source over `view`; its placement decides whether rows are remote.  @param view the table
   explicit encoded_source(const encoded_view<Codec>& view) noexcept
@@ -327,6 +330,7 @@ struct tiered_encoded_source {
   const std::uint8_t* cache{nullptr};  ///< cached rows, stride_bytes apart (device memory)
   const std::int32_t* slot_of{nullptr};  ///< rows slots (device memory); -1 = not cached
 
+  /// Source over an empty table.
   tiered_encoded_source() = default;
   /// Source over `view`, with the tier `tier` made over view's bytes (tier.host.data == view.data,
   /// tier.host.cols == view.stride_bytes; checked by the gather).

@@ -75,12 +75,14 @@ class staged_gather {
   static_assert(std::is_trivially_copyable_v<T>, "staged_gather: rows must be trivially copyable");
 
  public:
+  /// Creates the two events; staging is allocated on first use.
   /// @param slot_bytes bytes per staging buffer (two are allocated, pinned, on first use; grown
   /// to one row when a row is larger). @throws cuda_error when events cannot be created.
   explicit staged_gather(std::size_t slot_bytes = std::size_t{16} << 20) : slot_bytes_(slot_bytes)
   {
     for (auto& e : events_) { GNNDIRECT_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming)); }
   }
+  /// Waits for the copies in flight, then frees the staging and the events.
   ~staged_gather()
   {
     for (auto& e : events_) {

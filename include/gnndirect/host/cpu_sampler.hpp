@@ -321,6 +321,7 @@ void fresh_size(V& v, std::int64_t n)
 /// addresses (its memory_kind fields are not consulted).
 class cpu_sampler {
  public:
+  /// Starts the worker threads.
   /// @param threads worker threads (<= 0: default_thread_count()); 1 gives a one-core sampler.
   explicit cpu_sampler(int threads = default_thread_count()) : pool_(threads) {}
 

@@ -82,6 +82,7 @@ class npy_array {
   }
   npy_array(const npy_array&) = delete;
   npy_array& operator=(const npy_array&) = delete;
+  /// Unpins (when registered), then unmaps the file.
   ~npy_array()
   {
     registration_.reset();  // unpin before unmapping

@@ -164,6 +164,7 @@ class allocation {
   }
   allocation(const allocation&) = delete;
   allocation& operator=(const allocation&) = delete;
+  /// Returns the storage where it came from (as described for each constructor).
   ~allocation() { release(); }
 
   /// @return address for device code (kernels, cudaMemcpy)

@@ -131,6 +131,7 @@ class host_registration {
   }
   host_registration(const host_registration&) = delete;
   host_registration& operator=(const host_registration&) = delete;
+  /// Unregisters the range (the caller's memory stays).
   ~host_registration() { release(); }
 
   /// @return caller's host address
