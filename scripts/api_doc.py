@@ -52,7 +52,7 @@ def text(node, skip=("parameterlist", "simplesect")):
 
 def first_sentence(s):
     """Up to the first full stop that ends a sentence (not e.g., i.e., etc.)."""
-    for m in re.finditer(r"[.!?](?=\s|$)", s):
+    for m in re.finditer(r"(?<!\.)[.!?](?=\s|$)", s):
         if not re.search(r"\b(e\.g|i\.e|etc|vs)$", s[:m.start()]):
             return s[:m.end()].strip()
     return s.strip()

@@ -381,6 +381,7 @@ std::size_t scatter_workspace_bytes(std::int64_t count, std::int64_t table_rows,
 ///        [0, *device_count) are gathered (*device_count <= count), rows of dst past it are not
 ///        written. `count` is then the bound that sizes dst, the workspace and the launch, so a
 ///        batch whose size is only known on the device (sampled input nodes) needs no host read.
+///
 /// With checking on, call gather_check(stream, ws, src.num_rows()) after the gather to raise the
 /// error. Capturable in a CUDA graph. @throws invalid_argument (shapes, workspace) before any launch.
 template <class Source, class D, class Index>

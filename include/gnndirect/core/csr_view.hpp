@@ -14,6 +14,7 @@ GNNDIRECT_NAMESPACE_BEGIN
 ///
 /// @tparam Offset edge offset type (int32 or int64; int64 once edges exceed 2^31 - 1)
 /// @tparam Index  node id type (int32 or int64)
+///
 /// Optional arrays are null when absent: `weights` (one float per edge, for weighted sampling) and
 /// `edge_ids` (one Offset per edge, e.g. to map sampled edges back to edge features; when absent
 /// an edge's id is its position in `indices`). Each array records its own memory_kind, because

@@ -72,6 +72,7 @@ class encoded_table {
   /// @throws invalid_argument naming the row and column of a value the codec cannot encode (NaN,
   /// infinity, beyond fp16's range), for a negative shape or a null input; allocation_error;
   /// cuda_error.
+  ///
   /// Device codes and the per-row metadata (device memory) come from `mr`, pinned codes from
   /// `host_mr` (defaults: the device's default pool, cudaHostAlloc), as table's; both must
   /// outlive the table.

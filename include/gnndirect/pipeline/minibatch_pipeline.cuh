@@ -56,6 +56,7 @@ struct pipeline_stats {
 /// (pipeline_options::sampling_seed)
 /// @tparam Codec void (features: table_view<const Feature>) or a row codec producing Feature
 /// (features: encoded_view<Codec>, decoded inside the feature gather; see gnn_preparer)
+///
 /// The graph, features and labels are borrowed (views): they must outlive the pipeline. Not
 /// copyable or movable (worker threads refer to it). next() and release() are for one consumer
 /// thread; stats() may be called from any thread.
