@@ -358,7 +358,7 @@ class gnn_preparer {
     return options_.drop_last ? n / options_.batch_size
                               : (n + options_.batch_size - 1) / options_.batch_size;
   }
-  /// @return the current epoch's shuffled training ids. Stable until the next start_epoch
+  /// The current epoch's shuffled training ids, stable until the next start_epoch.  @return the ids
   const std::vector<Index>& epoch_order() const noexcept { return order_; }
   /// @return the hot-row tier of the features, or null when options.cache_bytes is 0
   feature_cache_type* feature_cache() noexcept { return cache_.get(); }

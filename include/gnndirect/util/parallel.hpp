@@ -108,8 +108,8 @@ inline int resolve_host_threads(int setting, const char* gnndirect_env, const ch
 /// @param n thread count, or <= 0 for automatic
 inline void set_host_threads(int n) noexcept { detail::host_threads_setting().store(n > 0 ? n : 0); }
 
-/// @return number of threads the host helpers use now (see set_host_threads), at least 1. Never
-/// throws
+/// Number of threads the host helpers use now (see set_host_threads). Never throws.
+/// @return the count, at least 1
 inline int host_threads() noexcept
 {
   return detail::resolve_host_threads(detail::host_threads_setting().load(),
