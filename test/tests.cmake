@@ -53,7 +53,21 @@ if(Python3_Interpreter_FOUND)
   add_test(NAME test_host_scripts
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_scripts.py ${PROJECT_SOURCE_DIR})
   set_tests_properties(test_host_scripts PROPERTIES LABELS host TIMEOUT 300)
+  # Doxygen over the public headers (docs/Doxyfile) with warnings as errors, plus the @tparam
+  # check Doxygen lacks; fails (never skips) without doxygen, which scripts/install-deps installs.
+  add_test(NAME doxygen_api
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_doxygen.py
+                   ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/doxygen)
+  set_tests_properties(doxygen_api PROPERTIES LABELS host TIMEOUT 300)
+  # docs/api.md is generated from the same Doxygen XML (scripts/api_doc.py): fails when it is stale.
+  add_test(NAME api_doc_sync
+           COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/api_doc.py --check)
+  set_tests_properties(api_doc_sync PROPERTIES LABELS host TIMEOUT 300)
 else()
   add_test(NAME test_host_python COMMAND ${CMAKE_COMMAND} -E echo "python3 not found: skipped")
   set_tests_properties(test_host_python PROPERTIES LABELS host SKIP_REGULAR_EXPRESSION "skipped")
+  foreach(name doxygen_api api_doc_sync)
+    add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -E echo "${name} needs python3: failed")
+    set_tests_properties(${name} PROPERTIES LABELS host FAIL_REGULAR_EXPRESSION "failed")
+  endforeach()
 endif()

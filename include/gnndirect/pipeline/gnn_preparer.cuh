@@ -141,6 +141,8 @@ std::int64_t first_bad_id(const std::vector<Index>& ids, std::int64_t num_nodes)
 
 /// One prepared mini-batch. Every device array lives in its slot and stays valid until the batch
 /// is released (and the consumer stream is past the release).
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
+/// @tparam Feature feature element type  @tparam Label label type
 template <class Offset, class Index, class Feature, class Label>
 struct minibatch {
   std::int64_t epoch{0};              ///< epoch it belongs to
@@ -199,6 +201,8 @@ std::size_t feature_load_bytes(const encoded_view<Codec>& rows) noexcept
 ///
 /// The graph, features and labels are borrowed (views) and must outlive it, as must `mr`, from
 /// which every device array is allocated. prepare() may run concurrently on different batches.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
+/// @tparam Feature feature element type of the batches  @tparam Label label type
 /// @tparam Sampler any model of the sampler concept (device/samplers.hpp); with a with_seed
 /// member, each batch samples with its own random stream (pipeline_options::sampling_seed)
 /// @tparam Codec void: features are a table_view<const Feature>; else a row codec
@@ -260,7 +264,7 @@ class gnn_preparer {
 
   /// Allocates a slot's arrays, sized for batch_size seeds: pinned staging and counts (from
   /// options.host_memory), the bound-sized block arrays and sampling workspace (stream-ordered
-  /// from the device resource).
+  /// from the device resource).  @param batch the slot's batch  @param stream the slot's stream
   void init_batch(batch_type& batch, cudaStream_t stream)
   {
     auto const layers = options_.fanouts.size();
@@ -286,7 +290,7 @@ class gnn_preparer {
     st.stream = stream;
   }
 
-  /// Shuffles the training ids for `epoch` and returns the number of batches.
+  /// Shuffles the training ids for `epoch`.  @param epoch the epoch  @return the number of batches
   /// @throws index_out_of_range naming "training_ids" and the first bad position.
   std::int64_t start_epoch(std::int64_t epoch)
   {
@@ -302,6 +306,7 @@ class gnn_preparer {
 
   /// Enqueues batch b of `epoch` on `stream`: seeds, blocks, an asynchronous copy of the counts,
   /// features (count read on the device) and labels. Never waits for the GPU.
+  /// @param batch the slot's batch  @param stream the slot's stream  @param epoch, b which batch
   /// @throws cuda_error.
   void prepare(batch_type& batch, cudaStream_t stream, std::int64_t epoch, std::int64_t b)
   {
@@ -327,7 +332,8 @@ class gnn_preparer {
   }
 
   /// Once the batch's GPU work is done: raises a recorded bad id (with checks on), points the
-  /// batch's views at the valid prefixes of the slot's arrays, and returns its feature bytes.
+  /// batch's views at the valid prefixes of the slot's arrays.
+  /// @param batch the batch  @return its feature bytes
   /// @throws index_out_of_range (corrupt graph or bad ids, with checks on), cuda_error.
   std::uint64_t complete(batch_type& batch)
   {
@@ -345,18 +351,18 @@ class gnn_preparer {
     return batch.feature_bytes;
   }
 
-  /// Batches per epoch: ceil(training ids / batch_size), or floor with drop_last.
+  /// @return batches per epoch: ceil(training ids / batch_size), or floor with drop_last
   std::int64_t num_batches() const noexcept
   {
     auto const n = static_cast<std::int64_t>(training_ids_.size());
     return options_.drop_last ? n / options_.batch_size
                               : (n + options_.batch_size - 1) / options_.batch_size;
   }
-  /// The current epoch's shuffled training ids. Stable until the next start_epoch.
+  /// The current epoch's shuffled training ids, stable until the next start_epoch.  @return the ids
   const std::vector<Index>& epoch_order() const noexcept { return order_; }
-  /// The hot-row tier of the features, or null when options.cache_bytes is 0.
+  /// @return the hot-row tier of the features, or null when options.cache_bytes is 0
   feature_cache_type* feature_cache() noexcept { return cache_.get(); }
-  /// The options in effect (block_budget applied).
+  /// @return the options in effect (block_budget applied)
   const pipeline_options& options() const noexcept { return options_; }
 
  private:
