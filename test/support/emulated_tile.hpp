@@ -24,7 +24,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace gnndirect_test {
+namespace gnndirect::test {
 
 namespace detail {
 
@@ -198,4 +198,4 @@ void run_tile(int lanes, Fn&& fn)
   if (std::exception_ptr const error = state.first_error()) { std::rethrow_exception(error); }
 }
 
-}  // namespace gnndirect_test
+}  // namespace gnndirect::test
