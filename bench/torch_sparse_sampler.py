@@ -17,7 +17,7 @@ on its own seeds; reported: median edges/s per worker, and all workers' edges / 
       [--workers 1,16] [--iterations 3] [--budget-s 120] [--json out.json]
 
 torch-sparse must be importable or its compiled _neighbor_sample_cpu library found on
-sys.path (scripts/build-torch-sparse builds it CPU-only; only that library is loaded, so
+sys.path (scripts/gpu torch-sparse builds it CPU-only; only that library is loaded, so
 scipy and torch-scatter are not needed at run time).
 """
 import argparse

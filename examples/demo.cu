@@ -12,7 +12,7 @@
 // Reports epoch time, batches/s, feature GB/s, CPU core-seconds, ratios to the CPU-centric path,
 // and how close gnndirect comes to the host link's floor (bytes that must cross it / link peak
 // measured in the same run). Every path's JSON entry carries the wall-clock bounds of its timed
-// epochs (start_unix_s, end_unix_s), so that an external power log (scripts/paper-table) can be
+// epochs (start_unix_s, end_unix_s), so that an external power log (scripts/gpu paper) can be
 // averaged per path.
 // Two extras, off by default:
 //   --workers/--depth/--gather-blocks lists  sweep the pipeline's worker count, depth and the

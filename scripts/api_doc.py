@@ -9,6 +9,7 @@ usage: scripts/api_doc.py > docs/api.md
 import glob
 import os
 import re
+import sys
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "include")
 DECL = re.compile(r"^\s*(template\s*<.*>\s*)?(struct|class|enum class|enum|inline|constexpr|using|[A-Za-z_:<>,\s\*&]+\()")
@@ -81,6 +82,9 @@ def entities(text):
 
 
 def main():
+    if len(sys.argv) > 1:  # --help, or anything else: this script takes no arguments
+        print(__doc__.strip())
+        sys.exit(0 if sys.argv[1] in ("-h", "--help") else 2)
     headers = sorted(h for h in glob.glob(os.path.join(ROOT, "gnndirect", "**", "*.*"), recursive=True)
                      if "/detail/" not in h)
     print("# API reference\n")

@@ -52,6 +52,16 @@ if(Python3_Interpreter_FOUND)
   add_test(NAME test_host_layers
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_layers.py ${PROJECT_SOURCE_DIR})
   set_tests_properties(test_host_layers PROPERTIES LABELS host TIMEOUT 60)
+  # scripts/results.py paper (the demo's JSON + power logs -> the paper's table) on fabricated
+  # inputs; no GPU.
+  add_test(NAME test_host_results
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_results.py ${PROJECT_SOURCE_DIR})
+  set_tests_properties(test_host_results PROPERTIES LABELS host TIMEOUT 120)
+  # scripts/: only the durable tools, each answering --help without building; scripts/gpu's
+  # check, sanitize and compare on stand-in executables; results.py table and compare.
+  add_test(NAME test_host_scripts
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_scripts.py ${PROJECT_SOURCE_DIR})
+  set_tests_properties(test_host_scripts PROPERTIES LABELS host TIMEOUT 300)
 else()
   add_test(NAME test_host_python COMMAND ${CMAKE_COMMAND} -E echo "python3 not found: skipped")
   set_tests_properties(test_host_python PROPERTIES LABELS host SKIP_REGULAR_EXPRESSION "skipped")

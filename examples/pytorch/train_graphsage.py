@@ -7,7 +7,7 @@ Paths (each trains its own model from the same initial weights):
   pyg        THE BASELINE: PyG's own CPU-centric loader, what a PyG user runs today:
              torch_geometric.loader.NeighborLoader over a CPU Data(x, y, edge_index), sampling
              on the CPU through pyg-lib or (on the H200 machine, which has no pyg-lib) a CPU-only
-             torch-sparse (scripts/build-torch-sparse), features gathered in the workers,
+             torch-sparse (scripts/gpu torch-sparse), features gathered in the workers,
              pin_memory=True, batch.to(cuda, non_blocking=True). Swept over --pyg-workers
              (persistent workers when > 0).
              The model runs over the whole sampled subgraph and keeps the seeds' rows (PyG's
@@ -221,11 +221,15 @@ def generate(shape, seed, device, signal, p_in, placement=None, features="realis
     other = torch.randint(0, n, (total,), generator=g, device=device)
     indices = torch.where(torch.rand(total, generator=g, device=device) < p_in, same, other)
     del same, other
+    if device.type == "cuda":  # the placement's choice and checks see the GPU's real free memory
+        torch.cuda.empty_cache()
     placed_indices = host_tensor((total,), torch.int64, placement)
     for begin in range(0, total, GENERATE_CHUNK * 16):
         end = min(total, begin + GENERATE_CHUNK * 16)
         placed_indices[begin:end].copy_(indices[begin:end])
     del indices
+    if device.type == "cuda":
+        torch.cuda.empty_cache()
     centroids = torch.randn(c, f, generator=g, device=device)
     model = realistic_feature_model(c, f, seed, device) if features == "realistic" else None
     x = host_tensor((n, f), torch.float32, placement)
@@ -375,8 +379,8 @@ def pyg_backend():
         why = f"import torch_sparse: {type(error).__name__}: {error}"
     return None, (f"no pyg-lib, no torch-sparse ({why}); PyG's NeighborLoader samples on the CPU "
                   "only through one of them: build torch-sparse CPU-only with "
-                  "scripts/build-torch-sparse and put its target folder on PYTHONPATH "
-                  "(scripts/torch-check does both)")
+                  "scripts/gpu torch-sparse and put its target folder on PYTHONPATH "
+                  "(scripts/gpu torch does both)")
 
 
 def keep_pyg_scatter_native():

@@ -57,7 +57,7 @@ bool quick() { return std::getenv("GNNDIRECT_TEST_QUICK") != nullptr; }
 bool contains(const char* text, const std::string& part) { return std::string(text).find(part) != std::string::npos; }
 
 /// Rows that make the driver fail on purpose are skipped under GNNDIRECT_TEST_QUICK, which
-/// scripts/gpu-check sets for the compute-sanitizer runs: the sanitizers report every failing
+/// scripts/gpu sanitize sets for the compute-sanitizer runs: the sanitizers report every failing
 /// CUDA API call as an error, deliberate or not. (Library refusals never reach the driver.)
 bool skip_deliberate_driver_failure()
 {

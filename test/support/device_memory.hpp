@@ -8,7 +8,7 @@
 namespace gnndirect::test {
 
 /// True when other processes may allocate on this GPU meanwhile: GNNDIRECT_SHARED_DEVICE is set
-/// (scripts/gpu-check sets it for its parallel sanitizer runs and for the tests running beside
+/// (scripts/gpu sanitize sets it for its parallel sanitizer runs and for the tests running beside
 /// them; the tools themselves also allocate device memory as the program runs).
 inline bool device_is_shared() { return std::getenv("GNNDIRECT_SHARED_DEVICE") != nullptr; }
 

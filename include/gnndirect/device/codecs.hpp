@@ -26,11 +26,13 @@ namespace codecs {
 /// @tparam T the stored and destination element type
 template <class T>
 struct identity {
-  using meta_type = no_row_meta;
-  static constexpr int code_bits = static_cast<int>(8 * sizeof(T));
-  static constexpr int values_per_code = 1;
+  using meta_type = no_row_meta;                                      ///< no metadata
+  static constexpr int code_bits = static_cast<int>(8 * sizeof(T));  ///< one element a code
+  static constexpr int values_per_code = 1;                          ///< scalar
+  /// Decodes only to T.
   template <class D>
   static constexpr bool decodes_to = std::is_same_v<D, T>;
+  /// Always a byte copy.
   template <class D>
   static constexpr bool copies_bytes = std::is_same_v<D, T>;
 };
@@ -40,9 +42,10 @@ namespace detail {
 /// Scalar float formats: stored as `Bits`-bit codes, decoded through float.
 template <class Derived, int Bits>
 struct float_format {
-  using meta_type = no_row_meta;
-  static constexpr int code_bits = Bits;
-  static constexpr int values_per_code = 1;
+  using meta_type = no_row_meta;             ///< no metadata
+  static constexpr int code_bits = Bits;     ///< one value a code
+  static constexpr int values_per_code = 1;  ///< scalar
+  /// Decodes to float, __half or __nv_bfloat16.
   template <class D>
   static constexpr bool decodes_to = is_decoded_type_v<D>;
 
@@ -67,9 +70,10 @@ inline std::int64_t first_non_finite(const float* x, std::int64_t cols) noexcept
 /// Per-row affine quantisation to `Levels` + 1 codes of `Bits` bits (int8: 255, 4-bit: 15).
 template <int Bits, int Levels>
 struct affine_format {
-  using meta_type = row_affine;
-  static constexpr int code_bits = Bits;
-  static constexpr int values_per_code = 1;
+  using meta_type = row_affine;              ///< scale and offset, 8 bytes a row, in HBM
+  static constexpr int code_bits = Bits;     ///< 8 or 4
+  static constexpr int values_per_code = 1;  ///< scalar
+  /// Decodes to float, __half or __nv_bfloat16.
   template <class D>
   static constexpr bool decodes_to = is_decoded_type_v<D>;
 
@@ -116,6 +120,7 @@ struct affine_format {
 
 /// Stored fp32: a byte copy to fp32 destinations, rounded to nearest even for fp16/bf16 ones.
 struct fp32 : detail::float_format<fp32, 32> {
+  /// A byte copy into float rows.
   template <class D>
   static constexpr bool copies_bytes = std::is_same_v<D, float>;
   /// The stored value.
@@ -131,6 +136,7 @@ struct fp32 : detail::float_format<fp32, 32> {
 
 /// Stored IEEE fp16 (2 bytes a value, no metadata).
 struct fp16 : detail::float_format<fp16, 16> {
+  /// A byte copy into __half rows.
   template <class D>
   static constexpr bool copies_bytes = std::is_same_v<D, __half>;
   /// The stored value as float (exact).
@@ -150,6 +156,7 @@ struct fp16 : detail::float_format<fp16, 16> {
 
 /// Stored bfloat16 (2 bytes a value, fp32's range, no metadata).
 struct bf16 : detail::float_format<bf16, 16> {
+  /// A byte copy into __nv_bfloat16 rows.
   template <class D>
   static constexpr bool copies_bytes = std::is_same_v<D, __nv_bfloat16>;
   /// The stored value as float (exact).
@@ -177,9 +184,10 @@ struct int4_affine : detail::affine_format<4, 15> {};
 /// fp8 e4m3 (OCP FN) with a per-row scale in HBM (row_scale, 4 bytes): value = scale * e4m3(code),
 /// scale = the row's max |x| / 448, so every row uses the format's whole range.
 struct fp8_e4m3 {
-  using meta_type = row_scale;
-  static constexpr int code_bits = 8;
-  static constexpr int values_per_code = 1;
+  using meta_type = row_scale;               ///< 4 bytes a row, in HBM
+  static constexpr int code_bits = 8;        ///< one byte a value
+  static constexpr int values_per_code = 1;  ///< scalar
+  /// Decodes to float, __half or __nv_bfloat16.
   template <class D>
   static constexpr bool decodes_to = is_decoded_type_v<D>;
 

@@ -68,9 +68,13 @@ class encoded_table {
   /// @throws invalid_argument naming the row and column of a value the codec cannot encode (NaN,
   /// infinity, beyond fp16's range), for a negative shape or a null input; allocation_error;
   /// cuda_error.
+  /// Device codes and the per-row metadata (device memory) come from `mr`, pinned codes from
+  /// `host_mr` (defaults: the device's default pool, cudaHostAlloc), as table's; both must
+  /// outlive the table.
   template <class In>
   encoded_table(const In* input, std::int64_t rows, std::int64_t cols, memory_kind kind,
-                std::int64_t input_stride = -1, Codec codec = {})
+                std::int64_t input_stride = -1, Codec codec = {}, resource_ref mr = {},
+                host_resource_ref host_mr = {})
     : rows_(rows), cols_(cols), kind_(kind), codec_(codec)
   {
     static_assert(is_decoded_type_v<In>, "encoded_table: the input must be float, __half or __nv_bfloat16");
@@ -92,7 +96,7 @@ class encoded_table {
                                                   std::to_string(rows * stride_) + " bytes");
       codes = owned_host_.get();
     } else {
-      codes_ = table<std::uint8_t>(rows, stride_, kind);
+      codes_ = table<std::uint8_t>(rows, stride_, kind, mr, host_mr);
       if (kind == memory_kind::device) {
         staging.assign(static_cast<std::size_t>(rows * stride_), 0);
         codes = staging.data();
@@ -109,7 +113,7 @@ class encoded_table {
       detail::copy_to_device_and_wait(codes_.view().data, staging.data(), staging.size());
     }
     if constexpr (!std::is_empty_v<meta_type>) {
-      meta_ = buffer<meta_type>(static_cast<std::size_t>(rows), memory_kind::device);
+      meta_ = buffer<meta_type>(static_cast<std::size_t>(rows), memory_kind::device, mr);
       detail::copy_to_device_and_wait(meta_.data(), meta.data(), meta_.bytes());
     }
   }

@@ -23,6 +23,7 @@
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
+#include <gnndirect/core/encoded_view.hpp>
 #include <gnndirect/core/host_resource.hpp>
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/core/memory_kind.hpp>
@@ -30,6 +31,7 @@
 #include <gnndirect/core/table_view.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/core/workspace.hpp>
+#include <gnndirect/device/row_codec.hpp>
 #include <gnndirect/device/samplers.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/pipeline/epoch_order.hpp>
@@ -41,6 +43,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -158,21 +161,66 @@ struct minibatch {
   detail::gnn_slot_storage<Offset, Index> storage;  ///< the slot's other arrays (internal)
 };
 
+namespace detail {
+/// The feature rows a preparer reads: the plain table (Codec void) or an encoded copy of it.
+template <class Feature, class Codec>
+struct feature_rows_of {
+  using type = encoded_view<Codec>;
+};
+template <class Feature>
+struct feature_rows_of<Feature, void> {
+  using type = table_view<const Feature>;
+};
+/// True when Codec is void or produces Feature.
+template <class Feature, class Codec>
+constexpr bool feature_codec_fits()
+{
+  if constexpr (std::is_void_v<Codec>) {
+    return true;
+  } else {
+    return codec_decodes_to_v<Codec, Feature>;
+  }
+}
+/// Bytes a gather loads per feature row of a plain table.
+template <class T>
+std::size_t feature_load_bytes(const table_view<T>& rows) noexcept
+{
+  return rows.row_bytes();
+}
+/// Bytes a gather loads per feature row of an encoded table (its encoded row).
+template <class Codec>
+std::size_t feature_load_bytes(const encoded_view<Codec>& rows) noexcept
+{
+  return static_cast<std::size_t>(rows.load_bytes());
+}
+}  // namespace detail
+
 /// The GNN recipe as a preparer for batch_scheduler (see scheduler.cuh for the concept).
 ///
 /// The graph, features and labels are borrowed (views) and must outlive it, as must `mr`, from
 /// which every device array is allocated. prepare() may run concurrently on different batches.
 /// @tparam Sampler any model of the sampler concept (device/samplers.hpp); with a with_seed
 /// member, each batch samples with its own random stream (pipeline_options::sampling_seed)
-template <class Offset, class Index, class Feature, class Label, class Sampler = uniform_sampler>
+/// @tparam Codec void: features are a table_view<const Feature>; else a row codec
+/// (device/row_codec.hpp) producing Feature: features are an encoded_view<Codec>
+/// (owners/encoded_table.hpp), decoded inside the feature gather, and the cache tier
+/// (options.cache_bytes) holds encoded rows
+template <class Offset, class Index, class Feature, class Label, class Sampler = uniform_sampler,
+          class Codec = void>
 class gnn_preparer {
   static_assert(is_sampler_v<Sampler>,
                 "gnndirect::gnn_preparer / minibatch_pipeline: the Sampler must model the sampler "
                 "concept (device/samplers.hpp)");
+  static_assert(detail::feature_codec_fits<Feature, Codec>(),
+                "gnndirect::gnn_preparer / minibatch_pipeline: the Codec cannot produce the Feature type");
 
  public:
   /// What a slot holds.
   using batch_type = minibatch<Offset, Index, Feature, Label>;
+  /// The feature rows read: table_view<const Feature>, or encoded_view<Codec>.
+  using feature_rows_type = typename detail::feature_rows_of<Feature, Codec>::type;
+  /// The cache tier's type: tiered_table<Feature>, or tiered_table<std::uint8_t> of encoded rows.
+  using feature_cache_type = std::conditional_t<std::is_void_v<Codec>, tiered_table<Feature>, tiered_table<std::uint8_t>>;
 
   /// Checks the options and inputs, reserves options.reserve_bytes in `mr` and builds the
   /// feature cache (options.cache_bytes) on `stream`. Synchronous.
@@ -185,7 +233,7 @@ class gnn_preparer {
   /// @param mr memory resource for every device array  @param stream stream of the set-up work
   /// @throws invalid_argument (options, shapes, sampling policy, weights missing for a sampler
   /// with needs_weights, pageable labels), cuda_error, allocation_error, no_device_error.
-  gnn_preparer(const csr_view<Offset, Index>& graph, table_view<const Feature> features,
+  gnn_preparer(const csr_view<Offset, Index>& graph, feature_rows_type features,
                const Label* labels, std::vector<Index> training_ids, pipeline_options options,
                const Sampler& sampler, resource_ref mr, cudaStream_t stream)
     : sampler_(sampler),
@@ -204,7 +252,7 @@ class gnn_preparer {
       GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
     }
     if (options_.cache_bytes > 0 && features_.kind != memory_kind::device) {
-      cache_ = std::make_unique<tiered_table<Feature>>(features_, options_.cache_bytes, stream, mr_);
+      cache_ = std::make_unique<feature_cache_type>(cached_rows(), options_.cache_bytes, stream, mr_);
       buffer<std::int64_t> const hot = hot_rows_by_degree(stream, graph_, cache_->capacity(), mr_);
       cache_->rebuild(stream, hot.data(), cache_->capacity());
     }
@@ -228,7 +276,7 @@ class gnn_preparer {
                                             stream, mr_);
     batch.label_storage = buffer<Label>(static_cast<std::size_t>(options_.batch_size), stream, mr_);
     st.feature_ws = buffer<unsigned char>(
-      gather_workspace_bytes<Index>(inputs, features_.rows, features_.kind, features_.row_bytes(),
+      gather_workspace_bytes<Index>(inputs, features_.rows, features_.kind, detail::feature_load_bytes(features_),
                                     feature_policy()),
       stream, mr_);
     st.label_ws = buffer<unsigned char>(
@@ -307,15 +355,14 @@ class gnn_preparer {
   /// The current epoch's shuffled training ids. Stable until the next start_epoch.
   const std::vector<Index>& epoch_order() const noexcept { return order_; }
   /// The hot-row tier of the features, or null when options.cache_bytes is 0.
-  tiered_table<Feature>* feature_cache() noexcept { return cache_.get(); }
+  feature_cache_type* feature_cache() noexcept { return cache_.get(); }
   /// The options in effect (block_budget applied).
   const pipeline_options& options() const noexcept { return options_; }
 
  private:
   static pipeline_options checked_options(pipeline_options options, const Sampler& sampler,
                                           const csr_view<Offset, Index>& graph,
-                                          const table_view<const Feature>& features,
-                                          const Label* labels)
+                                          const feature_rows_type& features, const Label* labels)
   {
     GNNDIRECT_EXPECTS(!options.fanouts.empty(), "minibatch_pipeline: at least one fanout is needed");
     GNNDIRECT_EXPECTS(options.batch_size > 0, "minibatch_pipeline: batch_size must be > 0");
@@ -328,8 +375,12 @@ class gnn_preparer {
     }
     for (int fanout : options.fanouts) { validate(sampler, options.sampling, graph, fanout); }
     (void)sample_blocks_bounds(options.batch_size, options.fanouts, graph.num_nodes);
-    (void)select_gather_policy(options.gather, features.kind, features.row_bytes(), 0);
-    validate(features, "features");
+    (void)select_gather_policy(options.gather, features.kind, detail::feature_load_bytes(features), 0);
+    if constexpr (std::is_void_v<Codec>) {
+      validate(features, "features");
+    } else {
+      detail::check_encoded_view(features, "features");
+    }
     GNNDIRECT_EXPECTS(features.rows >= graph.num_nodes,
                       "minibatch_pipeline: features has " + std::to_string(features.rows) +
                         " rows for " + std::to_string(graph.num_nodes) + " nodes");
@@ -362,7 +413,17 @@ class gnn_preparer {
     batch.num_input_nodes = batch.blocks.input_nodes().count;
     batch.features = table_view<Feature>(batch.feature_storage.data(), batch.num_input_nodes, features_.cols,
                                          features_.cols, memory_kind::device);
-    batch.feature_bytes = static_cast<std::size_t>(batch.num_input_nodes) * features_.row_bytes();
+    batch.feature_bytes = static_cast<std::size_t>(batch.num_input_nodes * features_.cols) * sizeof(Feature);
+  }
+
+  /// The rows the cache tier copies: the table, or the encoded rows as bytes.
+  table_view<const std::conditional_t<std::is_void_v<Codec>, Feature, std::uint8_t>> cached_rows() const noexcept
+  {
+    if constexpr (std::is_void_v<Codec>) {
+      return features_;
+    } else {
+      return {features_.data, features_.rows, features_.stride_bytes, features_.stride_bytes, features_.kind};
+    }
   }
 
   /// Upper bound of a batch's input nodes (the last layer's src nodes).
@@ -392,7 +453,12 @@ class gnn_preparer {
                                   memory_kind::device);
     workspace_view const feature_ws{st.feature_ws.data(), st.feature_ws.bytes()};
     if (cache_) {
-      gather_async(stream, cache_->view(), last.src_nodes, bound, out, feature_ws, feature_policy(), last.num_src);
+      if constexpr (std::is_void_v<Codec>) {
+        gather_async(stream, cache_->view(), last.src_nodes, bound, out, feature_ws, feature_policy(), last.num_src);
+      } else {
+        gather_async(stream, features_, cache_->view(), last.src_nodes, bound, out, feature_ws, feature_policy(),
+                     last.num_src);
+      }
     } else {
       gather_async(stream, features_, last.src_nodes, bound, out, feature_ws, feature_policy(), last.num_src);
     }
@@ -405,14 +471,14 @@ class gnn_preparer {
 
   Sampler sampler_;  // what every batch draws (reseeded per batch)
   csr_view<Offset, Index> graph_;
-  table_view<const Feature> features_;
+  feature_rows_type features_;
   const Label* labels_;
   std::vector<Index> training_ids_;
   pipeline_options options_;
   memory_kind labels_kind_;
   std::int64_t bad_id_position_;  // first training id out of range, -1 if none
   resource_ref mr_;
-  std::unique_ptr<tiered_table<Feature>> cache_;  // hot feature rows in HBM (options.cache_bytes)
+  std::unique_ptr<feature_cache_type> cache_;  // hot feature rows in HBM (options.cache_bytes)
   std::vector<Index> order_;  // the epoch's shuffled ids; read by the workers
 };
 

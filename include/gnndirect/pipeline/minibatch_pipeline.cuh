@@ -54,14 +54,17 @@ struct pipeline_stats {
 /// @tparam Sampler what every batch draws: any model of the sampler concept
 /// (device/samplers.hpp); with a with_seed member each batch gets its own random stream
 /// (pipeline_options::sampling_seed)
+/// @tparam Codec void (features: table_view<const Feature>) or a row codec producing Feature
+/// (features: encoded_view<Codec>, decoded inside the feature gather; see gnn_preparer)
 /// The graph, features and labels are borrowed (views): they must outlive the pipeline. Not
 /// copyable or movable (worker threads refer to it). next() and release() are for one consumer
 /// thread; stats() may be called from any thread.
-template <class Offset, class Index, class Feature, class Label, class Sampler = uniform_sampler>
+template <class Offset, class Index, class Feature, class Label, class Sampler = uniform_sampler,
+          class Codec = void>
 class minibatch_pipeline {
  public:
   /// The preparer (the GNN recipe) the scheduler runs.
-  using preparer_type = gnn_preparer<Offset, Index, Feature, Label, Sampler>;
+  using preparer_type = gnn_preparer<Offset, Index, Feature, Label, Sampler, Codec>;
   /// The batch type next() hands out.
   using batch_type = typename preparer_type::batch_type;
 
@@ -80,7 +83,7 @@ class minibatch_pipeline {
   /// pipeline, see memory_pool()); it must outlive the pipeline
   /// @throws invalid_argument (options, shapes, sampling policy, weights missing for a sampler
   /// with needs_weights, pageable labels), cuda_error, allocation_error, no_device_error.
-  minibatch_pipeline(const csr_view<Offset, Index>& graph, table_view<const Feature> features,
+  minibatch_pipeline(const csr_view<Offset, Index>& graph, typename preparer_type::feature_rows_type features,
                      const Label* labels, std::vector<Index> training_ids, pipeline_options options,
                      const Sampler& sampler = Sampler{}, resource_ref mr = {})
     : pool_(detail::make_retaining_pool(require_device())),
@@ -103,7 +106,7 @@ class minibatch_pipeline {
 
   /// The hot-row tier of the features, or null when options.cache_bytes is 0. Rebuild it only
   /// between epochs (no batch in preparation or held).
-  tiered_table<Feature>* feature_cache() noexcept { return preparer_.feature_cache(); }
+  typename preparer_type::feature_cache_type* feature_cache() noexcept { return preparer_.feature_cache(); }
 
   /// Starts epoch `epoch`: stops the previous epoch's workers (batches still held are treated as
   /// released on the stream they were handed to), shuffles the training ids with

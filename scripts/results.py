@@ -1,11 +1,38 @@
 #!/usr/bin/env python3
-"""Joins the demo's JSON results (one file per graph shape) with a GPU power log and an optional
+"""The one post-processor of GPU results (benchmark JSON, before/after rounds, the paper's table,
+plots). Each subcommand has its own --help:
+
+  scripts/results.py table BENCH_GATHER.json [--markdown] [--paths a,b,c]
+      bench_gather JSON -> one row per (table size, row bytes), GB/s per path (medians)
+  scripts/results.py compare RAW_DIR
+      the raw rounds of `scripts/gpu compare` -> per benchmark the median of old and new, new/old
+  scripts/results.py paper --out DIR [--power CSV] [--rapl CSV] [--status TXT] [--train S=J ...] DEMO.json...
+      demo and training JSON + power logs -> DIR/paper-table.{md,json,png}
+  scripts/results.py plot gather BENCH_GATHER.json OUT.png [TABLE_MIB]
+      GB/s vs row size per path for one table size (docs/img/gather-*.png)
+  scripts/results.py plot headline TRAIN_GRAPHSAGE.json OUT.png
+      GraphSAGE epoch time per data path (docs/img/headline-graphsage*.png)
+
+table, compare and paper need only Python 3; plot (and paper's PNG) need matplotlib.
+test/python/check_results.py tests it.
+"""
+import argparse
+import glob
+import statistics
+import datetime
+import json
+import math
+import os
+import sys
+from collections import defaultdict
+
+PAPER_DOC = """Joins the demo's JSON results (one file per graph shape) with a GPU power log and an optional
 CPU package energy log into the paper's table (PyTorch-Direct, Min et al. 2021): per shape, the
 epoch time of gnndirect against the CPU-centric path, the feature-transfer time of both (and how
 much less gnndirect needs), CPU core-seconds, mean GPU power and CPU package energy per path.
 
-usage: scripts/paper_table.py --out DIR [--power power.csv] [--rapl rapl.csv] [--status runs.txt]
-                              [--train SHAPE=train.json ...] demo.json [demo.json ...]
+usage: scripts/results.py paper --out DIR [--power power.csv] [--rapl rapl.csv] [--status runs.txt]
+                                 [--train SHAPE=train.json ...] demo.json [demo.json ...]
 
 Inputs:
   demo.json  examples/demo --json output: every path entry has start_unix_s/end_unix_s (the
@@ -14,24 +41,18 @@ Inputs:
   power.csv  nvidia-smi --query-gpu=timestamp,power.draw --format=csv,noheader,nounits -lms 200:
              "YYYY/MM/DD HH:MM:SS.mmm, watts" per line, in the machine's local time (the same
              machine as the demo, so its unix times match); "[N/A]" readings are skipped.
-  rapl.csv   written by scripts/paper-table: optional "# max_energy_range_uj,R1,R2.." line, a
+  rapl.csv   written by scripts/gpu paper: optional "# max_energy_range_uj,R1,R2.." line, a
              header "unix_s,<domain>,..", then "unix_s,uj,uj.." rows of the package domains'
              energy_uj counters; or a line "not readable".
-  runs.txt   optional "shape rc seconds" lines from scripts/paper-table (runs that failed or
+  runs.txt   optional "shape rc seconds" lines from scripts/gpu paper (runs that failed or
              timed out are listed in the table's notes).
   train.json examples/pytorch/train_graphsage.py --json output of one shape: end-to-end GraphSAGE
              training of gnndirect, all-in-GPU and the CPU-centric loaders (PyG's NeighborLoader,
              "pyg"; PyG's NodeLoader on gnndirect's fast C++ CPU sampler, "pygfast"); every path
              has start_unix_s/end_unix_s (its timed epochs) for the power means.
 Writes DIR/paper-table.md, DIR/paper-table.json and, when matplotlib imports, DIR/paper-table.png.
-Pure Python 3 (no third-party module needed); test/python/check_paper_table.py tests it.
+Pure Python 3 (no third-party module needed); test/python/check_results.py tests it.
 """
-import argparse
-import datetime
-import json
-import math
-import os
-import sys
 
 # Demo path names -> the table's names for them.
 PATHS = {"gnndirect": "gnndirect", "cpu-centric": "cpu-centric", "transfer": "transfer"}
@@ -358,7 +379,7 @@ def markdown(rows, rapl_status, power_count, statuses, training=()):
     return "\n".join(lines) + "\n"
 
 
-def plot(rows, path):
+def plot_paper(rows, path):
     """Bar chart of the feature-transfer time per shape; False when matplotlib is missing."""
     try:
         import matplotlib
@@ -394,11 +415,13 @@ def read_statuses(path):
         return [tuple(line.split()[:3]) for line in f if len(line.split()) >= 3]
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def paper_main(argv):
+    """The paper subcommand: argv without "paper"; returns the exit code."""
+    ap = argparse.ArgumentParser(prog="scripts/results.py paper", description=PAPER_DOC,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True, help="output directory")
     ap.add_argument("--power", help="nvidia-smi power log (CSV)")
-    ap.add_argument("--rapl", help="RAPL energy log written by scripts/paper-table")
+    ap.add_argument("--rapl", help="RAPL energy log written by scripts/gpu paper")
     ap.add_argument("--status", help="'shape rc seconds' lines of the demo runs")
     ap.add_argument("--train", action="append", default=[], metavar="SHAPE=JSON",
                     help="train_graphsage.py result of one shape (repeatable)")
@@ -412,7 +435,7 @@ def main(argv=None):
             with open(path) as f:
                 demo = json.load(f)
         except (OSError, ValueError) as e:
-            print("paper_table: skipping %s: %s" % (path, e), file=sys.stderr)
+            print("results.py paper: skipping %s: %s" % (path, e), file=sys.stderr)
             continue
         row = summarise(demo, power, rapl_rows)
         row["device"] = demo.get("device")
@@ -426,7 +449,7 @@ def main(argv=None):
             with open(path) as f:
                 training.append(summarise_training(shape, json.load(f), power))
         except (OSError, ValueError) as e:
-            print("paper_table: skipping training result %s: %s" % (path, e), file=sys.stderr)
+            print("results.py paper: skipping training result %s: %s" % (path, e), file=sys.stderr)
     statuses = read_statuses(args.status)
     os.makedirs(args.out, exist_ok=True)
     text = markdown(rows, rapl_status, len(power), statuses, training)
@@ -438,10 +461,249 @@ def main(argv=None):
                "runs": [{"shape": s[0], "rc": s[1], "seconds": s[2]} for s in statuses]}
     with open(os.path.join(args.out, "paper-table.json"), "w") as f:
         json.dump(summary, f, indent=1)
-    plotted = plot(rows, os.path.join(args.out, "paper-table.png"))
+    plotted = plot_paper(rows, os.path.join(args.out, "paper-table.png"))
     print(text)
-    print("paper_table: wrote %s (paper-table.md, paper-table.json%s)" % (args.out, ", paper-table.png" if plotted else "; no plot: matplotlib missing or nothing to plot"))
+    print("results.py paper: wrote %s (paper-table.md, paper-table.json%s)" % (args.out, ", paper-table.png" if plotted else "; no plot: matplotlib missing or nothing to plot"))
     return 0
+
+
+
+# --- table: bench_gather JSON -> GB/s per (table size, row bytes) and path -------------------------
+
+def load_gather(path):
+    """(context, extras, rows) of a bench_gather JSON: extras maps the non-gather benchmarks
+    (link_peak, device_copy) to their GB/s; rows maps (table MiB, row bytes) to {path: GB/s}."""
+    with open(path) as f:
+        data = json.load(f)
+    extras, rows = {}, {}
+    for bench in data["benchmarks"]:
+        name = bench["name"]
+        if not name.startswith("gather/"):
+            extras[name.split("/")[0]] = bench.get("GBps", bench.get("GBps_read_write"))
+            continue
+        parts = name.split("/")
+        table = int(parts[2].split(":")[1])
+        row = int(parts[3].split(":")[1])
+        rows.setdefault((table, row), {})[parts[1]] = bench["GBps"]
+    return data.get("context", {}), extras, rows
+
+
+def table_main(args):
+    _, extras, rows = load_gather(args.json)
+    paths = args.paths.split(",") if args.paths else None
+    if paths is None:
+        paths = []
+        for key in sorted(rows):
+            for p in rows[key]:
+                if p not in paths:
+                    paths.append(p)
+    peak = extras.get("link_peak", 0)
+    print(f"link peak (pinned H2D memcpy): {peak:.1f} GB/s; device copy (read+write): {extras.get('device_copy', 0):.0f} GB/s")
+    header = ["table MiB", "row B"] + paths
+    if args.markdown:
+        print("| " + " | ".join(header) + " |")
+        print("|" + "---|" * len(header))
+    else:
+        print(" ".join(f"{h:>14}" for h in header))
+    for key in sorted(rows):
+        cells = [str(key[0]), str(key[1])] + [f"{rows[key].get(p, float('nan')):.1f}" for p in paths]
+        if args.markdown:
+            print("| " + " | ".join(cells) + " |")
+        else:
+            print(" ".join(f"{c:>14}" for c in cells))
+    return 0
+
+
+# --- compare: the rounds of `scripts/gpu compare` -> medians and new/old ------------------------
+
+def load_side(raw, side):
+    """Per benchmark name, the real times and rates (GB/s or edges/s) of every round of one side
+    (files RAW/<bench>-<side>-<round>.json; aggregates and the demo's JSON are left out)."""
+    times, rates = defaultdict(list), defaultdict(list)
+    for path in sorted(glob.glob(os.path.join(raw, f"*-{side}-*.json"))):
+        if os.path.basename(path).startswith("demo-"):
+            continue
+        with open(path) as f:
+            for b in json.load(f).get("benchmarks", []):
+                if b.get("run_type") == "aggregate":
+                    continue
+                times[b["name"]].append(b["real_time"])
+                for key in ("GBps", "GBps_read_write", "G_edges_per_s", "edges_per_s"):
+                    if key in b:
+                        rates[b["name"]].append(b[key])
+                        break
+    return times, rates
+
+
+def compare_main(args):
+    raw = args.raw_dir
+    old_t, old_r = load_side(raw, "old")
+    new_t, new_r = load_side(raw, "new")
+    names = [n for n in old_t if n in new_t]
+    if not names:
+        print(f"results.py compare: no benchmark in both the old and the new JSON under {raw}", file=sys.stderr)
+    print(f"{'benchmark':70s} {'old':>10s} {'new':>10s} {'new/old':>8s}")
+    ratios = []
+    for name in names:
+        if name in old_r and name in new_r:  # a rate: higher is better
+            o, n = statistics.median(old_r[name]), statistics.median(new_r[name])
+            ratio = n / o if o else float("nan")
+            unit = "rate"
+        else:  # a time: lower is better, report old/new so that > 1 means faster
+            o, n = statistics.median(old_t[name]), statistics.median(new_t[name])
+            ratio = o / n if n else float("nan")
+            unit = "time"
+        ratios.append(ratio)
+        print(f"{name[:70]:70s} {o:10.3f} {n:10.3f} {ratio:8.3f} ({unit})")
+    if ratios:
+        print(f"median speed ratio new/old over {len(ratios)} benchmarks: {statistics.median(ratios):.3f}; "
+              f"min {min(ratios):.3f}, max {max(ratios):.3f}")
+    for side in ("old", "new"):
+        for path in sorted(glob.glob(os.path.join(raw, f"demo-{side}-*.json"))):
+            with open(path) as f:
+                print(side, os.path.basename(path), json.dumps(json.load(f))[:400])
+    return 0 if names else 1
+
+
+# --- plot gather / plot headline ------------------------------------------------------------------
+
+def pyplot():
+    """matplotlib's pyplot on the Agg backend (no display needed)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+GATHER_PATHS = ["device", "managed", "managed_b32", "pinned_sorted", "pinned", "registered", "cpu_centric"]
+
+
+def plot_gather_main(args):
+    plt = pyplot()
+    table = args.table_mib
+    _, extras, rows = load_gather(args.json)
+    sizes = sorted(r for (t, r) in rows if t == table)
+    if not sizes:
+        print(f"results.py plot gather: no rows of a {table} MiB table in {args.json}", file=sys.stderr)
+        return 1
+    fig, ax = plt.subplots(figsize=(8, 5))
+    for path in GATHER_PATHS:
+        if path == "device":
+            continue  # HBM is ~35x the link; shown in the table, off this scale
+        values = [rows[(table, r)].get(path) for r in sizes]
+        ax.plot(sizes, values, marker="o", label=path)
+    ax.axhline(extras.get("link_peak", 0), color="black", linestyle="--", label="link peak (H2D memcpy)")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(sizes)
+    ax.set_xticklabels([str(s) for s in sizes])
+    ax.set_xlabel("row bytes")
+    ax.set_ylabel("GB/s of gathered rows (median)")
+    ax.set_title(f"Random gather, 1M rows/batch, {table // 1024 if table >= 1024 else table} "
+                 f"{'GiB' if table >= 1024 else 'MiB'} host table, H200 PCIe Gen5")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(args.out, dpi=110)
+    return 0
+
+
+HEADLINE_LABELS = {  # path key -> (label, is a fair comparison)
+    "gpu": ("all-in-GPU (everything in HBM: upper bound)", True),
+    "gnndirect": ("gnndirect: graph and features in host memory", True),
+    "nodeloader": ("PyG NodeLoader over gnndirect's stores and sampler", True),
+    "pyg_over_gnndirect": ("PyG NodeLoader over gnndirect's stores and sampler", True),
+    "pyg": ("PyG NeighborLoader, CPU sampling (best num_workers)", True),
+    "pygfast": ("PyG NodeLoader on gnndirect's C++ CPU sampler (best num_workers)", True),
+    "hostref": ("loader on the reference sampler (an oracle: not a fair baseline)", False),
+    "cpu": ("loader on the reference sampler (an oracle: not a fair baseline)", False),
+}
+
+
+def headline_rows(result):
+    """(rows, left_out) of a train_graphsage.py result: (epoch seconds, label, fair) per path,
+    rows sorted by time; left_out holds the oracle paths, which the plot only names in a note."""
+    paths = result["paths"]
+    # The earliest JSONs called the PyG-over-gnndirect path "pyg" and the oracle loader "cpu".
+    legacy = "hostref" not in paths and "cpu" in paths and "nodeloader" not in paths
+    rows, left_out = [], []
+    for key, value in paths.items():
+        seconds = value["epoch_s_mean"] if isinstance(value, dict) else value
+        label, fair = HEADLINE_LABELS.get("pyg_over_gnndirect" if legacy and key == "pyg" else key, (key, True))
+        if key == "pyg" and not legacy and isinstance(value, dict) and "num_workers" in value:
+            # name what the baseline ran: its sampling backend and the worker count that won
+            label = (f"PyG NeighborLoader, CPU sampling ({value.get('backend', '?')}, "
+                     f"num_workers={value['num_workers']})")
+        if key == "pygfast" and isinstance(value, dict) and "num_workers" in value:
+            label = (f"PyG NodeLoader, CPU sampling (gnndirect's C++ sampler, "
+                     f"num_workers={value['num_workers']})")
+        (rows if fair else left_out).append((seconds, label, fair))
+    rows.sort()
+    return rows, left_out
+
+
+def plot_headline_main(args):
+    plt = pyplot()
+    with open(args.json) as f:
+        result = json.load(f)
+    rows, left_out = headline_rows(result)
+    if not rows:
+        print(f"results.py plot headline: no path in {args.json}", file=sys.stderr)
+        return 1
+    fig, ax = plt.subplots(figsize=(10, 0.6 * len(rows) + 1.4))
+    for y, (seconds, label, fair) in enumerate(rows):
+        ax.barh(y, seconds, color="#4c72b0" if fair else "white", edgecolor="#4c72b0",
+                hatch=None if fair else "//")
+        ax.text(seconds + 0.01 * max(r[0] for r in rows), y, f"{seconds:.2f} s", va="center")
+    ax.set_yticks(range(len(rows)), [r[1] for r in rows])
+    ax.set_xlim(0, max(r[0] for r in rows) * 1.18)
+    ax.set_xlabel("epoch time, seconds (lower is better)")
+    machine = result.get("machine", {})
+    gpu = machine.get("gpu", "GPU") if isinstance(machine, dict) else "GPU"
+    config = result.get("config", {})
+    shape = config.get("shape", "products")
+    scale = config.get("scale", 1.0)
+    shape_name = f"ogbn-{shape} shape" + (f" x{scale:g}" if scale != 1.0 else "")
+    ax.set_title(f"GraphSAGE, {shape_name}, one epoch, {gpu}", fontsize=10)
+    ax.invert_yaxis()
+    if left_out:
+        note = "; ".join(f"{label.split(' (')[0]}: {seconds:.1f} s" for seconds, label, _ in left_out)
+        fig.text(0.01, 0.01, f"Not shown (an oracle, not a fair baseline): {note}", fontsize=8)
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    fig.savefig(args.out, dpi=110)
+    return 0
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "paper":  # its own parser (it predates the others; its --help is PAPER_DOC)
+        return paper_main(argv[1:])
+    ap = argparse.ArgumentParser(prog="scripts/results.py", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="command", metavar="{table,compare,paper,plot}")
+    sub.required = True
+    p = sub.add_parser("table", help="bench_gather JSON -> GB/s per table size, row size and path")
+    p.add_argument("json", help="bench_gather --benchmark_out JSON")
+    p.add_argument("--markdown", action="store_true", help="a Markdown table")
+    p.add_argument("--paths", help="comma-separated paths (columns) in this order; default: all")
+    p.set_defaults(func=table_main)
+    p = sub.add_parser("compare", help="the raw rounds of `scripts/gpu compare` -> medians, new/old")
+    p.add_argument("raw_dir", help="folder of <bench>-{old,new}-<round>.json (and demo-{old,new}-<round>.json)")
+    p.set_defaults(func=compare_main)
+    sub.add_parser("paper", help="the paper's table (scripts/results.py paper --help)")
+    p = sub.add_parser("plot", help="a PNG: `plot gather` or `plot headline`")
+    kinds = p.add_subparsers(dest="kind", metavar="{gather,headline}")
+    kinds.required = True
+    q = kinds.add_parser("gather", help="GB/s vs row size per path for one table size")
+    q.add_argument("json", help="bench_gather JSON")
+    q.add_argument("out", help="PNG to write")
+    q.add_argument("table_mib", nargs="?", type=int, default=16384, help="table size in MiB (default 16384)")
+    q.set_defaults(func=plot_gather_main)
+    q = kinds.add_parser("headline", help="GraphSAGE epoch time per data path (train_graphsage.py JSON)")
+    q.add_argument("json", help="train_graphsage.py --json result")
+    q.add_argument("out", help="PNG to write")
+    q.set_defaults(func=plot_headline_main)
+    args = ap.parse_args(argv)
+    return args.func(args)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Tests scripts/paper_table.py on fabricated inputs (no GPU): two demo JSON files, an nvidia-smi
+"""Tests scripts/results.py paper on fabricated inputs (no GPU): two demo JSON files, an nvidia-smi
 power log and a RAPL log whose counter wraps, with values chosen so that every mean, ratio and
 energy has a known answer; then the same without RAPL ("not readable") and with a failed run.
-usage: check_paper_table.py REPO_ROOT   (exit 0: passed; 1: a check failed)
+usage: check_results.py REPO_ROOT   (exit 0: passed; 1: a check failed)
 """
 import json
 import os
@@ -12,7 +12,7 @@ import tempfile
 import time
 
 ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
-SCRIPT = os.path.join(ROOT, "scripts", "paper_table.py")
+SCRIPT = os.path.join(ROOT, "scripts", "results.py")
 T0 = float(int(time.time()) - 3600)  # whole seconds: the log's millisecond stamps are then exact
 failures = []
 
@@ -65,9 +65,9 @@ def train_json(scale, paths, baseline, skipped=None):
 
 def run(tmp, files, extra):
     out = os.path.join(tmp, "out")
-    proc = subprocess.run([sys.executable, SCRIPT, "--out", out] + extra + files,
+    proc = subprocess.run([sys.executable, SCRIPT, "paper", "--out", out] + extra + files,
                           capture_output=True, text=True)
-    check(proc.returncode == 0, "paper_table.py exit %d: %s" % (proc.returncode, proc.stderr))
+    check(proc.returncode == 0, "results.py paper exit %d: %s" % (proc.returncode, proc.stderr))
     with open(os.path.join(out, "paper-table.json")) as f:
         summary = json.load(f)
     with open(os.path.join(out, "paper-table.md")) as f:
@@ -169,7 +169,7 @@ def main():
     if failures:
         print("%d check(s) failed" % len(failures))
         return 1
-    print("paper_table.py: all checks passed")
+    print("results.py paper: all checks passed")
     return 0
 
 
