@@ -62,7 +62,9 @@ TEST_CASE("emulated tile: shfl, ballot, sync on random values; divergence and la
     });
     for (int k = 0; k < rounds; ++k) {
       unsigned expected_votes = 0;
-      for (int r = 0; r < lanes; ++r) { expected_votes |= (predicates[static_cast<std::size_t>(k * lanes + r)] ? 1u : 0u) << r; }
+      for (int r = 0; r < lanes; ++r) {
+        expected_votes |= (predicates[static_cast<std::size_t>(k * lanes + r)] ? 1u : 0u) << r;
+      }
       for (int r = 0; r < lanes; ++r) {
         std::size_t const i = static_cast<std::size_t>(k * lanes + r);
         CHECK(got[i] == values[static_cast<std::size_t>(k * lanes + sources[i] % lanes)]);
@@ -290,7 +292,9 @@ TEST_CASE("a corrupt neighbour list samples nothing on an emulated tile")
       });
       for (std::size_t i = 0; i < nodes.size(); ++i) {
         CAPTURE(nodes[i]);
-        for (int r = 0; r < lanes; ++r) { CHECK(counts[i * static_cast<std::size_t>(lanes) + static_cast<std::size_t>(r)] == expected[i]); }
+        for (int r = 0; r < lanes; ++r) {
+          CHECK(counts[i * static_cast<std::size_t>(lanes) + static_cast<std::size_t>(r)] == expected[i]);
+        }
         if (expected[i] == 0) {
           for (int s = 0; s < fanout; ++s) {
             CHECK(ids[i * fanout + static_cast<std::size_t>(s)] == -99);

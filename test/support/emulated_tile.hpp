@@ -167,9 +167,11 @@ class emulated_tile {
 };
 
 /// Runs `fn(tile)` on every lane of an emulated tile of `lanes` threads (a power of two,
-/// 1..32) and returns when all have returned (lane 0 runs on the calling thread). Rethrows the
-/// first exception a lane threw; lanes waiting at a collective then stop. Throws std::invalid_argument for a bad lane count and
-/// std::logic_error when the lanes diverge at collectives (see the file comment).
+/// 1..32) and returns when all have returned (lane 0 runs on the calling thread). Blocking.
+/// Rethrows the first exception a lane threw (lanes waiting at a collective then stop); throws
+/// std::invalid_argument for a bad lane count and std::logic_error when the lanes diverge at
+/// collectives (see the file comment). Do not use doctest assertions inside `fn` (not
+/// thread-safe): record results per lane and check them after run_tile returns.
 /// @tparam Fn callable as fn(const emulated_tile&)
 template <class Fn>
 void run_tile(int lanes, Fn&& fn)
