@@ -11,6 +11,15 @@ gnndirect_gpu_test(test_gpu_cpu_gather gpu/test_cpu_gather.cu)
 gnndirect_host_test(test_host_sampling host/test_philox.cpp host/test_sampling_reference.cpp
                     host/test_sampling_math.cpp)
 gnndirect_host_test(test_host_cpu_sampler host/test_cpu_sampler.cpp)
+# The device primitives (samplers, copy_rows, decode_rows) run by the host compiler on an emulated
+# tile (test/support/emulated_tile.hpp). The primitives carry nvcc's `#pragma unroll`; and they
+# reinterpret rows as vector types the way device code does, which only -fno-strict-aliasing makes
+# well-defined for a host optimiser.
+gnndirect_host_test(test_host_device_emulated host/test_device_emulated_samplers.cpp
+                    host/test_device_emulated_rows.cpp)
+target_compile_options(test_host_device_emulated PRIVATE -Wno-unknown-pragmas -fno-strict-aliasing)
+# Many small instantiations (codec x type x widths): -O1 keeps its compile time reasonable.
+set_source_files_properties(host/test_device_emulated_rows.cpp PROPERTIES COMPILE_OPTIONS -O1)
 gnndirect_host_test(test_graph_host host/test_graph_host.cpp)
 gnndirect_gpu_test(test_gpu_sampling gpu/test_sampling.cu)
 gnndirect_gpu_test(test_gpu_blocks_async gpu/test_blocks_async.cu)

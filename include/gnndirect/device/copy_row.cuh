@@ -17,6 +17,8 @@
 
 #include <gnndirect/core/config.hpp>
 
+#include <vector_types.h>  // uint4, uint2: implicit under nvcc, needed when a host compiler emulates
+
 #include <cstddef>
 #include <cstdint>
 

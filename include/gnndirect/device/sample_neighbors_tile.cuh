@@ -70,7 +70,6 @@ GNNDIRECT_HOST_DEVICE std::size_t sample_scratch_bytes(const Sampler& sampler, i
   return sampler.scratch_bytes(fanout, tile_size);
 }
 
-#if defined(__CUDACC__)
 namespace detail {
 /// Runs the sampler over a checked neighbour list (degree >= 0) into the given slots.
 template <class Tile, class Sampler, class Offset, class Index>
@@ -119,6 +118,5 @@ GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE std::int64_t sample_neighbors_tile(
   if (edges.degree < 0) { return 0; }
   return detail::sample_list(tile, csr, edges, fanout, layer, sampler, scratch, out_neighbors, out_edge_ids);
 }
-#endif
 
 GNNDIRECT_NAMESPACE_END

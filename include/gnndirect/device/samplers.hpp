@@ -1,7 +1,8 @@
 #pragma once
 /// @file samplers.hpp
 /// @brief Samplers as types: the sampler concept and the library's three samplers
-/// (host-compilable types; their `sample` members are device code, compiled under nvcc only).
+/// (host-compilable types; their `sample` members are device code that a host compiler also
+/// compiles, so the host tests run them with an emulated tile).
 ///
 /// A sampler is the *behaviour* of neighbour sampling (which neighbours, with which random
 /// stream and data); sampling_policy (algorithms/sampling_policy.hpp) holds only tuning values.
@@ -62,9 +63,7 @@
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/device/sampled_output.hpp>
 
-#if defined(__CUDACC__)
-#include <gnndirect/detail/device/sample_tile.cuh>
-#endif
+#include <gnndirect/detail/device/sample_tile.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -102,7 +101,6 @@ struct uniform_sampler {
   {
     return round_scratch(static_cast<std::size_t>(fanout) * sizeof(std::int64_t));
   }
-#if defined(__CUDACC__)
   /// See the sampler concept (file comment). @tparam Tile cg tile or dynamic_tile
   /// @tparam Offset, Index the graph's offset (and edge id) and node id types
   /// @param tile the calling tile  @param edges the node's edges  @param fanout draws
@@ -119,7 +117,6 @@ struct uniform_sampler {
                                 static_cast<std::uint64_t>(edges.node), edges.degree,
                                 std::int64_t{fanout}, static_cast<std::int64_t*>(scratch));
   }
-#endif
 };
 
 /// Uniform with replacement: exactly fanout independent draws (none when degree is 0).
@@ -138,7 +135,6 @@ struct uniform_with_replacement_sampler {
   {
     return 0;
   }
-#if defined(__CUDACC__)
   /// See the sampler concept (file comment). @tparam Tile cg tile or dynamic_tile
   /// @tparam Offset, Index the graph's offset (and edge id) and node id types
   /// @param tile the calling tile  @param edges the node's edges  @param fanout draws
@@ -154,7 +150,6 @@ struct uniform_with_replacement_sampler {
                                            static_cast<std::uint64_t>(edges.node), edges.degree,
                                            std::int64_t{fanout});
   }
-#endif
 };
 
 /// Weighted without replacement by csr_view::weights (Efraimidis-Spirakis keys).
@@ -172,7 +167,6 @@ struct weighted_sampler {
     return round_scratch(2 * static_cast<std::size_t>(weighted_buffer_capacity(fanout, tile_size)) *
                          (sizeof(std::uint64_t) + sizeof(std::int64_t)));
   }
-#if defined(__CUDACC__)
   /// See the sampler concept (file comment). @tparam Tile cg tile or dynamic_tile
   /// @tparam Offset, Index the graph's offset (and edge id) and node id types
   /// @param tile the calling tile  @param edges the node's edges  @param fanout draws
@@ -193,7 +187,6 @@ struct weighted_sampler {
                                    weighted_buffer_capacity(fanout, static_cast<int>(tile.num_threads())),
                                    static_cast<detail::keyed_position*>(scratch));
   }
-#endif
 };
 
 /// True when `S` has the host-visible part of the sampler concept (needs_weights, scratch_bytes)
