@@ -11,6 +11,15 @@ gnndirect_gpu_test(test_gpu_cpu_gather gpu/test_cpu_gather.cu)
 gnndirect_host_test(test_host_sampling host/test_philox.cpp host/test_sampling_reference.cpp
                     host/test_sampling_math.cpp)
 gnndirect_host_test(test_host_cpu_sampler host/test_cpu_sampler.cpp)
+# The device primitives (samplers, copy_rows, decode_rows) run by the host compiler on an emulated
+# tile (test/support/emulated_tile.hpp). The primitives carry nvcc's `#pragma unroll`; and they
+# reinterpret rows as vector types the way device code does, which only -fno-strict-aliasing makes
+# well-defined for a host optimiser.
+gnndirect_host_test(test_host_device_emulated host/test_device_emulated_samplers.cpp
+                    host/test_device_emulated_rows.cpp)
+target_compile_options(test_host_device_emulated PRIVATE -Wno-unknown-pragmas -fno-strict-aliasing)
+# Many small instantiations (codec x type x widths): -O1 keeps its compile time reasonable.
+set_source_files_properties(host/test_device_emulated_rows.cpp PROPERTIES COMPILE_OPTIONS -O1)
 gnndirect_host_test(test_graph_host host/test_graph_host.cpp)
 gnndirect_gpu_test(test_gpu_sampling gpu/test_sampling.cu)
 gnndirect_gpu_test(test_gpu_blocks_async gpu/test_blocks_async.cu)
@@ -53,7 +62,21 @@ if(Python3_Interpreter_FOUND)
   add_test(NAME test_host_scripts
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_scripts.py ${PROJECT_SOURCE_DIR})
   set_tests_properties(test_host_scripts PROPERTIES LABELS host TIMEOUT 300)
+  # Doxygen over the public headers (docs/Doxyfile) with warnings as errors, plus the @tparam
+  # check Doxygen lacks; fails (never skips) without doxygen, which scripts/install-deps installs.
+  add_test(NAME doxygen_api
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_doxygen.py
+                   ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/doxygen)
+  set_tests_properties(doxygen_api PROPERTIES LABELS host TIMEOUT 300)
+  # docs/api.md is generated from the same Doxygen XML (scripts/api_doc.py): fails when it is stale.
+  add_test(NAME api_doc_sync
+           COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/api_doc.py --check)
+  set_tests_properties(api_doc_sync PROPERTIES LABELS host TIMEOUT 300)
 else()
   add_test(NAME test_host_python COMMAND ${CMAKE_COMMAND} -E echo "python3 not found: skipped")
   set_tests_properties(test_host_python PROPERTIES LABELS host SKIP_REGULAR_EXPRESSION "skipped")
+  foreach(name doxygen_api api_doc_sync)
+    add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -E echo "${name} needs python3: failed")
+    set_tests_properties(${name} PROPERTIES LABELS host FAIL_REGULAR_EXPRESSION "failed")
+  endforeach()
 endif()

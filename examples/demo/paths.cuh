@@ -509,15 +509,15 @@ void time_decoding_gather(transfer_result& r, transfer_buffers<Index>& buf, cons
 /// True when the first rows gathered by gnndirect equal the host decode of the same codes.
 template <class Index, class Codec>
 bool decoded_rows_match(const transfer_buffers<Index>& buf, const gnndirect::encoded_table<Codec>& table,
-                        const std::vector<Index>& ids)
+                        const Index* ids, std::int64_t n)
 {
   std::int64_t const dim = table.cols();
-  auto const rows = std::min<std::int64_t>(static_cast<std::int64_t>(ids.size()), 4096);
+  auto const rows = std::min<std::int64_t>(n, 4096);
   std::vector<float> got(static_cast<std::size_t>(rows * dim));
   GNNDIRECT_CUDA_TRY(cudaMemcpy(got.data(), buf.direct.data(), got.size() * sizeof(float), cudaMemcpyDeviceToHost));
   std::vector<float> expected(static_cast<std::size_t>(dim));
   for (std::int64_t i = 0; i < rows; ++i) {
-    table.host_decode(static_cast<std::int64_t>(ids[static_cast<std::size_t>(i)]), expected.data());
+    table.host_decode(static_cast<std::int64_t>(ids[i]), expected.data());
     if (std::memcmp(got.data() + i * dim, expected.data(), expected.size() * sizeof(float)) != 0) { return false; }
   }
   return true;
@@ -592,7 +592,7 @@ transfer_result run_transfer_path_with(const demo_args& a, const dataset<Index>&
           result.verified = same_rows(buf, n_in, dim);
         } else {
           // The staged gather wrote buf.staged; buf.direct holds the decoded rows of this batch.
-          result.verified = decoded_rows_match(buf, *encoded, inputs);
+          result.verified = decoded_rows_match(buf, *encoded, inputs.data(), n_in);
         }
       }
       totals.rows += static_cast<double>(n_in);

@@ -221,11 +221,15 @@ def generate(shape, seed, device, signal, p_in, placement=None, features="realis
     other = torch.randint(0, n, (total,), generator=g, device=device)
     indices = torch.where(torch.rand(total, generator=g, device=device) < p_in, same, other)
     del same, other
+    if device.type == "cuda":  # the placement's choice and checks see the GPU's real free memory
+        torch.cuda.empty_cache()
     placed_indices = host_tensor((total,), torch.int64, placement)
     for begin in range(0, total, GENERATE_CHUNK * 16):
         end = min(total, begin + GENERATE_CHUNK * 16)
         placed_indices[begin:end].copy_(indices[begin:end])
     del indices
+    if device.type == "cuda":
+        torch.cuda.empty_cache()
     centroids = torch.randn(c, f, generator=g, device=device)
     model = realistic_feature_model(c, f, seed, device) if features == "realistic" else None
     x = host_tensor((n, f), torch.float32, placement)

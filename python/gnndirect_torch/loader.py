@@ -122,8 +122,9 @@ class NeighborLoader:
         dtype: the dtype of ``batch.x`` for a table with a lossy codec (float32 default,
             float16, bfloat16); other tables give their own dtype (None or that dtype).
 
-    Encoded tables (``Table(..., codec="int8")`` etc.): the C++ pipeline does not gather
-    through a codec yet, so the loader lets the pipeline sample (and gather labels) and decodes
+    Encoded tables (``Table(..., codec="int8")`` etc.): the extension's pipeline binding is not
+    instantiated for codecs yet (the C++ minibatch_pipeline takes one: a follow-up), so the
+    loader lets the pipeline sample (and gather labels) and decodes
     each batch's features with the table's own decoding gather (:meth:`Table.gather`, on the
     current stream, indices unchecked: they come from the sampler): ``batch.x`` is a fresh
     decoded tensor, not a view of the pipeline's memory, and the pipeline's ``feature_bytes``

@@ -620,7 +620,7 @@ class Table(_ProcessLocal):
 
         def chunks():
             for begin in range(0, rows, step):
-                part = torch.from_numpy(np.ascontiguousarray(mapped[begin:begin + step]))
+                part = torch.from_numpy(np.array(mapped[begin:begin + step], copy=True))  # writable, own pages
                 yield begin, part
                 if raw is not None and hasattr(raw, "madvise"):
                     try:  # drop the pages just read (clean file pages: nothing is lost)

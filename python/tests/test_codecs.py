@@ -440,3 +440,23 @@ def test_codec_accuracy_bench_commands(capsys):
     assert all("--scale 0.25" in line and line.endswith("--cache-fraction 0.2") for line in lines)
     with pytest.raises(SystemExit):
         codec_accuracy.parse_args(["--codecs", "int2"])
+
+
+@pytest.mark.parametrize("codec", ["int8", "fp16", "int4"])
+def test_gather_encoded_opcheck_cpu(_extension, codec):
+    # schema, fake kernel (torch.compile / FakeTensor) and dispatch of the op on CPU tensors
+    table = gd.Table(torch.randn(40, 10), codec=codec, device="cpu")
+    index = torch.randint(0, 40, (17,))
+    for dtype in (None, torch.bfloat16):
+        torch.library.opcheck(torch.ops.gnndirect.gather_encoded.default,
+                              (table.tensor, table.meta, table.cols, table.codec, index, None, None, dtype, True))
+
+
+@cuda
+@pytest.mark.parametrize("codec", ["int8", "fp8"])
+def test_gather_encoded_opcheck_cuda(_extension, codec):
+    # device-placed codes: opcheck clones its inputs, which would make host-placed codes pageable
+    table = gd.Table(torch.randn(40, 10), "device", codec=codec)
+    index = torch.randint(0, 40, (17,), device="cuda")
+    torch.library.opcheck(torch.ops.gnndirect.gather_encoded.default,
+                          (table.tensor, table.meta, table.cols, table.codec, index, None, None, torch.float16, True))

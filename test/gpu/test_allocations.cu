@@ -19,7 +19,9 @@
 #include <gnndirect/graph/coo_to_csr.cuh>
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/graph/generate.hpp>
+#include <gnndirect/device/codecs.hpp>
 #include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/owners/encoded_table.hpp>
 #include <gnndirect/owners/table.hpp>
 #include <gnndirect/pipeline/minibatch_pipeline.cuh>
 
@@ -137,6 +139,17 @@ TEST_CASE("owners allocate from the caller's resources: buffer, table, csr_graph
     auto const t = gnndirect::table<float>::adopt_by_copy(values.data(), 100, 16, memory_kind::pinned, {}, m.host);
   });
 
+  for (memory_kind kind : {memory_kind::device, memory_kind::pinned}) {
+    std::string const placement(gnndirect::to_string(kind));
+    CAPTURE(placement);
+    bool const device = kind == memory_kind::device;
+    // int8_affine keeps per-row metadata in device memory, whatever the codes' placement.
+    m.check("encoded_table<int8_affine>(..., mr, host_mr)", true, !device, [&] {
+      gnndirect::encoded_table<gnndirect::codecs::int8_affine> const t(values.data(), 100, 16, kind, -1, {}, m.device,
+                                                                       m.host);
+    });
+  }
+
   fixture f;
   CAPTURE(f.seed);
   for (memory_kind kind : {memory_kind::device, memory_kind::pinned}) {
@@ -217,11 +230,13 @@ TEST_CASE("gather, scatter, sampling and hot-row selection allocate only from th
   });
   m.check("sample_neighbors (sync)", true, false, [&] {
     auto const sampled = gnndirect::sample_neighbors(stream, f.graph.view(), unique_ids.data(), count, 5, 0,
-                                                     gnndirect::sampling_policy{}, m.device);
+                                                     gnndirect::uniform_sampler{f.seed}, gnndirect::sampling_policy{},
+                                                     m.device);
   });
   m.check("sample_blocks (sync)", true, false, [&] {
     auto const blocks = gnndirect::sample_blocks(stream, f.graph.view(), unique_ids.data(), count, std::vector<int>{5, 3},
-                                                 gnndirect::sampling_policy{}, m.device);
+                                                 gnndirect::uniform_sampler{f.seed}, gnndirect::sampling_policy{},
+                                                 m.device);
   });
   m.check("hot_rows_by_degree", true, false,
           [&] { auto const hot = gnndirect::hot_rows_by_degree(stream, f.graph.view(), 100, m.device); });
@@ -282,7 +297,8 @@ TEST_CASE("the pipeline, with and without a feature cache, allocates only from t
       options.cache_bytes = cache;
       options.host_memory = m.host;
       gnndirect::minibatch_pipeline<Offset, Index, float, std::int32_t> pipeline(
-        f.graph.view(), table_view<const float>(features.view()), labels.data(), train, options, m.device);
+        f.graph.view(), table_view<const float>(features.view()), labels.data(), train, options,
+        gnndirect::uniform_sampler{f.seed}, m.device);
       CHECK((pipeline.feature_cache() != nullptr) == (cache > 0));
       pipeline.start_epoch(0);
       int batches = 0;

@@ -363,3 +363,115 @@ TEST_CASE("codecs: bad encoder input gets a clear error; empty tables; bad indic
   auto const got = bad.read();
   for (std::size_t b = 3 * 33 * 4; b < got.size(); ++b) { REQUIRE(got[b] == poison); }
 }
+
+TEST_CASE("codecs: gather_async with int32 indices and a device-side count decodes only the first *count rows")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  std::int64_t const rows = 4000, cols = 128, bound = 5000, live = 3001;
+  std::vector<float> const x = features(rng, rows, cols);
+  encoded_table<codecs::fp8_e4m3> const table(x.data(), rows, cols, memory_kind::managed_host);
+  std::vector<std::int32_t> indices = gnndirect::test::random_indices<std::int32_t>(rng, bound, rows);
+  auto const d_indices = gnndirect::test::to_buffer(indices);
+  auto const d_count = gnndirect::test::to_buffer(std::vector<std::int64_t>{live});
+  gnndirect::gather_policy const policy{};
+  gnndirect::buffer<std::byte> ws(
+    gnndirect::gather_workspace_bytes<std::int32_t>(bound, rows, table.kind(), static_cast<std::size_t>(table.view().load_bytes()), policy),
+    memory_kind::device);
+  poisoned<__half> out(bound, cols);
+  gnndirect::gather_async(cudaStreamLegacy, table.view(), d_indices.data(), bound, out.view(), {ws.data(), ws.bytes()},
+                          policy, d_count.data());
+  gnndirect::gather_check(cudaStreamLegacy, {ws.data(), ws.bytes()}, rows);
+  auto const got = out.read();
+  std::vector<__half> expected(static_cast<std::size_t>(cols));
+  std::size_t const row_bytes = cols * sizeof(__half);
+  for (std::int64_t i = 0; i < live; ++i) {
+    table.host_decode(indices[static_cast<std::size_t>(i)], expected.data());
+    REQUIRE(std::memcmp(got.data() + i * row_bytes, expected.data(), row_bytes) == 0);
+  }
+  for (std::size_t b = static_cast<std::size_t>(live) * row_bytes; b < got.size(); ++b) { REQUIRE(got[b] == poison); }
+}
+
+TEST_CASE("codecs: encoding fp16 or bf16 input equals encoding the same values as fp32")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  std::int64_t const rows = 257, cols = 100;
+  std::vector<float> const x = features(rng, rows, cols);
+  std::vector<__half> halves(x.size());
+  std::vector<__nv_bfloat16> bf(x.size());
+  std::vector<float> from_half(x.size()), from_bf(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    halves[i] = gnndirect::numeric::from_float<__half>(x[i]);
+    bf[i] = gnndirect::numeric::from_float<__nv_bfloat16>(x[i]);
+    from_half[i] = gnndirect::numeric::to_float(halves[i]);
+    from_bf[i] = gnndirect::numeric::to_float(bf[i]);
+  }
+  encoded_table<codecs::int8_affine> const a(halves.data(), rows, cols, memory_kind::pinned);
+  encoded_table<codecs::int8_affine> const b(from_half.data(), rows, cols, memory_kind::pinned);
+  encoded_table<codecs::int4_affine> const c(bf.data(), rows, cols, memory_kind::registered);
+  encoded_table<codecs::int4_affine> const d(from_bf.data(), rows, cols, memory_kind::registered);
+  std::vector<float> ra(cols), rb(cols), rc(cols), rd(cols);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    a.host_decode(r, ra.data());
+    b.host_decode(r, rb.data());
+    c.host_decode(r, rc.data());
+    d.host_decode(r, rd.data());
+    REQUIRE(std::memcmp(ra.data(), rb.data(), cols * 4) == 0);
+    REQUIRE(std::memcmp(rc.data(), rd.data(), cols * 4) == 0);
+  }
+}
+
+#include <gnndirect/graph/csr_graph.hpp>
+#include <gnndirect/graph/generate.hpp>
+#include <gnndirect/pipeline/minibatch_pipeline.cuh>
+
+#include <numeric>
+
+TEST_CASE("codecs: the minibatch pipeline gathers int8 features (with and without an encoded tier)")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  auto const host_graph = gnndirect::host::generate_csr<std::int64_t, std::int32_t>(
+    gnndirect::preset_options(gnndirect::graph_preset::small, 0.05, seed));
+  auto const graph = gnndirect::csr_graph<std::int64_t, std::int32_t>::adopt(
+    host_graph.view(), gnndirect::csr_placement::all(memory_kind::device));
+  std::int64_t const n = host_graph.num_nodes, dim = 100;
+  std::vector<float> const x = features(rng, n, dim);
+  encoded_table<codecs::int8_affine> const table(x.data(), n, dim, memory_kind::managed_host);
+  gnndirect::buffer<std::int64_t> labels(static_cast<std::size_t>(n), memory_kind::device);
+  GNNDIRECT_CUDA_TRY(cudaMemset(labels.data(), 0, labels.bytes()));
+  std::vector<std::int32_t> ids(static_cast<std::size_t>(std::min<std::int64_t>(n, 2000)));
+  std::iota(ids.begin(), ids.end(), 0);
+  for (std::size_t cache_bytes : {std::size_t{0}, static_cast<std::size_t>(n / 4) * dim * sizeof(float)}) {
+    CAPTURE(cache_bytes);
+    gnndirect::pipeline_options options;
+    options.fanouts = {10, 5};
+    options.batch_size = 256;
+    options.sampling_seed = seed;
+    options.cache_bytes = cache_bytes;
+    gnndirect::minibatch_pipeline<std::int64_t, std::int32_t, float, std::int64_t, gnndirect::uniform_sampler,
+                                  codecs::int8_affine>
+      pipeline(graph.view(), table.view(), labels.data(), ids, options);
+    if (cache_bytes > 0) { CHECK(pipeline.feature_cache()->capacity() >= n / 4 * 3); }  // 4x the rows of fp32
+    pipeline.start_epoch(0);
+    std::vector<float> expected(static_cast<std::size_t>(dim));
+    int batches = 0;
+    while (auto* batch = pipeline.next(cudaStreamLegacy)) {
+      auto const& inputs = batch->blocks.input_nodes();
+      std::vector<std::int32_t> const nodes = gnndirect::test::to_host(inputs.data(), inputs.count);
+      std::vector<float> const got = gnndirect::test::to_host(batch->features.data, inputs.count * dim);
+      REQUIRE(batch->num_input_nodes == inputs.count);
+      for (std::int64_t i = 0; i < inputs.count; ++i) {
+        table.host_decode(nodes[static_cast<std::size_t>(i)], expected.data());
+        REQUIRE(std::memcmp(got.data() + i * dim, expected.data(), dim * sizeof(float)) == 0);
+      }
+      pipeline.release(batch, cudaStreamLegacy);
+      ++batches;
+    }
+    CHECK(batches == (static_cast<int>(ids.size()) + 255) / 256);
+  }
+}

@@ -342,6 +342,8 @@ void move_rows_sync(cudaStream_t stream, const Source& source, const Index* indi
 /// Workspace bytes gather_async needs for `count` indices into a table of `table_rows` rows held
 /// in `table_kind`, with `row_bytes` bytes per row and this policy. Pure host computation apart
 /// from CUB's sort sizing. @throws invalid_argument (policy), cuda_error.
+/// @param count, table_rows, table_kind, row_bytes, policy as described  @return the bytes
+/// @tparam Index int32 or int64 row index type
 template <class Index>
 std::size_t gather_workspace_bytes(std::int64_t count, std::int64_t table_rows, memory_kind table_kind,
                                    std::size_t row_bytes, const gather_policy& policy = {})
@@ -353,6 +355,9 @@ std::size_t gather_workspace_bytes(std::int64_t count, std::int64_t table_rows, 
 
 /// Workspace bytes scatter_async needs (as gather_workspace_bytes; scatter also sorts to apply
 /// the last-occurrence rule unless policy.unique_indices). @throws invalid_argument, cuda_error.
+/// @param count, table_rows, table_kind, row_bytes, policy as gather_workspace_bytes
+/// @return the bytes
+/// @tparam Index int32 or int64 row index type
 template <class Index>
 std::size_t scatter_workspace_bytes(std::int64_t count, std::int64_t table_rows, memory_kind table_kind,
                                     std::size_t row_bytes, const gather_policy& policy = {})
@@ -364,6 +369,9 @@ std::size_t scatter_workspace_bytes(std::int64_t count, std::int64_t table_rows,
 
 /// Enqueues dst.row(i) = src.row(indices[i]) for i in [0, count) on `stream`; returns at once.
 ///
+/// @tparam Source the row source type  @tparam D destination element type
+/// @tparam Index int32 or int64 index type
+/// @param stream stream to enqueue on  @param count number of indices (rows of dst)
 /// @param src a row source: any type modelling device/row_source.hpp (the table_view overload
 ///        below wraps a plain table)  @param indices device-visible int32/int64 array
 /// @param dst count x src.num_cols() table, any device-visible placement (normally device memory)
@@ -373,6 +381,7 @@ std::size_t scatter_workspace_bytes(std::int64_t count, std::int64_t table_rows,
 ///        [0, *device_count) are gathered (*device_count <= count), rows of dst past it are not
 ///        written. `count` is then the bound that sizes dst, the workspace and the launch, so a
 ///        batch whose size is only known on the device (sampled input nodes) needs no host read.
+///
 /// With checking on, call gather_check(stream, ws, src.num_rows()) after the gather to raise the
 /// error. Capturable in a CUDA graph. @throws invalid_argument (shapes, workspace) before any launch.
 template <class Source, class D, class Index>
@@ -390,6 +399,9 @@ void gather_async(cudaStream_t stream, const Source& src, const Index* indices, 
 }
 
 /// gather_async from a plain table (any placement). As above.
+/// @tparam S source element type (may be const)  @tparam D destination element type
+/// @tparam Index int32 or int64 index type
+/// @param stream, src, indices, count, dst, ws, policy, device_count as above
 template <class S, class D, class Index>
 void gather_async(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
                   table_view<D> dst, workspace_view ws, const gather_policy& policy = {},
@@ -406,6 +418,9 @@ void gather_async(cudaStream_t stream, table_view<S> src, const Index* indices, 
 /// their indices are unique). Parameters as gather_async with the roles exchanged: src has count
 /// rows, dst is the indexed table (any placement); size `ws` with scatter_workspace_bytes and call
 /// gather_check(stream, ws, dst.rows) afterwards when checking. Capturable.
+/// @tparam S source element type (may be const)  @tparam D destination element type
+/// @tparam Index int32 or int64 index type
+/// @param stream, src, indices, count, dst, ws, policy as described
 template <class S, class D, class Index>
 void scatter_async(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
                    table_view<D> dst, workspace_view ws, const gather_policy& policy = {})
@@ -423,6 +438,9 @@ void scatter_async(cudaStream_t stream, table_view<S> src, const Index* indices,
 /// tiered_table::write_source(), which writes the host row and, when the row is cached, its HBM
 /// copy; or a caller's own). As the table_view overload above; a source with a mirror() is written
 /// twice, in the same order. static_assert when `dst` is read-only.
+/// @tparam S source element type  @tparam Target the writable row source type
+/// @tparam Index int32 or int64 index type
+/// @param stream, src, indices, count, dst, ws, policy as above
 template <class S, class Target, class Index>
 void scatter_async(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
                    const Target& dst, workspace_view ws, const gather_policy& policy = {})
@@ -435,6 +453,7 @@ void scatter_async(cudaStream_t stream, table_view<S> src, const Index* indices,
 
 /// Synchronises `stream` and raises the index error recorded in `ws` by the last checked
 /// gather_async/scatter_async. @param table_rows the indexed table's rows (for the message)
+/// @param stream the stream they ran on  @param ws the workspace they used
 /// @throws index_out_of_range naming indices[position] = value; cuda_error. Not capturable.
 inline void gather_check(cudaStream_t stream, workspace_view ws, std::int64_t table_rows)
 {
@@ -448,6 +467,9 @@ inline void gather_check(cudaStream_t stream, workspace_view ws, std::int64_t ta
 /// workspace on hot paths. @throws invalid_argument (shapes), index_out_of_range (bad index; no
 /// out-of-bounds access happened and the CUDA context stays usable), allocation_error (scratch),
 /// cuda_error.
+/// @tparam Source the row source type  @tparam D destination element type
+/// @tparam Index int32 or int64 index type
+/// @param stream, src, indices, count, dst, policy as gather_async  @param mr scratch resource
 template <class Source, class D, class Index>
 void gather(cudaStream_t stream, const Source& src, const Index* indices, std::int64_t count,
             table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {})
@@ -460,6 +482,9 @@ void gather(cudaStream_t stream, const Source& src, const Index* indices, std::i
 }
 
 /// gather() from a plain table (any placement). As above.
+/// @tparam S source element type (may be const)  @tparam D destination element type
+/// @tparam Index int32 or int64 index type
+/// @param stream, src, indices, count, dst, policy, mr as above
 template <class S, class D, class Index>
 void gather(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
             table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {})
@@ -474,6 +499,9 @@ void gather(cudaStream_t stream, table_view<S> src, const Index* indices, std::i
 /// Size `ws` with gather_workspace_bytes(count, src.rows, src.kind, src.load_bytes()).
 /// @throws as gather_async; invalid_argument for a view with a null metadata array (codecs that
 /// keep metadata) or codes not aligned to one code.
+/// @tparam Codec the view's codec  @tparam D destination element type
+/// @tparam Index int32 or int64 index type
+/// @param stream, src, indices, count, dst, ws, policy, device_count as the first gather_async
 template <class Codec, class D, class Index>
 void gather_async(cudaStream_t stream, const encoded_view<Codec>& src, const Index* indices, std::int64_t count,
                   table_view<D> dst, workspace_view ws, const gather_policy& policy = {},
@@ -484,6 +512,9 @@ void gather_async(cudaStream_t stream, const encoded_view<Codec>& src, const Ind
 }
 
 /// Synchronous decoding gather from an encoded table (scratch from `mr`). @throws as gather().
+/// @tparam Codec the view's codec  @tparam D destination element type
+/// @tparam Index int32 or int64 index type
+/// @param stream, src, indices, count, dst, policy, mr as gather()
 template <class Codec, class D, class Index>
 void gather(cudaStream_t stream, const encoded_view<Codec>& src, const Index* indices, std::int64_t count,
             table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {})
@@ -494,6 +525,9 @@ void gather(cudaStream_t stream, const encoded_view<Codec>& src, const Index* in
 
 /// Scatters and synchronises: dst.row(indices[i]) = src.row(i), the last occurrence of a
 /// duplicate index winning. Scratch from `mr`. @throws as gather().
+/// @tparam S source element type  @tparam D destination element type
+/// @tparam Index int32 or int64 index type
+/// @param stream, src, indices, count, dst, policy as scatter_async  @param mr scratch resource
 template <class S, class D, class Index>
 void scatter(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
              table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {})
@@ -508,6 +542,9 @@ void scatter(cudaStream_t stream, table_view<S> src, const Index* indices, std::
 }
 
 /// Scatters into any writable row source and synchronises (see scatter_async). @throws as gather().
+/// @tparam S source element type  @tparam Target the writable row source type
+/// @tparam Index int32 or int64 index type
+/// @param stream, src, indices, count, dst, policy as scatter_async  @param mr scratch resource
 template <class S, class Target, class Index>
 void scatter(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
              const Target& dst, const gather_policy& policy = {}, resource_ref mr = {})

@@ -52,6 +52,7 @@ inline constexpr int host_gather_blocks = 32;
 
 /// The block cap of host-resident gathers when the caller sets none: host_gather_blocks blocks of
 /// 256 threads, in blocks of `block_threads` (a valid block size). Pure.
+/// @param block_threads threads per block  @return the block count
 constexpr int default_host_gather_blocks(int block_threads) noexcept
 {
   return host_gather_blocks * 256 / block_threads;
@@ -62,6 +63,7 @@ constexpr int default_host_gather_blocks(int block_threads) noexcept
 /// since most of its rows come from HBM; a pipeline preparing beside training applies this cap to
 /// it instead, because a full grid takes the training kernels' SMs (H200, products GraphSAGE with
 /// a 20% tier: 1.52 s per epoch with a full grid, 1.05 s with 32 blocks). Pure.
+/// @param policy the caller's policy  @return the policy with max_blocks set
 constexpr gather_policy with_host_gather_cap(gather_policy policy) noexcept
 {
   if (policy.max_blocks == 0) { policy.max_blocks = default_host_gather_blocks(policy.block_threads); }
@@ -73,6 +75,9 @@ inline constexpr std::int64_t sort_min_batch = 4096;
 
 /// Fills the defaults of `policy` for a source in `source_kind` with rows of `row_bytes` bytes
 /// and a batch of `count` rows; validates explicit values. Pure; never touches the GPU.
+/// @param policy the caller's policy (0 fields: defaults)
+/// @param source_kind placement of the source
+/// @param row_bytes bytes per row  @param count rows in the batch  @return the resolved policy
 /// @throws invalid_argument for a bad tile size, rows in flight, block size or budget.
 inline gather_policy select_gather_policy(gather_policy policy, memory_kind source_kind,
                                           std::size_t row_bytes, std::int64_t count)
@@ -122,6 +127,7 @@ inline gather_policy select_gather_policy(gather_policy policy, memory_kind sour
 
 /// Widest vector width (16, 8, 4, 2 or 1 bytes) that divides all of the given byte quantities
 /// (addresses, strides, row size). Host and device.
+/// @param a, b, c, d, e the quantities (0 for an unused one)  @return the width in bytes
 GNNDIRECT_HOST_DEVICE inline int vector_width_for(std::uintptr_t a, std::uintptr_t b, std::uintptr_t c,
                                                   std::uintptr_t d, std::uintptr_t e) noexcept
 {

@@ -61,7 +61,8 @@ relabel_workspace<Index> carve_relabel_workspace(workspace_view ws, std::int64_t
 }  // namespace detail
 
 /// Workspace bytes relabel_async needs for up to `num_dst` dst rows sampled with `fanout`.
-/// @tparam Index node id type  @throws invalid_argument (negative sizes), cuda_error.
+/// @tparam Index node id type  @param num_dst dst rows  @param fanout the hop's fanout
+/// @return the bytes  @throws invalid_argument (negative sizes), cuda_error.
 template <class Index>
 std::size_t relabel_workspace_bytes(std::int64_t num_dst, int fanout)
 {
@@ -77,7 +78,9 @@ std::size_t relabel_workspace_bytes(std::int64_t num_dst, int fanout)
 /// else. A sampled id outside [0, num_nodes) (a corrupt graph or a faulty sampler) is dropped
 /// from the src nodes, its local id left unwritten, and recorded in `ws`: call relabel_check
 /// afterwards to raise it. Never synchronises, never allocates: capturable.
-/// @param dst device-visible dst ids (the hop's seeds), num_dst of them
+/// @tparam Offset, Index the graph's offset and node id types
+/// @param stream stream to enqueue on
+/// @param dst device-visible dst ids (the hop's seeds)  @param num_dst their number
 /// @param fanout the fanout the hop was sampled with (the slots' stride)
 /// @param sampled the hop's slots, counts and offsets (sample_neighbors_async's output, complete
 /// in stream order); sampled.edge_ids may be null when out.edge_ids is
@@ -160,6 +163,7 @@ void relabel_async(cudaStream_t stream, const Index* dst, std::int64_t num_dst, 
 
 /// Synchronises `stream` and raises the bad neighbour id recorded in `ws` by the last
 /// relabel_async that used it. Not capturable.
+/// @param stream the stream relabel_async ran on  @param ws the workspace it used
 /// @param num_nodes the graph's node count (for the message)
 /// @throws index_out_of_range naming "sampled neighbours"[edge position] = value; invalid_argument
 /// (null workspace); cuda_error.

@@ -29,6 +29,7 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// Owns a reusable set of bound-sized outputs, device-side counts and workspace for
 /// sample_blocks_async, allocated stream-ordered once (from a resource or a pool) for up to
 /// `max_seeds` seeds. Move-only; freed on the allocation stream, which must outlive it.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 class sample_blocks_buffers {
  public:
@@ -36,6 +37,8 @@ class sample_blocks_buffers {
   sample_blocks_buffers() = default;
   /// Allocates for up to `max_seeds` seeds and `fanouts` on a graph of `num_nodes` nodes, from
   /// `mr` (default: the device's pool), stream-ordered on `stream`. Enqueued; never synchronises.
+  /// @param max_seeds, fanouts, num_nodes as sample_blocks_bounds  @param stream allocation stream
+  /// @param mr the resource
   /// @throws invalid_argument (as sample_blocks_bounds), allocation_error, cuda_error.
   sample_blocks_buffers(std::int64_t max_seeds, const std::vector<int>& fanouts,
                         std::int64_t num_nodes, cudaStream_t stream, resource_ref mr = {})
@@ -43,13 +46,14 @@ class sample_blocks_buffers {
     allocate(max_seeds, fanouts, num_nodes, stream, mr);
   }
   /// As above, from a CUDA memory pool of the current device (null: its default pool).
+  /// @param max_seeds, fanouts, num_nodes, stream as above  @param pool the pool
   sample_blocks_buffers(std::int64_t max_seeds, const std::vector<int>& fanouts,
                         std::int64_t num_nodes, cudaStream_t stream, cudaMemPool_t pool)
   {
     allocate(max_seeds, fanouts, num_nodes, stream, pool);
   }
 
-  /// The outputs, for sample_blocks_async.
+  /// @return the outputs, for sample_blocks_async
   sampled_blocks_ref<Offset, Index> ref() const
   {
     sampled_blocks_ref<Offset, Index> out;
@@ -60,13 +64,13 @@ class sample_blocks_buffers {
     }
     return out;
   }
-  /// The workspace, for sample_blocks_async and sample_blocks_check.
+  /// @return the workspace, for sample_blocks_async and sample_blocks_check
   workspace_view workspace() const noexcept { return {workspace_.data(), workspace_.bytes()}; }
-  /// The bounds the arrays were sized for.
+  /// @return the bounds the arrays were sized for
   const std::vector<block_bounds>& bounds() const noexcept { return bounds_; }
-  /// Device array of 2 x layers counts: [2l] = num_src, [2l + 1] = num_edges of layer l.
+  /// @return device array of 2 x layers counts: [2l] = num_src, [2l + 1] = num_edges of layer l
   const std::int64_t* counts() const noexcept { return counts_.data(); }
-  /// Number of layers.
+  /// @return number of layers
   std::size_t num_layers() const noexcept { return layers_.size(); }
 
  private:
@@ -102,6 +106,7 @@ class sample_blocks_buffers {
 
 /// One message-flow block in device memory. dst node d's sampled in-neighbours are the local
 /// src ids indices[offsets[d] .. offsets[d+1]); src_nodes[local] is the global id.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct sampled_block {
   buffer<Index> dst_nodes;       ///< global ids of the destination nodes (this layer's seeds)
@@ -110,24 +115,26 @@ struct sampled_block {
   buffer<Index> indices;         ///< local src id of each sampled edge
   buffer<Offset> edge_ids;       ///< global edge id of each sampled edge
 
-  /// Number of destination nodes.
+  /// @return number of destination nodes
   std::int64_t num_dst() const noexcept { return static_cast<std::int64_t>(dst_nodes.size()); }
-  /// Number of source nodes (>= num_dst).
+  /// @return number of source nodes (>= num_dst)
   std::int64_t num_src() const noexcept { return static_cast<std::int64_t>(src_nodes.size()); }
-  /// Number of sampled edges.
+  /// @return number of sampled edges
   std::int64_t num_edges() const noexcept { return static_cast<std::int64_t>(indices.size()); }
-  /// The block as a view of the family every sampler hands out (algorithms/sampled_refs.hpp).
+  /// @return the block as a view of the family every sampler hands out
+  /// (algorithms/sampled_refs.hpp)
   block_ref<Offset, Index> ref() const noexcept { return detail::block_ref_of<Offset, Index>(*this); }
 };
 
 /// All blocks of a multi-layer sample, seeds side first.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct sampled_blocks {
   std::vector<sampled_block<Offset, Index>> layers;  ///< one block per fanout
 
-  /// Global ids of the input (feature) nodes: the last layer's src nodes (device memory).
+  /// @return global ids of the input (feature) nodes: the last layer's src nodes (device memory)
   const buffer<Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
-  /// The blocks as views (device memory), valid while this owner lives.
+  /// @return the blocks as views (device memory), valid while this owner lives
   blocks_ref<Offset, Index> ref() const
   {
     blocks_ref<Offset, Index> out;
@@ -205,6 +212,9 @@ sampled_blocks<Offset, Index> sample_blocks_sync(cudaStream_t stream, const csr_
 /// @throws invalid_argument (arguments), index_out_of_range (when policy.check_seeds: "seeds of
 /// layer l" for a seed outside [0, num_nodes), "sampled neighbours of layer l" for a corrupt
 /// graph; the context stays usable), allocation_error, cuda_error.
+/// @return the blocks, seeds side first, in exactly-sized device owners
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
+/// @tparam Sampler sampler type (a model of the sampler concept, device/samplers.hpp)
 template <class Offset, class Index, class Sampler>
 sampled_blocks<Offset, Index> sample_blocks(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                                             const Index* seeds, std::int64_t num_seeds,
@@ -217,6 +227,11 @@ sampled_blocks<Offset, Index> sample_blocks(cudaStream_t stream, const csr_view<
 
 /// As above, allocating from a CUDA memory pool of the current device (null: its default pool);
 /// kept for source compatibility.
+/// @param stream, csr, seeds, num_seeds, fanouts, sampler, policy as above
+/// @param pool CUDA memory pool of the current device for every allocation (null: its default)
+/// @return the blocks, seeds side first
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
+/// @tparam Sampler sampler type (a model of the sampler concept, device/samplers.hpp)
 template <class Offset, class Index, class Sampler>
 sampled_blocks<Offset, Index> sample_blocks(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                                             const Index* seeds, std::int64_t num_seeds,

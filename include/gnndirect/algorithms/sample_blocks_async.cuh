@@ -57,6 +57,8 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// the new nodes of a layer are also capped by the graph (num_src_l <= num_seeds + num_nodes: src
 /// nodes are the seeds followed by distinct other nodes), which keeps deep samples of small graphs
 /// small. Pure host function.
+/// @param num_seeds seed count  @param fanouts one per layer  @param num_nodes graph size, or -1
+/// @return one entry per layer
 /// @throws invalid_argument for num_seeds < 0, empty fanouts, a negative fanout, or a bound
 /// beyond int64.
 inline std::vector<block_bounds> sample_blocks_bounds(std::int64_t num_seeds,
@@ -227,6 +229,8 @@ void sample_block_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
 /// Workspace bytes sample_blocks_async needs for up to `num_seeds` seeds on a graph of
 /// `num_nodes` nodes (the same arguments as sample_blocks_bounds). @throws invalid_argument
 /// (as sample_blocks_bounds), cuda_error.
+/// @param num_seeds, fanouts, num_nodes as sample_blocks_bounds  @return the bytes
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 std::size_t sample_blocks_workspace_bytes(std::int64_t num_seeds, const std::vector<int>& fanouts,
                                           std::int64_t num_nodes)
@@ -248,9 +252,11 @@ std::size_t sample_blocks_workspace_bytes(std::int64_t num_seeds, const std::vec
 /// neighbours, and a sampled neighbour id outside the graph (always checked: it is dropped from
 /// the src nodes, its local id left unwritten) is recorded too: call sample_blocks_check
 /// afterwards to raise them. Without seed checks a bad seed is undefined behaviour.
+/// @param stream stream to enqueue on
 /// @param csr device-visible graph (any placement); its neighbour ids should lie in
 /// [0, num_nodes) (check untrusted graphs with validate())
-/// @param seeds device-visible array of num_seeds node ids (repeats allowed: separate dst rows)
+/// @param seeds device-visible array of node ids (repeats allowed: separate dst rows)
+/// @param num_seeds their number
 /// @param fanouts one fanout (>= 0) per layer
 /// @param sampler what to draw (any model of the sampler concept, device/samplers.hpp; the
 /// kernel is instantiated for it alone)  @param policy tile, budget, checks
@@ -260,6 +266,8 @@ std::size_t sample_blocks_workspace_bytes(std::int64_t num_seeds, const std::vec
 /// @throws invalid_argument (policy, graph, sizes, weights missing for a sampler with
 /// needs_weights, null, unreachable or misaligned outputs or workspace) before any launch;
 /// cuda_error.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
+/// @tparam Sampler sampler type (a model of the sampler concept, device/samplers.hpp)
 template <class Offset, class Index, class Sampler>
 void sample_blocks_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                          const Index* seeds, std::int64_t num_seeds, const std::vector<int>& fanouts,
@@ -289,6 +297,8 @@ void sample_blocks_async(cudaStream_t stream, const csr_view<Offset, Index>& csr
 /// Synchronises `stream` and raises the first error recorded in `ws` by the last
 /// sample_blocks_async of `num_layers` layers that used it, layer by layer (a layer's seeds, its
 /// corrupt neighbour lists, then its sampled neighbours). Not capturable.
+/// @param stream the stream it ran on  @param ws the workspace it used
+/// @param num_layers its layers
 /// @param num_nodes the graph's node count (for the message)
 /// @throws index_out_of_range naming "seeds of layer l"[position] = value, or "sampled neighbours
 /// of layer l"[edge position] = value (a corrupt graph); invalid_argument naming the layer, the

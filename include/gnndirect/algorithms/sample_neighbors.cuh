@@ -26,6 +26,7 @@ GNNDIRECT_NAMESPACE_BEGIN
 
 /// Sampled edges in CSR form, owned in device memory (sample_neighbors' result): seed i's
 /// neighbours are neighbors[offsets[i] .. offsets[i+1]).
+/// @tparam Offset, Index the graph's offset and node id types
 template <class Offset, class Index>
 struct sampled_neighbors {
   buffer<std::int64_t> offsets;  ///< num_seeds + 1
@@ -127,6 +128,8 @@ sampled_neighbors<Offset, Index> sample_neighbors_sync(cudaStream_t stream,
 /// @param mr memory resource for every allocation (default: the device's default pool)
 /// @throws invalid_argument (arguments), index_out_of_range (bad seed, with checks on; the
 /// context stays usable), allocation_error, cuda_error.
+/// @tparam Offset, Index the graph's offset and node id types  @tparam Sampler the sampler type
+/// @return the sampled edges, seed by seed
 template <class Offset, class Index, class Sampler>
 sampled_neighbors<Offset, Index> sample_neighbors(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                                                   const Index* seeds, std::int64_t num_seeds,
@@ -139,6 +142,9 @@ sampled_neighbors<Offset, Index> sample_neighbors(cudaStream_t stream, const csr
 
 /// As above, allocating from a CUDA memory pool of the current device (null: its default pool);
 /// kept for source compatibility.
+/// @tparam Offset, Index, Sampler as above
+/// @param stream, csr, seeds, num_seeds, fanout, layer, sampler, policy as above
+/// @param pool the pool every allocation comes from  @return the sampled edges, seed by seed
 template <class Offset, class Index, class Sampler>
 sampled_neighbors<Offset, Index> sample_neighbors(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                                                   const Index* seeds, std::int64_t num_seeds,

@@ -104,7 +104,7 @@ void check_sample_arguments(const csr_view<Offset, Index>& csr, const Index* see
 }  // namespace detail
 
 /// Workspace bytes sample_neighbors_async needs for `num_seeds` seeds (error record and scan
-/// storage). @throws cuda_error.
+/// storage). @param num_seeds seed count  @return the bytes  @throws cuda_error.
 inline std::size_t sample_neighbors_workspace_bytes(std::int64_t num_seeds)
 {
   return detail::carve_sample_workspace(workspace_view{}, num_seeds).total;
@@ -165,7 +165,8 @@ void enqueue_sample_neighbors(cudaStream_t stream, const Offset* indptr, const I
 /// or written out of bounds. Capturable in a CUDA graph (no allocation, no synchronisation).
 /// @tparam Sampler any model of the sampler concept (device/samplers.hpp); the kernel is
 /// instantiated for it alone
-/// @param csr device-visible graph  @param seeds device-visible array of num_seeds node ids
+/// @param stream stream to enqueue on  @param csr device-visible graph
+/// @param seeds device-visible array of node ids  @param num_seeds their number
 /// @param fanout k >= 0  @param layer random counter layer (hop index)
 /// @param sampler what to draw (with its seed and data)
 /// @param policy tile_size, block_budget and check_seeds
@@ -173,6 +174,7 @@ void enqueue_sample_neighbors(cudaStream_t stream, const Offset* indptr, const I
 /// @param ws workspace of at least sample_neighbors_workspace_bytes(num_seeds) bytes
 /// @throws invalid_argument (policy, graph, sizes, workspace; weights missing for a sampler with
 /// needs_weights) before any launch; cuda_error.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index, class Sampler>
 void sample_neighbors_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                             const Index* seeds, std::int64_t num_seeds, int fanout, int layer,
@@ -190,6 +192,7 @@ void sample_neighbors_async(cudaStream_t stream, const csr_view<Offset, Index>& 
 
 /// Synchronises `stream` and raises the error recorded in `ws` by the last
 /// sample_neighbors_async that used it: a bad seed first, then a corrupt neighbour list.
+/// @param stream the stream it ran on  @param ws the workspace it used
 /// @param num_nodes the graph's node count (for the message)
 /// @throws index_out_of_range naming seeds[position] = value; invalid_argument naming the node
 /// whose neighbour list is corrupt and its indptr[node + 1]; cuda_error. Not capturable.
@@ -205,6 +208,10 @@ inline void sample_neighbors_check(cudaStream_t stream, workspace_view ws, std::
 /// slots.neighbors[i * fanout + j] for j < counts[i] (likewise edge ids when both are given).
 /// `neighbors`/`edge_ids` need room for offsets[num_seeds] entries (num_seeds * fanout always
 /// suffices). Capturable. @throws cuda_error.
+/// @param stream stream to enqueue on  @param slots sample_neighbors_async's output
+/// @param num_seeds seed count  @param fanout the fanout it sampled with
+/// @param neighbors, edge_ids device-visible outputs (edge_ids may be null)
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 void compact_sampled_async(cudaStream_t stream, const sampled_slots_ref<Offset, Index>& slots,
                            std::int64_t num_seeds, int fanout, Index* neighbors, Offset* edge_ids)

@@ -29,6 +29,7 @@ struct block_bounds {
 
 /// Caller-owned output of one hop (sample_neighbors_async): seed i owns slots
 /// [i * fanout, (i + 1) * fanout), of which the first counts[i] are written.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct sampled_slots_ref {
   Index* neighbors{nullptr};        ///< num_seeds * fanout slots of neighbour ids
@@ -46,6 +47,7 @@ struct sampled_slots_ref {
 /// indices[offsets[d] .. offsets[d+1]); src_nodes[local] is the global id, the dst nodes first
 /// (in order), then the other sampled neighbours in order of first appearance. dst nodes are not
 /// stored: layer 0's are the seeds, layer l's are layer l-1's src_nodes[0, *num_src).
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct sampled_block_ref {
   Index* src_nodes{nullptr};          ///< num_src bound: global ids, dst nodes first
@@ -61,22 +63,24 @@ struct sampled_block_ref {
 };
 
 /// Caller-owned outputs of a multi-layer sample, seeds side first.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct sampled_blocks_ref {
   std::vector<sampled_block_ref<Offset, Index>> layers;  ///< one per fanout
 };
 
 /// A non-owning array with the member names of buffer<T> and std::vector (data(), size()).
+/// @tparam T element type
 template <class T>
 struct array_ref {
   T* pointer{nullptr};     ///< first element
   std::int64_t count{0};   ///< number of elements
 
-  /// First element.
+  /// @return first element
   T* data() const noexcept { return pointer; }
-  /// Number of elements.
+  /// @return number of elements
   std::size_t size() const noexcept { return static_cast<std::size_t>(count); }
-  /// True when empty.
+  /// @return true when empty
   bool empty() const noexcept { return count == 0; }
 };
 
@@ -84,6 +88,7 @@ struct array_ref {
 /// in-neighbours are the local src ids indices[offsets[d] .. offsets[d+1]); src_nodes[local] is
 /// the global id, the dst nodes first (in order), then the other sampled neighbours in order of
 /// first appearance.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct block_ref {
   array_ref<const Index> dst_nodes;         ///< global ids of the destination nodes
@@ -92,20 +97,21 @@ struct block_ref {
   array_ref<const Index> indices;           ///< local src id of each sampled edge
   array_ref<const Offset> edge_ids;         ///< global edge id of each sampled edge
 
-  /// Number of destination nodes.
+  /// @return number of destination nodes
   std::int64_t num_dst() const noexcept { return dst_nodes.count; }
-  /// Number of source nodes (>= num_dst).
+  /// @return number of source nodes (>= num_dst)
   std::int64_t num_src() const noexcept { return src_nodes.count; }
-  /// Number of sampled edges.
+  /// @return number of sampled edges
   std::int64_t num_edges() const noexcept { return indices.count; }
 };
 
 /// All blocks of a multi-layer sample, seeds side first (read-only views).
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct blocks_ref {
   std::vector<block_ref<Offset, Index>> layers;  ///< one block per fanout
 
-  /// Global ids of the input (feature) nodes: the last layer's src nodes.
+  /// @return global ids of the input (feature) nodes: the last layer's src nodes
   const array_ref<const Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
 };
 

@@ -29,6 +29,7 @@ enum class sampling_kind : std::uint8_t {
 };
 
 /// Stable lower-case name of a sampling kind ("unknown" for a value outside the enum).
+/// @param kind the kind  @return its name
 constexpr std::string_view to_string(sampling_kind kind) noexcept
 {
   switch (kind) {
@@ -41,6 +42,9 @@ constexpr std::string_view to_string(sampling_kind kind) noexcept
 
 /// Calls `f(sampler)` with the library sampler that `kind` names, keyed by `seed`, and returns
 /// what it returns (every instantiation must return the same type). Host.
+/// @tparam F callable taking any library sampler by value or const reference
+/// @param kind which sampler  @param seed its key  @param f the callable
+/// @return what `f` returns
 /// @throws invalid_argument for a value outside the enum; whatever `f` throws.
 template <class F>
 decltype(auto) visit_sampler(sampling_kind kind, std::uint64_t seed, F&& f)

@@ -17,6 +17,7 @@
 GNNDIRECT_NAMESPACE_BEGIN
 
 /// True for a valid tile size: a power of two from 1 to 32 (a tile is part of one warp).
+/// @param tile_size the size to check  @return whether it is valid
 constexpr bool is_valid_tile_size(int tile_size) noexcept
 {
   return tile_size >= 1 && tile_size <= 32 && (tile_size & (tile_size - 1)) == 0;
@@ -32,6 +33,7 @@ struct sampling_policy {
 
 /// Compile-time policy: builds a sampling_policy whose tile size is checked by static_assert.
 /// @tparam TileSize threads per seed (power of two, 1..32)
+/// @return the policy, other fields at their defaults
 template <int TileSize = 32>
 constexpr sampling_policy make_sampling_policy() noexcept
 {
@@ -45,6 +47,7 @@ constexpr sampling_policy make_sampling_policy() noexcept
 /// covers min(fanout, mean degree) draws or reads in one step, at least 8 lanes (so a sector of
 /// neighbour ids is read at once) and at most a warp. Pure, noexcept.
 /// @param fanout draws per node  @param mean_degree num_edges / num_nodes of the graph (>= 0)
+/// @return the policy
 constexpr sampling_policy select_sampling_policy(int fanout, double mean_degree) noexcept
 {
   double const work = mean_degree < fanout ? mean_degree : static_cast<double>(fanout);
@@ -56,6 +59,9 @@ constexpr sampling_policy select_sampling_policy(int fanout, double mean_degree)
 /// Checks a sampler and a policy against a graph and a fanout before any work is enqueued (every
 /// sampling entry point calls it, for any sampler type).
 /// @tparam Sampler a model of the sampler concept (only its needs_weights is read here)
+/// @tparam Offset, Index the graph's offset and node id types
+/// @param policy the policy (the sampler argument is unnamed: only its type is used)
+/// @param csr the graph  @param fanout draws per node
 /// @throws invalid_argument when fanout < 0, the tile size is not a power of two in [1, 32], the
 /// block budget is negative, a sampler with needs_weights meets a graph without weights, or the
 /// graph's sizes or arrays are missing.

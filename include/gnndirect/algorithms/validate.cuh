@@ -62,17 +62,6 @@ std::optional<csr_violation> find_csr_violation_device(cudaStream_t stream,
 
 }  // namespace detail
 
-/// Checks that `graph` is a valid CSR graph by reading its arrays on the GPU; the same rules,
-/// order and exception as the host validate(graph) in validate.hpp (see there).
-///
-/// @param stream stream on which the check kernels run (the caller's work on it is ordered before)
-/// @param graph a view with device-visible pointers (csr_graph::view(), or a framework's arrays),
-///        any placement; host-resident arrays are read over the link.
-/// @param mr resource of the 64 bytes of error records (stream-ordered on `stream`; default: the
-///        device's default pool); validation is off the hot path, so no workspace form
-/// @throws corrupt_graph naming the first failing array, position and value (the value is read
-///         back from the array); cuda_error; allocation_error; no_device_error without a GPU.
-///         Synchronises `stream`.
 namespace detail {
 /// Where the graph's arrays live and how they are aligned (after the shape check, so that a null
 /// array is still reported as corrupt_graph). @throws invalid_argument naming the array.
@@ -93,6 +82,18 @@ void check_csr_pointers(const csr_view<Offset, Index>& graph)
 }
 }  // namespace detail
 
+/// Checks that `graph` is a valid CSR graph by reading its arrays on the GPU; the same rules,
+/// order and exception as the host validate(graph) in validate.hpp (see there).
+///
+/// @param stream stream on which the check kernels run (the caller's work on it is ordered before)
+/// @param graph a view with device-visible pointers (csr_graph::view(), or a framework's arrays),
+///        any placement; host-resident arrays are read over the link.
+/// @param mr resource of the 64 bytes of error records (stream-ordered on `stream`; default: the
+///        device's default pool); validation is off the hot path, so no workspace form
+/// @throws corrupt_graph naming the first failing array, position and value (the value is read
+///         back from the array); cuda_error; allocation_error; no_device_error without a GPU.
+///         Synchronises `stream`.
+/// @tparam Offset, Index the graph's offset and node id types
 template <class Offset, class Index>
 void validate(cudaStream_t stream, const csr_view<Offset, Index>& graph, resource_ref mr = {})
 {

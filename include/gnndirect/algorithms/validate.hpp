@@ -26,7 +26,8 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// The arrays of a CSR graph, in the order validation checks them.
 enum class csr_array : std::uint8_t { indptr, indices, weights, edge_ids };
 
-/// Name of an array as it appears in messages ("indptr", "indices", "weights", "edge_ids").
+/// Name of an array as it appears in messages.
+/// @param array the array  @return "indptr", "indices", "weights" or "edge_ids"
 constexpr std::string_view to_string(csr_array array) noexcept
 {
   switch (array) {
@@ -43,16 +44,18 @@ constexpr std::string_view to_string(csr_array array) noexcept
 /// negative size, a size its type cannot hold). The message names the array, position and value.
 class corrupt_graph : public invalid_argument {
  public:
-  /// @param array offending array  @param position first bad position or -1  @param problem text
+  /// Message "corrupt CSR graph: problem".
+  /// @param file, line source location of the check  @param array offending array
+  /// @param position first bad position or -1  @param problem text
   corrupt_graph(const char* file, int line, csr_array array, std::int64_t position,
                 const std::string& problem)
     : invalid_argument(file, line, "corrupt CSR graph: " + problem), array_(array),
       position_(position)
   {
   }
-  /// The array that breaks a rule.
+  /// @return the array that breaks a rule
   csr_array array() const noexcept { return array_; }
-  /// First bad position in that array; -1 for whole-array problems.
+  /// @return first bad position in that array; -1 for whole-array problems
   std::int64_t position() const noexcept { return position_; }
 
  private:
@@ -252,6 +255,7 @@ void check_host_readable(const csr_view<Offset, Index>& graph)
 /// @throws corrupt_graph naming the first failing array (checked in the order indptr, indices,
 ///         weights, edge_ids) and its first bad position and value; invalid_argument for a view in
 ///         device memory. Synchronous; touches no CUDA API.
+/// @tparam Offset, Index the graph's offset and node id types
 template <class Offset, class Index>
 void validate(const csr_view<Offset, Index>& graph)
 {

@@ -54,9 +54,11 @@ inline gather_policy tiered_policy(gather_policy policy)
 /// Holds a slot map (4 bytes per row, device memory) and up to capacity() cached rows, both from
 /// the memory resource it was given, which it keeps (with the stream) to return them and for
 /// rebuild's scratch. Move-only.
+/// @tparam T element type of the table
 template <class T>
 class tiered_table {
  public:
+  /// Allocates synchronously; the tier starts empty.
   /// @param rows every row, in a host-resident placement (rows.kind pinned, registered or
   ///        managed_host; device-visible view); must outlive this. A device-resident table is
   ///        refused: every row is in HBM already, and a tier would only copy HBM to HBM.
@@ -64,7 +66,6 @@ class tiered_table {
   /// @param mr resource of the cache and the slot map (synchronous owners, as table's: allocated
   ///        on the legacy default stream and waited for; returned after waiting for the device)
   ///        and of rebuild's scratch; default: the device's default pool. Must outlive the tier.
-  /// Allocates synchronously; the tier starts empty.
   /// @throws invalid_argument (device-resident source, more than 2^31 - 1 cached rows, a bad
   ///         view) before allocating anything; allocation_error (or what `mr` throws).
   tiered_table(table_view<const T> rows, std::size_t budget_bytes, resource_ref mr = {})
@@ -80,6 +81,8 @@ class tiered_table {
   /// As above, with the cache and the slot map allocated stream-ordered on `stream` from `mr`
   /// (e.g. a framework's caching allocator); `stream` and `mr` must outlive the tier, which
   /// returns its memory on `stream`. Synchronises `stream` once (the empty tier).
+  /// @param rows, budget_bytes as above  @param stream allocation (and release) stream
+  /// @param mr the resource
   /// @throws invalid_argument (as above), allocation_error (or what `mr` throws).
   tiered_table(table_view<const T> rows, std::size_t budget_bytes, cudaStream_t stream, resource_ref mr)
     : host_(checked_source(rows)),
@@ -91,17 +94,17 @@ class tiered_table {
     clear(stream);
   }
 
-  /// Rows that fit in the budget.
+  /// @return rows that fit in the budget
   std::int64_t capacity() const noexcept { return capacity_; }
-  /// Rows cached now.
+  /// @return rows cached now
   std::int64_t cached_rows() const noexcept { return cached_; }
-  /// Device bytes held (cached rows plus the slot map).
+  /// @return device bytes held (cached rows plus the slot map)
   std::size_t device_bytes() const noexcept { return cache_.bytes() + slot_of_.bytes(); }
 
   /// Empties the tier (every row served from host memory): resets the slot map on `stream`, the
   /// stream the tier's gathers run on, and waits for it. Work enqueued earlier on `stream` (a
   /// gather still reading the tier) finishes first; gathers of this tier on *other* streams must
-  /// be finished by the caller. @throws cuda_error.
+  /// be finished by the caller. @param stream the tier's gather stream  @throws cuda_error.
   void clear(cudaStream_t stream)
   {
     cached_ = 0;
@@ -123,6 +126,8 @@ class tiered_table {
   /// still sees the old tier and one enqueued after sees the new one; gathers on other streams
   /// must be finished by the caller. Synchronous (call between epochs).
   /// @throws index_out_of_range for a bad id (the tier is then empty), cuda_error.
+  /// @tparam Index int32 or int64 row id type
+  /// @param stream the tier's gather stream  @param hot the ids  @param count their number
   template <class Index>
   void rebuild(cudaStream_t stream, const Index* hot, std::int64_t count)
   {
@@ -141,7 +146,7 @@ class tiered_table {
     cached_ = n;
   }
 
-  /// View for gathers (valid until the next rebuild/clear or destruction).
+  /// @return view for gathers (valid until the next rebuild/clear or destruction)
   tiered_view<T> view() const noexcept { return {host_, cache_.data(), slot_of_.data(), cached_}; }
 
   /// Scatter target that writes through: scatter(stream, src, indices, n, tier.write_source(rows))
@@ -149,6 +154,7 @@ class tiered_table {
   /// see the new values. `rows` is the writable view of the table this tier was made over (the
   /// tier keeps a read-only one). Valid as view(). @throws invalid_argument when `rows` is not
   /// that table (address, shape or stride differ).
+  /// @param rows the writable view of the table  @return the write-through source
   tiered_write_source<T> write_source(table_view<T> rows) const
   {
     GNNDIRECT_EXPECTS(rows.data == host_.data && rows.rows == host_.rows && rows.cols == host_.cols &&
@@ -202,6 +208,9 @@ class tiered_table {
 /// the workspace with gather_workspace_bytes for src.host; call gather_check afterwards when
 /// checked; device_count as for gather_async). Unless the policy sets a block budget, the full
 /// grid is used (most rows come from HBM).
+/// @tparam T element type of the table  @tparam D destination element type
+/// @tparam Index int32 or int64 index type
+/// @param stream, src, indices, count, dst, ws, policy, device_count as gather_async
 template <class T, class D, class Index>
 void gather_async(cudaStream_t stream, const tiered_view<T>& src, const Index* indices, std::int64_t count,
                   table_view<D> dst, workspace_view ws, const gather_policy& policy = {},
@@ -221,6 +230,10 @@ void gather_async(cudaStream_t stream, const tiered_view<T>& src, const Index* i
 /// the same budget holds 4x (int8) to 8x (4-bit) the rows of an fp32 tier. As the tiered gather
 /// above; dst row i = row indices[i] decoded into D. @throws invalid_argument when `tier` was not
 /// made over `src`'s bytes, and as gather_async.
+/// @tparam Codec the view's codec  @tparam D destination element type
+/// @tparam Index int32 or int64 index type
+/// @param stream, src, indices, count, dst, ws, policy, device_count as gather_async
+/// @param tier the HBM tier of the encoded rows
 template <class Codec, class D, class Index>
 void gather_async(cudaStream_t stream, const encoded_view<Codec>& src, const tiered_view<std::uint8_t>& tier,
                   const Index* indices, std::int64_t count, table_view<D> dst, workspace_view ws,
@@ -235,6 +248,9 @@ void gather_async(cudaStream_t stream, const encoded_view<Codec>& src, const tie
 }
 
 /// Synchronous form of the tiered decoding gather (scratch from `mr`). @throws as gather().
+/// @tparam Codec the view's codec  @tparam D destination element type
+/// @tparam Index int32 or int64 index type
+/// @param stream, src, tier, indices, count, dst, policy as above  @param mr scratch resource
 template <class Codec, class D, class Index>
 void gather(cudaStream_t stream, const encoded_view<Codec>& src, const tiered_view<std::uint8_t>& tier,
             const Index* indices, std::int64_t count, table_view<D> dst, const gather_policy& policy = {},
@@ -248,6 +264,9 @@ void gather(cudaStream_t stream, const encoded_view<Codec>& src, const tiered_vi
 }
 
 /// Synchronous tiered gather (as gather() for a plain table; scratch from `mr`). @throws as gather().
+/// @tparam T element type of the table  @tparam D destination element type
+/// @tparam Index int32 or int64 index type
+/// @param stream, src, indices, count, dst, policy as gather()  @param mr scratch resource
 template <class T, class D, class Index>
 void gather(cudaStream_t stream, const tiered_view<T>& src, const Index* indices, std::int64_t count,
             table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {})

@@ -8,6 +8,7 @@
 /// Marks functions usable from host and device code; plain inline for a host-only compiler.
 #if defined(__CUDACC__)
 #define GNNDIRECT_HOST_DEVICE __host__ __device__
+/// Marks device-only functions; empty for a host-only compiler (which never sees their callers).
 #define GNNDIRECT_DEVICE __device__
 #else
 #define GNNDIRECT_HOST_DEVICE
@@ -23,6 +24,7 @@
 /// the hidden-visibility attribute is meaningless and nvcc would warn (#1407-D) in the user's build.
 #if defined(__CUDACC__) && !defined(__clang__)
 #define GNNDIRECT_USER_KERNELS_BEGIN _Pragma("nv_diagnostic push") _Pragma("nv_diag_suppress 1407")
+/// Closes what GNNDIRECT_USER_KERNELS_BEGIN opened.
 #define GNNDIRECT_USER_KERNELS_END _Pragma("nv_diagnostic pop")
 #else
 #define GNNDIRECT_USER_KERNELS_BEGIN

@@ -14,6 +14,7 @@ GNNDIRECT_NAMESPACE_BEGIN
 ///
 /// @tparam Offset edge offset type (int32 or int64; int64 once edges exceed 2^31 - 1)
 /// @tparam Index  node id type (int32 or int64)
+///
 /// Optional arrays are null when absent: `weights` (one float per edge, for weighted sampling) and
 /// `edge_ids` (one Offset per edge, e.g. to map sampled edges back to edge features; when absent
 /// an edge's id is its position in `indices`). Each array records its own memory_kind, because
@@ -24,8 +25,8 @@ struct csr_view {
                 "csr_view: Offset must be int32_t or int64_t");
   static_assert(std::is_same_v<Index, std::int32_t> || std::is_same_v<Index, std::int64_t>,
                 "csr_view: Index must be int32_t or int64_t");
-  using offset_type = Offset;
-  using index_type = Index;
+  using offset_type = Offset;  ///< offset and edge id type
+  using index_type = Index;    ///< node id type
 
   const Offset* indptr{nullptr};   ///< num_nodes + 1 offsets
   const Index* indices{nullptr};   ///< num_edges neighbour ids
@@ -36,14 +37,15 @@ struct csr_view {
   memory_kind indptr_kind{memory_kind::device};   ///< placement of indptr
   memory_kind indices_kind{memory_kind::device};  ///< placement of indices, weights and edge_ids
 
-  /// Offset of node v's first neighbour.
+  /// Offset of node v's first neighbour.  @param v the node  @return indptr[v]
   GNNDIRECT_HOST_DEVICE Offset begin(std::int64_t v) const noexcept { return indptr[v]; }
-  /// Number of neighbours of node v.
+  /// Number of neighbours of node v.  @param v the node  @return indptr[v + 1] - indptr[v]
   GNNDIRECT_HOST_DEVICE Offset degree(std::int64_t v) const noexcept
   {
     return indptr[v + 1] - indptr[v];
   }
-  /// Id of the edge stored at position e.
+  /// Id of the edge stored at position e.  @param e the position
+  /// @return edge_ids[e], or e when the graph has no edge ids
   GNNDIRECT_HOST_DEVICE Offset edge_id(Offset e) const noexcept
   {
     return edge_ids != nullptr ? edge_ids[e] : e;

@@ -16,7 +16,9 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// A CUDA runtime call failed; code() is the cudaError_t it returned.
 class cuda_error : public error {
  public:
-  /// @param call the failing expression as written  @param code its return value
+  /// Builds the message from the call and the code's name and description.
+  /// @param file, line source location of the call  @param call the failing expression as written
+  /// @param code its return value
   cuda_error(const char* file, int line, const char* call, cudaError_t code)
     : error(file, line,
             std::string("CUDA call `") + call + "` failed: " + cudaGetErrorName(code) + " (" +
@@ -24,7 +26,7 @@ class cuda_error : public error {
       code_(code)
   {
   }
-  /// The CUDA error code returned by the failing call.
+  /// @return the CUDA error code returned by the failing call
   cudaError_t code() const noexcept { return code_; }
 
  private:
@@ -35,7 +37,9 @@ class cuda_error : public error {
 /// Host-only parts (views, policies, host reference, parsers) keep working without a GPU.
 class no_device_error : public cuda_error {
  public:
-  /// @param call the CUDA call that found no device  @param code cudaErrorNoDevice or similar
+  /// As cuda_error.
+  /// @param file, line source location of the call  @param call the CUDA call that found no device
+  /// @param code cudaErrorNoDevice or similar
   no_device_error(const char* file, int line, const char* call, cudaError_t code)
     : cuda_error(file, line, call, code)
   {

@@ -10,6 +10,7 @@
 GNNDIRECT_NAMESPACE_BEGIN
 
 /// Number of usable CUDA devices; 0 when there is no device or no driver. Never throws.
+/// @return the device count
 inline int device_count() noexcept
 {
   int count = 0;
@@ -20,7 +21,8 @@ inline int device_count() noexcept
   return count;
 }
 
-/// Returns the current device. @throws no_device_error when no CUDA device can be used, with a
+/// Returns the current device. @return its ordinal
+/// @throws no_device_error when no CUDA device can be used, with a
 /// message that says so plainly rather than an opaque driver code.
 inline int require_device()
 {
@@ -39,6 +41,7 @@ inline int require_device()
 }
 
 /// Reads an integer device attribute. @throws cuda_error / no_device_error.
+/// @param attribute which attribute  @param device device ordinal  @return its value
 inline int device_attribute(cudaDeviceAttr attribute, int device)
 {
   int value = 0;
@@ -53,6 +56,7 @@ struct device_memory_info {
 };
 
 /// Queries free/total memory of the current device (synchronous, cheap). @throws cuda_error.
+/// @return free and total bytes
 inline device_memory_info device_memory()
 {
   require_device();

@@ -32,9 +32,9 @@ struct encoded_view {
   const meta_type* meta{nullptr};     ///< rows entries in device memory; null when meta_type is empty
   Codec codec{};                      ///< the codec object
 
-  /// First code of row `r` (no bounds check).
+  /// First code of row `r` (no bounds check).  @param r the row  @return its address
   GNNDIRECT_HOST_DEVICE const std::uint8_t* row(std::int64_t r) const noexcept { return data + r * stride_bytes; }
-  /// Bytes of codes per row (whole bytes).
+  /// @return bytes of codes per row (whole bytes)
   GNNDIRECT_HOST_DEVICE std::int64_t payload_bytes() const noexcept
   {
     std::int64_t const codes = (cols + Codec::values_per_code - 1) / Codec::values_per_code;
@@ -42,12 +42,13 @@ struct encoded_view {
   }
   /// Bytes a copy loads per row: the payload rounded up to 16 bytes when the stride leaves room
   /// (padding is loaded, never decoded into the destination), so the copy keeps 16-byte loads.
+  /// @return the bytes
   GNNDIRECT_HOST_DEVICE std::int64_t load_bytes() const noexcept
   {
     std::int64_t const rounded = (payload_bytes() + 15) / 16 * 16;
     return rounded <= stride_bytes ? rounded : payload_bytes();
   }
-  /// True when the view holds no value.
+  /// @return true when the view holds no value
   GNNDIRECT_HOST_DEVICE bool empty() const noexcept { return rows == 0 || cols == 0; }
 };
 
@@ -55,6 +56,8 @@ struct encoded_view {
 /// converts the values: e.g. encoded_view_of<codecs::fp32>(fp32 table) gathered into __half rows
 /// (rounded on the GPU; the link carries fp32), encoded_view_of<codecs::fp16>(fp16 table) into
 /// float rows. @tparam Codec a codec with empty meta_type and code_bits == 8 * sizeof(T)
+/// @tparam T the table's element type  @param table the table  @param codec the codec object
+/// @return the view, aliasing the table's memory
 template <class Codec, class T>
 encoded_view<Codec> encoded_view_of(const table_view<T>& table, Codec codec = {}) noexcept
 {

@@ -21,6 +21,7 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// Base of all gnndirect exceptions; carries the source location of the failed check.
 class error : public std::runtime_error {
  public:
+  /// Message "file:line: message".
   /// @param file source file of the failed check  @param line its line  @param message what failed
   error(const char* file, int line, const std::string& message)
     : std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + message)
@@ -38,6 +39,8 @@ class invalid_argument : public error {
 /// position() is the first offending position in the index array, value() the bad index.
 class index_out_of_range : public invalid_argument {
  public:
+  /// Message "what[position] = value is out of range [0, bound)".
+  /// @param file, line source location of the check
   /// @param what names the array  @param position first bad position  @param value its value
   /// @param bound the exclusive upper bound the index had to respect
   index_out_of_range(const char* file, int line, const std::string& what, std::int64_t position,
@@ -49,9 +52,9 @@ class index_out_of_range : public invalid_argument {
       value_(value)
   {
   }
-  /// First position in the index array holding a bad value.
+  /// @return first position in the index array holding a bad value
   std::int64_t position() const noexcept { return position_; }
-  /// The bad value found there.
+  /// @return the bad value found there
   std::int64_t value() const noexcept { return value_; }
 
  private:
@@ -62,6 +65,8 @@ class index_out_of_range : public invalid_argument {
 /// An allocation or registration was refused or failed; names the size, the kind and a hint.
 class allocation_error : public error {
  public:
+  /// Message naming the bytes, the kind and the reason.
+  /// @param file, line source location of the check
   /// @param bytes requested size  @param kind requested placement  @param reason what went wrong
   allocation_error(const char* file, int line, std::size_t bytes, memory_kind kind,
                    const std::string& reason)
@@ -72,9 +77,9 @@ class allocation_error : public error {
       kind_(kind)
   {
   }
-  /// Requested size in bytes.
+  /// @return requested size in bytes
   std::size_t bytes() const noexcept { return bytes_; }
-  /// Requested placement.
+  /// @return requested placement
   memory_kind kind() const noexcept { return kind_; }
 
  private:

@@ -35,16 +35,18 @@ GNNDIRECT_NAMESPACE_BEGIN
 
 /// True when `R` models the host resource concept (see the file comment): both members callable
 /// on a non-const lvalue of `R`.
+/// @tparam R the type to test
 template <class R, class = void>
 struct is_host_resource : std::false_type {};
 
+/// The case where both members are callable.  @tparam R the type to test
 template <class R>
 struct is_host_resource<
   R, std::void_t<decltype(static_cast<void*>(std::declval<R&>().allocate(std::size_t{}, std::size_t{}))),
                  decltype(std::declval<R&>().deallocate(std::declval<void*>(), std::size_t{},
                                                         std::size_t{}))>> : std::true_type {};
 
-/// Shorthand for is_host_resource<R>::value.
+/// Shorthand for is_host_resource<R>::value.  @tparam R the type to test
 template <class R>
 inline constexpr bool is_host_resource_v = is_host_resource<R>::value;
 
@@ -66,6 +68,8 @@ class pinned_host_resource {
   /// Allocates `bytes` of mapped page-locked memory (null for 0 bytes). Synchronous.
   /// @throws allocation_error (kind pinned) naming cudaHostAlloc and the locked-memory limit;
   ///         no_device_error without a GPU.
+  /// @param bytes the size (the alignment argument is unnamed: pages are aligned enough)
+  /// @return the memory
   void* allocate(std::size_t bytes, std::size_t /*alignment*/)
   {
     void* ptr = nullptr;
@@ -84,6 +88,7 @@ class pinned_host_resource {
     return ptr;
   }
   /// Frees memory from allocate() (cudaFreeHost, which waits for the device). Never throws.
+  /// @param ptr the memory (size and alignment arguments unused)
   void deallocate(void* ptr, std::size_t /*bytes*/, std::size_t /*alignment*/) noexcept
   {
     if (ptr != nullptr) { GNNDIRECT_CUDA_TRY_NOTHROW(cudaFreeHost(ptr)); }
@@ -105,6 +110,7 @@ class host_resource_ref {
   /// References `resource` (kept by address; it must outlive the allocations). Accepts any
   /// argument so that a type which does not fit fails here with a readable static_assert.
   /// @tparam R a host resource, passed as a non-const lvalue, whose deallocate is noexcept
+  /// @param resource the resource
   template <class R, class = std::enable_if_t<!std::is_same_v<
                        std::remove_cv_t<std::remove_reference_t<R>>, host_resource_ref>>>
   host_resource_ref(R&& resource) noexcept  // NOLINT: implicit by design, like resource_ref
@@ -136,6 +142,7 @@ class host_resource_ref {
   /// Allocates `bytes` aligned to `alignment`. Synchronous.
   /// @throws allocation_error (kind pinned) when the resource returns null (bytes > 0) or a
   ///         misaligned pointer; whatever the resource throws.
+  /// @param bytes, alignment the request  @return the memory
   void* allocate(std::size_t bytes, std::size_t alignment = default_allocation_alignment) const
   {
     if (object_ == nullptr) { return pinned_host_resource{}.allocate(bytes, alignment); }
@@ -145,6 +152,7 @@ class host_resource_ref {
                                       [&](void* bad) { deallocate_(object_, bad, bytes, alignment); });
   }
   /// Returns memory from allocate() with the same bytes and alignment.
+  /// @param ptr the memory  @param bytes, alignment as allocated
   void deallocate(void* ptr, std::size_t bytes,
                   std::size_t alignment = default_allocation_alignment) const noexcept
   {
@@ -154,7 +162,7 @@ class host_resource_ref {
     }
     deallocate_(object_, ptr, bytes, alignment);
   }
-  /// True when this references the default resource.
+  /// @return true when this references the default resource
   bool is_default() const noexcept { return object_ == nullptr; }
 
  private:

@@ -30,6 +30,7 @@ enum class wait_mode : std::uint8_t {
 };
 
 /// Stable lower-case name of a wait mode.
+/// @param mode the mode  @return its name, or "unknown" for a value outside the enumeration
 constexpr std::string_view to_string(wait_mode mode) noexcept
 {
   return mode == wait_mode::sleep ? "sleep" : "spin";
@@ -83,6 +84,7 @@ inline void copy_to_device_and_wait(void* dst, const void* src, std::size_t byte
 /// destruction (RAII; not copyable). Affects only library calls made on this thread.
 class scoped_wait_mode {
  public:
+  /// Sets this thread's wait mode.
   /// @param mode the wait mode for this thread while the object lives
   explicit scoped_wait_mode(wait_mode mode) noexcept : previous_(detail::thread_wait_mode())
   {
@@ -90,6 +92,7 @@ class scoped_wait_mode {
   }
   scoped_wait_mode(const scoped_wait_mode&) = delete;
   scoped_wait_mode& operator=(const scoped_wait_mode&) = delete;
+  /// Restores the thread's previous wait mode.
   ~scoped_wait_mode() { detail::thread_wait_mode() = previous_; }
 
  private:

@@ -25,6 +25,7 @@ enum class memory_kind : std::uint8_t { device, pinned, registered, managed_host
 inline constexpr int memory_kind_count = 4;
 
 /// Stable lower-case name of a kind ("device", "pinned", "registered", "managed_host").
+/// @param kind the kind  @return its name, or "unknown" for a value outside the enumeration
 constexpr std::string_view to_string(memory_kind kind) noexcept
 {
   switch (kind) {
@@ -37,6 +38,7 @@ constexpr std::string_view to_string(memory_kind kind) noexcept
 }
 
 /// True when the bytes live in host RAM and every GPU access crosses the host link.
+/// @param kind the kind  @return whether it is anything but memory_kind::device
 constexpr bool is_host_resident(memory_kind kind) noexcept { return kind != memory_kind::device; }
 
 GNNDIRECT_NAMESPACE_END

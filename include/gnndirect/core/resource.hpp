@@ -39,9 +39,11 @@ inline constexpr std::size_t default_allocation_alignment = 256;
 /// True when `R` models the stream-ordered resource concept (see the file comment): both members
 /// callable on a non-const lvalue of `R`, whatever `deallocate` promises (see
 /// has_noexcept_deallocate for that half of the concept).
+/// @tparam R the type to test
 template <class R, class = void>
 struct is_stream_ordered_resource : std::false_type {};
 
+/// The case where both members are callable.  @tparam R the type to test
 template <class R>
 struct is_stream_ordered_resource<
   R, std::void_t<decltype(static_cast<void*>(std::declval<R&>().allocate(
@@ -50,7 +52,7 @@ struct is_stream_ordered_resource<
                                                         std::declval<void*>(), std::size_t{},
                                                         std::size_t{}))>> : std::true_type {};
 
-/// Shorthand for is_stream_ordered_resource<R>::value.
+/// Shorthand for is_stream_ordered_resource<R>::value.  @tparam R the type to test
 template <class R>
 inline constexpr bool is_stream_ordered_resource_v = is_stream_ordered_resource<R>::value;
 
@@ -103,11 +105,13 @@ void* checked_allocation(void* ptr, std::size_t bytes, std::size_t alignment, me
 /// pool. This is the resource every gnndirect call uses when the caller passes none.
 class device_pool_resource {
  public:
-  /// @param pool a pool of the current device, or null for its default pool
+  /// Resource over `pool`.  @param pool a pool of the current device, or null for its default pool
   explicit device_pool_resource(cudaMemPool_t pool = nullptr) noexcept : pool_(pool) {}
 
   /// Allocates `bytes` usable by work enqueued on `stream` after this call (never null for
   /// bytes > 0). @throws allocation_error when the pool cannot serve the request.
+  /// @param stream the stream  @param bytes the size (the alignment argument is unnamed: the pool
+  /// aligns to at least 256 bytes)  @return the memory
   void* allocate(::cuda::stream_ref stream, std::size_t bytes, std::size_t /*alignment*/)
   {
     void* ptr = nullptr;
@@ -127,12 +131,13 @@ class device_pool_resource {
     return ptr;
   }
   /// Frees `ptr` once the work enqueued on `stream` before this call is done. Never throws.
+  /// @param stream the stream  @param ptr what allocate() returned
   void deallocate(::cuda::stream_ref stream, void* ptr, std::size_t /*bytes*/,
                   std::size_t /*alignment*/) noexcept
   {
     if (ptr != nullptr) { GNNDIRECT_CUDA_TRY_NOTHROW(cudaFreeAsync(ptr, stream.get())); }
   }
-  /// The pool (null: the device's default pool).
+  /// @return the pool (null: the device's default pool)
   cudaMemPool_t pool() const noexcept { return pool_; }
 
  private:
@@ -161,6 +166,7 @@ class resource_ref {
   /// that takes a resource_ref.
   /// @tparam R a stream-ordered resource, passed as a non-const lvalue, whose deallocate is
   ///         noexcept
+  /// @param resource the resource
   template <class R, class = std::enable_if_t<!std::is_same_v<
                        std::remove_cv_t<std::remove_reference_t<R>>, resource_ref>>>
   resource_ref(R&& resource) noexcept  // NOLINT: implicit by design, like cuda::mr::resource_ref
@@ -194,6 +200,7 @@ class resource_ref {
   /// Allocates `bytes` (aligned to `alignment`) for use on `stream`.
   /// @throws allocation_error when the resource returns null (bytes > 0) or a misaligned
   /// pointer; whatever the resource throws (gnndirect's own: allocation_error).
+  /// @param stream the stream  @param bytes, alignment the request  @return the memory
   void* allocate(::cuda::stream_ref stream, std::size_t bytes,
                  std::size_t alignment = default_allocation_alignment) const
   {
@@ -205,6 +212,7 @@ class resource_ref {
                                       });
   }
   /// Returns memory from allocate() with the same bytes and alignment, stream-ordered.
+  /// @param stream the stream  @param ptr the memory  @param bytes, alignment as allocated
   void deallocate(::cuda::stream_ref stream, void* ptr, std::size_t bytes,
                   std::size_t alignment = default_allocation_alignment) const noexcept
   {
@@ -214,7 +222,7 @@ class resource_ref {
     }
     deallocate_(object_, stream, ptr, bytes, alignment);
   }
-  /// True when this references the default resource.
+  /// @return true when this references the default resource
   bool is_default() const noexcept { return object_ == nullptr; }
 
  private:

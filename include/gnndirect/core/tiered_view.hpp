@@ -17,6 +17,7 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// rows from HBM and the others over the host link, in one launch, in caller order. Trivially
 /// copyable. Writing the host table directly leaves cached copies stale until the next
 /// tiered_table::rebuild; scatter through tiered_table::write_source() writes both copies.
+/// @tparam T element type of the table
 template <class T>
 struct tiered_view {
   table_view<const T> host;               ///< every row (device-visible, host-resident)

@@ -4,9 +4,11 @@
 
 // These three macros are the project's one version number: CMakeLists.txt and python/setup.py
 // read them from this file (test `version_consistency` checks that they agree).
-/// Major, minor and patch version.
+/// Major version.
 #define GNNDIRECT_VERSION_MAJOR 0
+/// Minor version.
 #define GNNDIRECT_VERSION_MINOR 1
+/// Patch version.
 #define GNNDIRECT_VERSION_PATCH 0
 
 #define GNNDIRECT_DETAIL_ABI_NAME(major, minor) v##major##_##minor

@@ -26,11 +26,13 @@ namespace codecs {
 /// @tparam T the stored and destination element type
 template <class T>
 struct identity {
-  using meta_type = no_row_meta;
-  static constexpr int code_bits = static_cast<int>(8 * sizeof(T));
-  static constexpr int values_per_code = 1;
+  using meta_type = no_row_meta;                                      ///< no metadata
+  static constexpr int code_bits = static_cast<int>(8 * sizeof(T));  ///< one element a code
+  static constexpr int values_per_code = 1;                          ///< scalar
+  /// Decodes only to T.  @tparam D the destination element type
   template <class D>
   static constexpr bool decodes_to = std::is_same_v<D, T>;
+  /// Always a byte copy.  @tparam D the destination element type
   template <class D>
   static constexpr bool copies_bytes = std::is_same_v<D, T>;
 };
@@ -40,9 +42,10 @@ namespace detail {
 /// Scalar float formats: stored as `Bits`-bit codes, decoded through float.
 template <class Derived, int Bits>
 struct float_format {
-  using meta_type = no_row_meta;
-  static constexpr int code_bits = Bits;
-  static constexpr int values_per_code = 1;
+  using meta_type = no_row_meta;             ///< no metadata
+  static constexpr int code_bits = Bits;     ///< one value a code
+  static constexpr int values_per_code = 1;  ///< scalar
+  /// Decodes to float, __half or __nv_bfloat16.  @tparam D the destination element type
   template <class D>
   static constexpr bool decodes_to = is_decoded_type_v<D>;
 
@@ -67,9 +70,10 @@ inline std::int64_t first_non_finite(const float* x, std::int64_t cols) noexcept
 /// Per-row affine quantisation to `Levels` + 1 codes of `Bits` bits (int8: 255, 4-bit: 15).
 template <int Bits, int Levels>
 struct affine_format {
-  using meta_type = row_affine;
-  static constexpr int code_bits = Bits;
-  static constexpr int values_per_code = 1;
+  using meta_type = row_affine;              ///< scale and offset, 8 bytes a row, in HBM
+  static constexpr int code_bits = Bits;     ///< 8 or 4
+  static constexpr int values_per_code = 1;  ///< scalar
+  /// Decodes to float, __half or __nv_bfloat16.  @tparam D the destination element type
   template <class D>
   static constexpr bool decodes_to = is_decoded_type_v<D>;
 
@@ -116,11 +120,13 @@ struct affine_format {
 
 /// Stored fp32: a byte copy to fp32 destinations, rounded to nearest even for fp16/bf16 ones.
 struct fp32 : detail::float_format<fp32, 32> {
+  /// A byte copy into float rows.  @tparam D the destination element type
   template <class D>
   static constexpr bool copies_bytes = std::is_same_v<D, float>;
-  /// The stored value.
+  /// The stored value.  @param code the code  @return its value
   GNNDIRECT_HOST_DEVICE static float to_value(std::uint32_t code) noexcept { return numeric::bits_float(code); }
   /// Encodes a row (a copy). @returns -1 or the first non-finite column
+  /// @param x, cols the values  @param out the codes (the metadata argument is unnamed: none kept)
   static std::int64_t encode_row(const float* x, std::int64_t cols, std::uint8_t* out, no_row_meta&)
   {
     if (std::int64_t const bad = detail::first_non_finite(x, cols); bad >= 0) { return bad; }
@@ -131,12 +137,14 @@ struct fp32 : detail::float_format<fp32, 32> {
 
 /// Stored IEEE fp16 (2 bytes a value, no metadata).
 struct fp16 : detail::float_format<fp16, 16> {
+  /// A byte copy into __half rows.  @tparam D the destination element type
   template <class D>
   static constexpr bool copies_bytes = std::is_same_v<D, __half>;
-  /// The stored value as float (exact).
+  /// The stored value as float (exact).  @param code the code  @return its value
   GNNDIRECT_HOST_DEVICE static float to_value(std::uint32_t code) noexcept { return numeric::half_to_float(code); }
   /// Encodes a row (round to nearest even). @returns -1 or the first column that is not finite
   /// or whose magnitude rounds beyond fp16's 65504
+  /// @param x, cols the values  @param out the codes (the metadata argument is unnamed: none kept)
   static std::int64_t encode_row(const float* x, std::int64_t cols, std::uint8_t* out, no_row_meta&)
   {
     for (std::int64_t c = 0; c < cols; ++c) {
@@ -150,12 +158,14 @@ struct fp16 : detail::float_format<fp16, 16> {
 
 /// Stored bfloat16 (2 bytes a value, fp32's range, no metadata).
 struct bf16 : detail::float_format<bf16, 16> {
+  /// A byte copy into __nv_bfloat16 rows.  @tparam D the destination element type
   template <class D>
   static constexpr bool copies_bytes = std::is_same_v<D, __nv_bfloat16>;
-  /// The stored value as float (exact).
+  /// The stored value as float (exact).  @param code the code  @return its value
   GNNDIRECT_HOST_DEVICE static float to_value(std::uint32_t code) noexcept { return numeric::bf16_to_float(code); }
   /// Encodes a row (round to nearest even). @returns -1 or the first column that is not finite
   /// or rounds to infinity
+  /// @param x, cols the values  @param out the codes (the metadata argument is unnamed: none kept)
   static std::int64_t encode_row(const float* x, std::int64_t cols, std::uint8_t* out, no_row_meta&)
   {
     for (std::int64_t c = 0; c < cols; ++c) {
@@ -177,13 +187,16 @@ struct int4_affine : detail::affine_format<4, 15> {};
 /// fp8 e4m3 (OCP FN) with a per-row scale in HBM (row_scale, 4 bytes): value = scale * e4m3(code),
 /// scale = the row's max |x| / 448, so every row uses the format's whole range.
 struct fp8_e4m3 {
-  using meta_type = row_scale;
-  static constexpr int code_bits = 8;
-  static constexpr int values_per_code = 1;
+  using meta_type = row_scale;               ///< 4 bytes a row, in HBM
+  static constexpr int code_bits = 8;        ///< one byte a value
+  static constexpr int values_per_code = 1;  ///< scalar
+  /// Decodes to float, __half or __nv_bfloat16.  @tparam D the destination element type
   template <class D>
   static constexpr bool decodes_to = is_decoded_type_v<D>;
 
   /// out[0] = scale * e4m3(code) (one rounding).
+  /// @tparam D the destination element type  @param code the code  @param meta the row's scale
+  /// @param out one value written (the column argument is unnamed: unused)
   template <class D>
   GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE void decode(std::uint32_t code, const meta_type& meta,
                                                           std::int64_t, D* out) const noexcept
@@ -192,6 +205,7 @@ struct fp8_e4m3 {
   }
 
   /// Encodes a row. @returns -1 or the first non-finite column. An all-zero row gets scale 0.
+  /// @param x, cols the values  @param out the codes  @param meta the row's scale
   static std::int64_t encode_row(const float* x, std::int64_t cols, std::uint8_t* out, meta_type& meta)
   {
     meta = meta_type{0.0f};

@@ -17,6 +17,8 @@
 
 #include <gnndirect/core/config.hpp>
 
+#include <vector_types.h>  // uint4, uint2: implicit under nvcc, needed when a host compiler emulates
+
 #include <cstddef>
 #include <cstdint>
 
@@ -61,6 +63,8 @@ struct row_copy {
 /// 128 B (a shorter row spans at most two lines anyway). 0 when `Align128` is false or `remote`
 /// is null (a device-resident side, where alignment does not matter). A multiple of the vector
 /// width whenever the remote address is vector-aligned. Host and device.
+/// @tparam Align128 whether aligned access applies  @param remote the remote row's address, or null
+/// @param row_bytes bytes per row  @return the head in bytes
 template <bool Align128>
 GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE std::int64_t line_head(const void* remote,
                                                                    std::size_t row_bytes) noexcept
@@ -79,7 +83,7 @@ GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE std::int64_t line_head(const void* r
 /// host link's latency, not its bandwidth, limits short rows).
 ///
 /// @tparam V vector bytes (16, 8, 4, 2 or 1): must divide every row address and row_bytes
-/// @tparam Rows rows in flight (1, 2 or 4)
+/// @tparam Rows rows in flight (1, 2 or 4)  @tparam Tile a cg tile or dynamic_tile
 /// @param tile the calling tile (every thread of it calls with the same arguments)
 /// @param rows the rows (inactive ones have dst null)  @param row_bytes payload bytes per row
 /// Offsets start at -head so that the remote side's accesses begin on its 128-B line; lanes
@@ -137,7 +141,9 @@ GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE void copy_rows(const Tile& tile, const ro
 /// @tparam Align128 start the remote side's accesses at its 128-byte line (rows > 128 B), so that
 ///         every request over the host link is a full aligned line (+28% on 2408-B rows from
 ///         pinned memory on an H200)
+/// @tparam Tile a cg tile or dynamic_tile
 /// @param tile a cooperative_groups::thread_block_tile<N> or gnndirect::dynamic_tile
+/// @param src, dst the rows  @param row_bytes bytes per row
 /// @param remote the host-resident side (src when gathering from host memory, dst when writing
 ///        into it); null when both sides are in device memory
 /// No synchronisation; no bounds checks beyond the row itself.

@@ -87,6 +87,7 @@ GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE void store_decoded(std::byte* dst, std::i
 
 /// Decoded bytes per encoded byte of codec `C` into `D` (may be below 1: fp32 into fp16), as the
 /// bytes one V-byte load of codes decodes to.
+/// @tparam C the codec  @tparam D the destination element type  @tparam V bytes per load of codes
 template <class C, class D, int V>
 inline constexpr int decoded_bytes_per_load = V * 8 / C::code_bits * C::values_per_code * static_cast<int>(sizeof(D));
 
@@ -101,7 +102,9 @@ inline constexpr int decoded_bytes_per_load = V * 8 / C::code_bits * C::values_p
 ///         decoded_bytes_per_load<Codec, D, V>; at least sizeof(D)
 /// @tparam Rows rows in flight (1, 2 or 4)  @tparam D destination element type (static_assert when
 ///         the codec cannot produce it)
-/// @param codec the codec object  @param rows the rows (inactive ones have dst null)
+/// @tparam Codec the codec  @tparam Tile a tile type (dynamic_tile or a cooperative-groups tile)
+/// @param tile the calling tile  @param codec the codec object
+/// @param rows the rows (inactive ones have dst null)
 /// @param src_bytes encoded bytes loaded per row (a multiple of V; may include padding)
 /// @param dst_bytes decoded bytes per row (cols * sizeof(D)): nothing past it is written
 /// No synchronisation, no bounds checks beyond the rows themselves.
@@ -187,6 +190,11 @@ GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE void decode_rows(const Tile& tile, const 
 /// Copies and decodes one encoded row with the calling tile (every thread of the tile calls it
 /// with the same arguments). Parameters as decode_rows; `remote` is the encoded row's address when
 /// it lies in host memory (its accesses then start on its 128-byte line), else null.
+/// @tparam V, W, D, Codec, Tile as decode_rows  @tparam Align128 as copy_row
+/// @param tile the calling tile  @param codec the codec object  @param src the row's codes
+/// @param meta its metadata  @param dst its decoded destination
+/// @param src_bytes, dst_bytes as decode_rows
+/// @param remote the host-resident side's address, or null
 template <int V, int W, class D, bool Align128 = true, class Codec, class Tile>
 GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE void decode_row(const Tile& tile, const Codec& codec, const std::uint8_t* src,
                                                        const typename Codec::meta_type& meta, D* dst,

@@ -50,6 +50,7 @@ GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE constexpr philox_block philox_round(
 
 /// Philox4x32-10 of `counter` under `key`: 10 rounds, the key bumped by the Weyl constants
 /// between rounds. Matches the Random123 known-answer tests. Pure; host and device.
+/// @param counter the block to encrypt  @param key the key  @return the random block
 GNNDIRECT_HOST_DEVICE constexpr philox_block philox4x32_10(philox_block counter,
                                                            philox_key key) noexcept
 {
@@ -70,6 +71,7 @@ GNNDIRECT_HOST_DEVICE constexpr philox_block philox4x32_10(philox_block counter,
 /// one batch or in two launches) draws the same numbers.
 /// @param seed user seed (sampling_policy::seed)  @param layer sampling layer (hop) index
 /// @param node global node id (as unsigned)  @param draw index of the draw for this node
+/// @return the block
 GNNDIRECT_HOST_DEVICE constexpr philox_block sampling_random(std::uint64_t seed, std::uint32_t layer,
                                                              std::uint64_t node,
                                                              std::uint32_t draw) noexcept
@@ -80,12 +82,14 @@ GNNDIRECT_HOST_DEVICE constexpr philox_block sampling_random(std::uint64_t seed,
 }
 
 /// Words 0 (low) and 1 (high) of a block as one uniformly distributed 64-bit integer.
+/// @param block the block  @return the bits
 GNNDIRECT_HOST_DEVICE constexpr std::uint64_t random_bits64(philox_block block) noexcept
 {
   return (std::uint64_t{block.v[1]} << 32) | block.v[0];
 }
 
 /// High 64 bits of the 128-bit product a * b (portable, exact; one instruction on the device).
+/// @param a, b the factors  @return the high word
 GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE constexpr std::uint64_t mulhi64(std::uint64_t a,
                                                                            std::uint64_t b) noexcept
 {
@@ -109,6 +113,7 @@ GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE constexpr std::uint64_t mulhi64(std:
 /// or one ulp (2^-64) more, a bias below 2^-64 * n that no sampling statistic can observe for
 /// any realistic n (e.g. < 1e-10 relative for n = 2^30), and it keeps one draw per sample, which is
 /// what makes the GPU and the host reference consume identical counters.
+/// @param bits the random bits  @param n the bound (>= 1)  @return a value in [0, n)
 GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE constexpr std::uint64_t uniform_below(
   std::uint64_t bits, std::uint64_t n) noexcept
 {
@@ -117,6 +122,7 @@ GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE constexpr std::uint64_t uniform_belo
 
 /// Maps 32 random bits to a float uniform on (0, 1]: (floor(bits / 2^8) + 1) * 2^-24, exact in
 /// binary32 (24-bit grid), never 0, so that logarithms of it are finite.
+/// @param bits the random bits  @return the float
 GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE constexpr float uniform_open_closed(std::uint32_t bits) noexcept
 {
   return static_cast<float>((bits >> 8) + 1u) * (1.0f / 16777216.0f);

@@ -53,14 +53,17 @@ struct row_scale {
 };
 
 /// True for the destination element types a library codec can write (fp32, fp16, bf16).
+/// @tparam D the type to test
 template <class D>
 inline constexpr bool is_decoded_type_v =
   std::is_same_v<D, float> || std::is_same_v<D, __half> || std::is_same_v<D, __nv_bfloat16>;
 
 /// True when `C` models the row-codec concept (see the file comment).
+/// @tparam C the type to test
 template <class C, class = void>
 struct is_row_codec : std::false_type {};
 
+/// The case where every member exists: their values are checked too.  @tparam C the type to test
 template <class C>
 struct is_row_codec<C, std::void_t<typename C::meta_type, decltype(C::code_bits), decltype(C::values_per_code)>>
   : std::bool_constant<std::is_trivially_copyable_v<C> &&
@@ -68,11 +71,12 @@ struct is_row_codec<C, std::void_t<typename C::meta_type, decltype(C::code_bits)
                         C::code_bits == 64) &&
                        C::values_per_code >= 1> {};
 
-/// Shorthand for is_row_codec<C>::value.
+/// Shorthand for is_row_codec<C>::value.  @tparam C the type to test
 template <class C>
 inline constexpr bool is_row_codec_v = is_row_codec<C>::value;
 
 /// True when codec `C` can write destination elements of type `D` (C::decodes_to<D>).
+/// @tparam C the codec  @tparam D the destination element type (const ignored)
 template <class C, class D>
 inline constexpr bool codec_decodes_to_v = C::template decodes_to<std::remove_const_t<D>>;
 
@@ -84,10 +88,12 @@ struct copies_bytes<C, D, std::enable_if_t<C::template copies_bytes<D>>> : std::
 }  // namespace detail
 
 /// True when decoding `C` to `D` is a byte copy (identity): the copy then is copy_rows itself.
+/// @tparam C the codec  @tparam D the destination element type (const ignored)
 template <class C, class D>
 inline constexpr bool codec_copies_bytes_v = detail::copies_bytes<C, std::remove_const_t<D>>::value;
 
 /// Encoded bytes holding `cols` decoded values of codec `C` (whole bytes; 4-bit rows round up).
+/// @tparam C the codec  @param cols decoded values per row  @return the bytes
 template <class C>
 GNNDIRECT_HOST_DEVICE constexpr std::int64_t encoded_payload_bytes(std::int64_t cols) noexcept
 {
@@ -97,7 +103,9 @@ GNNDIRECT_HOST_DEVICE constexpr std::int64_t encoded_payload_bytes(std::int64_t 
 
 /// Decodes one encoded row on the host into `cols` values of D (the reference the kernels are
 /// compared with bit for bit: the same codec.decode, the same conversions). Host only.
+/// @tparam D the decoded type  @tparam Codec the codec
 /// @param codec the codec object  @param codes the row's codes  @param meta its metadata
+/// @param cols values to decode  @param out cols values written
 template <class D, class Codec>
 void host_decode_row(const Codec& codec, const std::uint8_t* codes, const typename Codec::meta_type& meta,
                      std::int64_t cols, D* out)
@@ -125,14 +133,14 @@ void host_decode_row(const Codec& codec, const std::uint8_t* codes, const typena
 /// Bit-exact number conversions shared by the host reference and the kernels (host and device).
 namespace numeric {
 
-/// The bits of a float.
+/// The bits of a float.  @param f the float  @return its bits
 GNNDIRECT_HOST_DEVICE inline std::uint32_t float_bits(float f) noexcept
 {
   std::uint32_t u;
   std::memcpy(&u, &f, sizeof u);
   return u;
 }
-/// The float with these bits.
+/// The float with these bits.  @param u the bits  @return the float
 GNNDIRECT_HOST_DEVICE inline float bits_float(std::uint32_t u) noexcept
 {
   float f;
@@ -140,7 +148,7 @@ GNNDIRECT_HOST_DEVICE inline float bits_float(std::uint32_t u) noexcept
   return f;
 }
 
-/// IEEE binary16 bits to float (exact).
+/// IEEE binary16 bits to float (exact).  @param h the bits (low 16)  @return the value
 GNNDIRECT_HOST_DEVICE inline float half_to_float(std::uint32_t h) noexcept
 {
   std::uint32_t const sign = (h & 0x8000u) << 16;
@@ -155,6 +163,7 @@ GNNDIRECT_HOST_DEVICE inline float half_to_float(std::uint32_t h) noexcept
 }
 
 /// float to IEEE binary16 bits, round to nearest even; overflow gives infinity.
+/// @param f the value  @return the bits
 GNNDIRECT_HOST_DEVICE inline std::uint16_t float_to_half(float f) noexcept
 {
   std::uint32_t x = float_bits(f);
@@ -171,10 +180,11 @@ GNNDIRECT_HOST_DEVICE inline std::uint16_t float_to_half(float f) noexcept
   return static_cast<std::uint16_t>(sign | (adjusted >> 13));
 }
 
-/// bfloat16 bits to float (exact).
+/// bfloat16 bits to float (exact).  @param b the bits (low 16)  @return the value
 GNNDIRECT_HOST_DEVICE inline float bf16_to_float(std::uint32_t b) noexcept { return bits_float(b << 16); }
 
-/// float to bfloat16 bits, round to nearest even (NaN stays NaN).
+/// float to bfloat16 bits, round to nearest even (NaN stays NaN).  @param f the value
+/// @return the bits
 GNNDIRECT_HOST_DEVICE inline std::uint16_t float_to_bf16(float f) noexcept
 {
   std::uint32_t x = float_bits(f);
@@ -186,7 +196,7 @@ GNNDIRECT_HOST_DEVICE inline std::uint16_t float_to_bf16(float f) noexcept
 /// Largest finite fp8 e4m3 value (OCP "FN" variant: no infinities, S.1111.111 is NaN).
 inline constexpr float e4m3_max = 448.0f;
 
-/// fp8 e4m3 bits to float (exact).
+/// fp8 e4m3 bits to float (exact).  @param c the bits (low 8)  @return the value
 GNNDIRECT_HOST_DEVICE inline float e4m3_to_float(std::uint32_t c) noexcept
 {
   std::uint32_t const sign = (c & 0x80u) << 24;
@@ -198,6 +208,7 @@ GNNDIRECT_HOST_DEVICE inline float e4m3_to_float(std::uint32_t c) noexcept
 }
 
 /// float to fp8 e4m3 bits, round to nearest even, saturating at +-448 (callers reject NaN).
+/// @param f the value  @return the bits
 GNNDIRECT_HOST_DEVICE inline std::uint8_t float_to_e4m3(float f) noexcept
 {
   std::uint32_t const x = float_bits(f);
@@ -216,6 +227,7 @@ GNNDIRECT_HOST_DEVICE inline std::uint8_t float_to_e4m3(float f) noexcept
 
 /// float to a destination element type (round to nearest even). Host and device give the same
 /// bits: the device uses the hardware conversions, which round the same way.
+/// @tparam D float, __half or __nv_bfloat16  @param f the value  @return it converted
 template <class D>
 GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE D from_float(float f) noexcept
 {
@@ -242,6 +254,7 @@ GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE D from_float(float f) noexcept
 }
 
 /// A destination element type's value as float (exact). Host and device.
+/// @tparam D float, __half or __nv_bfloat16  @param v the value  @return it as float
 template <class D>
 GNNDIRECT_HOST_DEVICE inline float to_float(D v) noexcept
 {

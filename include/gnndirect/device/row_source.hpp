@@ -54,6 +54,7 @@ GNNDIRECT_NAMESPACE_BEGIN
 
 /// Where one row lives: its first element and whether reading it crosses the host link (then
 /// accesses are aligned to 128-byte lines).
+/// @tparam T element type (const for read-only sources)
 template <class T>
 struct row_location {
   T* data;      ///< first element of the row
@@ -61,9 +62,12 @@ struct row_location {
 };
 
 /// True when `S` models the row-source concept (see the file comment).
+/// @tparam S the type to test
 template <class S, class = void>
 struct is_row_source : std::false_type {};
 
+/// The case where every member exists: S must also be trivially copyable.
+/// @tparam S the type to test
 template <class S>
 struct is_row_source<
   S, std::void_t<typename S::element_type,
@@ -74,37 +78,40 @@ struct is_row_source<
                  decltype(std::declval<const S&>().locate(std::int64_t{}))>>
   : std::bool_constant<std::is_trivially_copyable_v<S>> {};
 
-/// Shorthand for is_row_source<S>::value.
+/// Shorthand for is_row_source<S>::value.  @tparam S the type to test
 template <class S>
 inline constexpr bool is_row_source_v = is_row_source<S>::value;
 
 /// The plain row source: every row of a table_view, in the view's placement.
+/// @tparam T element type (const for a read-only source)
 template <class T>
 struct table_source {
-  using element_type = T;
+  using element_type = T;  ///< element type of the rows
   table_view<T> table{};  ///< the rows (device-visible addresses)
   bool remote{false};     ///< the table is host-resident (decided once, on the host)
 
+  /// Source over an empty table.
   table_source() = default;
-  /// Source over `view`; its placement decides whether rows are remote.
+  /// Source over `view`; its placement decides whether rows are remote.  @param view the table
   explicit table_source(table_view<T> view) noexcept
     : table(view), remote(view.kind != memory_kind::device)
   {
   }
 
-  /// Rows of the table.
+  /// @return rows of the table
   std::int64_t num_rows() const noexcept { return table.rows; }
-  /// Elements per row.
+  /// @return elements per row
   std::int64_t num_cols() const noexcept { return table.cols; }
-  /// The table's placement.
+  /// @return the table's placement
   memory_kind placement() const noexcept { return table.kind; }
-  /// Base address and stride in bytes, OR-ed.
+  /// @return base address and stride in bytes, OR-ed
   std::uintptr_t address_bits() const noexcept
   {
     return reinterpret_cast<std::uintptr_t>(table.data) |
            static_cast<std::uintptr_t>(table.stride_bytes());
   }
   /// Row `row` (no bounds check: the bulk layer checks indices first).
+  /// @param row the row (no bounds check)  @return its location
   GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE row_location<T> locate(std::int64_t row) const noexcept
   {
     return {table.row(row), remote};
@@ -117,22 +124,24 @@ static_assert(is_row_source_v<table_source<const float>>);
 /// static_assert); to scatter into a tier use tiered_write_source (tiered_table::write_source),
 /// which writes the host row and its HBM copy. A cached row is read from HBM, any other row over
 /// the host link.
+/// @tparam T element type of the table
 template <class T>
 struct tiered_source {
-  using element_type = const T;
+  using element_type = const T;  ///< read-only rows
   tiered_view<T> tiers{};  ///< host rows, cache and slot map
 
+  /// Source over an empty tier.
   tiered_source() = default;
-  /// Source over `view`.
+  /// Source over `view`.  @param view the tiers
   explicit tiered_source(const tiered_view<T>& view) noexcept : tiers(view) {}
 
-  /// Rows of the host table.
+  /// @return rows of the host table
   std::int64_t num_rows() const noexcept { return tiers.host.rows; }
-  /// Elements per row.
+  /// @return elements per row
   std::int64_t num_cols() const noexcept { return tiers.host.cols; }
-  /// Placement of the uncached rows (host-resident).
+  /// @return placement of the uncached rows (host-resident)
   memory_kind placement() const noexcept { return tiers.host.kind; }
-  /// Host and cache base addresses and strides, OR-ed.
+  /// @return host and cache base addresses and strides, OR-ed
   std::uintptr_t address_bits() const noexcept
   {
     return reinterpret_cast<std::uintptr_t>(tiers.host.data) |
@@ -141,6 +150,7 @@ struct tiered_source {
            static_cast<std::uintptr_t>(tiers.host.cols) * sizeof(T);
   }
   /// The cached copy of `row` when there is one, else the host row.
+  /// @param row the row (no bounds check)  @return its location
   GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE row_location<const T> locate(std::int64_t row) const noexcept
   {
     std::int32_t const slot = tiers.slot_of[row];
@@ -154,26 +164,28 @@ static_assert(is_row_source_v<tiered_source<float>>);
 /// The HBM copies of a tier's rows as a writable source: locate() gives the cached copy of a row,
 /// or null data when the row is not cached (scatter then skips it). The mirror of
 /// tiered_write_source.
+/// @tparam T element type of the table
 template <class T>
 struct tiered_cache_mirror {
-  using element_type = T;
+  using element_type = T;  ///< T (writable)
   T* cache{nullptr};                     ///< cache rows, packed (cols elements each)
   const std::int32_t* slot_of{nullptr};  ///< rows slots; -1 = not cached
   std::int64_t rows{0};                  ///< rows of the host table
   std::int64_t cols{0};                  ///< elements per row
 
-  /// Rows of the host table.
+  /// @return rows of the host table
   std::int64_t num_rows() const noexcept { return rows; }
-  /// Elements per row.
+  /// @return elements per row
   std::int64_t num_cols() const noexcept { return cols; }
-  /// Device memory.
+  /// @return device memory
   memory_kind placement() const noexcept { return memory_kind::device; }
-  /// Cache base and row bytes, OR-ed.
+  /// @return cache base and row bytes, OR-ed
   std::uintptr_t address_bits() const noexcept
   {
     return reinterpret_cast<std::uintptr_t>(cache) | static_cast<std::uintptr_t>(cols) * sizeof(T);
   }
   /// The cached copy of `row`, or null data.
+  /// @param row the row (no bounds check)  @return its location
   GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE row_location<T> locate(std::int64_t row) const noexcept
   {
     std::int32_t const slot = slot_of[row];
@@ -184,37 +196,41 @@ struct tiered_cache_mirror {
 /// Writable source over a tiered table: scatter writes the host row (over the link) and then,
 /// through mirror(), its HBM copy when the row is cached, so the tier stays coherent. Made by
 /// tiered_table::write_source from the writable host table.
+/// @tparam T element type of the table
 template <class T>
 struct tiered_write_source {
-  using element_type = T;
+  using element_type = T;  ///< T (writable)
   table_view<T> host{};            ///< every row (device-visible, host-resident)
   tiered_cache_mirror<T> cached{};  ///< the HBM copies
 
-  /// Rows of the host table.
+  /// @return rows of the host table
   std::int64_t num_rows() const noexcept { return host.rows; }
-  /// Elements per row.
+  /// @return elements per row
   std::int64_t num_cols() const noexcept { return host.cols; }
-  /// The host table's placement.
+  /// @return the host table's placement
   memory_kind placement() const noexcept { return host.kind; }
-  /// Host base address and stride, OR-ed.
+  /// @return host base address and stride, OR-ed
   std::uintptr_t address_bits() const noexcept
   {
     return reinterpret_cast<std::uintptr_t>(host.data) | static_cast<std::uintptr_t>(host.stride_bytes());
   }
   /// The host row.
+  /// @param row the row (no bounds check)  @return its location
   GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE row_location<T> locate(std::int64_t row) const noexcept
   {
     return {host.row(row), host.kind != memory_kind::device};
   }
-  /// The HBM copies, written after the host rows.
+  /// @return the HBM copies, written after the host rows
   tiered_cache_mirror<T> mirror() const noexcept { return cached; }
 };
 
 static_assert(is_row_source_v<tiered_write_source<float>> && is_row_source_v<tiered_cache_mirror<float>>);
 
 /// True when a writable source `S` has a mirror() (a second copy scatter also writes).
+/// @tparam S the type to test
 template <class S, class = void>
 struct has_mirror : std::false_type {};
+/// The case where S has a mirror().  @tparam S the type to test
 template <class S>
 struct has_mirror<S, std::void_t<decltype(std::declval<const S&>().mirror())>> : std::true_type {};
 
@@ -229,9 +245,12 @@ struct encoded_location {
 };
 
 /// True when `S` models the decoding-source concept (see the file comment).
+/// @tparam S the type to test
 template <class S, class = void>
 struct is_decoding_source : std::false_type {};
 
+/// The case where every member exists: S must also be trivially copyable.
+/// @tparam S the type to test
 template <class S>
 struct is_decoding_source<
   S, std::void_t<typename S::codec_type, decltype(std::declval<const S&>().num_rows()),
@@ -242,7 +261,7 @@ struct is_decoding_source<
                  decltype(std::declval<const S&>().locate(std::int64_t{}))>>
   : std::bool_constant<std::is_trivially_copyable_v<S>> {};
 
-/// Shorthand for is_decoding_source<S>::value.
+/// Shorthand for is_decoding_source<S>::value.  @tparam S the type to test
 template <class S>
 inline constexpr bool is_decoding_source_v = is_decoding_source<S>::value;
 
@@ -265,32 +284,34 @@ GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE typename Codec::meta_type row_meta_o
 /// @tparam Codec the view's row codec
 template <class Codec>
 struct encoded_source {
-  using codec_type = Codec;
+  using codec_type = Codec;  ///< the codec
   encoded_view<Codec> table{};  ///< the encoded rows and their metadata
   bool remote{false};           ///< the rows are host-resident
 
+  /// Source over an empty table.
   encoded_source() = default;
-  /// Source over `view`; its placement decides whether rows are remote.
+  /// Source over `view`; its placement decides whether rows are remote.  @param view the table
   explicit encoded_source(const encoded_view<Codec>& view) noexcept
     : table(view), remote(view.kind != memory_kind::device)
   {
   }
-  /// Rows of the table.
+  /// @return rows of the table
   std::int64_t num_rows() const noexcept { return table.rows; }
-  /// Decoded values per row.
+  /// @return decoded values per row
   std::int64_t num_cols() const noexcept { return table.cols; }
-  /// The table's placement.
+  /// @return the table's placement
   memory_kind placement() const noexcept { return table.kind; }
-  /// Base address and stride, OR-ed.
+  /// @return base address and stride, OR-ed
   std::uintptr_t address_bits() const noexcept
   {
     return reinterpret_cast<std::uintptr_t>(table.data) | static_cast<std::uintptr_t>(table.stride_bytes);
   }
-  /// Bytes loaded per row.
+  /// @return bytes loaded per row
   std::int64_t encoded_row_bytes() const noexcept { return table.load_bytes(); }
-  /// The codec.
+  /// @return the codec
   GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE Codec codec() const noexcept { return table.codec; }
   /// Row `row`'s codes and metadata (no bounds check).
+  /// @param row the row (no bounds check)  @return its location
   GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE encoded_location<typename Codec::meta_type> locate(std::int64_t row) const noexcept
   {
     return {table.row(row), remote, detail::row_meta_of(table, row)};
@@ -304,35 +325,38 @@ struct encoded_source {
 /// @tparam Codec the encoded table's codec
 template <class Codec>
 struct tiered_encoded_source {
-  using codec_type = Codec;
+  using codec_type = Codec;  ///< the codec
   encoded_view<Codec> table{};       ///< every row (host-resident) and the metadata
   const std::uint8_t* cache{nullptr};  ///< cached rows, stride_bytes apart (device memory)
   const std::int32_t* slot_of{nullptr};  ///< rows slots (device memory); -1 = not cached
 
+  /// Source over an empty table.
   tiered_encoded_source() = default;
   /// Source over `view`, with the tier `tier` made over view's bytes (tier.host.data == view.data,
   /// tier.host.cols == view.stride_bytes; checked by the gather).
+  /// @param view the encoded rows  @param tier their HBM tier
   tiered_encoded_source(const encoded_view<Codec>& view, const tiered_view<std::uint8_t>& tier) noexcept
     : table(view), cache(tier.cache), slot_of(tier.slot_of)
   {
   }
-  /// Rows of the table.
+  /// @return rows of the table
   std::int64_t num_rows() const noexcept { return table.rows; }
-  /// Decoded values per row.
+  /// @return decoded values per row
   std::int64_t num_cols() const noexcept { return table.cols; }
-  /// Placement of the uncached rows.
+  /// @return placement of the uncached rows
   memory_kind placement() const noexcept { return table.kind; }
-  /// Host and cache base addresses and the stride, OR-ed.
+  /// @return host and cache base addresses and the stride, OR-ed
   std::uintptr_t address_bits() const noexcept
   {
     return reinterpret_cast<std::uintptr_t>(table.data) | reinterpret_cast<std::uintptr_t>(cache) |
            static_cast<std::uintptr_t>(table.stride_bytes);
   }
-  /// Bytes loaded per row.
+  /// @return bytes loaded per row
   std::int64_t encoded_row_bytes() const noexcept { return table.load_bytes(); }
-  /// The codec.
+  /// @return the codec
   GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE Codec codec() const noexcept { return table.codec; }
   /// The cached codes of `row` when there are some, else the host row; its metadata.
+  /// @param row the row (no bounds check)  @return its location
   GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE encoded_location<typename Codec::meta_type> locate(std::int64_t row) const noexcept
   {
     std::int32_t const slot = slot_of[row];

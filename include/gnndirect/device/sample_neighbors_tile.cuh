@@ -61,6 +61,8 @@ GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE node_edges<Offset> neighbour_list(co
 /// Bytes of scratch one tile of `tile_size` lanes needs to sample `fanout` neighbours with
 /// `sampler` (16-byte multiple). Shared memory is the natural place; any device-visible memory
 /// works. Host and device.
+/// @tparam Sampler a model of the sampler concept  @param sampler the sampler
+/// @param fanout draws per node  @param tile_size threads per tile  @return the bytes
 template <class Sampler>
 GNNDIRECT_HOST_DEVICE std::size_t sample_scratch_bytes(const Sampler& sampler, int fanout,
                                                        int tile_size) noexcept
@@ -68,7 +70,6 @@ GNNDIRECT_HOST_DEVICE std::size_t sample_scratch_bytes(const Sampler& sampler, i
   return sampler.scratch_bytes(fanout, tile_size);
 }
 
-#if defined(__CUDACC__)
 namespace detail {
 /// Runs the sampler over a checked neighbour list (degree >= 0) into the given slots.
 template <class Tile, class Sampler, class Offset, class Index>
@@ -87,10 +88,12 @@ GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE std::int64_t sample_list(const Tile& tile
 ///
 /// All lanes of the tile must call it together with identical arguments. Returns the count on
 /// every lane. A corrupt neighbour list (indptr decreasing at the node, or past the edge array)
-/// gives 0 without reading it (the bulk kernels also report it).
+/// gives 0 without reading it (the bulk kernels also report it). Never throws and never reads
+/// outside node's neighbour list (for the library's samplers; a user's sampler is bound by the
+/// concept).
 /// @tparam Tile cooperative_groups::thread_block_tile<N> (N a power of two <= 32) or dynamic_tile
-/// @tparam Sampler a model of the sampler concept (device/samplers.hpp) Never throws and never reads outside node's neighbour list (for the library's
-/// samplers; a user's sampler is bound by the concept).
+/// @tparam Sampler a model of the sampler concept (device/samplers.hpp)
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 /// @param tile the calling tile (a cg tile, or dynamic_tile::of_calling_thread)
 /// @param csr device-visible graph (any placement)
 /// @param node a valid node id (0 <= node < csr.num_nodes; the caller checks)
@@ -99,6 +102,7 @@ GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE std::int64_t sample_list(const Tile& tile
 /// @param scratch sample_scratch_bytes(sampler, fanout, tile.num_threads()) bytes, 8-byte aligned,
 ///        private to the tile; reusable after return
 /// @param out_neighbors room for `fanout` ids  @param out_edge_ids room for `fanout` ids, or null
+/// @return the number of neighbours written, on every lane
 template <class Tile, class Sampler, class Offset, class Index>
 GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE std::int64_t sample_neighbors_tile(
   const Tile& tile, const csr_view<Offset, Index>& csr, std::int64_t node, int fanout,
@@ -114,6 +118,5 @@ GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE std::int64_t sample_neighbors_tile(
   if (edges.degree < 0) { return 0; }
   return detail::sample_list(tile, csr, edges, fanout, layer, sampler, scratch, out_neighbors, out_edge_ids);
 }
-#endif
 
 GNNDIRECT_NAMESPACE_END

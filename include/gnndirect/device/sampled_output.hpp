@@ -10,6 +10,7 @@
 GNNDIRECT_NAMESPACE_BEGIN
 
 /// One node's edges: positions [first, first + degree) of the CSR.
+/// @tparam Offset CSR offset type
 template <class Offset>
 struct node_edges {
   std::int64_t node;    ///< the node id
@@ -21,6 +22,7 @@ struct node_edges {
 /// at `position` (relative to `first`) in slot `slot`, and, when out_edge_ids is not null, its
 /// edge id. Holds the two CSR pointers by value (not the view by address, which would force a
 /// kernel parameter copy into local memory).
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct sampled_output {
   const Index* indices;        ///< csr.indices
@@ -30,6 +32,7 @@ struct sampled_output {
   Offset* out_edge_ids;        ///< slots for edge ids, or null
 
   /// Writes the edge at `position` (relative to first) to `slot`. Device (and host) code.
+  /// @param position edge position relative to first  @param slot output slot
   GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE void emit(std::int64_t position, std::int64_t slot) const
   {
     auto const e = static_cast<Offset>(first + position);

@@ -1,7 +1,8 @@
 #pragma once
 /// @file samplers.hpp
 /// @brief Samplers as types: the sampler concept and the library's three samplers
-/// (host-compilable types; their `sample` members are device code, compiled under nvcc only).
+/// (host-compilable types; their `sample` members are device code that a host compiler also
+/// compiles, so the host tests run them with an emulated tile).
 ///
 /// A sampler is the *behaviour* of neighbour sampling (which neighbours, with which random
 /// stream and data); sampling_policy (algorithms/sampling_policy.hpp) holds only tuning values.
@@ -62,9 +63,7 @@
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/device/sampled_output.hpp>
 
-#if defined(__CUDACC__)
-#include <gnndirect/detail/device/sample_tile.cuh>
-#endif
+#include <gnndirect/detail/device/sample_tile.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -74,6 +73,7 @@
 GNNDIRECT_NAMESPACE_BEGIN
 
 /// Rounds a scratch size up to the 16-byte multiple every sampler reports.
+/// @param bytes the size  @return it rounded up
 GNNDIRECT_HOST_DEVICE constexpr std::size_t round_scratch(std::size_t bytes) noexcept
 {
   return (bytes + 15) / 16 * 16;
@@ -81,6 +81,7 @@ GNNDIRECT_HOST_DEVICE constexpr std::size_t round_scratch(std::size_t bytes) noe
 
 /// Entries of the weighted sampler's candidate buffer (it needs two such areas): room for the
 /// fanout kept plus at least one full step, and as many again so that reductions stay rare.
+/// @param fanout draws per node  @param tile_size threads per tile  @return the entries
 GNNDIRECT_HOST_DEVICE constexpr std::int64_t weighted_buffer_capacity(int fanout, int tile_size) noexcept
 {
   return 2 * std::int64_t{fanout} + tile_size;
@@ -88,18 +89,24 @@ GNNDIRECT_HOST_DEVICE constexpr std::int64_t weighted_buffer_capacity(int fanout
 
 /// Uniform without replacement (Floyd's algorithm; all neighbours when degree <= fanout).
 struct uniform_sampler {
-  static constexpr bool needs_weights = false;
+  static constexpr bool needs_weights = false;  ///< reads no edge weights
   std::uint64_t seed{0};  ///< Philox key
 
   /// The same sampler keyed by `new_seed` (the pipeline's per-batch stream).
+  /// @param new_seed the key  @return the sampler
   constexpr uniform_sampler with_seed(std::uint64_t new_seed) const noexcept { return {new_seed}; }
-  /// fanout positions (int64) per tile.
+  /// fanout positions (int64) per tile.  @param fanout draws per node (the tile size is unused)
+  /// @return the bytes
   GNNDIRECT_HOST_DEVICE std::size_t scratch_bytes(int fanout, int /*tile_size*/) const noexcept
   {
     return round_scratch(static_cast<std::size_t>(fanout) * sizeof(std::int64_t));
   }
-#if defined(__CUDACC__)
   /// See the sampler concept (file comment). @tparam Tile cg tile or dynamic_tile
+  /// @tparam Offset, Index the graph's offset (and edge id) and node id types
+  /// @param tile the calling tile  @param edges the node's edges  @param fanout draws
+  /// @param layer hop index
+  /// @param scratch scratch_bytes() bytes for the tile  @param out where the sample goes
+  /// @return the number of neighbours written (the graph argument is unnamed: unused)
   template <class Tile, class Offset, class Index>
   GNNDIRECT_DEVICE std::int64_t sample(const Tile& tile, const csr_view<Offset, Index>& /*csr*/,
                                        const node_edges<Offset>& edges, int fanout, int layer,
@@ -110,26 +117,30 @@ struct uniform_sampler {
                                 static_cast<std::uint64_t>(edges.node), edges.degree,
                                 std::int64_t{fanout}, static_cast<std::int64_t*>(scratch));
   }
-#endif
 };
 
 /// Uniform with replacement: exactly fanout independent draws (none when degree is 0).
 struct uniform_with_replacement_sampler {
-  static constexpr bool needs_weights = false;
+  static constexpr bool needs_weights = false;  ///< reads no edge weights
   std::uint64_t seed{0};  ///< Philox key
 
   /// The same sampler keyed by `new_seed` (the pipeline's per-batch stream).
+  /// @param new_seed the key  @return the sampler
   constexpr uniform_with_replacement_sampler with_seed(std::uint64_t new_seed) const noexcept
   {
     return {new_seed};
   }
-  /// No scratch.
+  /// No scratch (both arguments unused).  @return 0
   GNNDIRECT_HOST_DEVICE std::size_t scratch_bytes(int /*fanout*/, int /*tile_size*/) const noexcept
   {
     return 0;
   }
-#if defined(__CUDACC__)
   /// See the sampler concept (file comment). @tparam Tile cg tile or dynamic_tile
+  /// @tparam Offset, Index the graph's offset (and edge id) and node id types
+  /// @param tile the calling tile  @param edges the node's edges  @param fanout draws
+  /// @param layer hop index
+  /// @param out where the sample goes  @return the number of neighbours written (fanout, or 0 for
+  /// a node without edges; the graph and scratch arguments are unnamed: unused)
   template <class Tile, class Offset, class Index>
   GNNDIRECT_DEVICE std::int64_t sample(const Tile& tile, const csr_view<Offset, Index>& /*csr*/,
                                        const node_edges<Offset>& edges, int fanout, int layer,
@@ -139,24 +150,29 @@ struct uniform_with_replacement_sampler {
                                            static_cast<std::uint64_t>(edges.node), edges.degree,
                                            std::int64_t{fanout});
   }
-#endif
 };
 
 /// Weighted without replacement by csr_view::weights (Efraimidis-Spirakis keys).
 struct weighted_sampler {
-  static constexpr bool needs_weights = true;
+  static constexpr bool needs_weights = true;  ///< reads csr.weights
   std::uint64_t seed{0};  ///< Philox key
 
   /// The same sampler keyed by `new_seed` (the pipeline's per-batch stream).
+  /// @param new_seed the key  @return the sampler
   constexpr weighted_sampler with_seed(std::uint64_t new_seed) const noexcept { return {new_seed}; }
   /// Two candidate buffers of weighted_buffer_capacity entries per tile (16 bytes each).
+  /// @param fanout draws per node  @param tile_size threads per tile  @return the bytes
   GNNDIRECT_HOST_DEVICE std::size_t scratch_bytes(int fanout, int tile_size) const noexcept
   {
     return round_scratch(2 * static_cast<std::size_t>(weighted_buffer_capacity(fanout, tile_size)) *
                          (sizeof(std::uint64_t) + sizeof(std::int64_t)));
   }
-#if defined(__CUDACC__)
   /// See the sampler concept (file comment). @tparam Tile cg tile or dynamic_tile
+  /// @tparam Offset, Index the graph's offset (and edge id) and node id types
+  /// @param tile the calling tile  @param edges the node's edges  @param fanout draws
+  /// @param layer hop index
+  /// @param csr the graph (its weights)  @param scratch scratch_bytes() bytes for the tile
+  /// @param out where the sample goes  @return the number of neighbours written
   template <class Tile, class Offset, class Index>
   GNNDIRECT_DEVICE std::int64_t sample(const Tile& tile, const csr_view<Offset, Index>& csr,
                                        const node_edges<Offset>& edges, int fanout, int layer,
@@ -171,33 +187,39 @@ struct weighted_sampler {
                                    weighted_buffer_capacity(fanout, static_cast<int>(tile.num_threads())),
                                    static_cast<detail::keyed_position*>(scratch));
   }
-#endif
 };
 
 /// True when `S` has the host-visible part of the sampler concept (needs_weights, scratch_bytes)
 /// and is trivially copyable; `sample` is checked where the kernel instantiates it.
+/// @tparam S the type to test
 template <class S, class = void>
 struct is_sampler : std::false_type {};
 
+/// The case where both members exist: S must also be trivially copyable.
+/// @tparam S the type to test
 template <class S>
 struct is_sampler<S, std::void_t<decltype(S::needs_weights),
                                  decltype(std::declval<const S&>().scratch_bytes(1, 32))>>
   : std::bool_constant<std::is_trivially_copyable_v<S>> {};
 
-/// Shorthand for is_sampler<S>::value.
+/// Shorthand for is_sampler<S>::value.  @tparam S the type to test
 template <class S>
 inline constexpr bool is_sampler_v = is_sampler<S>::value;
 
 /// True when `S` has the optional member `S with_seed(std::uint64_t) const`.
+/// @tparam S the type to test
 template <class S, class = void>
 struct has_with_seed : std::false_type {};
 
+/// The case where with_seed exists: it must return S.  @tparam S the type to test
 template <class S>
 struct has_with_seed<S, std::void_t<decltype(std::declval<const S&>().with_seed(std::uint64_t{}))>>
   : std::is_same<decltype(std::declval<const S&>().with_seed(std::uint64_t{})), S> {};
 
 /// `sampler.with_seed(seed)` when the sampler has it, else `sampler` unchanged (how the pipeline
 /// gives each batch its own random stream). Host.
+/// @tparam S the sampler type  @param sampler the sampler  @param seed the new key
+/// @return the sampler
 template <class S>
 constexpr S reseeded(const S& sampler, std::uint64_t seed)
 {

@@ -139,6 +139,8 @@ void build_csr_device(cudaStream_t stream, const coo_view<Index>& coo,
 ///         src (then dst) position and value, as the host conversion; allocation_error (device
 ///         temporaries of about 2 x (key + offset) bytes per edge); cuda_error. Synchronises
 ///         `stream`; allocates, so it is for graph construction, not for a hot path.
+/// @tparam Offset CSR offset (and edge id) type  @tparam Index node id type, as the COO's
+/// @return the graph, owning its arrays in `placement`
 template <class Offset, class Index>
 csr_graph<Offset, Index> coo_to_csr(cudaStream_t stream, const coo_view<Index>& coo,
                                     csr_placement placement, csr_build_options options = {},

@@ -32,6 +32,7 @@ struct csr_build_options {
 
 /// CSR graph in pageable host memory (std::vector): the host conversion's result, for the host
 /// reference and tests. Its view is host-readable only (recorded as memory_kind::registered).
+/// @tparam Offset offset (and edge id) type  @tparam Index node id type
 template <class Offset, class Index>
 struct host_csr {
   std::vector<Offset> indptr;    ///< num_nodes + 1 offsets
@@ -40,9 +41,9 @@ struct host_csr {
   std::vector<Offset> edge_ids;  ///< empty, or one edge id per edge
   std::int64_t num_nodes{0};     ///< number of nodes
 
-  /// Number of edges.
+  /// @return number of edges
   std::int64_t num_edges() const noexcept { return static_cast<std::int64_t>(indices.size()); }
-  /// Host-readable view (optional arrays null when empty).
+  /// @return host-readable view (optional arrays null when empty)
   csr_view<Offset, Index> view() const noexcept
   {
     csr_view<Offset, Index> v;
@@ -216,6 +217,7 @@ namespace host {
 /// @param edge_ids out (optional, may be null): num_edges input positions
 /// @throws invalid_argument for bad sizes or null arrays; index_out_of_range naming the first bad
 ///         src (then dst) position and value. Synchronous; no CUDA call.
+/// @tparam Offset offset (and edge id) type  @tparam Index node id type
 template <class Offset, class Index>
 void coo_to_csr(const coo_view<Index>& coo, Offset* indptr, Index* indices, float* weights,
                 Offset* edge_ids)
@@ -239,7 +241,10 @@ void coo_to_csr(const coo_view<Index>& coo, Offset* indptr, Index* indices, floa
 }
 
 /// Converts a host-readable COO into a host_csr (weights kept when coo has them).
-/// @throws as coo_to_csr above. Synchronous.
+/// @tparam Offset offset (and edge id) type  @tparam Index node id type
+/// @param coo host-readable edge list
+/// @param options options.edge_ids keeps input positions as edge ids
+/// @return the graph  @throws as coo_to_csr above. Synchronous.
 template <class Offset, class Index>
 host_csr<Offset, Index> coo_to_csr(const coo_view<Index>& coo, csr_build_options options = {})
 {

@@ -28,7 +28,7 @@ struct csr_placement {
   memory_kind indptr{memory_kind::device};  ///< placement of indptr
   memory_kind edges{memory_kind::device};   ///< placement of indices, weights and edge ids
 
-  /// Every array in `kind`.
+  /// Every array in one placement.  @param kind the placement  @return the placement
   static constexpr csr_placement all(memory_kind kind) noexcept { return {kind, kind}; }
 };
 
@@ -85,10 +85,11 @@ void copy_from_host(const buffer<T>& target, const T* source)
 /// copy existing host CSR arrays (adopt), convert on the GPU (coo_to_csr in coo_to_csr.cuh),
 /// generate (generate.hpp / generate.cuh), load .npy files (io/npy.hpp). None validates the
 /// arrays it is given: call validate() (validate.hpp / validate.cuh) on untrusted input.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 class csr_graph {
  public:
-  using view_type = csr_view<Offset, Index>;
+  using view_type = csr_view<Offset, Index>;  ///< the view type view() returns
 
   /// Empty graph (no storage).
   csr_graph() noexcept = default;
@@ -97,6 +98,9 @@ class csr_graph {
   /// num_nodes + 1 entries). Synchronous. Device arrays come from `mr`, pinned ones from
   /// `host_mr` (defaults: the device's default pool, cudaHostAlloc); the graph returns them
   /// there, so both resources must outlive it.
+  /// @param num_nodes, num_edges sizes  @param placement where the arrays go
+  /// @param with_weights, with_edge_ids whether to allocate the optional arrays
+  /// @param mr, host_mr resources
   /// @throws invalid_argument for negative sizes or sizes the types cannot hold;
   ///         allocation_error; no_device_error without a GPU.
   csr_graph(std::int64_t num_nodes, std::int64_t num_edges, csr_placement placement,
@@ -116,6 +120,8 @@ class csr_graph {
   /// keep input order; see host::coo_to_csr), writing host-resident arrays in place and staging
   /// device arrays once. Weights are kept when the COO has them; options.edge_ids stores input
   /// positions. Synchronous. Arrays allocated as the constructor does (from `mr` / `host_mr`).
+  /// @param coo the edges  @param placement where the arrays go  @param options edge ids or not
+  /// @param mr, host_mr resources  @return the graph
   /// @throws invalid_argument / index_out_of_range for bad input (first bad position);
   ///         allocation_error; cuda_error.
   static csr_graph from_coo(const coo_view<Index>& coo, csr_placement placement,
@@ -141,8 +147,9 @@ class csr_graph {
 
   /// Copies existing CSR arrays from host memory (e.g. a framework's CPU tensors or a loaded
   /// file) into `placement`; optional arrays are copied when non-null. Does not validate.
-  /// Synchronous. @param host_arrays a view with host-readable pointers. Arrays allocated as the
-  /// constructor does (from `mr` / `host_mr`).
+  /// Synchronous. Arrays allocated as the constructor does (from `mr` / `host_mr`).
+  /// @param host_arrays a view with host-readable pointers  @param placement where the arrays go
+  /// @param mr, host_mr resources  @return the graph
   /// @throws invalid_argument for negative sizes or null required arrays; allocation_error;
   ///         cuda_error.
   static csr_graph adopt(const view_type& host_arrays, csr_placement placement,
@@ -158,13 +165,13 @@ class csr_graph {
     return graph;
   }
 
-  /// View with device-visible addresses, for kernels and the bulk API.
+  /// @return view with device-visible addresses, for kernels and the bulk API
   view_type view() const noexcept
   {
     return make_view(indptr_.data(), indices_.data(), weights_.data(), edge_ids_.data());
   }
 
-  /// View with host addresses, for the host reference and host validate().
+  /// View with host addresses, for the host reference and host validate().  @return the view
   /// @throws invalid_argument when an array lives in device memory.
   view_type host_view() const
   {
@@ -175,25 +182,25 @@ class csr_graph {
                      edge_ids_.host_data());
   }
 
-  /// Number of nodes.
+  /// @return number of nodes
   std::int64_t num_nodes() const noexcept { return num_nodes_; }
-  /// Number of edges.
+  /// @return number of edges
   std::int64_t num_edges() const noexcept { return num_edges_; }
-  /// Placement of the arrays.
+  /// @return placement of the arrays
   csr_placement placement() const noexcept { return placement_; }
-  /// True when the graph stores one weight per edge.
+  /// @return true when the graph stores one weight per edge
   bool has_weights() const noexcept { return has_weights_; }
-  /// True when the graph stores one edge id per edge.
+  /// @return true when the graph stores one edge id per edge
   bool has_edge_ids() const noexcept { return has_edge_ids_; }
 
   /// The owning arrays, for code that fills them (e.g. GPU construction). data() of a buffer is
-  /// writable; the graph's views see what is written.
+  /// writable; the graph's views see what is written.  @return the offsets
   const buffer<Offset>& indptr() const noexcept { return indptr_; }
-  /// Neighbour ids (see indptr()).
+  /// @return neighbour ids (see indptr())
   const buffer<Index>& indices() const noexcept { return indices_; }
-  /// Weights; empty unless has_weights().
+  /// @return weights; empty unless has_weights()
   const buffer<float>& weights() const noexcept { return weights_; }
-  /// Edge ids; empty unless has_edge_ids().
+  /// @return edge ids; empty unless has_edge_ids()
   const buffer<Offset>& edge_ids() const noexcept { return edge_ids_; }
 
  private:

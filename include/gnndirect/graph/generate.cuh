@@ -23,7 +23,9 @@ GNNDIRECT_NAMESPACE_BEGIN
 
 /// Generates an edge list on the GPU into buffers of `kind` (device by default; host-resident
 /// kinds are written over the link). Edge j equals host::generate_coo's edge j.
-/// @param stream stream for the kernel  @param options what to generate (see generator_options)
+/// @tparam Index node id type  @param stream stream for the kernel
+/// @param options what to generate (see generator_options)  @param kind placement of the buffers
+/// @return the edge list
 /// @throws invalid_argument for bad options; allocation_error; cuda_error; no_device_error.
 ///         Synchronises `stream`.
 template <class Index>
@@ -50,6 +52,10 @@ coo_graph<Index> generate_coo(cudaStream_t stream, const generator_options& opti
 /// on the GPU (coo_to_csr.cuh, sorting the generated sources in place), CSR arrays written into
 /// `placement`. Identical to host::generate_csr. A papers100M-sized graph (1.6 G edges, int32
 /// ids) needs about 45 GB of device memory while it is built.
+/// @tparam Offset, Index the graph's offset and node id types
+/// @param stream stream for all the work  @param options what to generate
+/// @param placement where the CSR arrays go  @param build options of the conversion (edge ids)
+/// @return the graph
 /// @throws invalid_argument for bad options or an edge count the offset type cannot hold;
 ///         allocation_error; cuda_error; no_device_error. Synchronises `stream`.
 template <class Offset, class Index>

@@ -68,7 +68,7 @@ struct graph_shape {
   std::int64_t num_edges;  ///< edges
 };
 
-/// Full-size shape of a preset.
+/// Full-size shape of a preset.  @param preset the preset  @return its node and edge counts
 constexpr graph_shape preset_shape(graph_preset preset) noexcept
 {
   switch (preset) {
@@ -86,6 +86,7 @@ constexpr graph_shape preset_shape(graph_preset preset) noexcept
 /// m * 0.79^26 ~ 3.2M edges on the top node of the 2^26-id full-size graph, the order of the
 /// largest degrees of twitter-2010 (millions), against m * 0.76^26 ~ 1.2M with Graph500's values;
 /// a / d = 15.5 against 11.4. These are our choice, not fitted to the real degree sequence.
+/// @param preset the preset  @return its probabilities
 constexpr rmat_parameters preset_rmat(graph_preset preset) noexcept
 {
   if (preset == graph_preset::twitter) { return {0.62, 0.17, 0.17}; }
@@ -94,6 +95,8 @@ constexpr rmat_parameters preset_rmat(graph_preset preset) noexcept
 
 /// R-MAT options shaped like `preset`, node and edge counts multiplied by `scale` (rounded; at
 /// least one node), so scale 0.01 gives a 1% graph with the same average degree.
+/// @param preset the preset  @param scale size factor  @param seed the generator's seed
+/// @return the options
 /// @throws invalid_argument for a scale that is not finite and positive.
 inline generator_options preset_options(graph_preset preset, double scale = 1.0,
                                         std::uint64_t seed = 0)
@@ -109,6 +112,7 @@ inline generator_options preset_options(graph_preset preset, double scale = 1.0,
 }
 
 /// Number of edges the generator outputs (num_edges, doubled when symmetrising).
+/// @param options the options  @return the count
 constexpr std::int64_t output_edge_count(const generator_options& options) noexcept
 {
   return options.symmetrize ? 2 * options.num_edges : options.num_edges;
@@ -322,8 +326,10 @@ namespace host {
 
 /// Writes the output_edge_count(options) generated edges into caller arrays (host memory), with
 /// all cores. Same edges as the GPU generator for the same options.
+/// @param options what to generate  @param src, dst output_edge_count(options) ids each
 /// @param weights may be null (weights are written only when options.weights and non-null)
 /// @throws invalid_argument for bad options. Synchronous; no CUDA call.
+/// @tparam Index node id type
 template <class Index>
 void generate_edges(const generator_options& options, Index* src, Index* dst, float* weights)
 {
@@ -345,6 +351,8 @@ void generate_edges(const generator_options& options, Index* src, Index* dst, fl
 }
 
 /// Generates an edge list in host memory. @throws invalid_argument for bad options.
+/// @param options what to generate  @return the edges
+/// @tparam Index node id type
 template <class Index>
 host_coo<Index> generate_coo(const generator_options& options)
 {
@@ -360,7 +368,9 @@ host_coo<Index> generate_coo(const generator_options& options)
 }
 
 /// Generates a graph directly in CSR form in host memory (generate_coo + host::coo_to_csr).
+/// @param options what to generate  @param build options of the conversion  @return the graph
 /// @throws invalid_argument for bad options or an edge count the offset type cannot hold.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 host_csr<Offset, Index> generate_csr(const generator_options& options,
                                      csr_build_options build = {})

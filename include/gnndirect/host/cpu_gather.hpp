@@ -33,6 +33,9 @@ namespace host {
 /// workers (chunks of 1024 rows). src must be CPU-readable, dst a host array of n * src.cols.
 /// Blocking. @throws index_out_of_range ("indices", first bad position) when an id is outside
 /// [0, src.rows): dst then holds unspecified rows; invalid_argument for null pointers.
+/// @tparam S element type (may be const)  @tparam Index int32 or int64 id type
+/// @param pool the workers  @param src table read  @param ids `n` row ids  @param n their number
+/// @param dst host array written
 template <class S, class Index>
 void gather_rows(worker_pool& pool, table_view<S> src, const Index* ids, std::int64_t n,
                  std::remove_const_t<S>* dst)
@@ -66,17 +69,20 @@ void gather_rows(worker_pool& pool, table_view<S> src, const Index* ids, std::in
 /// A gather is cut into pieces of at most slot_bytes; piece k waits only for the copy that last
 /// used its slot (a CUDA event), so CPU gather and PCIe copy overlap within a batch and across
 /// consecutive batches. Not thread-safe: one loader thread per object.
+/// @tparam T element type (trivially copyable)
 template <class T>
 class staged_gather {
   static_assert(std::is_trivially_copyable_v<T>, "staged_gather: rows must be trivially copyable");
 
  public:
+  /// Creates the two events; staging is allocated on first use.
   /// @param slot_bytes bytes per staging buffer (two are allocated, pinned, on first use; grown
   /// to one row when a row is larger). @throws cuda_error when events cannot be created.
   explicit staged_gather(std::size_t slot_bytes = std::size_t{16} << 20) : slot_bytes_(slot_bytes)
   {
     for (auto& e : events_) { GNNDIRECT_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming)); }
   }
+  /// Waits for the copies in flight, then frees the staging and the events.
   ~staged_gather()
   {
     for (auto& e : events_) {
@@ -90,7 +96,9 @@ class staged_gather {
   /// Enqueues device_dst[i * src.cols ..] = src.row(ids[i]) for i in [0, n) on `stream`.
   /// Returns when the last piece's copy is enqueued (in flight): stream-ordered consumers may
   /// use device_dst; call synchronize() before reading it from the host. The CPU work blocks.
+  /// @tparam Index int32 or int64 id type
   /// @param pool CPU workers that gather  @param src CPU-readable table  @param ids host ids
+  /// @param n their number  @param stream stream the copies are enqueued on
   /// @param device_dst device (or any cudaMemcpy-able) array of n * src.cols elements
   /// @throws index_out_of_range as gather_rows (pieces already enqueued still land); cuda_error.
   template <class Index>
@@ -120,7 +128,7 @@ class staged_gather {
     for (auto& e : events_) { GNNDIRECT_CUDA_TRY(cudaEventSynchronize(e)); }
   }
 
-  /// Bytes of each of the two staging buffers (0 before first use).
+  /// @return bytes of each of the two staging buffers (0 before first use)
   std::size_t slot_bytes() const noexcept { return slot_capacity_; }
 
  private:

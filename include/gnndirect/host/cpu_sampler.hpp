@@ -121,21 +121,24 @@ struct default_init_allocator : std::allocator<T> {
 
 /// A std::vector whose resize() does not zero-fill (elements of trivial types start
 /// uninitialised). Used for the sampler's outputs so that reusing them costs nothing.
+/// @tparam T element type
 template <class T>
 using host_vector = std::vector<T, detail::default_init_allocator<T>>;
 
 /// Sampled neighbours of a batch in CSR form: seed i's are neighbors[offsets[i] .. offsets[i+1]).
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct cpu_neighbors {
   host_vector<std::int64_t> offsets;  ///< num_seeds + 1
   host_vector<Index> neighbors;       ///< global neighbour ids
   host_vector<Offset> edge_ids;       ///< csr.edge_id(position) of each sampled edge
 
-  /// Number of sampled edges.
+  /// @return number of sampled edges
   std::int64_t num_edges() const noexcept { return static_cast<std::int64_t>(neighbors.size()); }
 };
 
 /// One message-flow block with local ids (layout of gnndirect::sampled_block, host memory).
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct cpu_block {
   host_vector<Index> dst_nodes;       ///< global ids of the destination nodes (this layer's seeds)
@@ -144,30 +147,31 @@ struct cpu_block {
   host_vector<Index> indices;         ///< local src id of each sampled edge
   host_vector<Offset> edge_ids;       ///< global edge id of each sampled edge
 
-  /// Number of destination nodes.
+  /// @return number of destination nodes
   std::int64_t num_dst() const noexcept { return static_cast<std::int64_t>(dst_nodes.size()); }
-  /// Number of source nodes (>= num_dst).
+  /// @return number of source nodes (>= num_dst)
   std::int64_t num_src() const noexcept { return static_cast<std::int64_t>(src_nodes.size()); }
-  /// Number of sampled edges.
+  /// @return number of sampled edges
   std::int64_t num_edges() const noexcept { return static_cast<std::int64_t>(indices.size()); }
 };
 
 /// All blocks of a multi-layer sample, seeds side first (layers[l] used fanouts[l]).
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct cpu_blocks {
   std::vector<cpu_block<Offset, Index>> layers;  ///< one block per fanout
 
-  /// Global ids of the input (feature) nodes: the last layer's src nodes.
+  /// @return global ids of the input (feature) nodes: the last layer's src nodes
   const host_vector<Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
   /// The blocks as views of the family every sampler hands out (algorithms/sampled_refs.hpp;
-  /// host memory), valid until the next call that reuses this owner.
+  /// host memory), valid until the next call that reuses this owner.  @return the views
   blocks_ref<Offset, Index> ref() const
   {
     blocks_ref<Offset, Index> out;
     for (auto const& layer : layers) { out.layers.push_back(gnndirect::detail::block_ref_of<Offset, Index>(layer)); }
     return out;
   }
-  /// Sampled edges over all layers.
+  /// @return sampled edges over all layers
   std::int64_t num_edges() const noexcept
   {
     std::int64_t e = 0;
@@ -317,19 +321,23 @@ void fresh_size(V& v, std::int64_t n)
 /// addresses (its memory_kind fields are not consulted).
 class cpu_sampler {
  public:
+  /// Starts the worker threads.
   /// @param threads worker threads (<= 0: default_thread_count()); 1 gives a one-core sampler.
   explicit cpu_sampler(int threads = default_thread_count()) : pool_(threads) {}
 
-  /// Number of worker threads.
+  /// @return number of worker threads
   int threads() const noexcept { return pool_.size(); }
 
   /// Samples up to fanout neighbours of each seed (one layer, no relabelling) into `out`
   /// (its storage is reused). Blocking.
   /// @tparam Sampler uniform_sampler or uniform_with_replacement_sampler (others do not compile)
-  /// @param sampler what to draw, with its seed
-  /// @param layer random stream index (different layers draw independently)
+  /// @param csr the graph (host addresses)  @param seeds host array of node ids
+  /// @param num_seeds their number
+  /// @param fanout draws per seed (>= 0)  @param sampler what to draw, with its seed
+  /// @param layer random stream index (different layers draw independently)  @param out the result
   /// @throws invalid_argument for fanout < 0, a bad graph or seed array; index_out_of_range
   /// ("seeds") for the first seed outside [0, num_nodes), before any output.
+  /// @tparam Offset, Index the graph's offset (and edge id) and node id types
   template <class Offset, class Index, class Sampler>
   void sample_neighbors(const csr_view<Offset, Index>& csr, const Index* seeds, std::int64_t num_seeds,
                         int fanout, int layer, const Sampler& sampler,
@@ -351,10 +359,14 @@ class cpu_sampler {
   /// samples its dst nodes (layer 0: the seeds, else layer l-1's src nodes) with fanouts[l].
   /// Blocking. @param seeds host array of num_seeds node ids (duplicates allowed: they keep
   /// separate dst rows; edges to the node use the first row's local id)
+  /// @param csr the graph (host addresses)  @param num_seeds seed count
+  /// @param fanouts one per layer
+  /// @param sampler what to draw, with its seed  @param out the result
   /// @tparam Sampler uniform_sampler or uniform_with_replacement_sampler (others do not compile)
   /// @throws invalid_argument for empty fanouts, a negative fanout, a bad graph;
   /// index_out_of_range ("seeds", first bad position) before any work, or naming the layer's
   /// sampled neighbour ids when the graph holds an id outside [0, num_nodes).
+  /// @tparam Offset, Index the graph's offset (and edge id) and node id types
   template <class Offset, class Index, class Sampler>
   void sample_blocks(const csr_view<Offset, Index>& csr, const Index* seeds, std::int64_t num_seeds,
                      const std::vector<int>& fanouts, const Sampler& sampler,
@@ -380,6 +392,9 @@ class cpu_sampler {
   }
 
   /// Convenience overload returning fresh blocks (allocates; prefer the reusing overload).
+  /// @param csr, seeds, num_seeds, fanouts, sampler as above  @return the blocks
+  /// @tparam Offset, Index the graph's offset (and edge id) and node id types
+  /// @tparam Sampler sampler type (a model of the sampler concept, device/samplers.hpp)
   template <class Offset, class Index, class Sampler>
   cpu_blocks<Offset, Index> sample_blocks(const csr_view<Offset, Index>& csr, const Index* seeds,
                                           std::int64_t num_seeds, const std::vector<int>& fanouts,
@@ -390,7 +405,7 @@ class cpu_sampler {
     return out;
   }
 
-  /// The worker pool (to share the threads with a CPU gather, see cpu_gather.hpp).
+  /// @return the worker pool (to share the threads with a CPU gather, see cpu_gather.hpp)
   worker_pool& pool() noexcept { return pool_; }
 
  private:

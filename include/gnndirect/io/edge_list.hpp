@@ -86,6 +86,7 @@ inline float parse_weight(std::string_view field, std::string_view name, std::in
 /// @throws invalid_argument naming the source and the 1-based line: wrong field count, a field
 ///         that is not an id or weight, an id >= num_nodes or beyond Index, weights on some lines
 ///         only. Synchronous; no CUDA call.
+/// @tparam Index node id type of the result  @return the edges in file order
 template <class Index>
 host_coo<Index> parse_edge_list(std::string_view text, std::string_view name = "<text>",
                                 std::int64_t num_nodes = -1)
@@ -129,6 +130,8 @@ host_coo<Index> parse_edge_list(std::string_view text, std::string_view name = "
 
 /// Reads and parses an edge-list file. @throws invalid_argument when the file cannot be read, or
 /// as parse_edge_list (naming the path).
+/// @tparam Index node id type of the result  @param path the file
+/// @param num_nodes node count, or -1 for 1 + the largest id  @return the edges in file order
 template <class Index>
 host_coo<Index> read_edge_list(const std::string& path, std::int64_t num_nodes = -1)
 {

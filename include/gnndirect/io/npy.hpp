@@ -195,10 +195,12 @@ npy_sink<T> sink_of(const buffer<T>& target) noexcept
 /// one chunk. Host placements are checked against what the host can give before anything is
 /// committed (allocation_error naming the bytes, see host_memory.hpp). Does not validate the
 /// structure: call validate() on untrusted files. Synchronous.
-/// @param weights_path empty for an unweighted graph
+/// @param indptr_path, indices_path the two files  @param placement where the arrays go
+/// @param weights_path empty for an unweighted graph  @return the graph
 /// @throws invalid_argument naming the file (format, dtype, shape, a value out of range, an
 ///         indices length different from indptr[num_nodes] is left to validate());
 ///         allocation_error; cuda_error.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 csr_graph<Offset, Index> load_csr_npy(const std::string& indptr_path, const std::string& indices_path,
                                       csr_placement placement, const std::string& weights_path = {})
@@ -230,6 +232,7 @@ csr_graph<Offset, Index> load_csr_npy(const std::string& indptr_path, const std:
 /// for `device`). The allocation is checked against what the host can give before anything is
 /// committed (see host_memory.hpp). Synchronous.
 /// @tparam T element type; the file's dtype must be exactly T (no conversion of features)
+/// @param path the file  @param kind placement of the table  @return the table
 /// @throws invalid_argument naming the file (format, dimensions, dtype); allocation_error (the
 ///         host or device cannot hold the table: bytes needed and available); cuda_error.
 template <class T>
@@ -254,8 +257,11 @@ table<T> load_table_npy(const std::string& path, memory_kind kind)
 
 /// Loads an edge list from two 1-D integer .npy files (src, dst) into host memory, converting to
 /// Index with range checks. Synchronous; no CUDA call.
+/// @param src_path, dst_path the two files
 /// @param num_nodes node count, or -1 for 1 + the largest id
+/// @return the edges in file order
 /// @throws invalid_argument naming the file (format, dtype, length mismatch, value out of range).
+/// @tparam Index node id type
 template <class Index>
 host_coo<Index> load_coo_npy(const std::string& src_path, const std::string& dst_path,
                              std::int64_t num_nodes = -1)
@@ -283,17 +289,18 @@ host_coo<Index> load_coo_npy(const std::string& src_path, const std::string& dst
 
 /// CSR arrays used in place from registered .npy mappings (zero copy: kernels read the files'
 /// pages over the link, like registered memory). Keeps the mappings alive; move-only.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct mapped_csr {
   npy_array indptr;   ///< mapped and registered indptr file
   npy_array indices;  ///< mapped and registered indices file
 
-  /// Device-visible view (kinds: registered).
+  /// @return device-visible view (kinds: registered)
   csr_view<Offset, Index> view() const
   {
     return make_view(indptr.device_data_as<Offset>(), indices.device_data_as<Index>());
   }
-  /// Host-readable view of the same mappings.
+  /// @return host-readable view of the same mappings
   csr_view<Offset, Index> host_view() const
   {
     return make_view(indptr.data_as<Offset>(), indices.data_as<Index>());
@@ -315,8 +322,10 @@ struct mapped_csr {
 
 /// Maps CSR .npy files and registers them in place (no copy). The files' dtypes must be exactly
 /// Offset and Index (use load_csr_npy to convert). Does not validate. Synchronous.
+/// @param indptr_path, indices_path the two files  @return the mapped arrays
 /// @throws invalid_argument naming the file (format, dtype, shape); allocation_error when pinning
 ///         fails (locked-memory limit); no_device_error without a GPU.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 mapped_csr<Offset, Index> map_csr_npy(const std::string& indptr_path, const std::string& indices_path)
 {

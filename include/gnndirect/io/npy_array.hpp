@@ -43,7 +43,7 @@ class npy_array {
   /// Nothing mapped.
   npy_array() noexcept = default;
 
-  /// Maps `path` and parses its header. Synchronous; no CUDA call.
+  /// Maps `path` and parses its header. Synchronous; no CUDA call.  @param path the file
   /// @throws invalid_argument naming the file: cannot open/stat/map, or any parse_npy_header /
   ///         check_npy_data_size problem.
   explicit npy_array(std::string path) : path_(std::move(path))
@@ -72,7 +72,9 @@ class npy_array {
     }
   }
 
+  /// Takes over `other`'s mapping, leaving it empty.  @param other the source
   npy_array(npy_array&& other) noexcept { swap(other); }
+  /// Unmaps this file and takes over `other`'s mapping.  @param other the source  @return *this
   npy_array& operator=(npy_array&& other) noexcept
   {
     npy_array(std::move(other)).swap(*this);
@@ -80,6 +82,7 @@ class npy_array {
   }
   npy_array(const npy_array&) = delete;
   npy_array& operator=(const npy_array&) = delete;
+  /// Unpins (when registered), then unmaps the file.
   ~npy_array()
   {
     registration_.reset();  // unpin before unmapping
@@ -95,26 +98,27 @@ class npy_array {
                                          [](host_registration* r) { delete r; });
     }
   }
-  /// True after register_in_place().
+  /// @return true after register_in_place()
   bool registered() const noexcept { return registration_ != nullptr; }
 
-  /// Path given at construction.
+  /// @return path given at construction
   const std::string& path() const noexcept { return path_; }
-  /// The parsed header.
+  /// @return the parsed header
   const npy_header& header() const noexcept { return header_; }
-  /// Element type.
+  /// @return element type
   npy_dtype dtype() const noexcept { return header_.dtype; }
-  /// Number of elements.
+  /// @return number of elements
   std::int64_t size() const noexcept { return header_.element_count; }
-  /// Host address of element 0.
+  /// @return host address of element 0
   const void* data() const noexcept { return base_ + header_.data_offset; }
-  /// Device-visible address of element 0; nullptr until register_in_place().
+  /// @return device-visible address of element 0; nullptr until register_in_place()
   const void* device_data() const noexcept
   {
     return registered() ? static_cast<const char*>(registration_->device_data()) + header_.data_offset
                         : nullptr;
   }
   /// Host address of element 0 as T. @throws invalid_argument when T is not the file's dtype.
+  /// @tparam T the element type  @return the address
   template <class T>
   const T* data_as() const
   {
@@ -122,7 +126,7 @@ class npy_array {
     return static_cast<const T*>(data());
   }
   /// Device address of element 0 as T (registered arrays). @throws invalid_argument for a dtype
-  /// mismatch or an unregistered array.
+  /// mismatch or an unregistered array.  @tparam T the element type  @return the address
   template <class T>
   const T* device_data_as() const
   {
@@ -131,7 +135,7 @@ class npy_array {
     return static_cast<const T*>(device_data());
   }
 
-  /// Exchanges two arrays.
+  /// Exchanges two arrays.  @param other the other one
   void swap(npy_array& other) noexcept
   {
     path_.swap(other.path_);

@@ -32,7 +32,7 @@ enum class npy_dtype : std::uint8_t {
   bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64
 };
 
-/// Bytes per element of a dtype.
+/// Bytes per element of a dtype.  @param dtype the dtype  @return the size (0 for an unknown value)
 constexpr std::size_t npy_itemsize(npy_dtype dtype) noexcept
 {
   switch (dtype) {
@@ -52,7 +52,8 @@ constexpr std::size_t npy_itemsize(npy_dtype dtype) noexcept
   return 0;
 }
 
-/// NumPy's little-endian descr of a dtype ("<i8", "|u1", "<f4", ...).
+/// NumPy's little-endian descr of a dtype.  @param dtype the dtype
+/// @return e.g. "<i8", "|u1", "<f4"
 constexpr std::string_view npy_descr(npy_dtype dtype) noexcept
 {
   switch (dtype) {
@@ -73,6 +74,7 @@ constexpr std::string_view npy_descr(npy_dtype dtype) noexcept
 }
 
 /// The npy_dtype of a C++ element type (compile error for types .npy cannot describe).
+/// @tparam T the element type  @return its dtype
 template <class T>
 constexpr npy_dtype npy_dtype_of() noexcept
 {
@@ -297,7 +299,7 @@ inline void compute_npy_sizes(npy_header& header, std::string_view name)
 
 /// Parses the header of a .npy file held in [data, data + size) (the whole file or at least its
 /// header). Pure: no I/O; safe on arbitrary bytes (the fuzz target).
-/// @param name names the source in messages (a path, or "<memory>")
+/// @param data, size the bytes  @param name names the source in messages (a path, or "<memory>")
 /// @returns dtype, shape, data offset, element count and data size (not checked against size:
 ///          see check_npy_data_size)
 /// @throws invalid_argument for a bad magic string, unknown version, truncated header, malformed
@@ -339,6 +341,7 @@ inline npy_header parse_npy_header(const char* data, std::size_t size,
 }
 
 /// Checks that a file of `file_size` bytes holds all the data its header declares.
+/// @param header the parsed header  @param file_size the file's size  @param name names the file
 /// @throws invalid_argument naming the missing byte count.
 inline void check_npy_data_size(const npy_header& header, std::size_t file_size,
                                 std::string_view name)
@@ -353,6 +356,7 @@ inline void check_npy_data_size(const npy_header& header, std::size_t file_size,
 
 /// Writes `data` (element_count(shape) elements of `dtype`, C order) as a version 1.0 .npy file
 /// whose header is padded to 64 bytes like NumPy's. Synchronous.
+/// @param path the file  @param dtype, shape what `data` holds  @param data the elements
 /// @throws invalid_argument when the file cannot be written.
 inline void save_npy(const std::string& path, npy_dtype dtype, const std::vector<std::int64_t>& shape,
                      const void* data)
@@ -382,6 +386,7 @@ inline void save_npy(const std::string& path, npy_dtype dtype, const std::vector
 }
 
 /// Writes a vector as a 1-D .npy file. @throws invalid_argument when it cannot be written.
+/// @tparam T an element type npy_dtype_of knows  @param path the file  @param values the elements
 template <class T>
 void save_npy(const std::string& path, const std::vector<T>& values)
 {

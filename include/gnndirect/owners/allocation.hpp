@@ -136,6 +136,7 @@ class allocation {
   /// destructor, so `stream` and the resource must outlive the allocation. With a resource that
   /// keeps its memory (a pool with a high release threshold, PyTorch's caching allocator),
   /// steady-state per-batch allocations never reach cudaMalloc.
+  /// @param bytes size  @param stream allocation (and release) stream  @param mr the resource
   /// @throws allocation_error (or what `mr` throws), no_device_error.
   allocation(std::size_t bytes, cudaStream_t stream, resource_ref mr = {})
     : kind_(memory_kind::device), bytes_(bytes), stream_(stream), stream_ordered_(true), mr_(mr)
@@ -145,6 +146,7 @@ class allocation {
     device_ptr_ = mr_.allocate(stream, bytes, default_allocation_alignment);
   }
   /// As above, from a CUDA memory pool of the current device (null: its default pool).
+  /// @param bytes size  @param stream allocation (and release) stream  @param pool the pool
   allocation(std::size_t bytes, cudaStream_t stream, cudaMemPool_t pool)
     : kind_(memory_kind::device), bytes_(bytes), stream_(stream), stream_ordered_(true), pool_(pool)
   {
@@ -152,7 +154,9 @@ class allocation {
     require_device();
     device_ptr_ = device_pool_resource(pool_).allocate(stream, bytes, default_allocation_alignment);
   }
+  /// Takes over `other`'s storage, leaving it empty.  @param other the source
   allocation(allocation&& other) noexcept { swap(other); }
+  /// Frees this storage and takes over `other`'s.  @param other the source  @return *this
   allocation& operator=(allocation&& other) noexcept
   {
     allocation(std::move(other)).swap(*this);
@@ -160,18 +164,19 @@ class allocation {
   }
   allocation(const allocation&) = delete;
   allocation& operator=(const allocation&) = delete;
+  /// Returns the storage where it came from (as described for each constructor).
   ~allocation() { release(); }
 
-  /// Address for device code (kernels, cudaMemcpy).
+  /// @return address for device code (kernels, cudaMemcpy)
   void* device_data() const noexcept { return device_ptr_; }
-  /// Address for host code; nullptr for device memory.
+  /// @return address for host code; nullptr for device memory
   void* host_data() const noexcept { return host_ptr_; }
-  /// Size in bytes.
+  /// @return size in bytes
   std::size_t bytes() const noexcept { return bytes_; }
-  /// Placement.
+  /// @return placement
   memory_kind kind() const noexcept { return kind_; }
 
-  /// Exchanges the contents of two allocations.
+  /// Exchanges the contents of two allocations.  @param other the other one
   void swap(allocation& other) noexcept
   {
     std::swap(kind_, other.kind_);

@@ -12,6 +12,7 @@ GNNDIRECT_NAMESPACE_BEGIN
 
 /// Owning, move-only array of `size` uninitialised elements of trivially copyable T.
 /// data() is the device-visible address; host_data() the CPU address (nullptr for device).
+/// @tparam T element type (trivially copyable)
 template <class T>
 class buffer {
   static_assert(std::is_trivially_copyable_v<T>, "buffer<T>: T must be trivially copyable");
@@ -21,7 +22,8 @@ class buffer {
   buffer() noexcept = default;
   /// Allocates `size` elements synchronously in `kind`: device memory from `mr`, pinned memory
   /// from `host_mr` (defaults: the device's default pool, cudaHostAlloc); both must outlive the
-  /// buffer. @throws as allocation::allocation.
+  /// buffer. @param size elements  @param kind placement  @param mr, host_mr resources
+  /// @throws as allocation::allocation.
   buffer(std::size_t size, memory_kind kind, resource_ref mr = {}, host_resource_ref host_mr = {})
     : storage_(kind, size * sizeof(T), mr, host_mr), size_(size)
   {
@@ -29,27 +31,29 @@ class buffer {
   /// Allocates `size` elements of device memory stream-ordered on `stream` from `mr` (default:
   /// the device's default pool); returned to `mr` on `stream`, which must outlive the buffer, as
   /// must the resource. Enqueued, not synchronous. @throws as allocation::allocation.
+  /// @param size elements  @param stream allocation (and release) stream  @param mr the resource
   buffer(std::size_t size, cudaStream_t stream, resource_ref mr = {})
     : storage_(size * sizeof(T), stream, mr), size_(size)
   {
   }
   /// As above, from a CUDA memory pool of the current device (null: its default pool).
+  /// @param size elements  @param stream allocation (and release) stream  @param pool the pool
   buffer(std::size_t size, cudaStream_t stream, cudaMemPool_t pool)
     : storage_(size * sizeof(T), stream, pool), size_(size)
   {
   }
 
-  /// Device-visible address of element 0 (nullptr when empty).
+  /// @return device-visible address of element 0 (nullptr when empty)
   T* data() const noexcept { return static_cast<T*>(storage_.device_data()); }
-  /// Host address of element 0; nullptr for device memory or when empty.
+  /// @return host address of element 0; nullptr for device memory or when empty
   T* host_data() const noexcept { return static_cast<T*>(storage_.host_data()); }
-  /// Number of elements.
+  /// @return number of elements
   std::size_t size() const noexcept { return size_; }
-  /// Size in bytes.
+  /// @return size in bytes
   std::size_t bytes() const noexcept { return size_ * sizeof(T); }
-  /// Placement.
+  /// @return placement
   memory_kind kind() const noexcept { return storage_.kind(); }
-  /// True when the buffer holds no element.
+  /// @return true when the buffer holds no element
   bool empty() const noexcept { return size_ == 0; }
 
  private:

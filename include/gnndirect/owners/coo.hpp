@@ -16,11 +16,12 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// Edge e goes from src[e] to dst[e], with optional weights[e] (null when absent).
 /// Pointers are the addresses the reader uses (host for host algorithms, device-visible for
 /// kernels); `kind` records where the bytes live.
+/// @tparam Index node id type
 template <class Index>
 struct coo_view {
   static_assert(std::is_same_v<Index, std::int32_t> || std::is_same_v<Index, std::int64_t>,
                 "coo_view: Index must be int32_t or int64_t");
-  using index_type = Index;
+  using index_type = Index;  ///< node id type
 
   const Index* src{nullptr};      ///< num_edges source node ids
   const Index* dst{nullptr};      ///< num_edges destination node ids
@@ -35,6 +36,7 @@ static_assert(std::is_trivially_copyable_v<coo_view<std::int64_t>>);
 /// Edge list in pageable host memory (std::vector): what parsers and host generators return.
 /// Its view is host-readable only and is recorded as memory_kind::registered (caller-owned host
 /// memory), though it is not pinned.
+/// @tparam Index node id type
 template <class Index>
 struct host_coo {
   std::vector<Index> src;      ///< source ids
@@ -42,9 +44,9 @@ struct host_coo {
   std::vector<float> weights;  ///< empty, or one weight per edge
   std::int64_t num_nodes{0};   ///< number of nodes
 
-  /// Number of edges.
+  /// @return number of edges
   std::int64_t num_edges() const noexcept { return static_cast<std::int64_t>(src.size()); }
-  /// Host-readable view (weights null when empty).
+  /// @return host-readable view (weights null when empty)
   coo_view<Index> view() const noexcept
   {
     return {src.data(), dst.data(), weights.empty() ? nullptr : weights.data(), num_edges(),
@@ -54,6 +56,7 @@ struct host_coo {
 
 /// Edge list owned in one placement (buffers; needs a GPU to allocate). Produced by the GPU
 /// generators; view() has device-visible pointers.
+/// @tparam Index node id type
 template <class Index>
 struct coo_graph {
   buffer<Index> src;         ///< source ids
@@ -61,9 +64,9 @@ struct coo_graph {
   buffer<float> weights;     ///< empty, or one weight per edge
   std::int64_t num_nodes{0}; ///< number of nodes
 
-  /// Number of edges.
+  /// @return number of edges
   std::int64_t num_edges() const noexcept { return static_cast<std::int64_t>(src.size()); }
-  /// Device-visible view.
+  /// @return device-visible view
   coo_view<Index> view() const noexcept
   {
     return {src.data(), dst.data(), weights.empty() ? nullptr : weights.data(), num_edges(),

@@ -39,6 +39,7 @@ struct column_error {
 /// Encoded row stride for `payload` bytes of codes: 64 bytes when they fit (two rows a 128-byte
 /// line), else whole 128-byte lines (100 int8 features -> 128, 602 -> 640). Rows then never share
 /// or straddle lines, so a row costs the link exactly its lines (docs/design.md, "Row codecs").
+/// @param payload code bytes per row  @return the stride in bytes
 constexpr std::int64_t encoded_row_stride(std::int64_t payload) noexcept
 {
   if (payload <= 64) { return 64; }
@@ -65,12 +66,20 @@ class encoded_table {
   /// codes encoded into host memory the table owns, then pinned in place), and measures the
   /// per-column error. Blocks until done.
   /// @tparam In float, __half or __nv_bfloat16 (host memory)
+  /// @param input first value  @param rows, cols shape  @param kind placement of the codes
+  /// @param input_stride elements between input rows (-1: cols)  @param codec the codec object
+  /// @param mr, host_mr resources of the device and pinned memory
   /// @throws invalid_argument naming the row and column of a value the codec cannot encode (NaN,
   /// infinity, beyond fp16's range), for a negative shape or a null input; allocation_error;
   /// cuda_error.
+  ///
+  /// Device codes and the per-row metadata (device memory) come from `mr`, pinned codes from
+  /// `host_mr` (defaults: the device's default pool, cudaHostAlloc), as table's; both must
+  /// outlive the table.
   template <class In>
   encoded_table(const In* input, std::int64_t rows, std::int64_t cols, memory_kind kind,
-                std::int64_t input_stride = -1, Codec codec = {})
+                std::int64_t input_stride = -1, Codec codec = {}, resource_ref mr = {},
+                host_resource_ref host_mr = {})
     : rows_(rows), cols_(cols), kind_(kind), codec_(codec)
   {
     static_assert(is_decoded_type_v<In>, "encoded_table: the input must be float, __half or __nv_bfloat16");
@@ -92,7 +101,7 @@ class encoded_table {
                                                   std::to_string(rows * stride_) + " bytes");
       codes = owned_host_.get();
     } else {
-      codes_ = table<std::uint8_t>(rows, stride_, kind);
+      codes_ = table<std::uint8_t>(rows, stride_, kind, mr, host_mr);
       if (kind == memory_kind::device) {
         staging.assign(static_cast<std::size_t>(rows * stride_), 0);
         codes = staging.data();
@@ -109,18 +118,18 @@ class encoded_table {
       detail::copy_to_device_and_wait(codes_.view().data, staging.data(), staging.size());
     }
     if constexpr (!std::is_empty_v<meta_type>) {
-      meta_ = buffer<meta_type>(static_cast<std::size_t>(rows), memory_kind::device);
+      meta_ = buffer<meta_type>(static_cast<std::size_t>(rows), memory_kind::device, mr);
       detail::copy_to_device_and_wait(meta_.data(), meta.data(), meta_.bytes());
     }
   }
 
-  /// View for kernels and the bulk API (device-visible addresses).
+  /// @return view for kernels and the bulk API (device-visible addresses)
   encoded_view<Codec> view() const noexcept
   {
     return {codes_.view().data, rows_, cols_, stride_, kind_, meta_.data(), codec_};
   }
   /// The codes as a byte table (rows x stride_bytes), e.g. to build a tiered_table<std::uint8_t>
-  /// over them (cache/tiered_table.cuh).
+  /// over them (cache/tiered_table.cuh).  @return the view
   table_view<const std::uint8_t> bytes_view() const noexcept
   {
     return {codes_.view().data, rows_, stride_, stride_, kind_};
@@ -128,6 +137,7 @@ class encoded_table {
   /// Decodes row `r` on the host into `out` (cols values), from the host copy of the codes kept by
   /// host-resident placements (the reference for tests). @throws invalid_argument for a device
   /// table or a bad row.
+  /// @tparam D a decoded type of the codec  @param r the row  @param out cols values written
   template <class D>
   void host_decode(std::int64_t r, D* out) const
   {
@@ -135,25 +145,25 @@ class encoded_table {
     GNNDIRECT_EXPECTS(r >= 0 && r < rows_, "encoded_table::host_decode: row " + std::to_string(r) + " out of range");
     host_decode_row<D>(codec_, codes_.host_view().data + r * stride_, host_meta_[static_cast<std::size_t>(r)], cols_, out);
   }
-  /// The per-row metadata as the host keeps it (rows entries).
+  /// @return the per-row metadata as the host keeps it (rows entries)
   const std::vector<meta_type>& host_meta() const noexcept { return host_meta_; }
 
-  /// Per-column encoding error (cols entries; fp32 decode against the input).
+  /// @return per-column encoding error (cols entries; fp32 decode against the input)
   const std::vector<column_error>& errors() const noexcept { return errors_; }
-  /// Rows.
+  /// @return rows
   std::int64_t rows() const noexcept { return rows_; }
-  /// Decoded values per row.
+  /// @return decoded values per row
   std::int64_t cols() const noexcept { return cols_; }
-  /// Bytes between encoded rows (encoded_row_stride of the codes' bytes).
+  /// @return bytes between encoded rows (encoded_row_stride of the codes' bytes)
   std::int64_t stride_bytes() const noexcept { return stride_; }
-  /// Placement of the codes.
+  /// @return placement of the codes
   memory_kind kind() const noexcept { return kind_; }
-  /// Device memory held: the metadata, plus the codes when they are device-resident.
+  /// @return device memory held: the metadata, plus the codes when they are device-resident
   std::size_t device_bytes() const noexcept
   {
     return meta_.bytes() + (kind_ == memory_kind::device ? static_cast<std::size_t>(rows_ * stride_) : 0);
   }
-  /// Host memory held by the codes (0 for device tables).
+  /// @return host memory held by the codes (0 for device tables)
   std::size_t host_bytes() const noexcept
   {
     return kind_ == memory_kind::device ? 0 : static_cast<std::size_t>(rows_ * stride_);

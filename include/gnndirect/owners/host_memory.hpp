@@ -415,6 +415,7 @@ inline void refuse_beyond_host_limit(std::size_t bytes, memory_kind kind);
 /// The host-memory ceiling with its source: GNNDIRECT_HOST_MEMORY_LIMIT when set, else the probe
 /// (see the file comment). Reads a few small files; does not synchronise anything.
 /// @throws invalid_argument when GNNDIRECT_HOST_MEMORY_LIMIT is set to something that is not a size.
+/// @return the ceiling in bytes and where it came from
 inline host_memory_limit query_host_memory_limit()
 {
   return detail::apply_host_memory_override(std::getenv("GNNDIRECT_HOST_MEMORY_LIMIT"),
@@ -423,12 +424,14 @@ inline host_memory_limit query_host_memory_limit()
 
 /// Largest host-resident allocation or registration the library accepts, in bytes (0: nothing
 /// could be read, then callers do not pre-check). @throws as query_host_memory_limit().
+/// @return the ceiling in bytes
 inline std::uint64_t host_memory_limit_bytes() { return query_host_memory_limit().bytes; }
 
 /// What the host can give now (see the file comment for the rule). With
 /// GNNDIRECT_HOST_MEMORY_LIMIT set, the override's bytes (source "GNNDIRECT_HOST_MEMORY_LIMIT").
 /// Reads a few small files; never synchronises.
 /// @throws invalid_argument when GNNDIRECT_HOST_MEMORY_LIMIT is set to something that is not a size.
+/// @return the available bytes and where the number came from
 inline host_memory_available query_host_memory_available()
 {
   if (const char* text = std::getenv("GNNDIRECT_HOST_MEMORY_LIMIT")) {

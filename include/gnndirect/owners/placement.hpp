@@ -38,6 +38,8 @@ struct placement_decision {
 /// True when managed memory of `table_bytes` may be requested with `free_device_bytes` free: the
 /// table must fit in 7/8 of the free memory, so that the caller's batches and workspaces (or
 /// another process) allocating meanwhile do not turn the choice into a refusal. Pure.
+/// @param table_bytes the table's size  @param free_device_bytes free device memory
+/// @return whether it fits
 constexpr bool managed_fits(std::size_t table_bytes, std::size_t free_device_bytes) noexcept
 {
   return table_bytes <= free_device_bytes - free_device_bytes / 8;
@@ -52,6 +54,8 @@ constexpr bool managed_fits(std::size_t table_bytes, std::size_t free_device_byt
 ///   can map host memory (the reason says which);
 /// - device otherwise (the table must then fit in HBM; allocation checks it).
 /// Pure, noexcept.
+/// @param caps the device's capabilities  @param table_bytes the table's size
+/// @param free_device_bytes free device memory  @return the placement and the reason
 constexpr placement_decision choose_host_placement(const device_capabilities& caps,
                                                    std::size_t table_bytes,
                                                    std::size_t free_device_bytes) noexcept
@@ -77,12 +81,14 @@ constexpr placement_decision choose_host_placement(const device_capabilities& ca
 
 /// As above for a table that fits in the GPU's free memory (size unknown): managed_host, pinned
 /// or device by capability alone. Prefer the sized overload. Pure, noexcept.
+/// @param caps the device's capabilities  @return the placement and the reason
 constexpr placement_decision choose_host_placement(const device_capabilities& caps) noexcept
 {
   return choose_host_placement(caps, 0, 0);
 }
 
 /// Reads the placement-relevant capabilities of a device. @throws no_device_error, cuda_error.
+/// @param device device ordinal  @return the capabilities
 inline device_capabilities query_capabilities(int device)
 {
   device_capabilities caps;
@@ -93,6 +99,7 @@ inline device_capabilities query_capabilities(int device)
 
 /// `auto` placement for a table of `table_bytes` bytes on the current device, given its free
 /// memory now (one cudaMemGetInfo). @throws no_device_error without a GPU, cuda_error.
+/// @param table_bytes the table's size  @return the placement and the reason
 inline placement_decision choose_host_placement(std::size_t table_bytes)
 {
   device_capabilities const caps = query_capabilities(require_device());
@@ -101,7 +108,7 @@ inline placement_decision choose_host_placement(std::size_t table_bytes)
 
 /// `auto` placement for the current device when the table size is not known: as if it fitted in
 /// the GPU's free memory (prefer choose_host_placement(table_bytes)).
-/// @throws no_device_error without a GPU.
+/// @return the placement and the reason  @throws no_device_error without a GPU.
 inline placement_decision choose_host_placement()
 {
   return choose_host_placement(query_capabilities(require_device()));

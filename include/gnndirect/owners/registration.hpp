@@ -94,6 +94,7 @@ class host_registration {
   host_registration() noexcept = default;
 
   /// Registers [host, host + bytes) synchronously.
+  /// @param host, bytes the range  @param chunk_bytes registered per cudaHostRegister call
   /// @throws invalid_argument for a null pointer, zero size, or overlap with an existing
   /// registration; allocation_error (kind registered) when the range exceeds the host-memory
   /// limit (host_memory.hpp) or the driver refuses, with the size and the locked-memory limit as
@@ -120,7 +121,9 @@ class host_registration {
     }
   }
 
+  /// Takes over `other`'s registration, leaving it empty.  @param other the source
   host_registration(host_registration&& other) noexcept { swap(other); }
+  /// Unregisters this range and takes over `other`'s.  @param other the source  @return *this
   host_registration& operator=(host_registration&& other) noexcept
   {
     host_registration(std::move(other)).swap(*this);
@@ -128,18 +131,19 @@ class host_registration {
   }
   host_registration(const host_registration&) = delete;
   host_registration& operator=(const host_registration&) = delete;
+  /// Unregisters the range (the caller's memory stays).
   ~host_registration() { release(); }
 
-  /// Caller's host address.
+  /// @return caller's host address
   void* host_data() const noexcept { return host_; }
-  /// Address kernels use to reach the same bytes.
+  /// @return address kernels use to reach the same bytes
   void* device_data() const noexcept { return device_; }
-  /// Registered size in bytes.
+  /// @return registered size in bytes
   std::size_t bytes() const noexcept { return bytes_; }
-  /// Number of cudaHostRegister chunks.
+  /// @return number of cudaHostRegister chunks
   std::size_t chunk_count() const noexcept { return chunks_.size(); }
 
-  /// Exchanges two registrations.
+  /// Exchanges two registrations.  @param other the other one
   void swap(host_registration& other) noexcept
   {
     std::swap(host_, other.host_);

@@ -22,6 +22,7 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// pinning it in place (`adopt_by_registration`, zero copy, inherits pinned memory's limits), or
 /// adopt by one parallel copy into a faster placement (`adopt_by_copy`, e.g. managed_host).
 /// Move-only; views stay valid while the table lives.
+/// @tparam T element type (trivially copyable)
 template <class T>
 class table {
  public:
@@ -33,6 +34,7 @@ class table {
   /// the table returns it there, so both must outlive it. Synchronous.
   /// @throws invalid_argument for negative sizes or kind registered; allocation_error (also for
   ///         a resource returning null or misaligned memory).
+  /// @param rows, cols shape  @param kind placement  @param mr, host_mr device and pinned resources
   table(std::int64_t rows, std::int64_t cols, memory_kind kind, resource_ref mr = {},
         host_resource_ref host_mr = {})
     : storage_(checked_kind(kind), checked_bytes(rows, cols), mr, host_mr), rows_(rows), cols_(cols),
@@ -44,6 +46,9 @@ class table {
   /// the (rows - 1) x row_stride + cols elements the table uses, so a column slice whose last row
   /// ends at the end of its allocation registers nothing beyond it. The caller keeps ownership
   /// and must outlive the table. @throws invalid_argument (row_stride < cols), as host_registration.
+  /// @param host first element  @param rows, cols shape
+  /// @param row_stride elements between rows (-1: cols)
+  /// @return the table (kind registered)
   static table adopt_by_registration(T* host, std::int64_t rows, std::int64_t cols,
                                      std::int64_t row_stride = -1)
   {
@@ -61,6 +66,8 @@ class table {
   /// Copies the caller's packed rows x cols table into a new table of `kind` using all cores
   /// (device: one cudaMemcpy), allocated as the constructor does (from `mr` / `host_mr`).
   /// Blocks until done. @throws as the constructor, cuda_error.
+  /// @param host first element  @param rows, cols shape  @param kind placement
+  /// @param mr, host_mr device and pinned resources  @return the table
   static table adopt_by_copy(const T* host, std::int64_t rows, std::int64_t cols, memory_kind kind,
                              resource_ref mr = {}, host_resource_ref host_mr = {})
   {
@@ -75,9 +82,9 @@ class table {
     return result;
   }
 
-  /// View with device-visible addresses, for kernels and the bulk API.
+  /// @return view with device-visible addresses, for kernels and the bulk API
   table_view<T> view() const noexcept { return {device_ptr(), rows_, cols_, stride(), kind_}; }
-  /// View with host addresses, for the host reference and for filling.
+  /// View with host addresses, for the host reference and for filling.  @return the view
   /// @throws invalid_argument for device tables (no host address).
   table_view<T> host_view() const
   {
@@ -86,14 +93,15 @@ class table {
     return {host_ptr(), rows_, cols_, stride(), kind_};
   }
 
-  /// Number of rows.
+  /// @return number of rows
   std::int64_t rows() const noexcept { return rows_; }
-  /// Elements per row.
+  /// @return elements per row
   std::int64_t cols() const noexcept { return cols_; }
-  /// Placement.
+  /// @return placement
   memory_kind kind() const noexcept { return kind_; }
   /// Bytes spanned: ((rows - 1) x stride + cols) x sizeof(T), the first row's first element to
   /// the last row's last (rows x cols x sizeof(T) for packed tables; 0 without rows).
+  /// @return the bytes
   std::size_t bytes() const noexcept
   {
     if (rows_ == 0) { return 0; }

@@ -38,6 +38,8 @@ inline std::uint64_t counter_bits(std::uint64_t key, std::uint64_t a, std::uint6
 /// Shuffles `ids` in place for `epoch`: Fisher-Yates where swap i (from the back) draws its partner
 /// from counter (i, epoch) under key `seed`. The same (ids, seed, epoch) always gives the same
 /// order, on any machine; different epochs give independent orders. O(n), no allocation, blocking.
+/// @tparam Index id type  @param ids the ids to shuffle  @param seed the key
+/// @param epoch the epoch
 template <class Index>
 void shuffle_epoch(std::vector<Index>& ids, std::uint64_t seed, std::int64_t epoch) noexcept
 {
@@ -53,6 +55,8 @@ void shuffle_epoch(std::vector<Index>& ids, std::uint64_t seed, std::int64_t epo
 /// Sampling seed of batch `batch` of `epoch` derived from the caller's sampling seed. Sampled
 /// neighbours are a pure function of (seed, layer, node) (algorithms/sampling_policy.hpp), so without a
 /// fresh seed per batch a node would get the same neighbours in every epoch. Pure, noexcept.
+/// @param seed the caller's sampling seed  @param epoch, batch which batch
+/// @return the batch's seed
 inline std::uint64_t batch_sampling_seed(std::uint64_t seed, std::int64_t epoch,
                                          std::int64_t batch) noexcept
 {

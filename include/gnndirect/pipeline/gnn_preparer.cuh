@@ -23,6 +23,7 @@
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
+#include <gnndirect/core/encoded_view.hpp>
 #include <gnndirect/core/host_resource.hpp>
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/core/memory_kind.hpp>
@@ -30,6 +31,7 @@
 #include <gnndirect/core/table_view.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/core/workspace.hpp>
+#include <gnndirect/device/row_codec.hpp>
 #include <gnndirect/device/samplers.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/pipeline/epoch_order.hpp>
@@ -41,6 +43,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -138,6 +141,8 @@ std::int64_t first_bad_id(const std::vector<Index>& ids, std::int64_t num_nodes)
 
 /// One prepared mini-batch. Every device array lives in its slot and stays valid until the batch
 /// is released (and the consumer stream is past the release).
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
+/// @tparam Feature feature element type  @tparam Label label type
 template <class Offset, class Index, class Feature, class Label>
 struct minibatch {
   std::int64_t epoch{0};              ///< epoch it belongs to
@@ -158,21 +163,68 @@ struct minibatch {
   detail::gnn_slot_storage<Offset, Index> storage;  ///< the slot's other arrays (internal)
 };
 
+namespace detail {
+/// The feature rows a preparer reads: the plain table (Codec void) or an encoded copy of it.
+template <class Feature, class Codec>
+struct feature_rows_of {
+  using type = encoded_view<Codec>;
+};
+template <class Feature>
+struct feature_rows_of<Feature, void> {
+  using type = table_view<const Feature>;
+};
+/// True when Codec is void or produces Feature.
+template <class Feature, class Codec>
+constexpr bool feature_codec_fits()
+{
+  if constexpr (std::is_void_v<Codec>) {
+    return true;
+  } else {
+    return codec_decodes_to_v<Codec, Feature>;
+  }
+}
+/// Bytes a gather loads per feature row of a plain table.
+template <class T>
+std::size_t feature_load_bytes(const table_view<T>& rows) noexcept
+{
+  return rows.row_bytes();
+}
+/// Bytes a gather loads per feature row of an encoded table (its encoded row).
+template <class Codec>
+std::size_t feature_load_bytes(const encoded_view<Codec>& rows) noexcept
+{
+  return static_cast<std::size_t>(rows.load_bytes());
+}
+}  // namespace detail
+
 /// The GNN recipe as a preparer for batch_scheduler (see scheduler.cuh for the concept).
 ///
 /// The graph, features and labels are borrowed (views) and must outlive it, as must `mr`, from
 /// which every device array is allocated. prepare() may run concurrently on different batches.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
+/// @tparam Feature feature element type of the batches  @tparam Label label type
 /// @tparam Sampler any model of the sampler concept (device/samplers.hpp); with a with_seed
 /// member, each batch samples with its own random stream (pipeline_options::sampling_seed)
-template <class Offset, class Index, class Feature, class Label, class Sampler = uniform_sampler>
+/// @tparam Codec void: features are a table_view<const Feature>; else a row codec
+/// (device/row_codec.hpp) producing Feature: features are an encoded_view<Codec>
+/// (owners/encoded_table.hpp), decoded inside the feature gather, and the cache tier
+/// (options.cache_bytes) holds encoded rows
+template <class Offset, class Index, class Feature, class Label, class Sampler = uniform_sampler,
+          class Codec = void>
 class gnn_preparer {
   static_assert(is_sampler_v<Sampler>,
                 "gnndirect::gnn_preparer / minibatch_pipeline: the Sampler must model the sampler "
                 "concept (device/samplers.hpp)");
+  static_assert(detail::feature_codec_fits<Feature, Codec>(),
+                "gnndirect::gnn_preparer / minibatch_pipeline: the Codec cannot produce the Feature type");
 
  public:
   /// What a slot holds.
   using batch_type = minibatch<Offset, Index, Feature, Label>;
+  /// The feature rows read: table_view<const Feature>, or encoded_view<Codec>.
+  using feature_rows_type = typename detail::feature_rows_of<Feature, Codec>::type;
+  /// The cache tier's type: tiered_table<Feature>, or tiered_table<std::uint8_t> of encoded rows.
+  using feature_cache_type = std::conditional_t<std::is_void_v<Codec>, tiered_table<Feature>, tiered_table<std::uint8_t>>;
 
   /// Checks the options and inputs, reserves options.reserve_bytes in `mr` and builds the
   /// feature cache (options.cache_bytes) on `stream`. Synchronous.
@@ -185,7 +237,7 @@ class gnn_preparer {
   /// @param mr memory resource for every device array  @param stream stream of the set-up work
   /// @throws invalid_argument (options, shapes, sampling policy, weights missing for a sampler
   /// with needs_weights, pageable labels), cuda_error, allocation_error, no_device_error.
-  gnn_preparer(const csr_view<Offset, Index>& graph, table_view<const Feature> features,
+  gnn_preparer(const csr_view<Offset, Index>& graph, feature_rows_type features,
                const Label* labels, std::vector<Index> training_ids, pipeline_options options,
                const Sampler& sampler, resource_ref mr, cudaStream_t stream)
     : sampler_(sampler),
@@ -204,7 +256,7 @@ class gnn_preparer {
       GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
     }
     if (options_.cache_bytes > 0 && features_.kind != memory_kind::device) {
-      cache_ = std::make_unique<tiered_table<Feature>>(features_, options_.cache_bytes, stream, mr_);
+      cache_ = std::make_unique<feature_cache_type>(cached_rows(), options_.cache_bytes, stream, mr_);
       buffer<std::int64_t> const hot = hot_rows_by_degree(stream, graph_, cache_->capacity(), mr_);
       cache_->rebuild(stream, hot.data(), cache_->capacity());
     }
@@ -212,7 +264,7 @@ class gnn_preparer {
 
   /// Allocates a slot's arrays, sized for batch_size seeds: pinned staging and counts (from
   /// options.host_memory), the bound-sized block arrays and sampling workspace (stream-ordered
-  /// from the device resource).
+  /// from the device resource).  @param batch the slot's batch  @param stream the slot's stream
   void init_batch(batch_type& batch, cudaStream_t stream)
   {
     auto const layers = options_.fanouts.size();
@@ -228,7 +280,7 @@ class gnn_preparer {
                                             stream, mr_);
     batch.label_storage = buffer<Label>(static_cast<std::size_t>(options_.batch_size), stream, mr_);
     st.feature_ws = buffer<unsigned char>(
-      gather_workspace_bytes<Index>(inputs, features_.rows, features_.kind, features_.row_bytes(),
+      gather_workspace_bytes<Index>(inputs, features_.rows, features_.kind, detail::feature_load_bytes(features_),
                                     feature_policy()),
       stream, mr_);
     st.label_ws = buffer<unsigned char>(
@@ -238,7 +290,7 @@ class gnn_preparer {
     st.stream = stream;
   }
 
-  /// Shuffles the training ids for `epoch` and returns the number of batches.
+  /// Shuffles the training ids for `epoch`.  @param epoch the epoch  @return the number of batches
   /// @throws index_out_of_range naming "training_ids" and the first bad position.
   std::int64_t start_epoch(std::int64_t epoch)
   {
@@ -254,6 +306,7 @@ class gnn_preparer {
 
   /// Enqueues batch b of `epoch` on `stream`: seeds, blocks, an asynchronous copy of the counts,
   /// features (count read on the device) and labels. Never waits for the GPU.
+  /// @param batch the slot's batch  @param stream the slot's stream  @param epoch, b which batch
   /// @throws cuda_error.
   void prepare(batch_type& batch, cudaStream_t stream, std::int64_t epoch, std::int64_t b)
   {
@@ -279,7 +332,8 @@ class gnn_preparer {
   }
 
   /// Once the batch's GPU work is done: raises a recorded bad id (with checks on), points the
-  /// batch's views at the valid prefixes of the slot's arrays, and returns its feature bytes.
+  /// batch's views at the valid prefixes of the slot's arrays.
+  /// @param batch the batch  @return its feature bytes
   /// @throws index_out_of_range (corrupt graph or bad ids, with checks on), cuda_error.
   std::uint64_t complete(batch_type& batch)
   {
@@ -297,25 +351,24 @@ class gnn_preparer {
     return batch.feature_bytes;
   }
 
-  /// Batches per epoch: ceil(training ids / batch_size), or floor with drop_last.
+  /// @return batches per epoch: ceil(training ids / batch_size), or floor with drop_last
   std::int64_t num_batches() const noexcept
   {
     auto const n = static_cast<std::int64_t>(training_ids_.size());
     return options_.drop_last ? n / options_.batch_size
                               : (n + options_.batch_size - 1) / options_.batch_size;
   }
-  /// The current epoch's shuffled training ids. Stable until the next start_epoch.
+  /// The current epoch's shuffled training ids, stable until the next start_epoch.  @return the ids
   const std::vector<Index>& epoch_order() const noexcept { return order_; }
-  /// The hot-row tier of the features, or null when options.cache_bytes is 0.
-  tiered_table<Feature>* feature_cache() noexcept { return cache_.get(); }
-  /// The options in effect (block_budget applied).
+  /// @return the hot-row tier of the features, or null when options.cache_bytes is 0
+  feature_cache_type* feature_cache() noexcept { return cache_.get(); }
+  /// @return the options in effect (block_budget applied)
   const pipeline_options& options() const noexcept { return options_; }
 
  private:
   static pipeline_options checked_options(pipeline_options options, const Sampler& sampler,
                                           const csr_view<Offset, Index>& graph,
-                                          const table_view<const Feature>& features,
-                                          const Label* labels)
+                                          const feature_rows_type& features, const Label* labels)
   {
     GNNDIRECT_EXPECTS(!options.fanouts.empty(), "minibatch_pipeline: at least one fanout is needed");
     GNNDIRECT_EXPECTS(options.batch_size > 0, "minibatch_pipeline: batch_size must be > 0");
@@ -328,8 +381,12 @@ class gnn_preparer {
     }
     for (int fanout : options.fanouts) { validate(sampler, options.sampling, graph, fanout); }
     (void)sample_blocks_bounds(options.batch_size, options.fanouts, graph.num_nodes);
-    (void)select_gather_policy(options.gather, features.kind, features.row_bytes(), 0);
-    validate(features, "features");
+    (void)select_gather_policy(options.gather, features.kind, detail::feature_load_bytes(features), 0);
+    if constexpr (std::is_void_v<Codec>) {
+      validate(features, "features");
+    } else {
+      detail::check_encoded_view(features, "features");
+    }
     GNNDIRECT_EXPECTS(features.rows >= graph.num_nodes,
                       "minibatch_pipeline: features has " + std::to_string(features.rows) +
                         " rows for " + std::to_string(graph.num_nodes) + " nodes");
@@ -362,7 +419,17 @@ class gnn_preparer {
     batch.num_input_nodes = batch.blocks.input_nodes().count;
     batch.features = table_view<Feature>(batch.feature_storage.data(), batch.num_input_nodes, features_.cols,
                                          features_.cols, memory_kind::device);
-    batch.feature_bytes = static_cast<std::size_t>(batch.num_input_nodes) * features_.row_bytes();
+    batch.feature_bytes = static_cast<std::size_t>(batch.num_input_nodes * features_.cols) * sizeof(Feature);
+  }
+
+  /// The rows the cache tier copies: the table, or the encoded rows as bytes.
+  table_view<const std::conditional_t<std::is_void_v<Codec>, Feature, std::uint8_t>> cached_rows() const noexcept
+  {
+    if constexpr (std::is_void_v<Codec>) {
+      return features_;
+    } else {
+      return {features_.data, features_.rows, features_.stride_bytes, features_.stride_bytes, features_.kind};
+    }
   }
 
   /// Upper bound of a batch's input nodes (the last layer's src nodes).
@@ -392,7 +459,12 @@ class gnn_preparer {
                                   memory_kind::device);
     workspace_view const feature_ws{st.feature_ws.data(), st.feature_ws.bytes()};
     if (cache_) {
-      gather_async(stream, cache_->view(), last.src_nodes, bound, out, feature_ws, feature_policy(), last.num_src);
+      if constexpr (std::is_void_v<Codec>) {
+        gather_async(stream, cache_->view(), last.src_nodes, bound, out, feature_ws, feature_policy(), last.num_src);
+      } else {
+        gather_async(stream, features_, cache_->view(), last.src_nodes, bound, out, feature_ws, feature_policy(),
+                     last.num_src);
+      }
     } else {
       gather_async(stream, features_, last.src_nodes, bound, out, feature_ws, feature_policy(), last.num_src);
     }
@@ -405,14 +477,14 @@ class gnn_preparer {
 
   Sampler sampler_;  // what every batch draws (reseeded per batch)
   csr_view<Offset, Index> graph_;
-  table_view<const Feature> features_;
+  feature_rows_type features_;
   const Label* labels_;
   std::vector<Index> training_ids_;
   pipeline_options options_;
   memory_kind labels_kind_;
   std::int64_t bad_id_position_;  // first training id out of range, -1 if none
   resource_ref mr_;
-  std::unique_ptr<tiered_table<Feature>> cache_;  // hot feature rows in HBM (options.cache_bytes)
+  std::unique_ptr<feature_cache_type> cache_;  // hot feature rows in HBM (options.cache_bytes)
   std::vector<Index> order_;  // the epoch's shuffled ids; read by the workers
 };
 

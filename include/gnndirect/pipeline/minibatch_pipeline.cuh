@@ -54,14 +54,18 @@ struct pipeline_stats {
 /// @tparam Sampler what every batch draws: any model of the sampler concept
 /// (device/samplers.hpp); with a with_seed member each batch gets its own random stream
 /// (pipeline_options::sampling_seed)
+/// @tparam Codec void (features: table_view<const Feature>) or a row codec producing Feature
+/// (features: encoded_view<Codec>, decoded inside the feature gather; see gnn_preparer)
+///
 /// The graph, features and labels are borrowed (views): they must outlive the pipeline. Not
 /// copyable or movable (worker threads refer to it). next() and release() are for one consumer
 /// thread; stats() may be called from any thread.
-template <class Offset, class Index, class Feature, class Label, class Sampler = uniform_sampler>
+template <class Offset, class Index, class Feature, class Label, class Sampler = uniform_sampler,
+          class Codec = void>
 class minibatch_pipeline {
  public:
   /// The preparer (the GNN recipe) the scheduler runs.
-  using preparer_type = gnn_preparer<Offset, Index, Feature, Label, Sampler>;
+  using preparer_type = gnn_preparer<Offset, Index, Feature, Label, Sampler, Codec>;
   /// The batch type next() hands out.
   using batch_type = typename preparer_type::batch_type;
 
@@ -80,7 +84,7 @@ class minibatch_pipeline {
   /// pipeline, see memory_pool()); it must outlive the pipeline
   /// @throws invalid_argument (options, shapes, sampling policy, weights missing for a sampler
   /// with needs_weights, pageable labels), cuda_error, allocation_error, no_device_error.
-  minibatch_pipeline(const csr_view<Offset, Index>& graph, table_view<const Feature> features,
+  minibatch_pipeline(const csr_view<Offset, Index>& graph, typename preparer_type::feature_rows_type features,
                      const Label* labels, std::vector<Index> training_ids, pipeline_options options,
                      const Sampler& sampler = Sampler{}, resource_ref mr = {})
     : pool_(detail::make_retaining_pool(require_device())),
@@ -102,12 +106,13 @@ class minibatch_pipeline {
   ~minibatch_pipeline() { GNNDIRECT_CUDA_TRY_NOTHROW(cudaStreamSynchronize(stream_.get())); }
 
   /// The hot-row tier of the features, or null when options.cache_bytes is 0. Rebuild it only
-  /// between epochs (no batch in preparation or held).
-  tiered_table<Feature>* feature_cache() noexcept { return preparer_.feature_cache(); }
+  /// between epochs (no batch in preparation or held).  @return the tier, or null
+  typename preparer_type::feature_cache_type* feature_cache() noexcept { return preparer_.feature_cache(); }
 
   /// Starts epoch `epoch`: stops the previous epoch's workers (batches still held are treated as
   /// released on the stream they were handed to), shuffles the training ids with
   /// shuffle_epoch(ids, options.shuffle_seed, epoch) and starts the workers.
+  /// @param epoch the epoch
   /// @throws std::system_error when a thread cannot be started (the ones started keep working).
   void start_epoch(std::int64_t epoch) { scheduler_.start_epoch(epoch); }
 
@@ -116,21 +121,25 @@ class minibatch_pipeline {
   /// @throws what preparing the batch threw (e.g. index_out_of_range naming "training_ids"),
   /// again on every call until the next start_epoch; invalid_argument before start_epoch, or
   /// when all `depth` batches are held; cuda_error.
+  /// @param consumer the stream that will use the batch
+  /// @return the batch, or nullptr at the epoch's end
   batch_type* next(cudaStream_t consumer) { return scheduler_.next(consumer); }
 
   /// Gives a batch back (see batch_scheduler::release); never waits for the GPU.
+  /// @param batch what next() handed out  @param consumer the stream that used it
   /// @throws invalid_argument for a pointer next() did not hand out (or released twice);
   /// cuda_error.
   void release(const batch_type* batch, cudaStream_t consumer) { scheduler_.release(batch, consumer); }
 
-  /// Batches per epoch: ceil(training ids / batch_size), or floor with drop_last.
+  /// @return batches per epoch: ceil(training ids / batch_size), or floor with drop_last
   std::int64_t num_batches() const noexcept { return preparer_.num_batches(); }
 
   /// The current epoch's shuffled training ids (batch b holds positions [b * batch_size, ...)).
-  /// Stable until the next start_epoch.
+  /// Stable until the next start_epoch.  @return the ids
   const std::vector<Index>& epoch_order() const noexcept { return preparer_.epoch_order(); }
 
   /// A snapshot of the counters and of the current epoch's per-batch timestamps. Thread-safe.
+  /// @return the snapshot
   pipeline_stats stats() const
   {
     scheduler_stats s = scheduler_.stats();
@@ -138,12 +147,12 @@ class minibatch_pipeline {
   }
 
   /// The pipeline's own memory pool (used when no resource was given; e.g. to read
-  /// cudaMemPoolAttrReservedMemCurrent).
+  /// cudaMemPoolAttrReservedMemCurrent).  @return the pool
   cudaMemPool_t memory_pool() const noexcept { return pool_.get(); }
   /// The stream of the pipeline's own set-up work (pool reserve, cache fill). Batches are
-  /// prepared on the streams of their slots.
+  /// prepared on the streams of their slots.  @return the stream
   cudaStream_t side_stream() const noexcept { return stream_.get(); }
-  /// The options in effect (block_budget applied).
+  /// @return the options in effect (block_budget applied)
   const pipeline_options& options() const noexcept { return preparer_.options(); }
 
  private:

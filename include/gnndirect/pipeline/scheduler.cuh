@@ -101,6 +101,7 @@ struct scheduler_stats {
 /// first, on their streams, after every consumer's release). Not copyable or movable (worker
 /// threads refer to it). next() and release() are for one consumer thread; stats() may be called
 /// from any thread.
+/// @tparam Preparer a model of the preparer concept (see the file comment)
 template <class Preparer>
 class batch_scheduler {
  public:
@@ -109,6 +110,7 @@ class batch_scheduler {
 
   /// Creates the slots (a non-blocking stream, events, the preparer's init_batch) on the current
   /// device; starts no worker (call start_epoch). Synchronous.
+  /// @param preparer the preparer (borrowed)  @param options depth and worker count
   /// @throws invalid_argument (depth or workers < 1), what init_batch throws, cuda_error.
   batch_scheduler(Preparer& preparer, scheduler_options options)
     : preparer_(preparer), options_(checked(options)), device_(require_device())
@@ -143,6 +145,7 @@ class batch_scheduler {
   /// Starts epoch `epoch`: stops the previous epoch's workers (batches still held count as
   /// released on the stream they were handed to), calls the preparer's start_epoch and starts the
   /// workers. When the preparer's start_epoch throws, no worker starts and next() rethrows.
+  /// @param epoch the epoch number handed to the preparer
   /// @throws std::system_error when a thread cannot be started (the ones started keep working).
   void start_epoch(std::int64_t epoch)
   {
@@ -176,6 +179,8 @@ class batch_scheduler {
   /// @throws what preparing the batch threw, again on every call until the next start_epoch,
   /// after every earlier batch was handed out; invalid_argument before start_epoch, or when all
   /// `depth` batches are held (release one first: waiting would deadlock); cuda_error.
+  /// @param consumer the stream that will use the batch
+  /// @return the batch, or nullptr at the epoch's end
   batch_type* next(cudaStream_t consumer)
   {
     slot* chosen = nullptr;
@@ -208,6 +213,7 @@ class batch_scheduler {
   /// still be using the batch on the GPU when this returns. The batch must not be touched
   /// afterwards. @throws invalid_argument for a pointer next() did not hand out (or released
   /// twice); cuda_error.
+  /// @param batch what next() handed out  @param consumer the stream that used it
   void release(const batch_type* batch, cudaStream_t consumer)
   {
     slot* const owner = slot_of(batch);
@@ -226,7 +232,7 @@ class batch_scheduler {
     cv_.notify_all();
   }
 
-  /// Batches of the current epoch (0 before the first start_epoch).
+  /// @return batches of the current epoch (0 before the first start_epoch)
   std::int64_t num_batches() const
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -234,13 +240,14 @@ class batch_scheduler {
   }
 
   /// A snapshot of the counters and of the current epoch's per-batch timestamps. Thread-safe.
+  /// @return the snapshot
   scheduler_stats stats() const
   {
     std::lock_guard<std::mutex> lock(mutex_);
     return scheduler_stats{prepared_, payload_bytes_, epoch_, timings_};
   }
 
-  /// The options in effect.
+  /// @return the options in effect
   const scheduler_options& options() const noexcept { return options_; }
 
  private:

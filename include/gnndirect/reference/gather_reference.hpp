@@ -44,6 +44,10 @@ void check_reference_shapes(const table_view<S>& src, const table_view<D>& dst, 
 }  // namespace detail
 
 /// dst.row(i) = src.row(indices[i]) on the CPU with `threads` threads (host addresses).
+/// @tparam S, D source and destination element types (S may be const; otherwise equal)
+/// @tparam Index int32 or int64 index type
+/// @param src table read  @param indices `count` row indices into src  @param count their number
+/// @param dst count-row table written  @param threads worker threads
 /// @throws index_out_of_range (checked first; dst untouched), invalid_argument. Blocking.
 template <class S, class D, class Index>
 void gather_reference(table_view<S> src, const Index* indices, std::int64_t count, table_view<D> dst,
@@ -64,6 +68,9 @@ void gather_reference(table_view<S> src, const Index* indices, std::int64_t coun
 
 /// dst.row(indices[i]) = src.row(i) on the CPU; with duplicates the last source row wins.
 /// Single pass in index order, so duplicates resolve deterministically. @throws as gather_reference.
+/// @tparam S, D, Index as gather_reference
+/// @param src count-row table read  @param indices `count` row indices into dst
+/// @param count their number  @param dst table written
 template <class S, class D, class Index>
 void scatter_reference(table_view<S> src, const Index* indices, std::int64_t count, table_view<D> dst)
 {

@@ -30,15 +30,16 @@ namespace host {
 
 /// Sampled edges of a batch of seeds in CSR form: seed i's sampled neighbours are
 /// neighbors[offsets[i] .. offsets[i+1]) with the ids of the sampled edges alongside.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct sampled_neighbors {
   std::vector<std::int64_t> offsets;  ///< num_seeds + 1 prefix sums of per-seed counts
   std::vector<Index> neighbors;       ///< sampled neighbour (global) ids
   std::vector<Offset> edge_ids;       ///< csr.edge_id(position) of each sampled edge
 
-  /// Number of seeds.
+  /// @return number of seeds
   std::int64_t num_seeds() const noexcept { return static_cast<std::int64_t>(offsets.size()) - 1; }
-  /// Number of sampled edges.
+  /// @return number of sampled edges
   std::int64_t num_edges() const noexcept { return offsets.empty() ? 0 : offsets.back(); }
 };
 
@@ -47,6 +48,7 @@ struct sampled_neighbors {
 /// src_nodes starts with dst_nodes (same order), followed by the sampled neighbours that are not
 /// dst nodes, in order of first appearance in the concatenated per-dst samples. Local CSC: dst
 /// node d's sampled in-neighbours are the local src ids indices[offsets[d] .. offsets[d+1]).
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct block {
   std::vector<Index> dst_nodes;       ///< global ids of the destination nodes (this layer's seeds)
@@ -59,14 +61,15 @@ struct block {
 /// Blocks of a multi-layer sample. layers[0] samples from the seeds with fanouts[0]; layer l + 1
 /// samples from layer l's src nodes with fanouts[l + 1] (random counter layer = l). DGL lists
 /// blocks input side first: DGL's blocks[i] is layers[L - 1 - i] here.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct sampled_blocks {
   std::vector<block<Offset, Index>> layers;  ///< one block per fanout, seeds side first
 
-  /// Global ids of the input (feature) nodes: the last layer's src nodes.
+  /// @return global ids of the input (feature) nodes: the last layer's src nodes
   const std::vector<Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
   /// The blocks as views of the family every sampler hands out (algorithms/sampled_refs.hpp;
-  /// host memory), valid while this owner lives.
+  /// host memory), valid while this owner lives.  @return the views
   blocks_ref<Offset, Index> ref() const
   {
     blocks_ref<Offset, Index> out;
@@ -236,7 +239,8 @@ void check_seeds(const Index* seeds, std::int64_t num_seeds, std::int64_t num_no
 ///
 /// Two passes over the seeds (count, then fill at the final offsets) so that no thread-local
 /// output is copied. Blocking; deterministic for any thread count.
-/// @param csr graph with host-readable arrays  @param seeds host array of num_seeds node ids
+/// @param csr graph with host-readable arrays  @param seeds host array of node ids
+/// @param num_seeds their number
 /// @param fanout draws per seed (>= 0)  @param layer random counter layer (hop index)
 /// @tparam Sampler uniform_sampler, uniform_with_replacement_sampler or weighted_sampler (other
 /// types do not compile)
@@ -245,6 +249,8 @@ void check_seeds(const Index* seeds, std::int64_t num_seeds, std::int64_t num_no
 /// @throws invalid_argument for a bad fanout or graph (weights missing for weighted_sampler);
 /// index_out_of_range naming "seeds" and the first bad position when a seed is outside
 /// [0, num_nodes) (always checked on the host).
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
+/// @return the sampled edges, seed by seed
 template <class Offset, class Index, class Sampler>
 sampled_neighbors<Offset, Index> sample_neighbors_reference(const csr_view<Offset, Index>& csr,
                                                             const Index* seeds,
@@ -325,6 +331,9 @@ void relabel_block(block<Offset, Index>& out, const std::vector<Index>& sampled)
 ///
 /// Layer l samples from its dst nodes (layer 0: `seeds`; layer l > 0: layer l-1's src nodes) with
 /// fanouts[l] and random counter layer l. See block for the local id order. Blocking.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
+/// @tparam Sampler as for sample_neighbors_reference  @param num_seeds number of seeds
+/// @return the blocks, seeds side first
 /// @param csr host-readable graph  @param seeds host array of num_seeds node ids (normally unique;
 /// duplicates are kept as separate dst rows that map to the first one's local id)
 /// @param fanouts one fanout per layer (at least one)  @param sampler as for

@@ -105,9 +105,11 @@ inline int resolve_host_threads(int setting, const char* gnndirect_env, const ch
 /// Sets the number of threads the host helpers use (n >= 1), or restores the automatic choice
 /// (n <= 0: GNNDIRECT_NUM_THREADS, OMP_NUM_THREADS, then the available CPUs). Process-wide,
 /// thread-safe; affects calls that start afterwards.
+/// @param n thread count, or <= 0 for automatic
 inline void set_host_threads(int n) noexcept { detail::host_threads_setting().store(n > 0 ? n : 0); }
 
-/// Number of threads the host helpers use now (see set_host_threads), at least 1. Never throws.
+/// Number of threads the host helpers use now (see set_host_threads). Never throws.
+/// @return the count, at least 1
 inline int host_threads() noexcept
 {
   return detail::resolve_host_threads(detail::host_threads_setting().load(),
@@ -117,7 +119,7 @@ inline int host_threads() noexcept
 
 namespace host {
 
-/// Number of worker threads the host helpers use by default (gnndirect::host_threads()).
+/// @return number of worker threads the host helpers use by default (gnndirect::host_threads())
 inline int default_thread_count() noexcept { return host_threads(); }
 
 /// Calls body(begin, end, worker) on `threads` contiguous slices of [0, n); the calling thread
@@ -125,6 +127,8 @@ inline int default_thread_count() noexcept { return host_threads(); }
 /// rethrows the first exception a worker threw. Runs inline when n or threads is 1.
 /// @throws gnndirect::error when the system refuses to start a thread (after joining the ones
 /// that started; slices may then be partly done), or what `body` threw.
+/// @tparam Body callable as body(std::int64_t begin, std::int64_t end, int worker)
+/// @param n range size  @param body the slice body  @param threads slice count (at most n)
 template <class Body>
 void parallel_for_ranges(std::int64_t n, Body&& body, int threads = default_thread_count())
 {
@@ -168,6 +172,7 @@ void parallel_for_ranges(std::int64_t n, Body&& body, int threads = default_thre
 }
 
 /// memcpy with host_threads() threads (for populating host-resident tables). Blocks until done.
+/// @param dst, src, bytes as memcpy's  @param threads copying threads
 /// @throws as parallel_for_ranges.
 inline void parallel_memcpy(void* dst, const void* src, std::size_t bytes,
                             int threads = default_thread_count())

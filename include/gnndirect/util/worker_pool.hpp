@@ -31,6 +31,7 @@ namespace host {
 class worker_pool {
  public:
   /// Starts threads - 1 helper threads (threads <= 0 means default_thread_count()).
+  /// @param threads number of workers, the caller included
   /// @throws std::system_error when a thread cannot be started.
   explicit worker_pool(int threads = default_thread_count())
     : size_(threads <= 0 ? default_thread_count() : threads)
@@ -53,11 +54,13 @@ class worker_pool {
   worker_pool(const worker_pool&) = delete;
   worker_pool& operator=(const worker_pool&) = delete;
 
-  /// Number of workers (helper threads + the caller).
+  /// @return the number of workers (helper threads + the caller)
   int size() const noexcept { return size_; }
 
   /// Calls f(task, worker) for every task in [0, tasks) with worker in [0, size()); blocks until
   /// all finished. After the first exception no new task starts; it is rethrown here.
+  /// @tparam F callable as f(std::int64_t task, int worker)  @param tasks task count
+  /// @param f the task body
   template <class F>
   void run(std::int64_t tasks, F&& f)
   {

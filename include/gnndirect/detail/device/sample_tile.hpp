@@ -1,7 +1,8 @@
 #pragma once
-/// @file sample_tile.cuh
+/// @file sample_tile.hpp
 /// @brief The per-node sampling algorithms run by one tile (device code behind the library's
-/// samplers, device/samplers.hpp).
+/// samplers, device/samplers.hpp). Host-compilable: they use only the tile's members, so a
+/// host-emulated tile runs them too (test/support/emulated_tile.hpp).
 ///
 /// Each function reproduces the host reference (reference/sample_reference.hpp) exactly: same draws
 /// (sampling_math.hpp), same selection, same output order. All lanes of the tile call them with
@@ -41,6 +42,16 @@ GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE unsigned tile_ballot(const Tile& tile, bo
   int const size = size_of(tile);
   unsigned const members = size == 32 ? 0xFFFFFFFFu : (1u << size) - 1u;
   return static_cast<unsigned>(tile.ballot(predicate)) & members;
+}
+
+/// Number of set bits (__popc on the device).
+GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE int popcount32(unsigned bits)
+{
+#if defined(__CUDA_ARCH__)
+  return __popc(bits);
+#else
+  return __builtin_popcount(bits);
+#endif
 }
 
 /// Bits of the ranks below `rank` (for ballot-based compaction).
@@ -166,8 +177,8 @@ GNNDIRECT_DEVICE std::int64_t take_eligible(const Tile& tile,
     std::int64_t const p = base + rank_in(tile);
     bool const eligible = p < degree && is_eligible_weight(weights[p]);
     unsigned const votes = tile_ballot(tile, eligible);
-    if (eligible) { out.emit(p, count + __popc(votes & ranks_below(rank_in(tile)))); }
-    count += __popc(votes);
+    if (eligible) { out.emit(p, count + popcount32(votes & ranks_below(rank_in(tile)))); }
+    count += popcount32(votes);
   }
   return count;
 }
@@ -195,7 +206,7 @@ GNNDIRECT_DEVICE std::int64_t sample_weighted(const Tile& tile,
       candidate = keyed_less{}(mine, threshold);
     }
     unsigned votes = tile_ballot(tile, candidate);
-    if (count + __popc(votes) > capacity) {
+    if (count + popcount32(votes) > capacity) {
       keep_smallest(tile, buffer, count, fanout, spare);
       keyed_position* const kept = spare;
       spare = buffer;
@@ -205,8 +216,8 @@ GNNDIRECT_DEVICE std::int64_t sample_weighted(const Tile& tile,
       candidate = candidate && keyed_less{}(mine, threshold);
       votes = tile_ballot(tile, candidate);
     }
-    if (candidate) { buffer[count + __popc(votes & ranks_below(rank_in(tile)))] = mine; }
-    count += __popc(votes);
+    if (candidate) { buffer[count + popcount32(votes & ranks_below(rank_in(tile)))] = mine; }
+    count += popcount32(votes);
     tile.sync();
   }
   if (count > fanout) {
