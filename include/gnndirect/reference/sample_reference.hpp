@@ -338,8 +338,10 @@ void relabel_block(block<Offset, Index>& out, const std::vector<Index>& sampled)
 /// duplicates are kept as separate dst rows that map to the first one's local id)
 /// @param fanouts one fanout per layer (at least one)  @param sampler as for
 /// sample_neighbors_reference  @param threads worker threads for sampling
-/// @throws invalid_argument for empty fanouts or bad arguments; index_out_of_range ("seeds of
-/// layer l") for a node id outside [0, num_nodes) among a layer's dst nodes.
+/// @throws invalid_argument for empty fanouts, bad arguments or a corrupt neighbour list of a
+/// dst node (naming the node); index_out_of_range ("seeds of layer 0", first bad position) for a
+/// seed outside [0, num_nodes), and ("sampled neighbour ids (csr.indices) of layer l", position
+/// among the layer's sampled edges) for a sampled neighbour id outside it, in any layer.
 template <class Offset, class Index, class Sampler>
 sampled_blocks<Offset, Index> sample_blocks_reference(const csr_view<Offset, Index>& csr,
                                                       const Index* seeds, std::int64_t num_seeds,
@@ -364,6 +366,10 @@ sampled_blocks<Offset, Index> sample_blocks_reference(const csr_view<Offset, Ind
                         "seeds of layer " + std::to_string(l));
     auto sampled = sample_neighbors_reference(csr, layer.dst_nodes.data(), num_dst, fanouts[l],
                                               static_cast<int>(l), sampler, threads);
+    // Checked here, not only as the next layer's dst nodes: the last layer's neighbours are
+    // nobody's dst nodes, and they become src_nodes (input node ids) all the same.
+    detail::check_seeds(sampled.neighbors.data(), sampled.num_edges(), csr.num_nodes,
+                        "sampled neighbour ids (csr.indices) of layer " + std::to_string(l));
     layer.offsets = std::move(sampled.offsets);
     layer.edge_ids = std::move(sampled.edge_ids);
     detail::relabel_block(layer, sampled.neighbors);
