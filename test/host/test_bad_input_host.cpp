@@ -433,6 +433,36 @@ TEST_CASE("bad-input: host sample reference bad seed")
                        gnndirect::index_out_of_range);
 }
 
+TEST_CASE("bad-input: host sample_blocks_reference names an out-of-range neighbour id in the last layer")
+{
+  // 4 nodes; node 0 lists the id 4 (out of range). Fanout 5 >= every degree, so every list is
+  // taken whole and the bad id is certainly sampled: in layer 0 from seed 0, in layer 1 (the last)
+  // from seed 1 (1 -> 0, then 0 -> 4). Before the fix the last layer's ids were never checked and
+  // 4 came back as an input node.
+  std::vector<std::int64_t> const indptr{0, 2, 3, 3, 4};
+  std::vector<std::int32_t> const indices{1, 4, 0, 2};
+  gnndirect::csr_view<std::int64_t, std::int32_t> csr;
+  csr.indptr = indptr.data();
+  csr.indices = indices.data();
+  csr.num_nodes = 4;
+  csr.num_edges = 4;
+  csr.indptr_kind = csr.indices_kind = gnndirect::memory_kind::pinned;
+  gnndirect::uniform_sampler const sampler{7};
+  std::int32_t const seed0[] = {0};
+  std::int32_t const seed1[] = {1};
+  CHECK_THROWS_WITH_AS((void)gnndirect::host::sample_blocks_reference(csr, seed0, 1, {5}, sampler, 1),
+                       doctest::Contains("sampled neighbour ids (csr.indices) of layer 0"),
+                       gnndirect::index_out_of_range);
+  CHECK_THROWS_WITH_AS((void)gnndirect::host::sample_blocks_reference(csr, seed1, 1, {5, 5}, sampler, 1),
+                       doctest::Contains("sampled neighbour ids (csr.indices) of layer 1"),
+                       gnndirect::index_out_of_range);
+  try {
+    (void)gnndirect::host::sample_blocks_reference(csr, seed0, 1, {5}, sampler, 1);
+  } catch (const gnndirect::index_out_of_range& e) {
+    CHECK(e.value() == 4);
+  }
+}
+
 namespace {
 /// The host-visible part of a user's weighted sampler (validation reads only needs_weights).
 struct weighted_user_sampler {
