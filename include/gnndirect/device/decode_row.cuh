@@ -135,55 +135,25 @@ GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE void decode_rows(const Tile& tile, const 
     static_assert(W >= static_cast<int>(sizeof(D)) && out_bytes % W == 0,
                   "decode_rows: W must be a multiple of sizeof(D) dividing the decoded bytes of one load");
     using vec = typename detail::vector_of<V>::type;
-    constexpr int steps_per_pass = 4 / Rows;
-    auto const bytes = static_cast<std::int64_t>(src_bytes);
-    auto const lane = static_cast<std::int64_t>(tile.thread_rank());
-    std::int64_t const stride = static_cast<std::int64_t>(tile.num_threads()) * V;
-    std::int64_t max_span = 0;
+    auto const decoded_bytes = static_cast<std::int64_t>(dst_bytes);
+    detail::for_each_row_vector<V, Rows>(
+      tile, rows, static_cast<std::int64_t>(src_bytes), [&](int r, std::int64_t offset, const vec& loaded) {
+        std::int64_t const first_code = offset * 8 / Codec::code_bits;
+        std::int64_t const dst_offset = first_code * Codec::values_per_code * static_cast<std::int64_t>(sizeof(D));
+        if (dst_offset >= decoded_bytes) { return; }  // padding codes past the row's values
+        alignas(16) D decoded[values];
+        if (rows[r].src != nullptr) {
 #pragma unroll
-    for (int r = 0; r < Rows; ++r) {
-      if (rows[r].dst != nullptr && rows[r].head + bytes > max_span) { max_span = rows[r].head + bytes; }
-    }
-    for (std::int64_t pass = 0; pass < max_span; pass += stride * steps_per_pass) {
-      vec loaded[Rows][steps_per_pass];
-      bool in_row[Rows][steps_per_pass];
-#pragma unroll
-      for (int r = 0; r < Rows; ++r) {
-#pragma unroll
-        for (int s = 0; s < steps_per_pass; ++s) {
-          std::int64_t const offset = pass + s * stride + lane * V - rows[r].head;
-          in_row[r][s] = rows[r].dst != nullptr && offset >= 0 && offset < bytes;
-          loaded[r][s] = vec{};
-          if (in_row[r][s] && rows[r].src != nullptr) {
-            loaded[r][s] = *reinterpret_cast<const vec*>(rows[r].src + offset);
+          for (int k = 0; k < codes; ++k) {
+            codec.template decode<D>(detail::code_at<Codec::code_bits, V>(loaded, k), rows[r].meta, first_code + k,
+                                     decoded + k * Codec::values_per_code);
           }
+        } else {
+#pragma unroll
+          for (int k = 0; k < values; ++k) { decoded[k] = numeric::from_float<D>(0.0f); }
         }
-      }
-#pragma unroll
-      for (int r = 0; r < Rows; ++r) {
-#pragma unroll
-        for (int s = 0; s < steps_per_pass; ++s) {
-          std::int64_t const offset = pass + s * stride + lane * V - rows[r].head;
-          std::int64_t const first_code = offset * 8 / Codec::code_bits;
-          std::int64_t const dst_offset = first_code * Codec::values_per_code * static_cast<std::int64_t>(sizeof(D));
-          if (in_row[r][s] && dst_offset < static_cast<std::int64_t>(dst_bytes)) {
-            alignas(16) D decoded[values];
-            if (rows[r].src != nullptr) {
-#pragma unroll
-              for (int k = 0; k < codes; ++k) {
-                codec.template decode<D>(detail::code_at<Codec::code_bits, V>(loaded[r][s], k), rows[r].meta,
-                                         first_code + k, decoded + k * Codec::values_per_code);
-              }
-            } else {
-#pragma unroll
-              for (int k = 0; k < values; ++k) { decoded[k] = numeric::from_float<D>(0.0f); }
-            }
-            detail::store_decoded<W, out_bytes>(rows[r].dst, dst_offset, static_cast<std::int64_t>(dst_bytes),
-                                                decoded);
-          }
-        }
-      }
-    }
+        detail::store_decoded<W, out_bytes>(rows[r].dst, dst_offset, decoded_bytes, decoded);
+      });
   }
 }
 
