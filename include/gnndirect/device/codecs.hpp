@@ -116,6 +116,25 @@ struct affine_format {
   }
 };
 
+
+/// Encodes a row into 16-bit floating-point codes with `convert` (float -> bits, round to nearest
+/// even). @return -1, or the first column that is not finite or whose code has every exponent bit
+/// of `exponent_mask` set (it rounded to infinity)
+/// @tparam Convert callable float -> std::uint16_t
+/// @param x, cols the values  @param out the codes  @param convert the conversion
+/// @param exponent_mask the format's exponent bits
+template <class Convert>
+std::int64_t encode_16bit_row(const float* x, std::int64_t cols, std::uint8_t* out, Convert convert,
+                              std::uint16_t exponent_mask)
+{
+  for (std::int64_t c = 0; c < cols; ++c) {
+    std::uint16_t const code = convert(x[c]);
+    if (!std::isfinite(x[c]) || (code & exponent_mask) == exponent_mask) { return c; }
+    std::memcpy(out + 2 * c, &code, 2);
+  }
+  return -1;
+}
+
 }  // namespace detail
 
 /// Stored fp32: a byte copy to fp32 destinations, rounded to nearest even for fp16/bf16 ones.
@@ -147,12 +166,7 @@ struct fp16 : detail::float_format<fp16, 16> {
   /// @param x, cols the values  @param out the codes (the metadata argument is unnamed: none kept)
   static std::int64_t encode_row(const float* x, std::int64_t cols, std::uint8_t* out, no_row_meta&)
   {
-    for (std::int64_t c = 0; c < cols; ++c) {
-      std::uint16_t const h = numeric::float_to_half(x[c]);
-      if (!std::isfinite(x[c]) || (h & 0x7c00u) == 0x7c00u) { return c; }
-      std::memcpy(out + 2 * c, &h, 2);
-    }
-    return -1;
+    return detail::encode_16bit_row(x, cols, out, [](float v) { return numeric::float_to_half(v); }, 0x7c00u);
   }
 };
 
@@ -168,12 +182,7 @@ struct bf16 : detail::float_format<bf16, 16> {
   /// @param x, cols the values  @param out the codes (the metadata argument is unnamed: none kept)
   static std::int64_t encode_row(const float* x, std::int64_t cols, std::uint8_t* out, no_row_meta&)
   {
-    for (std::int64_t c = 0; c < cols; ++c) {
-      std::uint16_t const b = numeric::float_to_bf16(x[c]);
-      if (!std::isfinite(x[c]) || (b & 0x7f80u) == 0x7f80u) { return c; }
-      std::memcpy(out + 2 * c, &b, 2);
-    }
-    return -1;
+    return detail::encode_16bit_row(x, cols, out, [](float v) { return numeric::float_to_bf16(v); }, 0x7f80u);
   }
 };
 
