@@ -1,4 +1,4 @@
-"""The GraphSAGE example's measurement logic, on the CPU with stand-in paths (no model, no GPU):
+"""The GraphSAGE training benchmark's (bench/train_graphsage.py) measurement logic, on the CPU with stand-in paths (no model, no GPU):
 the sweep window's clock and the summary of a block-budget sweep."""
 
 import copy
@@ -9,8 +9,8 @@ import time
 import pytest
 import torch
 
-EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "pytorch")
-sys.path.insert(0, EXAMPLES)
+BENCH = os.path.join(os.path.dirname(__file__), "..", "..", "bench")
+sys.path.insert(0, BENCH)
 train_graphsage = pytest.importorskip("train_graphsage")
 
 

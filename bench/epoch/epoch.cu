@@ -30,12 +30,12 @@
 #include <gnndirect/graph/generate.hpp>
 #include <gnndirect/owners/placement.hpp>
 
-#include "demo/options.hpp"
-#include "demo/progress.hpp"
-#include "demo/measure.hpp"
-#include "demo/dataset.cuh"
-#include "demo/paths.cuh"
-#include "demo/report.hpp"
+#include "options.hpp"
+#include "progress.hpp"
+#include "measure.hpp"
+#include "dataset.cuh"
+#include "paths.cuh"
+#include "report.hpp"
 
 namespace gnndirect_demo {
 
