@@ -94,6 +94,7 @@ struct gather_options {
   double codec_gib = 8.0;    ///< --codec-gib: the codecs' fp32 features
   std::string filter;        ///< --benchmark_filter as given: which studies register
   bool help = false;         ///< --help / -h: the usage was printed
+  bool listing = false;      ///< --benchmark_list_tests[=true]: names only, no GPU needed
 };
 
 gather_options& options()
@@ -149,6 +150,7 @@ void parse_options(int& argc, char** argv)
     bool const ours = arg == "--tables" || arg == "--sparse-gib" || arg == "--alloc-gib" || arg == "--codec-gib";
     if (!ours) {
       if (arg == "--benchmark_filter" && has_value) { o.filter = value; }
+      if (arg == "--benchmark_list_tests") { o.listing = !has_value || value == "true" || value == "1"; }
       if (arg == "--help" || arg == "-h") {
         std::fputs(usage_text, stdout);
         o.help = true;
@@ -996,11 +998,12 @@ int main(int argc, char** argv)
     benchmark::Initialize(&argc, argv);
     return 0;
   }
-  if (gnndirect::device_count() == 0) {
+  benchmark::Initialize(&argc, argv);
+  // Listing (--benchmark_list_tests) registers no table and runs nothing: it needs no GPU.
+  if (gnndirect::device_count() == 0 && !options().listing) {
     std::fprintf(stderr, "bench_gather: no CUDA device; benchmarks need an NVIDIA GPU\n");
     return 1;
   }
-  benchmark::Initialize(&argc, argv);
   register_all();
   benchmark::RunSpecifiedBenchmarks();
   release_tables();
