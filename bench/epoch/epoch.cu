@@ -1,5 +1,6 @@
-// End-to-end demo: one training epoch's data loading for a GNN on a large graph, three ways side
-// by side on one GPU:
+// The end-to-end benchmark behind scripts/demo (the README's main job): one training epoch's data
+// loading for a GNN on a large graph, several ways side by side on one GPU (examples/demo.cu is
+// the short read of the same story):
 //   gnndirect    graph and features stay in host memory; the mini-batch pipeline samples and
 //                gathers on the GPU straight from there (no CPU gather, no staging copy);
 //   cpu-centric  a good CPU loader: fast host sampling and relabelling on all cores
@@ -22,7 +23,7 @@
 //                            from the host-resident table against the CPU-centric staged gather of
 //                            the same rows (the comparison of PyTorch-Direct, Min et al. 2021).
 //
-//   demo [--preset small|products|reddit|twitter|papers100m] [--scale X] [--batch-size N]
+//   epoch [--preset small|products|reddit|twitter|papers100m] [--scale X] [--batch-size N]
 //        [--fanouts 15,10,5] [--epochs N] [--max-batches N] [--paths gnndirect,cpu,gpu,transfer]
 //        [--workers 1,2,4] [--depth 2,3,4,6] [--gather-blocks 32,128] [--feature-dim D] [--train-nodes N] [--seed S]
 //        [--codec fp32|fp16|bf16|int8|fp8|int4] [--json FILE]
