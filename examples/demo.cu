@@ -2,8 +2,8 @@
 //   1. a graph shaped like ogbn-products is generated; its neighbour lists and a feature table
 //      are placed in host memory (the GPU reads them over the link, nothing is copied up front);
 //   2. a minibatch_pipeline prepares the batches: seeds -> sampled blocks -> feature rows;
-//   3. the first batch is checked on the host: every sampled edge is an edge of the graph and
-//      every feature row is the row of the node it belongs to;
+//   3. the first batch is checked on the host: every sampled edge is an edge of the graph, every
+//      feature row is the row of the node it belongs to, every label the label of its seed;
 //   4. the epoch's time is set against the link floor: the feature bytes it gathered over the
 //      host link's peak rate (a lower bound on any loader that moves them).
 // The full benchmark (every data path, sweeps, JSON) is bench/epoch, which scripts/demo runs.
@@ -31,6 +31,7 @@ constexpr std::int64_t dim = 100;  // fp32 features per node, as ogbn-products
 // The value of feature `c` of node `v`: computed again by the check, which so reads nothing the
 // pipeline wrote to know what a row should hold.
 float feature_value(std::int64_t v, std::int64_t c) { return static_cast<float>((v * 131 + c) % 1000) * 1e-3f; }
+Label label_of(std::int64_t v) { return static_cast<Label>(v % 47); }
 
 // The host link's peak: a pinned 256 MiB host-to-device copy, best of 5.
 double link_peak_bytes_per_s()
@@ -76,6 +77,9 @@ int check_batch(const Batch& batch, const std::vector<Offset>& indptr, const Ind
       }
     }
   }
+  auto const seeds = to_host(batch.seeds, batch.num_seeds);  // each seed's label came along
+  auto const labels = to_host(batch.labels, batch.num_seeds);
+  for (std::size_t i = 0; i < seeds.size(); ++i) { problems += labels[i] != label_of(seeds[i]); }
   auto const& inputs = batch.blocks.input_nodes();  // row r of the features is node inputs[r]
   auto const nodes = to_host(inputs.data(), inputs.count);
   std::vector<float> rows(nodes.size() * dim);
@@ -103,6 +107,7 @@ int main(int argc, char** argv)
     // 1. The graph and the features, in the host memory `auto` placement picks for this GPU.
     auto const where = gnndirect::choose_host_placement();
     std::printf("host-resident data in %s (%s)\n", gnndirect::to_string(where.kind).data(), where.reason);
+    if (!gnndirect::is_host_resident(where.kind)) { return 1; }  // this GPU cannot read host memory
     cudaStream_t stream = nullptr;  // where the pipeline hands batches over (training would run here)
     GNNDIRECT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     auto const graph = gnndirect::generate_csr<Offset, Index>(
@@ -115,7 +120,7 @@ int main(int argc, char** argv)
       for (std::int64_t c = 0; c < dim; ++c) { host_rows.row(v)[c] = feature_value(v, c); }
     }
     std::vector<Label> host_labels(static_cast<std::size_t>(n));
-    for (std::size_t v = 0; v < host_labels.size(); ++v) { host_labels[v] = static_cast<Label>(v % 47); }
+    for (std::size_t v = 0; v < host_labels.size(); ++v) { host_labels[v] = label_of(static_cast<std::int64_t>(v)); }
     gnndirect::buffer<Label> labels(host_labels.size(), gnndirect::memory_kind::device);
     GNNDIRECT_CUDA_TRY(cudaMemcpy(labels.data(), host_labels.data(), labels.bytes(), cudaMemcpyHostToDevice));
     std::vector<Index> training_ids;  // every 10th node trains
