@@ -4,7 +4,7 @@
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/owners/buffer.hpp>
 
-#include "../examples/demo/median.hpp"
+#include "epoch/median.hpp"
 
 #include <benchmark/benchmark.h>
 #include <cuda_runtime_api.h>

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """GraphSAGE accuracy and epoch time per feature codec, same seeds, side by side.
 
-Runs examples/pytorch/train_graphsage.py once per codec (a fresh process each, so that each
+Runs bench/train_graphsage.py once per codec (a fresh process each, so that each
 codec's peak host RSS is its own), gnndirect path only (features in host memory, placement
 auto), with the same graph, features, model initialisation, shuffle and sampling seeds; the
 first run also trains the all-in-GPU fp32 path ("gpu": graph and features in HBM), the reference
@@ -39,7 +39,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TRAIN = os.path.join(HERE, "..", "examples", "pytorch", "train_graphsage.py")
+TRAIN = os.path.join(HERE, "train_graphsage.py")
 
 #: Codecs train_graphsage.py --codec accepts (besides none).
 CODECS = ("fp32", "fp16", "bf16", "int8", "fp8", "int4")

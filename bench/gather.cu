@@ -11,7 +11,16 @@
 // Counters: GBps (decimal, gathered row bytes / median time), pct_link (vs the pinned H2D memcpy
 // peak measured at start), vs_<path> (ratio to that path for the same table and row size).
 //
-// GNNDIRECT_BENCH_STUDY64=1 adds the 64-byte-row study (gather64/...): what limits small rows
+// Studies beyond the sweep are named benchmarks that register only when --benchmark_filter names
+// them (the study's name appears in the filter text), so that a plain run stays the sweep and
+// the codecs; `bench_gather --help` prints this list and the size options:
+//   bench_gather --benchmark_filter=gather64                  the 64-byte-row study
+//   bench_gather --benchmark_filter='link_peak|gather_sparse' the sparse-gather study
+//   bench_gather --benchmark_filter='link_peak|gather_alloc'  the allocation study
+//   bench_gather --benchmark_filter='link_peak|gather_codec'  the codecs only
+//   bench_gather --benchmark_filter='link_peak|device_copy|gather/'  the sweep without the codecs
+//
+// gather64 is the 64-byte-row study (gather64/...): what limits small rows
 // from host memory, one knob at a time on managed_host, on a 256 MiB and a 16 GiB table:
 //   translation   the same pattern on both tables (the small one's pages stay in the GPU's TLBs)
 //   request rate  rows in flight per tile, threads per row, block budget (8 to a full grid)
@@ -19,17 +28,17 @@
 //                 read over the link is used whole (same bytes, half the lines of random rows)
 //   locality      unsorted (caller order) against the selector's sorted order
 //
-// GNNDIRECT_BENCH_SPARSE=1 adds the sparse-gather study (gather_sparse/...): 512-B rows as the
+// gather_sparse is the sparse-gather study (gather_sparse/...): 512-B rows as the
 // papers100M demo gathers them (about 130K rows per batch from a 53 GiB table, so nearly every
 // row lies on a page of its own), managed_host only, the default policy unless named:
 //   span          the same 131072 rows drawn from the first 4 or 16 GiB or the whole table
 //   rows          1M rows per gather instead of 131072 (denser pages)
 //   blocks        the block cap: 32 (the selector's), 64, 128, 256, a full grid
 //   streams       1, 2, 4 or 6 gathers at once, each on its own stream (as pipeline workers)
-// GNNDIRECT_BENCH_SPARSE_GIB sets the table size in GiB (default 53).
+// --sparse-gib sets the table size in GiB (default 53).
 //
-// GNNDIRECT_BENCH_ALLOC=1 adds the allocation study (gather_alloc/...): the same 1M random rows
-// (64, 128, 512 B, default policy) from a 16 GiB table (GNNDIRECT_BENCH_ALLOC_GIB) allocated in
+// gather_alloc is the allocation study (gather_alloc/...): the same 1M random rows
+// (64, 128, 512 B, default policy) from a 16 GiB table (--alloc-gib) allocated in
 // several ways, since how host memory is allocated may decide the GPU page size that maps it, and
 // 64-B rows from large tables are translation-bound: managed_host (cudaMallocManaged, advised,
 // filled by the CPU) and three other ways of populating managed memory (see managed_allocate), pinned
@@ -38,9 +47,9 @@
 // transparent huge pages, then cudaHostRegister). Each checks its first 4096 gathered rows
 // against the host's bytes.
 //
-// Row codecs (gather_codec/<codec>/<path>/cols:<n>, always registered; GNNDIRECT_BENCH_CODECS=0
-// skips them): fp32, fp16, bf16, int8_affine, fp8_e4m3, int4_affine at 100, 128 and 602 features,
-// decoded to fp32, from a table of GNNDIRECT_BENCH_CODEC_GIB GiB of fp32 features (default 8)
+// Row codecs (gather_codec/<codec>/<path>/cols:<n>, always registered; a filter leaves them out):
+// fp32, fp16, bf16, int8_affine, fp8_e4m3, int4_affine at 100, 128 and 602 features,
+// decoded to fp32, from a table of --codec-gib GiB of fp32 features (default 8)
 // encoded into managed_host. Paths: `zero_copy` (the decoding gather: codes cross the link,
 // decoded in registers) and `cpu_centric` (all cores index the encoded host table into pinned
 // staging with the rows' metadata, one copy, then the GPU decodes). Counters: link_GBps (encoded
@@ -76,6 +85,112 @@ namespace gb = gnndirect::bench;
 using gnndirect::memory_kind;
 
 namespace {
+
+/// bench_gather's own options, taken out of argv before Google Benchmark reads the rest.
+struct gather_options {
+  std::vector<double> tables_gib{0.25, 1, 4, 16};  ///< --tables: the sweep's table sizes (GiB)
+  double sparse_gib = 53.0;  ///< --sparse-gib: the sparse study's table
+  double alloc_gib = 16.0;   ///< --alloc-gib: the allocation study's tables
+  double codec_gib = 8.0;    ///< --codec-gib: the codecs' fp32 features
+  std::string filter;        ///< --benchmark_filter as given: which studies register
+  bool help = false;         ///< --help / -h: the usage was printed
+  bool listing = false;      ///< --benchmark_list_tests[=true]: names only, no GPU needed
+};
+
+gather_options& options()
+{
+  static gather_options o;
+  return o;
+}
+
+constexpr char const* usage_text =
+  "usage: bench_gather [--tables GIB,GIB,...] [--sparse-gib GIB] [--alloc-gib GIB] [--codec-gib GIB]\n"
+  "                    [Google Benchmark options, e.g. --benchmark_filter=REGEX]\n"
+  "Random row gathers from host memory, path by path (see bench/gather.cu's comment).\n"
+  "Benchmarks (a plain run: link_peak, device_copy, the sweep and the codecs):\n"
+  "  link_peak, device_copy   the pinned H2D memcpy peak and the device copy rate\n"
+  "  gather/PATH/table_MiB:T/row_bytes:R   the sweep over paths, tables and row sizes\n"
+  "  gather_codec/CODEC/PATH/cols:N        row codecs, zero-copy against CPU-centric\n"
+  "Studies, registered only when --benchmark_filter names them:\n"
+  "  gather64        64-byte rows, one knob at a time (translation, request rate, lines, order)\n"
+  "  gather_sparse   512-B rows spread over a large table, as the papers100M epoch gathers them\n"
+  "  gather_alloc    the same gathers from host memory allocated in several ways\n"
+  "  e.g. bench_gather --benchmark_filter='link_peak|gather_sparse'\n"
+  "Sizes: --tables the sweep's tables in GiB (default 0.25,1,4,16); --sparse-gib (default 53),\n"
+  "  --alloc-gib (default 16), --codec-gib (default 8): the studies' and the codecs' tables.\n";
+
+/// A GiB value > 0 of option `flag`, or exit 2 naming the option and the text.
+double parse_gib(const std::string& flag, const std::string& text)
+{
+  char* end = nullptr;
+  double const v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !(v > 0) || v > 1e6) {
+    std::fprintf(stderr, "bench_gather: %s expects a size in GiB > 0, got '%s'\n", flag.c_str(), text.c_str());
+    std::exit(2);
+  }
+  return v;
+}
+
+/// Takes bench_gather's options (--flag VALUE or --flag=VALUE) out of argv, notes the benchmark
+/// filter, prints the usage for --help (Google Benchmark then prints its own options). Exits 2 on
+/// a bad value or a missing one.
+void parse_options(int& argc, char** argv)
+{
+  gather_options& o = options();
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string value;
+    bool has_value = false;
+    if (auto const eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg.resize(eq);
+      has_value = true;
+    }
+    bool const ours = arg == "--tables" || arg == "--sparse-gib" || arg == "--alloc-gib" || arg == "--codec-gib";
+    if (!ours) {
+      if (arg == "--benchmark_filter" && has_value) { o.filter = value; }
+      if (arg == "--benchmark_list_tests") { o.listing = !has_value || value == "true" || value == "1"; }
+      if (arg == "--help" || arg == "-h") {
+        std::fputs(usage_text, stdout);
+        o.help = true;
+      }
+      argv[kept++] = argv[i];
+      continue;
+    }
+    if (!has_value) {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "bench_gather: %s needs a value (see --help)\n", arg.c_str());
+        std::exit(2);
+      }
+      value = argv[++i];
+    }
+    if (arg == "--tables") {
+      o.tables_gib.clear();
+      std::size_t start = 0;
+      while (start <= value.size()) {
+        std::size_t end = value.find(',', start);
+        if (end == std::string::npos) { end = value.size(); }
+        o.tables_gib.push_back(parse_gib(arg, value.substr(start, end - start)));
+        start = end + 1;
+      }
+    } else if (arg == "--sparse-gib") {
+      o.sparse_gib = parse_gib(arg, value);
+    } else if (arg == "--alloc-gib") {
+      o.alloc_gib = parse_gib(arg, value);
+    } else {
+      o.codec_gib = parse_gib(arg, value);
+    }
+  }
+  argc = kept;
+  argv[argc] = nullptr;
+}
+
+/// Whether --benchmark_filter names `study` (the study then registers; see the file comment).
+bool filter_names(const char* study)
+{
+  return options().filter.find(study) != std::string::npos;
+}
 
 /// A data path of the sweep: where the table lives and the policy overrides.
 struct path {
@@ -272,15 +387,14 @@ void bm_gather(benchmark::State& state, const path& p, std::size_t table_bytes, 
   state.counters["rows"] = static_cast<double>(count);
 }
 
-/// The sparse study's managed_host table of GNNDIRECT_BENCH_SPARSE_GIB GiB (default 53),
+/// The sparse study's managed_host table of --sparse-gib GiB (default 53),
 /// allocated and filled on first use; the sweep's tables are freed first.
 gnndirect::buffer<std::byte>& sparse_table()
 {
   auto& table = sparse_table_slot();
   if (!table) {
     current_tables().reset();
-    char const* gib = std::getenv("GNNDIRECT_BENCH_SPARSE_GIB");
-    auto const bytes = static_cast<std::size_t>((gib != nullptr ? std::atof(gib) : 53.0) * (1ull << 30));
+    auto const bytes = static_cast<std::size_t>(options().sparse_gib * (1ull << 30));
     table = std::make_unique<gnndirect::buffer<std::byte>>(bytes, memory_kind::managed_host);
     fill_pattern(table->host_data(), bytes);
   }
@@ -397,16 +511,9 @@ void bm_device_copy(benchmark::State& state)
 
 std::vector<std::size_t> table_sizes()
 {
-  // GNNDIRECT_BENCH_TABLES="0.25,4,16" (GiB) selects the sweep; default all three.
+  // --tables 0.25,4,16 (GiB) selects the sweep's tables; default 0.25,1,4,16.
   std::vector<std::size_t> sizes;
-  std::string spec = std::getenv("GNNDIRECT_BENCH_TABLES") ? std::getenv("GNNDIRECT_BENCH_TABLES") : "0.25,1,4,16";
-  std::size_t start = 0;
-  while (start < spec.size()) {
-    std::size_t end = spec.find(',', start);
-    if (end == std::string::npos) { end = spec.size(); }
-    sizes.push_back(static_cast<std::size_t>(std::atof(spec.substr(start, end - start).c_str()) * (1ull << 30)));
-    start = end + 1;
-  }
+  for (double gib : options().tables_gib) { sizes.push_back(static_cast<std::size_t>(gib * (1ull << 30))); }
   return sizes;
 }
 
@@ -626,7 +733,7 @@ std::unique_ptr<study_table>& study_table_slot()
   return table;
 }
 
-/// The allocation study's table `how` of GNNDIRECT_BENCH_ALLOC_GIB GiB (default 16), replacing
+/// The allocation study's table `how` of --alloc-gib GiB (default 16), replacing
 /// any other table first (one large table at a time).
 study_table& alloc_table(const std::string& how)
 {
@@ -635,8 +742,7 @@ study_table& alloc_table(const std::string& how)
     table.reset();
     current_tables().reset();
     sparse_table_slot().reset();
-    char const* gib = std::getenv("GNNDIRECT_BENCH_ALLOC_GIB");
-    auto const bytes = static_cast<std::size_t>((gib != nullptr ? std::atof(gib) : 16.0) * (1ull << 30));
+    auto const bytes = static_cast<std::size_t>(options().alloc_gib * (1ull << 30));
     table = std::make_unique<study_table>(how, bytes);
     std::fprintf(stderr, "alloc study: %s %zu GiB, AnonHugePages %s", how.c_str(), bytes >> 30,
                  study_table::anon_huge_pages().c_str());
@@ -736,8 +842,7 @@ gnndirect::encoded_table<Codec>& codec_table(std::int64_t rows, std::int64_t col
 template <class Codec>
 void bm_gather_codec(benchmark::State& state, const std::string& codec_name, bool cpu_centric, std::int64_t cols)
 {
-  char const* gib_text = std::getenv("GNNDIRECT_BENCH_CODEC_GIB");
-  double const gib = gib_text != nullptr ? std::atof(gib_text) : 8.0;
+  double const gib = options().codec_gib;
   std::int64_t const rows = static_cast<std::int64_t>(gib * (1ull << 30) / (cols * 4.0));
   auto& table = codec_table<Codec>(rows, cols);
   auto const view = table.view();
@@ -868,11 +973,11 @@ void register_all()
       }
     }
   }
-  if (std::getenv("GNNDIRECT_BENCH_STUDY64") != nullptr) { register_study64(); }
-  if (std::getenv("GNNDIRECT_BENCH_SPARSE") != nullptr) { register_sparse_study(); }
-  if (std::getenv("GNNDIRECT_BENCH_ALLOC") != nullptr) { register_alloc_study(); }
-  char const* codecs_env = std::getenv("GNNDIRECT_BENCH_CODECS");
-  if (codecs_env == nullptr || std::string(codecs_env) != "0") { register_codec_sweep(); }
+  // The studies are large (up to a 53 GiB table): only when the filter names them.
+  if (filter_names("gather64")) { register_study64(); }
+  if (filter_names("gather_sparse")) { register_sparse_study(); }
+  if (filter_names("gather_alloc")) { register_alloc_study(); }
+  register_codec_sweep();
 }
 
 /// Frees the tables before main returns (CUDA must still be alive).
@@ -888,11 +993,17 @@ void release_tables()
 
 int main(int argc, char** argv)
 {
-  if (gnndirect::device_count() == 0) {
+  parse_options(argc, argv);
+  if (options().help) {  // Google Benchmark's own options follow ours (it prints them and exits 0)
+    benchmark::Initialize(&argc, argv);
+    return 0;
+  }
+  benchmark::Initialize(&argc, argv);
+  // Listing (--benchmark_list_tests) registers no table and runs nothing: it needs no GPU.
+  if (gnndirect::device_count() == 0 && !options().listing) {
     std::fprintf(stderr, "bench_gather: no CUDA device; benchmarks need an NVIDIA GPU\n");
     return 1;
   }
-  benchmark::Initialize(&argc, argv);
   register_all();
   benchmark::RunSpecifiedBenchmarks();
   release_tables();

@@ -4,7 +4,7 @@
 // from HBM, and the HBM bytes each tier needs. The cached demo path keeps only feature rows in
 // HBM; its neighbour lists all cross the link. Counts, not timings: runs anywhere (host only).
 //
-// Traffic model (the demo's, examples/demo/paths.cuh): a feature row costs dim x 4 bytes per
+// Traffic model (the demo's, bench/epoch/paths.cuh): a feature row costs dim x 4 bytes per
 // input node of a batch; a dst node's neighbour list costs min(128-B lines of its list, the
 // layer's fanout) x 128 bytes per layer it is sampled in. Batches as in the demo: training nodes
 // spread evenly over the ids, shuffled, 1024 seeds, fanouts [15,10,5], the fast CPU sampler.
@@ -17,7 +17,7 @@
 #include <gnndirect/graph/generate.hpp>
 #include <gnndirect/host/cpu_sampler.hpp>
 
-#include "../examples/demo/options.hpp"
+#include "epoch/options.hpp"
 
 #include <algorithm>
 #include <cstdint>

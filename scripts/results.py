@@ -35,7 +35,7 @@ usage: scripts/results.py paper --out DIR [--power power.csv] [--rapl rapl.csv] 
                                  [--train SHAPE=train.json ...] demo.json [demo.json ...]
 
 Inputs:
-  demo.json  examples/demo --json output: every path entry has start_unix_s/end_unix_s (the
+  demo.json  bench/epoch (scripts/demo) --json output: every path entry has start_unix_s/end_unix_s (the
              wall-clock bounds of its timed epochs), "transfer" the transfer path's totals, and
              "sweep" the --workers/--depth sweep when there was one.
   power.csv  nvidia-smi --query-gpu=timestamp,power.draw --format=csv,noheader,nounits -lms 200:
@@ -46,7 +46,7 @@ Inputs:
              energy_uj counters; or a line "not readable".
   runs.txt   optional "shape rc seconds" lines from scripts/gpu paper (runs that failed or
              timed out are listed in the table's notes).
-  train.json examples/pytorch/train_graphsage.py --json output of one shape: end-to-end GraphSAGE
+  train.json bench/train_graphsage.py --json output of one shape: end-to-end GraphSAGE
              training of gnndirect, all-in-GPU and the CPU-centric loaders (PyG's NeighborLoader,
              "pyg"; PyG's NodeLoader on gnndirect's fast C++ CPU sampler, "pygfast"); every path
              has start_unix_s/end_unix_s (its timed epochs) for the power means.
@@ -284,7 +284,7 @@ def training_markdown(rows):
     """The training table (end-to-end GraphSAGE, one epoch per path) as markdown lines."""
     if not rows:
         return []
-    lines = ["", "End-to-end GraphSAGE training (examples/pytorch/train_graphsage.py, one epoch per path; "
+    lines = ["", "End-to-end GraphSAGE training (bench/train_graphsage.py, one epoch per path; "
              "the best CPU-centric loader is the faster of PyG's NeighborLoader and PyG's NodeLoader on "
              "gnndirect's C++ CPU sampler, full epochs; PyTorch-Direct reports up to 1.6x):", "",
              "| shape | epoch s gnndirect | epoch s all-in-GPU | epoch s best CPU loader | epoch s PyG "

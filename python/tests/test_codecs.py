@@ -394,14 +394,13 @@ def test_feature_store_returns_decoded_tensors(_extension, seed):
     assert tuple(fs.get_tensor_size(group_name=None, attr_name="x")) == (800, 50)
 
 
-# -- the GraphSAGE example and the accuracy bench ---------------------------------------------
+# -- the GraphSAGE training benchmark and the accuracy bench --------------------------------
 
-EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "pytorch")
 BENCH = os.path.join(os.path.dirname(__file__), "..", "..", "bench")
 
 
 def test_train_graphsage_codec_option_parses():
-    sys.path.insert(0, EXAMPLES)
+    sys.path.insert(0, BENCH)
     train_graphsage = pytest.importorskip("train_graphsage")
     assert train_graphsage.parse_args([]).codec is None
     assert train_graphsage.parse_args(["--codec", "none"]).codec is None
@@ -414,7 +413,7 @@ def test_train_graphsage_codec_option_parses():
 
 
 def test_realistic_features_are_heavy_tailed_with_spread_scales():
-    sys.path.insert(0, EXAMPLES)
+    sys.path.insert(0, BENCH)
     train_graphsage = pytest.importorskip("train_graphsage")
     model = train_graphsage.realistic_feature_model(8, 100, 0, torch.device("cpu"))
     labels = torch.randint(0, 8, (20000,))

@@ -1,8 +1,8 @@
-// The demo's option parsing and preset selection (examples/demo/options.hpp), on the host: which
+// The demo's option parsing and preset selection (bench/epoch/options.hpp; scripts/demo runs it), on the host: which
 // pipeline shape each preset runs with, and that command-line values win over the preset's.
 #include <doctest/doctest.h>
 
-#include "../../examples/demo/options.hpp"
+#include "../../bench/epoch/options.hpp"
 
 #include <string>
 #include <vector>

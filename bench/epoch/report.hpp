@@ -1,5 +1,5 @@
 #pragma once
-// The demo (examples/demo.cu), the report: the table on stdout and the JSON file.
+// The epoch benchmark (bench/epoch/epoch.cu), the report: the table on stdout and the JSON file.
 #include "common.hpp"
 #include "options.hpp"
 #include "paths.cuh"

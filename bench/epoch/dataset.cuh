@@ -1,5 +1,5 @@
 #pragma once
-// The demo (examples/demo.cu), the data set: graph, features and labels generated on the GPU.
+// The epoch benchmark (bench/epoch/epoch.cu), the data set: graph, features and labels generated on the GPU.
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/graph/generate.cuh>

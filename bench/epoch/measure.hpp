@@ -1,5 +1,5 @@
 #pragma once
-// The demo (examples/demo.cu), measurements shared by the paths: the host link's peak.
+// The epoch benchmark (bench/epoch/epoch.cu), measurements shared by the paths: the host link's peak.
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/owners/buffer.hpp>
 

@@ -1,5 +1,5 @@
 #pragma once
-// The demo (examples/demo.cu), command line: the demo's options, presets and the host-memory check.
+// The epoch benchmark (bench/epoch/epoch.cu), command line: the demo's options, presets and the host-memory check.
 #include <gnndirect/graph/generate.hpp>
 
 #include "common.hpp"
@@ -48,7 +48,7 @@ struct demo_args {
 inline void print_usage(std::FILE* out)
 {
   std::fprintf(out,
-    "usage: demo [options]\n"
+    "usage: epoch [options]      (scripts/demo [options] builds and runs it)\n"
     "  --preset NAME        small | products | reddit | twitter | papers100m (default small)\n"
     "  --scale X            multiply the preset's nodes and edges by X (default 1)\n"
     "  --batch-size N       seeds per mini-batch (default 1024)\n"

@@ -1,6 +1,7 @@
-# cmake -P script behind the `demo_bad_options` test: every bad command line of the demo exits 2
-# before touching the GPU, with a message that names the option (and for values, the range).
-#   cmake -DDEMO=<path to demo> -DWORK_DIR=<dir> -P check_demo_options.cmake
+# cmake -P script behind the `epoch_bad_options` test: every bad command line of the epoch
+# benchmark (bench/epoch, what scripts/demo runs) exits 2 before touching the GPU, with a message
+# that names the option (and for values, the range).
+#   cmake -DEPOCH=<path to epoch> -DWORK_DIR=<dir> -P check_options.cmake
 # Each case: arguments separated by '|', then '=>' and a text the message must contain, with
 # '{' and '}' standing for '[' and ']' (brackets would change how CMake splits the list).
 set(cases
@@ -45,11 +46,11 @@ foreach(case IN LISTS cases)
   string(REPLACE "{" "[" expected "${expected}")
   string(REPLACE "}" "]" expected "${expected}")
   string(REPLACE "|" ";" args "${args}")
-  execute_process(COMMAND ${DEMO} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
+  execute_process(COMMAND ${EPOCH} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
                   TIMEOUT 60)
   string(FIND "${err}" "${expected}" at)
   if(NOT rc EQUAL 2 OR at EQUAL -1)
-    message(SEND_ERROR "demo ${args}: exit ${rc}, expected 2 and a message containing\n  ${expected}\ngot:\n${err}${out}")
+    message(SEND_ERROR "epoch ${args}: exit ${rc}, expected 2 and a message containing\n  ${expected}\ngot:\n${err}${out}")
     math(EXPR failures "${failures} + 1")
   endif()
 endforeach()

@@ -1,5 +1,5 @@
 #pragma once
-// The demo (examples/demo.cu), the paths: gnndirect's pipeline, CPU-centric, all-in-GPU, graph-in-HBM, feature transfer.
+// The epoch benchmark (bench/epoch/epoch.cu), the paths: gnndirect's pipeline, CPU-centric, all-in-GPU, graph-in-HBM, feature transfer.
 #include <gnndirect/algorithms/gather.cuh>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>

@@ -66,10 +66,10 @@ Time split, two views:
 CPU core-seconds per epoch count this process and its children (DataLoader workers): live
 children through psutil, ended ones through RUSAGE_CHILDREN ("cpu_meter" in the JSON says which).
 
-    python examples/pytorch/train_graphsage.py                 # products-shaped, all paths
-    python examples/pytorch/train_graphsage.py --scale 0.1 --epochs 1 --json out.json
-    python examples/pytorch/train_graphsage.py --shape papers100m --scale 1 --epochs 1 --paths gnndirect,gpu
-    python examples/pytorch/train_graphsage.py --smoke-cpu --scale 0.01 --paths pyg,pygfast,hostref   # no GPU
+    python bench/train_graphsage.py                 # products-shaped, all paths
+    python bench/train_graphsage.py --scale 0.1 --epochs 1 --json out.json
+    python bench/train_graphsage.py --shape papers100m --scale 1 --epochs 1 --paths gnndirect,gpu
+    python bench/train_graphsage.py --smoke-cpu --scale 0.01 --paths pyg,pygfast,hostref   # no GPU
 
 Sweeps (pyg over --pyg-workers, pygfast over --pygfast-workers): with --pyg-sweep-batches N > 0
 each worker count is timed over N batches after a warm-up (--warmup-batches, but at least
@@ -96,7 +96,7 @@ import traceback
 import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
 
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402

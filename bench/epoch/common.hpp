@@ -1,5 +1,5 @@
 #pragma once
-// The demo (examples/demo.cu): the standard headers and names all of its parts use; each part
+// The epoch benchmark (bench/epoch/epoch.cu): the standard headers and names all of its parts use; each part
 // includes the library headers it needs itself.
 #include <gnndirect/core/memory_kind.hpp>
 

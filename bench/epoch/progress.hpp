@@ -1,5 +1,5 @@
 #pragma once
-// The demo (examples/demo.cu), progress on stderr and the meters every path is timed with.
+// The epoch benchmark (bench/epoch/epoch.cu), progress on stderr and the meters every path is timed with.
 #include "common.hpp"
 
 namespace gnndirect_demo {

@@ -1,0 +1,31 @@
+# cmake -P script behind the `examples_short` test: no file under examples/ is longer than
+# MAX_LINES lines. Examples are read to learn one thing each; experiments with their sweeps and
+# reports live in bench/ (issue #32).
+#   cmake -DEXAMPLES_DIR=<examples/> -DMAX_LINES=200 -P check_example_lengths.cmake
+if(NOT EXAMPLES_DIR OR NOT MAX_LINES)
+  message(FATAL_ERROR "usage: cmake -DEXAMPLES_DIR=<dir> -DMAX_LINES=<n> -P check_example_lengths.cmake")
+endif()
+file(GLOB_RECURSE files LIST_DIRECTORIES false "${EXAMPLES_DIR}/*")
+list(LENGTH files count)
+if(count EQUAL 0)
+  message(FATAL_ERROR "no files under ${EXAMPLES_DIR}")
+endif()
+set(too_long "")
+foreach(f IN LISTS files)
+  if(f MATCHES "/(__pycache__|\\.pytest_cache)/")
+    continue()
+  endif()
+  # Count newlines (file(STRINGS) would drop empty lines and split at NULs).
+  file(READ "${f}" text HEX)
+  string(REGEX MATCHALL "0a" newlines "${text}")
+  list(LENGTH newlines lines)
+  if(lines GREATER MAX_LINES)
+    file(RELATIVE_PATH rel "${EXAMPLES_DIR}" "${f}")
+    list(APPEND too_long "examples/${rel}: ${lines} lines")
+  endif()
+endforeach()
+if(too_long)
+  list(JOIN too_long "\n  " report)
+  message(FATAL_ERROR "examples over ${MAX_LINES} lines (move experiments to bench/):\n  ${report}")
+endif()
+message(STATUS "${count} files under examples/, none over ${MAX_LINES} lines")
