@@ -124,8 +124,8 @@ int run(demo_args a, report_context ctx, gnndirect::placement_decision where)
       print_transfer(transfer);
       continue;
     } else if (path == "cached") {
-      results.push_back(run_pipeline_path<Codec>("cached", a, d, d.graph.view(), features, ref, false,
-                                                 feature_cache_bytes(a, d)));
+      results.push_back(run_pipeline_path<Codec>("cached", a, d, d.graph.view(), features, ref,
+                                                 gnndirect::is_host_resident(where.kind), feature_cache_bytes(a, d)));
     } else if (path == "cpu" && !gnndirect::is_host_resident(where.kind)) {
       results.push_back(skipped_path("cpu-centric", "skipped: the device cannot map host memory, so the "
                                                     "data is not host-resident"));

@@ -36,7 +36,8 @@ struct path_result {
   std::vector<double> epoch_seconds;  // every epoch, in order
   std::int64_t batches{0};
   std::uint64_t feature_bytes{0};
-  std::uint64_t link_bytes{0};  // gnndirect, graph-in-hbm: bytes that must cross the host link
+  std::uint64_t link_bytes{0};  // paths on host-resident features: bytes that must cross the host link
+  std::uint64_t link_feature_bytes{0};  // ... of which feature rows (encoded; a tier's hits excluded)
   double start_unix_s{0};       // wall-clock start of the first timed epoch
   double end_unix_s{0};         // wall-clock end of the last timed epoch
   int workers{0};               // pipeline paths: the worker count and depth they ran with
@@ -130,24 +131,28 @@ bool batch_matches_host(const Batch& batch, const feature_reference& ref, cudaSt
 /// each batch (and, when counting, enqueues the link-byte model kernel) and releases it. The last
 /// batch of the last epoch is held past the epoch's end and checked against `ref` (not timed).
 /// @tparam Codec void: `features` is the fp32 table; else a row codec: its encoded copy, and the
-/// cache tier (cache_bytes) holds encoded rows. Link bytes count `ref.row_bytes` per row.
+/// cache tier (cache_bytes) holds encoded rows. With host-resident features the link bytes count
+/// `ref.row_bytes` per row the tier (if any) does not hold, plus the neighbour lists' lines when
+/// `count_neighbour_bytes` (lists in host memory).
 template <class Codec, class Index>
 path_result run_pipeline_path(const std::string& name, const demo_args& a, const dataset<Index>& d,
                               const gnndirect::csr_view<std::int64_t, Index>& graph,
                               feature_rows_t<Index, Codec> features, const feature_reference& ref,
-                              bool count_link_bytes, std::size_t cache_bytes = 0)
+                              bool count_neighbour_bytes, std::size_t cache_bytes = 0)
 {
   path_result result{name};
   result.codec = ref.codec;
   auto const consumer = gnndirect::detail::make_non_blocking_stream();
-  gnndirect::buffer<unsigned long long> link_bytes(1, memory_kind::device);
-  GNNDIRECT_CUDA_TRY(cudaMemsetAsync(link_bytes.data(), 0, sizeof(unsigned long long), consumer.get()));
+  gnndirect::buffer<unsigned long long> link_bytes(2, memory_kind::device);  // neighbour lists, missed rows
+  GNNDIRECT_CUDA_TRY(cudaMemsetAsync(link_bytes.data(), 0, link_bytes.bytes(), consumer.get()));
+  bool const features_remote = gnndirect::is_host_resident(features.kind);
   gnndirect::pipeline_options options = pipeline_options_for(a);
   options.cache_bytes = cache_bytes;
   // --gather-blocks tunes gathers from host memory; an HBM table keeps a full grid.
   if (gnndirect::is_host_resident(features.kind)) { options.gather.max_blocks = a.gather_blocks; }
   pipeline_type<Index, Codec> pipeline(graph, features, d.labels.data(), d.training_ids, options);
-  if (auto* tier = pipeline.feature_cache()) {
+  auto* const tier = pipeline.feature_cache();
+  if (tier != nullptr) {
     result.note = "device tier: " + std::to_string(tier->capacity()) + " of " + std::to_string(features.rows) +
                   " rows (" + ref.codec + ")";
   }
@@ -169,10 +174,16 @@ path_result run_pipeline_path(const std::string& name, const demo_args& a, const
       if (batch == nullptr) { break; }
       result.feature_bytes += batch->feature_bytes;
       result.encoded_bytes += static_cast<std::uint64_t>(batch->num_input_nodes) * ref.row_bytes;
-      for (std::size_t l = 0; count_link_bytes && l < batch->blocks.layers.size(); ++l) {
+      for (std::size_t l = 0; count_neighbour_bytes && l < batch->blocks.layers.size(); ++l) {
         auto const& layer = batch->blocks.layers[l];
         neighbour_bytes_kernel<<<grid_for(layer.num_dst()), 256, 0, consumer.get()>>>(
           graph.indptr, layer.dst_nodes.data(), layer.num_dst(), a.fanouts[l], link_bytes.data());
+        GNNDIRECT_CUDA_TRY(cudaGetLastError());
+      }
+      if (tier != nullptr && features_remote) {
+        uncached_bytes_kernel<<<grid_for(batch->num_input_nodes), 256, 0, consumer.get()>>>(
+          tier->view().slot_of, batch->blocks.input_nodes().data(), batch->num_input_nodes, ref.row_bytes,
+          link_bytes.data() + 1);
         GNNDIRECT_CUDA_TRY(cudaGetLastError());
       }
       if (epoch + 1 == a.epochs && b + 1 == batches) {
@@ -193,12 +204,12 @@ path_result run_pipeline_path(const std::string& name, const demo_args& a, const
     }
     log.add(meter);
     result.batches = batches;
-    if (count_link_bytes) {
-      unsigned long long neighbour_bytes = 0;
-      GNNDIRECT_CUDA_TRY(cudaMemcpy(&neighbour_bytes, link_bytes.data(), sizeof(neighbour_bytes),
-                                    cudaMemcpyDeviceToHost));
-      GNNDIRECT_CUDA_TRY(cudaMemsetAsync(link_bytes.data(), 0, sizeof(unsigned long long), consumer.get()));
-      result.link_bytes = neighbour_bytes + result.encoded_bytes;
+    if (count_neighbour_bytes || features_remote) {
+      unsigned long long counted[2] = {0, 0};  // neighbour-list bytes, bytes of rows the tier missed
+      GNNDIRECT_CUDA_TRY(cudaMemcpy(counted, link_bytes.data(), sizeof(counted), cudaMemcpyDeviceToHost));
+      GNNDIRECT_CUDA_TRY(cudaMemsetAsync(link_bytes.data(), 0, link_bytes.bytes(), consumer.get()));
+      result.link_feature_bytes = !features_remote ? 0 : tier != nullptr ? counted[1] : result.encoded_bytes;
+      result.link_bytes = counted[0] + result.link_feature_bytes;
     }
   }
   result.seconds = log.median_seconds();
@@ -414,10 +425,9 @@ path_result run_graph_hbm_path(const demo_args& a, const dataset<Index>& d, feat
     elapsed_ticker const ticker("copying the neighbour lists into GPU memory");
     indices = device_copy(d.graph.indices().data(), d.graph.indices().size(), stream);
   }
-  path_result result = run_pipeline_path<Codec>(name, a, d, graph_with_device_indices(d, indices.data()), features,
-                                                ref, false, cache_bytes);
-  if (cache_bytes == 0) { result.link_bytes = result.encoded_bytes; }  // its floor: the feature rows alone
-  return result;
+  // Its floor: the feature rows alone (those the tier misses, with one).
+  return run_pipeline_path<Codec>(name, a, d, graph_with_device_indices(d, indices.data()), features, ref, false,
+                                  cache_bytes);
 }
 
 /// The name of one sweep combination: "gnndirect w=W d=D", with " gb=G" when --gather-blocks

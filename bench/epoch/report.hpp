@@ -67,8 +67,8 @@ inline void print_table(const report_context& ctx, const std::vector<path_result
     std::printf("%s link floor: %.2f GB must cross the host link (%s feature rows %.2f GB + "
                 "neighbour lists %.2f GB) at %.1f GB/s = %.3f s; epoch time / link floor = %.2f\n",
                 r.name.c_str(), static_cast<double>(r.link_bytes) / 1e9, r.codec.c_str(),
-                static_cast<double>(r.encoded_bytes) / 1e9,
-                static_cast<double>(r.link_bytes - r.encoded_bytes) / 1e9, ctx.link_peak / 1e9, floor_s,
+                static_cast<double>(r.link_feature_bytes) / 1e9,
+                static_cast<double>(r.link_bytes - r.link_feature_bytes) / 1e9, ctx.link_peak / 1e9, floor_s,
                 r.seconds / floor_s);
   }
   for (auto const& r : results) {  // what each pipeline path read, and its check against the host
@@ -211,8 +211,10 @@ inline bool write_json(const std::string& file, const demo_args& a, const report
       }
       if (r.link_bytes > 0) {
         double const floor_s = static_cast<double>(r.link_bytes) / ctx.link_peak;
-        std::fprintf(out, ", \"link_bytes\": %llu, \"link_floor_seconds\": %.6f, \"epoch_over_link_floor\": %.3f",
-                     static_cast<unsigned long long>(r.link_bytes), floor_s, r.seconds / floor_s);
+        std::fprintf(out, ", \"link_bytes\": %llu, \"link_feature_bytes\": %llu, \"link_floor_seconds\": %.6f, "
+                     "\"epoch_over_link_floor\": %.3f",
+                     static_cast<unsigned long long>(r.link_bytes), static_cast<unsigned long long>(r.link_feature_bytes),
+                     floor_s, r.seconds / floor_s);
       }
     }
     if (!r.note.empty()) { std::fprintf(out, ", \"note\": \"%s\"", json_escape(r.note).c_str()); }
