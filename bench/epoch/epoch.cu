@@ -49,7 +49,8 @@ namespace gnndirect_demo {
 inline bool needs_encoded_features(const demo_args& a)
 {
   return a.codec != "fp32" &&
-         std::any_of(a.paths.begin(), a.paths.end(), [](const std::string& p) { return codec_applies_to(p) && p != "transfer"; });
+         std::any_of(a.paths.begin(), a.paths.end(),
+                     [](const std::string& p) { return codec_applies_to(p) && p != "transfer"; });
 }
 
 /// Runs the paths; the pipeline paths on host-resident features read them encoded with Codec
@@ -93,8 +94,9 @@ int run(demo_args a, report_context ctx, gnndirect::placement_decision where)
       ref = encoded_reference(a.codec, *encoded);
       std::printf("codec %s: %.2f GB of encoded rows (%lld B a row, fp32 %lld B) in %s, %.2f GB of per-row "
                   "metadata in device memory; cpu-centric and all-in-gpu stay fp32 (the baselines)\n\n",
-                  a.codec.c_str(), static_cast<double>(encoded->host_bytes()) / 1e9,
-                  static_cast<long long>(encoded->stride_bytes()), static_cast<long long>(d.features.view().row_bytes()),
+                  a.codec.c_str(), static_cast<double>(encoded->rows() * encoded->stride_bytes()) / 1e9,
+                  static_cast<long long>(encoded->stride_bytes()),
+                  static_cast<long long>(d.features.view().row_bytes()),
                   gnndirect::to_string(encoded->kind()).data(),
                   static_cast<double>(encoded->device_bytes()) / 1e9);
     }
