@@ -7,6 +7,8 @@
 set(cases
   "--bogus=>unknown option '--bogus'"
   "--codec|int3=>--codec expects one of fp32 fp16 bf16 int8 fp8 int4, got 'int3'"
+  "--codec|int8|--paths|cpu,gpu=>--codec int8 applies to the paths gnndirect, cached, graph-hbm, cached-graph-hbm and transfer, and --paths names none of them"
+  "--paths|gpu|--codec|fp16=>--codec fp16 applies to the paths"
   "--bogus|1=>unknown option '--bogus'"
   "--scale=>--scale needs a value"
   "--scale|-1=>--scale expects a number > 0, got '-1'"

@@ -60,6 +60,20 @@ __global__ void neighbour_bytes_kernel(const Offset* indptr, const Index* dst, s
   if (local != 0) { atomicAdd(total, local); }
 }
 
+/// Adds `row_bytes` for each of the n nodes whose feature row the device tier does not hold
+/// (slot_of[v] < 0): the feature bytes a cached path's gather reads over the host link.
+template <class Index>
+__global__ void uncached_bytes_kernel(const std::int32_t* slot_of, const Index* nodes, std::int64_t n,
+                                      unsigned long long row_bytes, unsigned long long* total)
+{
+  unsigned long long local = 0;
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    if (slot_of[static_cast<std::int64_t>(nodes[i])] < 0) { local += row_bytes; }
+  }
+  if (local != 0) { atomicAdd(total, local); }
+}
+
 inline unsigned grid_for(std::int64_t n)
 {
   return static_cast<unsigned>(std::clamp<std::int64_t>((n + 255) / 256, 1, 4096));

@@ -27,6 +27,9 @@
 //        [--fanouts 15,10,5] [--epochs N] [--max-batches N] [--paths gnndirect,cpu,gpu,transfer]
 //        [--workers 1,2,4] [--depth 2,3,4,6] [--gather-blocks 32,128] [--feature-dim D] [--train-nodes N] [--seed S]
 //        [--codec fp32|fp16|bf16|int8|fp8|int4] [--json FILE]
+// --codec: the pipeline paths on host-resident features (gnndirect, cached, graph-hbm,
+// cached-graph-hbm) and the transfer path read a copy of the features encoded once with that row
+// codec, decoded to fp32 inside the gather; cpu and gpu stay fp32 (the baselines).
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/graph/generate.hpp>
 #include <gnndirect/owners/placement.hpp>
@@ -42,7 +45,17 @@ namespace gnndirect_demo {
 
 // ---------------------------------------------------------------------------------------------
 
-template <class Index>
+/// True when --paths names a path that reads the encoded features (see codec_applies_to).
+inline bool needs_encoded_features(const demo_args& a)
+{
+  return a.codec != "fp32" &&
+         std::any_of(a.paths.begin(), a.paths.end(),
+                     [](const std::string& p) { return codec_applies_to(p) && p != "transfer"; });
+}
+
+/// Runs the paths; the pipeline paths on host-resident features read them encoded with Codec
+/// (void: fp32).
+template <class Codec, class Index>
 int run(demo_args a, report_context ctx, gnndirect::placement_decision where)
 {
   auto const stream = gnndirect::detail::make_non_blocking_stream();
@@ -68,9 +81,25 @@ int run(demo_args a, report_context ctx, gnndirect::placement_decision where)
   ctx.link_peak = measure_link_peak();
   std::printf("host link peak (pinned H2D cudaMemcpy, 256 MiB, median): %.1f GB/s\n\n", ctx.link_peak / 1e9);
 
-  if (a.codec != "fp32") {
-    std::printf("codec %s: applies to the transfer path's gnndirect gather; the pipeline paths gather fp32 "
-                "(they do not take a codec yet)\n\n", a.codec.c_str());
+  // The features the codec paths read: the fp32 table, or a copy encoded once (same placement).
+  feature_reference ref = fp32_reference(d);
+  feature_rows_t<Index, Codec> features{};
+  std::unique_ptr<gnndirect::encoded_table<stored_codec_t<Codec>>> encoded;
+  if constexpr (std::is_void_v<Codec>) {
+    features = d.features.view();
+  } else {
+    if (needs_encoded_features(a)) {
+      encoded = encode_features<Codec>(a, d);
+      features = encoded->view();
+      ref = encoded_reference(a.codec, *encoded);
+      std::printf("codec %s: %.2f GB of encoded rows (%lld B a row, fp32 %lld B) in %s, %.2f GB of per-row "
+                  "metadata in device memory; cpu-centric and all-in-gpu stay fp32 (the baselines)\n\n",
+                  a.codec.c_str(), static_cast<double>(encoded->rows() * encoded->stride_bytes()) / 1e9,
+                  static_cast<long long>(encoded->stride_bytes()),
+                  static_cast<long long>(d.features.view().row_bytes()),
+                  gnndirect::to_string(encoded->kind()).data(),
+                  static_cast<double>(encoded->device_bytes()) / 1e9);
+    }
   }
   std::vector<path_result> results;
   transfer_result transfer;
@@ -80,21 +109,25 @@ int run(demo_args a, report_context ctx, gnndirect::placement_decision where)
   }
   for (auto const& path : paths) {
     if (path == "gnndirect" && a.sweeps()) {
-      run_gnndirect_sweep(a, d, gnndirect::is_host_resident(where.kind), results);
+      run_gnndirect_sweep<Codec>(a, d, features, ref, gnndirect::is_host_resident(where.kind), results);
     } else if (path == "gnndirect") {
-      results.push_back(run_pipeline_path("gnndirect", a, d, d.graph.view(), d.features.view(),
-                                          gnndirect::is_host_resident(where.kind)));
+      results.push_back(run_pipeline_path<Codec>("gnndirect", a, d, d.graph.view(), features, ref,
+                                                 gnndirect::is_host_resident(where.kind)));
     } else if (path == "transfer" && !gnndirect::is_host_resident(where.kind)) {
       transfer.note = "skipped: the device cannot map host memory, so the data is not host-resident";
       std::printf("%-12s %s\n", "transfer", transfer.note.c_str());
       continue;
     } else if (path == "transfer") {
-      transfer = run_transfer_path(a, d);
+      if constexpr (std::is_void_v<Codec>) {
+        transfer = run_transfer_path(a, d);  // a codec without a pipeline of its own, or none
+      } else {
+        transfer = run_transfer_path_with<Codec>(a, d, encoded.get());
+      }
       print_transfer(transfer);
       continue;
     } else if (path == "cached") {
-      results.push_back(run_pipeline_path("cached", a, d, d.graph.view(), d.features.view(), false,
-                                          feature_cache_bytes(a, d)));
+      results.push_back(run_pipeline_path<Codec>("cached", a, d, d.graph.view(), features, ref,
+                                                 gnndirect::is_host_resident(where.kind), feature_cache_bytes(a, d)));
     } else if (path == "cpu" && !gnndirect::is_host_resident(where.kind)) {
       results.push_back(skipped_path("cpu-centric", "skipped: the device cannot map host memory, so the "
                                                     "data is not host-resident"));
@@ -106,12 +139,12 @@ int run(demo_args a, report_context ctx, gnndirect::placement_decision where)
       results.push_back(skipped_path("graph-in-hbm", "skipped: the device cannot map host memory, so the "
                                                      "features are not host-resident"));
     } else if (path == "graph-hbm") {
-      results.push_back(run_graph_hbm_path(a, d, stream.get()));
+      results.push_back(run_graph_hbm_path<Codec>(a, d, features, ref, stream.get()));
     } else if (path == "cached-graph-hbm" && !gnndirect::is_host_resident(where.kind)) {
       results.push_back(skipped_path("cached+graph-in-hbm", "skipped: the device cannot map host memory, "
                                                             "so the features are not host-resident"));
     } else if (path == "cached-graph-hbm") {
-      results.push_back(run_graph_hbm_path(a, d, stream.get(), feature_cache_bytes(a, d)));
+      results.push_back(run_graph_hbm_path<Codec>(a, d, features, ref, stream.get(), feature_cache_bytes(a, d)));
     }
     print_result_line(results.back(), nullptr);
   }
@@ -119,6 +152,22 @@ int run(demo_args a, report_context ctx, gnndirect::placement_decision where)
   if (transfer.ran) { print_transfer(transfer); }
   if (!a.json.empty() && !write_json(a.json, a, ctx, results, transfer)) { return 1; }
   return 0;
+}
+
+/// run() with the --codec the command line names. The pipeline is instantiated for fp32 and the
+/// codecs named in pipeline_codecs (options.hpp), each costing compile time; the other codecs
+/// reach the transfer path only and the pipeline paths gather fp32 (said in the output).
+template <class Index>
+int run_codec(const demo_args& a, const report_context& ctx, gnndirect::placement_decision where)
+{
+  namespace codecs = gnndirect::codecs;
+  if (a.codec == "int8") { return run<codecs::int8_affine, Index>(a, ctx, where); }
+  if (a.codec == "int4") { return run<codecs::int4_affine, Index>(a, ctx, where); }
+  if (a.codec != "fp32" && needs_encoded_features(a)) {
+    std::printf("codec %s: applies to the transfer path only; the pipeline paths gather fp32 (instantiated "
+                "for the codecs %s)\n\n", a.codec.c_str(), pipeline_codecs);
+  }
+  return run<void, Index>(a, ctx, where);
 }
 
 }  // namespace gnndirect_demo
@@ -158,9 +207,9 @@ int main(int argc, char** argv)
     for (int f : a.fanouts) { std::printf(" %d", f); }
     std::printf(", %d epoch(s)\n", a.epochs);
     if (shape.num_nodes - 1 <= std::numeric_limits<std::int32_t>::max()) {
-      return run<std::int32_t>(a, ctx, where);
+      return run_codec<std::int32_t>(a, ctx, where);
     }
-    return run<std::int64_t>(a, ctx, where);
+    return run_codec<std::int64_t>(a, ctx, where);
   } catch (const gnndirect::error& e) {
     std::fprintf(stderr, "demo: %s\n", e.what());
     return 1;

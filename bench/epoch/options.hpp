@@ -37,7 +37,7 @@ struct demo_args {
   int depth{3};    // pipeline batches in flight in use (after a sweep: the best combination's)
   int gather_blocks{demo_gather_blocks};  // thread-block cap of the feature gathers in use
   std::string json;
-  std::string codec{"fp32"};  // --codec: row codec of the transfer path's gnndirect gather
+  std::string codec{"fp32"};  // --codec: row codec of the features the codec paths read (codec_applies_to)
 
   /// Combinations of --workers, --depth and --gather-blocks.
   std::size_t combinations() const { return workers_list.size() * depth_list.size() * gather_blocks_list.size(); }
@@ -83,11 +83,16 @@ inline void print_usage(std::FILE* out)
     "                       library's default, which leaves SMs to training; default 256, as\n"
     "                       the demo prepares with nothing else on the GPU); a list is a third\n"
     "                       sweep dimension, like --workers and --depth\n"
-    "  --codec NAME         fp32 | fp16 | bf16 | int8 | fp8 | int4 (default fp32): path\n"
-    "                       'transfer' gathers from a copy of the features encoded with this\n"
-    "                       row codec (same placement), decoded to fp32 inside the gather; the\n"
-    "                       CPU-centric side stays fp32. The pipeline paths do not take a codec\n"
-    "                       yet\n"
+    "  --codec NAME         fp32 | fp16 | bf16 | int8 | fp8 | int4 (default fp32): the paths\n"
+    "                       gnndirect, cached, graph-hbm, cached-graph-hbm and transfer read a\n"
+    "                       copy of the features encoded once with this row codec (same\n"
+    "                       placement; per-row metadata in device memory), decoded to fp32\n"
+    "                       inside the gather; the cached tiers hold encoded rows (the same\n"
+    "                       bytes hold more rows). cpu, gpu and the transfer path's CPU-centric\n"
+    "                       side stay fp32: they are the baselines. The pipeline paths take\n"
+    "                       int8 and int4; with fp16, bf16 or fp8 they gather fp32 and say so.\n"
+    "                       Each path reports the encoded bytes it read, its link floor from\n"
+    "                       them, and checks one batch against the host decode\n"
     "  --json FILE          also write the results as JSON\n"
     "  --help               this text\n");
 }
@@ -173,6 +178,17 @@ inline gnndirect::graph_preset parse_preset(const std::string& name)
   if (name == "papers100m") { return gnndirect::graph_preset::papers100m; }
   if (name == "twitter") { return gnndirect::graph_preset::twitter; }
   bad_option("--preset", "one of small, products, reddit, twitter, papers100m", name);
+}
+
+/// The codecs the pipeline paths are compiled for besides fp32 (each one is a pipeline
+/// instantiation, which costs compile time: bench/epoch/epoch.cu, run_codec).
+constexpr const char* pipeline_codecs = "int8 int4";
+
+/// True when --codec changes what `path` reads: the pipeline paths on host-resident features and
+/// the transfer path; cpu and gpu stay fp32 (the baselines).
+inline bool codec_applies_to(const std::string& path)
+{
+  return path != "cpu" && path != "gpu";
 }
 
 /// The data paths --paths accepts.
@@ -326,6 +342,12 @@ inline demo_args parse_args(int argc, char** argv)
   if (a.sweeps() && std::find(a.paths.begin(), a.paths.end(), "gnndirect") == a.paths.end()) {
     std::fprintf(stderr, "demo: --workers/--depth/--gather-blocks lists (a sweep) need the gnndirect "
                          "path in --paths (see --help)\n");
+    std::exit(2);
+  }
+  if (a.codec != "fp32" && std::none_of(a.paths.begin(), a.paths.end(), codec_applies_to)) {
+    std::fprintf(stderr, "demo: --codec %s applies to the paths gnndirect, cached, graph-hbm, cached-graph-hbm "
+                         "and transfer, and --paths names none of them (cpu and gpu stay fp32, the "
+                         "baselines; see --help)\n", a.codec.c_str());
     std::exit(2);
   }
   if (!a.json.empty()) { check_json_writable(a.json); }

@@ -19,6 +19,7 @@
 #include "progress.hpp"
 #include "measure.hpp"
 
+#include <functional>
 #include <memory>
 #include <type_traits>
 
@@ -35,13 +36,18 @@ struct path_result {
   std::vector<double> epoch_seconds;  // every epoch, in order
   std::int64_t batches{0};
   std::uint64_t feature_bytes{0};
-  std::uint64_t link_bytes{0};  // gnndirect, graph-in-hbm: bytes that must cross the host link
+  std::uint64_t link_bytes{0};  // paths on host-resident features: bytes that must cross the host link
+  std::uint64_t link_feature_bytes{0};  // ... of which feature rows (encoded; a tier's hits excluded)
   double start_unix_s{0};       // wall-clock start of the first timed epoch
   double end_unix_s{0};         // wall-clock end of the last timed epoch
   int workers{0};               // pipeline paths: the worker count and depth they ran with
   int depth{0};
   int gather_blocks{0};         // pipeline paths: the feature gathers' block cap (0: selector's)
   bool sweep_entry{false};      // one combination of a --workers/--depth/--gather-blocks sweep
+  std::string codec{"fp32"};    // pipeline paths: the row codec of the feature rows read
+  std::uint64_t encoded_bytes{0};  // pipeline paths: bytes of (encoded) feature rows read, stride included
+  bool checked{false};          // pipeline paths: one batch's features compared with the host rows
+  bool verified{false};         // ... and they were equal (with a codec: to the host decode)
   bool ran{false};
   std::string note;
 };
@@ -68,24 +74,88 @@ inline std::int64_t batches_per_epoch(const demo_args& a, std::int64_t train)
   return a.max_batches > 0 ? std::min(all, a.max_batches) : all;
 }
 
-/// Runs the pipeline on the given views for the configured epochs; the consumer only waits for
-/// each batch (and, when counting, enqueues the link-byte model kernel) and releases it.
+/// How a pipeline path reads its features: the codec's name, the bytes a row costs (the encoded
+/// stride, or the fp32 row) and the host reference of a row (the host decode, or the fp32 row).
+struct feature_reference {
+  std::string codec{"fp32"};
+  std::uint64_t row_bytes{0};
+  std::function<void(std::int64_t, float*)> host_row;  // writes row r's cols decoded values
+};
+
+/// The fp32 features as a pipeline path reads them (no codec): their host rows are the reference.
 template <class Index>
+feature_reference fp32_reference(const dataset<Index>& d)
+{
+  gnndirect::table_view<const float> const host = d.features.host_view();
+  return {"fp32", static_cast<std::uint64_t>(host.row_bytes()), [host](std::int64_t r, float* out) {
+            std::memcpy(out, host.data + r * host.row_stride, host.row_bytes());
+          }};
+}
+
+/// The pipeline the paths run: fp32 rows (Codec void) or rows encoded with Codec, decoded to fp32
+/// inside the feature gather.
+template <class Index, class Codec>
+using pipeline_type = gnndirect::minibatch_pipeline<std::int64_t, Index, float, label_type,
+                                                    gnndirect::uniform_sampler, Codec>;
+/// What such a pipeline reads: table_view<const float> or encoded_view<Codec>.
+template <class Index, class Codec>
+using feature_rows_t = typename pipeline_type<Index, Codec>::preparer_type::feature_rows_type;
+
+/// True when the batch's features (the first 4096 rows) equal the host reference of its input
+/// nodes' rows (a gather that moved the wrong bytes fast must not win the table). Synchronous.
+template <class Batch>
+bool batch_matches_host(const Batch& batch, const feature_reference& ref, cudaStream_t stream)
+{
+  auto const input = batch.blocks.input_nodes();
+  std::int64_t const dim = batch.features.cols;
+  auto const rows = std::min<std::int64_t>(batch.num_input_nodes, 4096);
+  using index_type = std::remove_const_t<std::remove_pointer_t<decltype(input.data())>>;
+  std::vector<index_type> ids(static_cast<std::size_t>(rows));
+  std::vector<float> got(static_cast<std::size_t>(rows * dim));
+  GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(ids.data(), input.data(), ids.size() * sizeof(index_type),
+                                     cudaMemcpyDeviceToHost, stream));
+  GNNDIRECT_CUDA_TRY(cudaMemcpy2DAsync(got.data(), static_cast<std::size_t>(dim) * sizeof(float),
+                                       batch.features.data, batch.features.stride_bytes(),
+                                       static_cast<std::size_t>(dim) * sizeof(float), static_cast<std::size_t>(rows),
+                                       cudaMemcpyDeviceToHost, stream));
+  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
+  std::vector<float> expected(static_cast<std::size_t>(dim));
+  for (std::int64_t i = 0; i < rows; ++i) {
+    ref.host_row(static_cast<std::int64_t>(ids[static_cast<std::size_t>(i)]), expected.data());
+    if (std::memcmp(got.data() + i * dim, expected.data(), expected.size() * sizeof(float)) != 0) { return false; }
+  }
+  return true;
+}
+
+/// Runs the pipeline on the given views for the configured epochs; the consumer only waits for
+/// each batch (and, when counting, enqueues the link-byte model kernel) and releases it. The last
+/// batch of the last epoch is held past the epoch's end and checked against `ref` (not timed).
+/// @tparam Codec void: `features` is the fp32 table; else a row codec: its encoded copy, and the
+/// cache tier (cache_bytes) holds encoded rows. With host-resident features the link bytes count
+/// `ref.row_bytes` per row the tier (if any) does not hold, plus the neighbour lists' lines when
+/// `count_neighbour_bytes` (lists in host memory).
+template <class Codec, class Index>
 path_result run_pipeline_path(const std::string& name, const demo_args& a, const dataset<Index>& d,
                               const gnndirect::csr_view<std::int64_t, Index>& graph,
-                              gnndirect::table_view<const float> features, bool count_link_bytes,
-                              std::size_t cache_bytes = 0)
+                              feature_rows_t<Index, Codec> features, const feature_reference& ref,
+                              bool count_neighbour_bytes, std::size_t cache_bytes = 0)
 {
   path_result result{name};
+  result.codec = ref.codec;
   auto const consumer = gnndirect::detail::make_non_blocking_stream();
-  gnndirect::buffer<unsigned long long> link_bytes(1, memory_kind::device);
-  GNNDIRECT_CUDA_TRY(cudaMemsetAsync(link_bytes.data(), 0, sizeof(unsigned long long), consumer.get()));
+  gnndirect::buffer<unsigned long long> link_bytes(2, memory_kind::device);  // neighbour lists, missed rows
+  GNNDIRECT_CUDA_TRY(cudaMemsetAsync(link_bytes.data(), 0, link_bytes.bytes(), consumer.get()));
+  bool const features_remote = gnndirect::is_host_resident(features.kind);
   gnndirect::pipeline_options options = pipeline_options_for(a);
   options.cache_bytes = cache_bytes;
   // --gather-blocks tunes gathers from host memory; an HBM table keeps a full grid.
   if (gnndirect::is_host_resident(features.kind)) { options.gather.max_blocks = a.gather_blocks; }
-  gnndirect::minibatch_pipeline<std::int64_t, Index, float, label_type> pipeline(
-    graph, features, d.labels.data(), d.training_ids, options);
+  pipeline_type<Index, Codec> pipeline(graph, features, d.labels.data(), d.training_ids, options);
+  auto* const tier = pipeline.feature_cache();
+  if (tier != nullptr) {
+    result.note = "device tier: " + std::to_string(tier->capacity()) + " of " + std::to_string(features.rows) +
+                  " rows (" + ref.codec + ")";
+  }
   std::int64_t const batches = batches_per_epoch(a, static_cast<std::int64_t>(d.training_ids.size()));
   result.workers = a.workers;
   result.depth = a.depth;
@@ -97,31 +167,49 @@ path_result run_pipeline_path(const std::string& name, const demo_args& a, const
     epoch_meter meter;
     pipeline.start_epoch(epoch);
     result.feature_bytes = 0;
+    result.encoded_bytes = 0;
+    typename pipeline_type<Index, Codec>::batch_type* held = nullptr;  // checked after the epoch
     for (std::int64_t b = 0; b < batches; ++b) {
       auto* batch = pipeline.next(consumer.get());
       if (batch == nullptr) { break; }
       result.feature_bytes += batch->feature_bytes;
-      for (std::size_t l = 0; count_link_bytes && l < batch->blocks.layers.size(); ++l) {
+      result.encoded_bytes += static_cast<std::uint64_t>(batch->num_input_nodes) * ref.row_bytes;
+      for (std::size_t l = 0; count_neighbour_bytes && l < batch->blocks.layers.size(); ++l) {
         auto const& layer = batch->blocks.layers[l];
         neighbour_bytes_kernel<<<grid_for(layer.num_dst()), 256, 0, consumer.get()>>>(
           graph.indptr, layer.dst_nodes.data(), layer.num_dst(), a.fanouts[l], link_bytes.data());
         GNNDIRECT_CUDA_TRY(cudaGetLastError());
       }
-      pipeline.release(batch, consumer.get());
+      if (tier != nullptr && features_remote) {
+        uncached_bytes_kernel<<<grid_for(batch->num_input_nodes), 256, 0, consumer.get()>>>(
+          tier->view().slot_of, batch->blocks.input_nodes().data(), batch->num_input_nodes, ref.row_bytes,
+          link_bytes.data() + 1);
+        GNNDIRECT_CUDA_TRY(cudaGetLastError());
+      }
+      if (epoch + 1 == a.epochs && b + 1 == batches) {
+        held = batch;  // the epoch's last batch: holding it delays no other
+      } else {
+        pipeline.release(batch, consumer.get());
+      }
       bar.update(b + 1);
     }
     GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(consumer.get()));
     meter.stop();
     result.end_unix_s = unix_now();
     bar.finish();
+    if (held != nullptr) {
+      result.checked = true;
+      result.verified = batch_matches_host(*held, ref, consumer.get());
+      pipeline.release(held, consumer.get());
+    }
     log.add(meter);
     result.batches = batches;
-    if (count_link_bytes) {
-      unsigned long long neighbour_bytes = 0;
-      GNNDIRECT_CUDA_TRY(cudaMemcpy(&neighbour_bytes, link_bytes.data(), sizeof(neighbour_bytes),
-                                    cudaMemcpyDeviceToHost));
-      GNNDIRECT_CUDA_TRY(cudaMemsetAsync(link_bytes.data(), 0, sizeof(unsigned long long), consumer.get()));
-      result.link_bytes = neighbour_bytes + result.feature_bytes;
+    if (count_neighbour_bytes || features_remote) {
+      unsigned long long counted[2] = {0, 0};  // neighbour-list bytes, bytes of rows the tier missed
+      GNNDIRECT_CUDA_TRY(cudaMemcpy(counted, link_bytes.data(), sizeof(counted), cudaMemcpyDeviceToHost));
+      GNNDIRECT_CUDA_TRY(cudaMemsetAsync(link_bytes.data(), 0, link_bytes.bytes(), consumer.get()));
+      result.link_feature_bytes = !features_remote ? 0 : tier != nullptr ? counted[1] : result.encoded_bytes;
+      result.link_bytes = counted[0] + result.link_feature_bytes;
     }
   }
   result.seconds = log.median_seconds();
@@ -283,7 +371,8 @@ gnndirect::buffer<T> device_copy(const T* host, std::size_t count, cudaStream_t 
   return copy;
 }
 
-/// Copies graph and features into device memory (when they fit) and runs the same pipeline.
+/// Copies graph and features into device memory (when they fit) and runs the same pipeline, with
+/// fp32 features whatever --codec says: it is the baseline the codec paths are compared with.
 template <class Index>
 path_result run_gpu_path(const demo_args& a, const dataset<Index>& d, cudaStream_t stream)
 {
@@ -300,10 +389,14 @@ path_result run_gpu_path(const demo_args& a, const dataset<Index>& d, cudaStream
   }
   gnndirect::table_view<const float> const table(features.data(), d.features.rows(), d.features.cols(),
                                                  d.features.cols(), memory_kind::device);
-  return run_pipeline_path("all-in-gpu", a, d, graph_with_device_indices(d, indices.data()), table, false);
+  path_result result = run_pipeline_path<void>("all-in-gpu", a, d, graph_with_device_indices(d, indices.data()),
+                                               table, fp32_reference(d), false);
+  if (a.codec != "fp32") { result.note = "fp32 baseline (--codec applies to the host-resident pipeline paths)"; }
+  return result;
 }
 
-/// Bytes of the device tier of path "cached": --cache-pct of the feature rows.
+/// Bytes of the device tier of path "cached": --cache-pct of the fp32 feature rows (with --codec
+/// the tier holds encoded rows, so the same bytes hold more rows).
 template <class Index>
 std::size_t feature_cache_bytes(const demo_args& a, const dataset<Index>& d)
 {
@@ -317,9 +410,10 @@ std::size_t feature_cache_bytes(const demo_args& a, const dataset<Index>& d)
 /// gap from the sampling reads'. With the feature cache ("cached+graph-in-hbm"), both tiers: the
 /// hottest nodes hold nearly all edges (bench/tier_model), so the whole neighbour-list array costs
 /// about what a tier of the hot nodes' lists would, and only cold feature rows cross the link.
-template <class Index>
-path_result run_graph_hbm_path(const demo_args& a, const dataset<Index>& d, cudaStream_t stream,
-                               std::size_t cache_bytes = 0)
+/// @tparam Codec void (fp32 features) or the row codec of `features` (see run_pipeline_path)
+template <class Codec, class Index>
+path_result run_graph_hbm_path(const demo_args& a, const dataset<Index>& d, feature_rows_t<Index, Codec> features,
+                               const feature_reference& ref, cudaStream_t stream, std::size_t cache_bytes = 0)
 {
   std::string const name = cache_bytes == 0 ? "graph-in-hbm" : "cached+graph-in-hbm";
   if (auto why = does_not_fit(d.graph.indices().bytes() + cache_bytes,
@@ -331,10 +425,9 @@ path_result run_graph_hbm_path(const demo_args& a, const dataset<Index>& d, cuda
     elapsed_ticker const ticker("copying the neighbour lists into GPU memory");
     indices = device_copy(d.graph.indices().data(), d.graph.indices().size(), stream);
   }
-  path_result result = run_pipeline_path(name, a, d, graph_with_device_indices(d, indices.data()),
-                                         d.features.view(), false, cache_bytes);
-  if (cache_bytes == 0) { result.link_bytes = result.feature_bytes; }  // its floor: the feature rows alone
-  return result;
+  // Its floor: the feature rows alone (those the tier misses, with one).
+  return run_pipeline_path<Codec>(name, a, d, graph_with_device_indices(d, indices.data()), features, ref, false,
+                                  cache_bytes);
 }
 
 /// The name of one sweep combination: "gnndirect w=W d=D", with " gb=G" when --gather-blocks
@@ -351,15 +444,16 @@ inline std::string sweep_entry_name(const demo_args& a, int workers, int depth, 
 /// the first combination does not pay for first touches (pool growth, page mappings) alone.
 /// Appends one result per combination and then the fastest one's copy named "gnndirect"; sets
 /// a.workers, a.depth and a.gather_blocks to the fastest combination for the paths that follow.
-template <class Index>
-void run_gnndirect_sweep(demo_args& a, const dataset<Index>& d, bool count_link_bytes,
-                         std::vector<path_result>& results)
+/// @tparam Codec void (fp32 features) or the row codec of `features` (see run_pipeline_path)
+template <class Codec, class Index>
+void run_gnndirect_sweep(demo_args& a, const dataset<Index>& d, feature_rows_t<Index, Codec> features,
+                         const feature_reference& ref, bool count_link_bytes, std::vector<path_result>& results)
 {
   {
     demo_args warm = a;
     warm.epochs = 1;
     warm.max_batches = std::min<std::int64_t>(batches_per_epoch(a, static_cast<std::int64_t>(d.training_ids.size())), 32);
-    (void)run_pipeline_path("warm-up", warm, d, d.graph.view(), d.features.view(), false);
+    (void)run_pipeline_path<Codec>("warm-up", warm, d, d.graph.view(), features, ref, false);
   }
   std::size_t best = results.size();
   for (int w : a.workers_list) {
@@ -369,8 +463,8 @@ void run_gnndirect_sweep(demo_args& a, const dataset<Index>& d, bool count_link_
         combo.workers = w;
         combo.depth = depth;
         combo.gather_blocks = gather_blocks;
-        path_result r = run_pipeline_path(sweep_entry_name(a, w, depth, gather_blocks), combo, d,
-                                          d.graph.view(), d.features.view(), count_link_bytes);
+        path_result r = run_pipeline_path<Codec>(sweep_entry_name(a, w, depth, gather_blocks), combo, d,
+                                                 d.graph.view(), features, ref, count_link_bytes);
         r.sweep_entry = true;
         print_result_line(r, nullptr, 24);
         if (best == results.size() || r.seconds < results[best].seconds) { best = results.size(); }
@@ -388,6 +482,29 @@ void run_gnndirect_sweep(demo_args& a, const dataset<Index>& d, bool count_link_
   a.depth = chosen.depth;
   a.gather_blocks = chosen.gather_blocks;
   results.push_back(std::move(chosen));
+}
+
+/// The codec type an encoded copy is stored with: Codec, or codecs::fp32 for none (Codec void,
+/// which never builds one).
+template <class Codec>
+using stored_codec_t = std::conditional_t<std::is_void_v<Codec>, gnndirect::codecs::fp32, Codec>;
+
+/// The features encoded with Codec on all host cores, into their own placement (not timed).
+template <class Codec, class Index>
+std::unique_ptr<gnndirect::encoded_table<Codec>> encode_features(const demo_args& a, const dataset<Index>& d)
+{
+  gnndirect::table_view<const float> const host = d.features.host_view();
+  elapsed_ticker const ticker("encoding the features with codec " + a.codec);
+  return std::make_unique<gnndirect::encoded_table<Codec>>(host.data, host.rows, host.cols, d.features.view().kind,
+                                                           host.row_stride);
+}
+
+/// The encoded features as the pipeline paths read them: the host decode is the reference.
+template <class Codec>
+feature_reference encoded_reference(const std::string& codec, const gnndirect::encoded_table<Codec>& table)
+{
+  return {codec, static_cast<std::uint64_t>(table.stride_bytes()),
+          [&table](std::int64_t r, float* out) { table.host_decode(r, out); }};
 }
 
 /// Per-epoch totals of the feature transfer alone (path "transfer").
@@ -530,8 +647,10 @@ bool decoded_rows_match(const transfer_buffers<Index>& buf, const gnndirect::enc
 /// the cpu path's. Totals are those of the last epoch.
 /// @tparam Codec void: gnndirect gathers the fp32 table itself; else a row codec: it gathers from
 /// an encoded copy of the features in the same placement (encoded on all cores first, not timed).
+/// @param shared with a codec, the encoded copy the pipeline paths read (null: encoded here)
 template <class Codec, class Index>
-transfer_result run_transfer_path_with(const demo_args& a, const dataset<Index>& d)
+transfer_result run_transfer_path_with(const demo_args& a, const dataset<Index>& d,
+                                       const gnndirect::encoded_table<stored_codec_t<Codec>>* shared = nullptr)
 {
   transfer_result result;
   auto const stream = gnndirect::detail::make_non_blocking_stream();
@@ -554,13 +673,14 @@ transfer_result run_transfer_path_with(const demo_args& a, const dataset<Index>&
   result.start_unix_s = unix_now();
   epoch_log gnndirect_log;  // per epoch, both methods; medians reported, as for the other paths
   epoch_log cpu_log;
-  // The encoded copy (fp32 codec: a 64/128-byte padded copy; Codec void: none).
-  using encoded_type = std::conditional_t<std::is_void_v<Codec>, gnndirect::codecs::fp32, Codec>;
-  std::unique_ptr<gnndirect::encoded_table<encoded_type>> encoded;
+  // The encoded copy (Codec void: none).
+  std::unique_ptr<gnndirect::encoded_table<stored_codec_t<Codec>>> owned;
+  const gnndirect::encoded_table<stored_codec_t<Codec>>* encoded = shared;
   if constexpr (!std::is_void_v<Codec>) {
-    std::printf("transfer: encoding the features with codec %s ...\n", a.codec.c_str());
-    encoded = std::make_unique<gnndirect::encoded_table<Codec>>(host_table.data, host_table.rows, host_table.cols,
-                                                                table.kind, host_table.row_stride);
+    if (encoded == nullptr) {
+      owned = encode_features<Codec>(a, d);
+      encoded = owned.get();
+    }
     result.codec = a.codec;
   }
   for (int epoch = 0; epoch < a.epochs; ++epoch) {

@@ -61,13 +61,23 @@ inline void print_table(const report_context& ctx, const std::vector<path_result
   for (auto const& r : results) { print_result_line(r, cpu, width); }
   std::printf("(speedup and CPU saving: cpu-centric epoch time / path epoch time, cpu-centric "
               "core-seconds / path core-seconds)\n");
-  if (path_result const* g = find_path(results, "gnndirect"); g != nullptr && g->link_bytes > 0) {
-    double const floor_s = static_cast<double>(g->link_bytes) / ctx.link_peak;
-    std::printf("gnndirect link floor: %.2f GB must cross the host link (features %.2f GB + "
+  for (auto const& r : results) {  // the link floor of each path that has one (from the bytes it read)
+    if (!r.ran || r.sweep_entry || r.link_bytes == 0) { continue; }
+    double const floor_s = static_cast<double>(r.link_bytes) / ctx.link_peak;
+    std::printf("%s link floor: %.2f GB must cross the host link (%s feature rows %.2f GB + "
                 "neighbour lists %.2f GB) at %.1f GB/s = %.3f s; epoch time / link floor = %.2f\n",
-                static_cast<double>(g->link_bytes) / 1e9, static_cast<double>(g->feature_bytes) / 1e9,
-                static_cast<double>(g->link_bytes - g->feature_bytes) / 1e9, ctx.link_peak / 1e9,
-                floor_s, g->seconds / floor_s);
+                r.name.c_str(), static_cast<double>(r.link_bytes) / 1e9, r.codec.c_str(),
+                static_cast<double>(r.link_feature_bytes) / 1e9,
+                static_cast<double>(r.link_bytes - r.link_feature_bytes) / 1e9, ctx.link_peak / 1e9, floor_s,
+                r.seconds / floor_s);
+  }
+  for (auto const& r : results) {  // what each pipeline path read, and its check against the host
+    if (!r.ran || r.sweep_entry || !r.checked) { continue; }
+    std::printf("%s: features %s, %.2f GB of rows read (%.2f GB decoded); last batch's features %s\n",
+                r.name.c_str(), r.codec.c_str(), static_cast<double>(r.encoded_bytes) / 1e9,
+                static_cast<double>(r.feature_bytes) / 1e9,
+                r.verified ? (r.codec == "fp32" ? "equal to the host rows" : "equal to the host decode")
+                           : (r.codec == "fp32" ? "DIFFER from the host rows" : "DIFFER from the host decode"));
   }
 }
 
@@ -164,12 +174,15 @@ inline bool write_json(const std::string& file, const demo_args& a, const report
                "  \"scale\": %g,\n  \"nodes\": %lld,\n  \"edges\": %lld,\n  \"feature_dim\": %lld,\n"
                "  \"train_nodes\": %lld,\n  \"index_type\": \"%s\",\n  \"batch_size\": %lld,\n"
                "  \"fanouts\": [%s],\n  \"seed\": %llu,\n  \"workers\": %d,\n  \"depth\": %d,\n"
-               "  \"gather_blocks\": %d,\n  \"link_peak_gbps\": %.3f,\n  \"paths\": [",
+               "  \"gather_blocks\": %d,\n  \"link_peak_gbps\": %.3f,\n  \"codec\": \"%s\",\n"
+               "  \"codec_note\": \"--codec applies to gnndirect, cached, graph-hbm, cached-graph-hbm and transfer; "
+               "cpu-centric and all-in-gpu are fp32 baselines\",\n  \"paths\": [",
                json_escape(ctx.device).c_str(), ctx.placement.c_str(), a.preset_name.c_str(), a.scale,
                static_cast<long long>(ctx.nodes), static_cast<long long>(ctx.edges),
                static_cast<long long>(ctx.dim), static_cast<long long>(ctx.train),
                ctx.index_type.c_str(), static_cast<long long>(a.batch_size), fanouts.c_str(),
-               static_cast<unsigned long long>(a.seed), a.workers, a.depth, a.gather_blocks, ctx.link_peak / 1e9);
+               static_cast<unsigned long long>(a.seed), a.workers, a.depth, a.gather_blocks, ctx.link_peak / 1e9,
+               a.codec.c_str());
   bool first = true;
   for (auto const& r : results) {
     std::fprintf(out, "%s\n    {\"name\": \"%s\", \"ran\": %s", first ? "" : ",", r.name.c_str(),
@@ -192,10 +205,16 @@ inline bool write_json(const std::string& file, const demo_args& a, const report
         std::fprintf(out, ", \"workers\": %d, \"depth\": %d, \"gather_blocks\": %d", r.workers, r.depth,
                      r.gather_blocks);
       }
+      if (r.checked) {  // pipeline paths: the codec of the rows read, their bytes, the host check
+        std::fprintf(out, ", \"codec\": \"%s\", \"encoded_bytes\": %llu, \"verified\": %s", r.codec.c_str(),
+                     static_cast<unsigned long long>(r.encoded_bytes), r.verified ? "true" : "false");
+      }
       if (r.link_bytes > 0) {
         double const floor_s = static_cast<double>(r.link_bytes) / ctx.link_peak;
-        std::fprintf(out, ", \"link_bytes\": %llu, \"link_floor_seconds\": %.6f, \"epoch_over_link_floor\": %.3f",
-                     static_cast<unsigned long long>(r.link_bytes), floor_s, r.seconds / floor_s);
+        std::fprintf(out, ", \"link_bytes\": %llu, \"link_feature_bytes\": %llu, \"link_floor_seconds\": %.6f, "
+                     "\"epoch_over_link_floor\": %.3f",
+                     static_cast<unsigned long long>(r.link_bytes), static_cast<unsigned long long>(r.link_feature_bytes),
+                     floor_s, r.seconds / floor_s);
       }
     }
     if (!r.note.empty()) { std::fprintf(out, ", \"note\": \"%s\"", json_escape(r.note).c_str()); }

@@ -1,5 +1,6 @@
 // The demo's option parsing and preset selection (bench/epoch/options.hpp; scripts/demo runs it), on the host: which
-// pipeline shape each preset runs with, and that command-line values win over the preset's.
+// pipeline shape each preset runs with, that command-line values win over the preset's, and which
+// paths --codec applies to.
 #include <doctest/doctest.h>
 
 #include "../../bench/epoch/options.hpp"
@@ -66,8 +67,27 @@ TEST_CASE("demo options: --gather-blocks lists are a third sweep dimension")
   CHECK_FALSE(single.sweeps());
 }
 
-TEST_CASE("demo options: --codec names the transfer path's row codec (default fp32)")
+TEST_CASE("demo options: --codec names the row codec of the features the codec paths read (default fp32)")
 {
   CHECK(parse({}).codec == "fp32");
   for (const char* codec : {"fp16", "bf16", "int8", "fp8", "int4"}) { CHECK(parse({"--codec", codec}).codec == codec); }
+  // The run docs/performance.md §7 names: a codec path beside the fp32 baseline.
+  auto const run = parse({"--preset", "papers100m", "--paths", "gnndirect,graph-hbm,gpu", "--codec", "int8"});
+  CHECK(run.codec == "int8");
+  CHECK(run.paths == std::vector<std::string>{"gnndirect", "graph-hbm", "gpu"});
+  CHECK(parse({"--codec", "int4", "--paths", "transfer"}).codec == "int4");
+}
+
+TEST_CASE("demo options: --codec applies to the pipeline paths and transfer; cpu and gpu are fp32 baselines")
+{
+  for (const char* path : {"gnndirect", "cached", "graph-hbm", "cached-graph-hbm", "transfer"}) {
+    CAPTURE(path);
+    CHECK(gnndirect_demo::codec_applies_to(path));
+  }
+  CHECK_FALSE(gnndirect_demo::codec_applies_to("cpu"));
+  CHECK_FALSE(gnndirect_demo::codec_applies_to("gpu"));
+  // Every path --paths accepts is classified (a new path must decide).
+  int applies = 0;
+  for (const char* path : gnndirect_demo::known_paths) { applies += gnndirect_demo::codec_applies_to(path) ? 1 : 0; }
+  CHECK(applies == 5);
 }
