@@ -567,10 +567,12 @@ bool same_rows(const transfer_buffers<Index>& buf, std::int64_t rows, std::int64
 /// Times gnndirect's gather of `n` rows (ids already in device memory) from the host-resident
 /// table into device memory with CUDA events, as the pipeline enqueues it (gather_async with the
 /// pipeline's policy); the index check that follows is not timed. Adds to the result's totals.
-template <class Index>
-void time_direct_gather(transfer_result& r, transfer_buffers<Index>& buf, gnndirect::table_view<const float> table,
-                        std::int64_t n, const gnndirect::gather_policy& policy, cudaStream_t stream,
-                        cudaEvent_t start, cudaEvent_t stop)
+/// `Rows` is the plain table (table_view<const float>) or an encoded copy (encoded_view<Codec>,
+/// decoded to fp32 inside the gather).
+template <class Index, class Rows>
+void time_direct_gather(transfer_result& r, transfer_buffers<Index>& buf, const Rows& table, std::int64_t n,
+                        const gnndirect::gather_policy& policy, cudaStream_t stream, cudaEvent_t start,
+                        cudaEvent_t stop)
 {
   gnndirect::table_view<float> const out(buf.direct.data(), n, table.cols, table.cols, memory_kind::device);
   gnndirect::workspace_view const ws{buf.workspace.data(), buf.workspace.bytes()};
@@ -600,27 +602,6 @@ void time_staged_gather(transfer_result& r, transfer_buffers<Index>& buf,
   GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
   r.cpu_seconds += seconds_since(t0);
   r.cpu_core_seconds += process_cpu_seconds() - cpu0;
-}
-
-/// Times gnndirect's decoding gather of `n` rows from an encoded copy of the table (as
-/// time_direct_gather, which it mirrors: same policy, CUDA events, the index check not timed).
-template <class Index, class Codec>
-void time_decoding_gather(transfer_result& r, transfer_buffers<Index>& buf, const gnndirect::encoded_view<Codec>& table,
-                          std::int64_t n, const gnndirect::gather_policy& policy, cudaStream_t stream,
-                          cudaEvent_t start, cudaEvent_t stop)
-{
-  gnndirect::table_view<float> const out(buf.direct.data(), n, table.cols, table.cols, memory_kind::device);
-  gnndirect::workspace_view const ws{buf.workspace.data(), buf.workspace.bytes()};
-  double const cpu0 = process_cpu_seconds();
-  GNNDIRECT_CUDA_TRY(cudaEventRecord(start, stream));
-  gnndirect::gather_async(stream, table, buf.ids.data(), n, out, ws, policy);
-  GNNDIRECT_CUDA_TRY(cudaEventRecord(stop, stream));
-  GNNDIRECT_CUDA_TRY(cudaEventSynchronize(stop));
-  r.gnndirect_core_seconds += process_cpu_seconds() - cpu0;
-  float ms = 0;
-  GNNDIRECT_CUDA_TRY(cudaEventElapsedTime(&ms, start, stop));
-  r.gnndirect_seconds += 1e-3 * static_cast<double>(ms);
-  gnndirect::gather_check(stream, ws, table.rows);
 }
 
 /// True when the first rows gathered by gnndirect equal the host decode of the same codes.
@@ -701,7 +682,7 @@ transfer_result run_transfer_path_with(const demo_args& a, const dataset<Index>&
           if constexpr (std::is_void_v<Codec>) {
             time_direct_gather(totals, buf, table, n_in, policy, stream.get(), start, stop);
           } else {
-            time_decoding_gather(totals, buf, encoded->view(), n_in, policy, stream.get(), start, stop);
+            time_direct_gather(totals, buf, encoded->view(), n_in, policy, stream.get(), start, stop);
           }
         } else {
           time_staged_gather(totals, buf, staged, sampler.pool(), host_table, inputs.data(), n_in, stream.get());
