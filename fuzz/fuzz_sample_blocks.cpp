@@ -27,6 +27,7 @@
 // (-8..-1 and 120..127 kept, out of range; else id mod n), indptr, indices, weights (NaN, +inf,
 // -inf, negative, zero, positive), edge ids; missing bytes read as 0. Every array is exactly
 // as long as its view says, so that ASan sees any read past one.
+#include "fuzz_bytes.hpp"
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/device/samplers.hpp>
@@ -46,30 +47,15 @@
 #include <utility>
 #include <vector>
 
-namespace {
+using gnndirect_fuzz::byte_reader;
+using gnndirect_fuzz::weight_from;
 
-struct byte_reader {
-  const std::uint8_t* data;
-  std::size_t size;
-  std::size_t pos;
-  std::int8_t next() noexcept { return pos < size ? static_cast<std::int8_t>(data[pos++]) : 0; }
-};
+namespace {
 
 [[noreturn]] void fail(const char* what, const std::string& detail = {})
 {
   std::fprintf(stderr, "fuzz_sample_blocks: %s %s\n", what, detail.c_str());
   std::abort();
-}
-
-/// A weight from one byte: small values, and NaN, +inf, -inf.
-float weight_from(std::int8_t byte) noexcept
-{
-  switch (byte) {
-    case -128: return std::nanf("");
-    case -127: return INFINITY;
-    case -126: return -INFINITY;
-    default: return static_cast<float>(byte) / 8.0f;
-  }
 }
 
 enum class kind { uniform, replace, weighted };

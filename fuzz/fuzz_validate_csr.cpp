@@ -6,6 +6,7 @@
 // bit 1: edge ids, bit 2: indptr from cumulative deltas so that valid graphs are common, bit 3:
 // null indptr, bit 4: null indices, bit 5: negative node count), then the array values, one byte
 // each (signed), cycling through the input; missing bytes read as 0.
+#include "fuzz_bytes.hpp"
 #include <gnndirect/algorithms/validate.hpp>
 
 #include <cmath>
@@ -15,14 +16,10 @@
 #include <optional>
 #include <vector>
 
-namespace {
+using gnndirect_fuzz::byte_reader;
+using gnndirect_fuzz::weight_from;
 
-struct byte_reader {
-  const std::uint8_t* data;
-  std::size_t size;
-  std::size_t pos;
-  std::int8_t next() noexcept { return pos < size ? static_cast<std::int8_t>(data[pos++]) : 0; }
-};
+namespace {
 
 struct violation {
   gnndirect::csr_array array;
@@ -53,17 +50,6 @@ std::optional<violation> reference(const std::vector<std::int32_t>& indptr,
     if (edge_ids[e] < 0) { return violation{gnndirect::csr_array::edge_ids, static_cast<std::int64_t>(e)}; }
   }
   return std::nullopt;
-}
-
-/// A weight from one byte: small values, and the special values validate must reject.
-float weight_from(std::int8_t byte) noexcept
-{
-  switch (byte) {
-    case -128: return std::nanf("");
-    case -127: return INFINITY;
-    case -126: return -INFINITY;
-    default: return static_cast<float>(byte) / 8.0f;
-  }
 }
 
 }  // namespace
