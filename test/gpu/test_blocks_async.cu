@@ -371,7 +371,7 @@ TEST_CASE("sample_blocks_buffers sized for more seeds serve a smaller batch")
   auto const counts = to_host(storage.counts(), 4);
   for (std::size_t l = 0; l < fanouts.size(); ++l) {
     auto const& e = expected.layers[l];
-    auto const ref = storage.ref().layers[l];  // a copy: ref() returns a temporary
+    auto const ref = storage.ref().layers[l];  // a copy of one layer
     REQUIRE(counts[2 * l] == static_cast<std::int64_t>(e.src_nodes.size()));
     REQUIRE(counts[2 * l + 1] == static_cast<std::int64_t>(e.indices.size()));
     CHECK(to_host(ref.src_nodes, counts[2 * l]) == e.src_nodes);

@@ -53,17 +53,9 @@ class sample_blocks_buffers {
     allocate(max_seeds, fanouts, num_nodes, stream, pool);
   }
 
-  /// @return the outputs, for sample_blocks_async
-  sampled_blocks_ref<Offset, Index> ref() const
-  {
-    sampled_blocks_ref<Offset, Index> out;
-    for (std::size_t l = 0; l < layers_.size(); ++l) {
-      layer const& x = layers_[l];
-      out.layers.push_back({x.src_nodes.data(), x.offsets.data(), x.indices.data(), x.edge_ids.data(),
-                            counts_.data() + 2 * l, counts_.data() + 2 * l + 1, bounds_[l]});
-    }
-    return out;
-  }
+  /// @return the outputs, for sample_blocks_async (built once at allocation, so that a batch
+  /// loop that asks for them takes no host allocation)
+  const sampled_blocks_ref<Offset, Index>& ref() const noexcept { return ref_; }
   /// @return the workspace, for sample_blocks_async and sample_blocks_check
   workspace_view workspace() const noexcept { return {workspace_.data(), workspace_.bytes()}; }
   /// @return the bounds the arrays were sized for
@@ -96,12 +88,18 @@ class sample_blocks_buffers {
     counts_ = buffer<std::int64_t>(2 * bounds_.size(), stream, memory);
     workspace_ = buffer<unsigned char>(
       detail::carve_blocks_workspace<Offset, Index>(workspace_view{}, bounds_).total, stream, memory);
+    for (std::size_t l = 0; l < layers_.size(); ++l) {  // device addresses: stable across moves
+      layer const& x = layers_[l];
+      ref_.layers.push_back({x.src_nodes.data(), x.offsets.data(), x.indices.data(), x.edge_ids.data(),
+                             counts_.data() + 2 * l, counts_.data() + 2 * l + 1, bounds_[l]});
+    }
   }
 
   std::vector<block_bounds> bounds_;
   std::vector<layer> layers_;
   buffer<std::int64_t> counts_;
   buffer<unsigned char> workspace_;
+  sampled_blocks_ref<Offset, Index> ref_;  // views of the arrays above
 };
 
 /// One message-flow block in device memory. dst node d's sampled in-neighbours are the local
@@ -165,7 +163,7 @@ sampled_blocks<Offset, Index> sample_blocks_sync(cudaStream_t stream, const csr_
 {
   check_blocks_arguments(csr, seeds, num_seeds, fanouts, sampler, policy);
   sample_blocks_buffers<Offset, Index> const tmp(num_seeds, fanouts, csr.num_nodes, stream, memory);
-  auto const out = tmp.ref();
+  auto const& out = tmp.ref();
   sample_blocks_async(stream, csr, seeds, num_seeds, fanouts, sampler, policy, out, tmp.workspace());
   std::vector<std::int64_t> counts(2 * fanouts.size());
   GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(counts.data(), tmp.counts(), sizeof(std::int64_t) * counts.size(),

@@ -401,7 +401,7 @@ class gnn_preparer {
     auto& st = batch.storage;
     std::size_t const layers = options_.fanouts.size();
     const std::int64_t* const counts = st.host_counts.host_data();
-    auto const ref = st.blocks.ref();
+    auto const& ref = st.blocks.ref();
     batch.blocks.layers.resize(layers);
     batch.num_sampled_edges = 0;
     for (std::size_t l = 0; l < layers; ++l) {
@@ -453,7 +453,7 @@ class gnn_preparer {
   void gather_inputs(batch_type& batch, cudaStream_t stream)
   {
     auto& st = batch.storage;
-    auto const last = st.blocks.ref().layers.back();
+    auto const& last = st.blocks.ref().layers.back();
     std::int64_t const bound = input_bound();
     table_view<Feature> const out(batch.feature_storage.data(), bound, features_.cols, features_.cols,
                                   memory_kind::device);
