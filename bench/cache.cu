@@ -14,7 +14,7 @@
 #include "bench_common.cuh"
 
 #include <gnndirect/algorithms/gather.cuh>
-#include <gnndirect/algorithms/hot_set.cuh>
+#include <gnndirect/cache/hot_set.cuh>
 #include <gnndirect/algorithms/sample_blocks.cuh>
 #include <gnndirect/cache/tiered_table.cuh>
 #include <gnndirect/core/cuda_error.hpp>

@@ -306,7 +306,7 @@ void bm_layer_gpu(benchmark::State& state, placement where)
   report(state, "layer", static_cast<double>(edges), bench::median(times), static_cast<double>(n), role::gpu);
 }
 
-std::int64_t total_edges(const gnndirect::host::sampled_blocks<Offset, Index>& b)
+std::int64_t total_edges(const gnndirect::host::reference_blocks<Offset, Index>& b)
 {
   std::int64_t e = 0;
   for (auto const& layer : b.layers) { e += static_cast<std::int64_t>(layer.indices.size()); }

@@ -597,7 +597,7 @@ class HostRefPath:
 class LoaderPath:
     """gnndirect's NeighborLoader over a Table and a Graph in a given placement."""
 
-    def __init__(self, name, data, args, device, placement, block_budget=0, codec=None):
+    def __init__(self, name, data, args, device, placement, max_blocks=0, codec=None):
         indptr, indices, x, y, train = data[:5]
         self.name, self.args, self.device = name, args, device
         t0 = time.perf_counter()
@@ -607,8 +607,8 @@ class LoaderPath:
         self.graph = gd.Graph(indptr, indices, placement=placement)
         self.loader = gd.NeighborLoader(self.graph, self.table, y, train, fanouts=args.fanouts,
                                         batch_size=args.batch_size, shuffle_seed=args.seed,
-                                        sampling_seed=args.seed, block_budget=block_budget,
-                                        gather_blocks=args.gather_blocks, workers=args.gnndirect_workers)
+                                        sampling_seed=args.seed, max_blocks=max_blocks,
+                                        gather_max_blocks=args.gather_blocks, workers=args.gnndirect_workers)
         # ---------------------------------------------------------------------------------------
         self.setup_s = time.perf_counter() - t0
         self.y_device = self.loader.labels
@@ -821,11 +821,11 @@ def release_loader_memory(device):
         torch.cuda.empty_cache()
 
 
-def make_path(name, data, args, device, block_budget=0):
+def make_path(name, data, args, device, max_blocks=0):
     if name == "hostref":
         return HostRefPath(data, args, device)
     if name == "gnndirect":
-        return LoaderPath("gnndirect", data, args, device, args.placement, block_budget, codec=args.codec)
+        return LoaderPath("gnndirect", data, args, device, args.placement, max_blocks, codec=args.codec)
     if name == "gpu":
         return LoaderPath("gpu", data, args, device, "device")
     return NodeLoaderPath(data, args, device, args.placement)
@@ -837,18 +837,18 @@ def run_budget_sweep(data, args, device, shape, results):
     in results["gnndirect_budget_sweep"]; the fastest epoch becomes the gnndirect path."""
     sweep = results.setdefault("gnndirect_budget_sweep", {})
     for budget in args.block_budgets:
-        record = run_one(f"gnndirect[block_budget={budget}]",
+        record = run_one(f"gnndirect[max_blocks={budget}]",
                          lambda: make_path("gnndirect", data, args, device, budget), data, args,
                          device, shape, results)
         if record is not None:
-            record["block_budget"] = budget
+            record["max_blocks"] = budget
             sweep[str(budget)] = record
     if sweep:
         best = min(sweep.values(), key=lambda r: r["epoch_s_mean"])
         results["paths"]["gnndirect"] = best
         print("  [gnndirect] block budget sweep: " + ", ".join(
             f"{b}: {r['epoch_s_mean']:.3f} s" for b, r in sweep.items()) +
-            f"; fastest: {best['block_budget']}", flush=True)
+            f"; fastest: {best['max_blocks']}", flush=True)
 
 
 def run_one(label, factory, data, args, device, shape, results, profile=True):
@@ -1070,7 +1070,7 @@ def summarize(results):
     budgets = results.get("gnndirect_budget_sweep", {})
     for b, r in budgets.items():
         best = results["paths"].get("gnndirect") is r
-        labelled.append((f"gnndirect block_budget={b}" + (" (best)" if best else ""), r))
+        labelled.append((f"gnndirect max_blocks={b}" + (" (best)" if best else ""), r))
     labelled += [(name + (" (oracle)" if r.get("oracle") else ""), r)
                  for name, r in results["paths"].items()
                  if name not in CPU_CENTRIC and not (name == "gnndirect" and budgets)]

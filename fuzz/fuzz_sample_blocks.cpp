@@ -352,7 +352,7 @@ void run(const graph& g, const std::vector<std::int64_t>& seeds64, const std::ve
     // Tiled seeds are there for the CPU sampler's parallel relabelling; the reference has no
     // such path, and skipping it keeps those (slow) runs shorter.
     if (num_seeds > 16) { return; }
-    gnndirect::host::sampled_blocks<Offset, Index> blocks;
+    gnndirect::host::reference_blocks<Offset, Index> blocks;
     run_checked(g, seeds64, fanouts, k, x, "sample_blocks_reference", blocks, [&](auto& out) {
       out = gnndirect::host::sample_blocks_reference(csr, seeds.data(), num_seeds, fanouts, sampler,
                                                      two_threads ? 2 : 1);

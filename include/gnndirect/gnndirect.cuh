@@ -2,26 +2,33 @@
 /// @file gnndirect.cuh
 /// @brief Umbrella header: every public gnndirect header, layer by layer (needs nvcc). Prefer the
 /// per-concept headers in libraries that care about compile time.
-
 // core
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/csr_view.hpp>
+#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
+#include <gnndirect/core/encoded_view.hpp>
 #include <gnndirect/core/error.hpp>
+#include <gnndirect/core/gather_policy.hpp>
+#include <gnndirect/core/host_resource.hpp>
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/core/memory_kind.hpp>
+#include <gnndirect/core/philox.hpp>
 #include <gnndirect/core/resource.hpp>
+#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/table_view.hpp>
-#include <gnndirect/core/tiered_view.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/core/workspace.hpp>
 // util
 #include <gnndirect/util/parallel.hpp>
 #include <gnndirect/util/worker_pool.hpp>
 // device
+#include <gnndirect/device/codecs.hpp>
 #include <gnndirect/device/copy_row.cuh>
+#include <gnndirect/device/decode_row.cuh>
 #include <gnndirect/device/dynamic_tile.cuh>
-#include <gnndirect/device/philox.hpp>
+#include <gnndirect/device/row_codec.hpp>
 #include <gnndirect/device/row_source.hpp>
 #include <gnndirect/device/sample_neighbors_tile.cuh>
 #include <gnndirect/device/sampled_output.hpp>
@@ -30,21 +37,19 @@
 #include <gnndirect/owners/allocation.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/owners/coo.hpp>
+#include <gnndirect/owners/encoded_table.hpp>
 #include <gnndirect/owners/host_memory.hpp>
 #include <gnndirect/owners/placement.hpp>
 #include <gnndirect/owners/registration.hpp>
 #include <gnndirect/owners/table.hpp>
 // algorithms
 #include <gnndirect/algorithms/gather.cuh>
-#include <gnndirect/algorithms/gather_policy.hpp>
-#include <gnndirect/algorithms/hot_set.cuh>
 #include <gnndirect/algorithms/relabel.cuh>
 #include <gnndirect/algorithms/sample_blocks.cuh>
 #include <gnndirect/algorithms/sample_blocks_async.cuh>
 #include <gnndirect/algorithms/sample_neighbors.cuh>
 #include <gnndirect/algorithms/sample_neighbors_async.cuh>
-#include <gnndirect/algorithms/sampled_refs.hpp>
-#include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/algorithms/sampler_choice.hpp>
 #include <gnndirect/algorithms/validate.cuh>
 #include <gnndirect/algorithms/validate.hpp>
 // reference
@@ -60,7 +65,10 @@
 #include <gnndirect/graph/generate.cuh>
 #include <gnndirect/graph/generate.hpp>
 // cache
+#include <gnndirect/cache/hot_set.cuh>
+#include <gnndirect/cache/tiered_source.hpp>
 #include <gnndirect/cache/tiered_table.cuh>
+#include <gnndirect/cache/tiered_view.hpp>
 // io
 #include <gnndirect/io/edge_list.hpp>
 #include <gnndirect/io/npy.hpp>

@@ -109,11 +109,11 @@ class NeighborLoader:
         depth: batches in flight, including the one the caller holds (0: the larger of the
             library's default + 1, i.e. 4, and workers + 2).  workers: host threads preparing
             batches concurrently, each on its own stream (0: the library's default, 2; the
-            papers100M-shaped demo prepares fastest with 6).  block_budget: cap on thread blocks
-            used for preparation (0: none).  gather_blocks: cap on thread blocks of each
+            papers100M-shaped demo prepares fastest with 6).  max_blocks: cap on thread blocks
+            used for preparation (0: none).  gather_max_blocks: cap on thread blocks of each
             feature gather (0: the gather selector's 32 for host memory, also through the
             cache tier, which leave SMs to training; a larger cap helps when nothing else runs
-            on the GPU, see docs/performance.md §4; block_budget, when set, wins).
+            on the GPU, see docs/performance.md §4; max_blocks, when set, wins).
             reserve_bytes: pool bytes reserved up front.
         cache_bytes / cache_fraction: device cache tier of hot (highest-degree) feature rows
             for the pipeline (default: the table's own cache_bytes). Not for encoded tables
@@ -159,7 +159,7 @@ class NeighborLoader:
     def __init__(self, graph: Graph, features: Table, labels: torch.Tensor, train_ids: torch.Tensor,
                  fanouts: Sequence[int] = (15, 10, 5), batch_size: int = 1024, *, shuffle_seed: int = 0,
                  sampling_seed: int = 0, replace: bool = False, drop_last: bool = False, depth: int = 0,
-                 workers: int = 0, block_budget: int = 0, gather_blocks: int = 0, reserve_bytes: int = 0,
+                 workers: int = 0, max_blocks: int = 0, gather_max_blocks: int = 0, reserve_bytes: int = 0,
                  cache_bytes: Optional[int] = None,
                  cache_fraction: Optional[float] = None, dtype: Optional[torch.dtype] = None):
         if not isinstance(graph, Graph):
@@ -218,8 +218,8 @@ class NeighborLoader:
                 raise ValueError(f"{name} must be >= 0 (0: the default), got {value}")
         config.depth = int(depth)
         config.workers = int(workers)
-        config.block_budget = int(block_budget)
-        config.gather_blocks = int(gather_blocks)
+        config.max_blocks = int(max_blocks)
+        config.gather_max_blocks = int(gather_max_blocks)
         config.reserve_bytes = int(reserve_bytes)
         config.cache_bytes = int(cache)
         self.cache_bytes = int(cache)

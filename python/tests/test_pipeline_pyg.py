@@ -96,7 +96,7 @@ def test_loader_close_releases_the_table(seed):
 
 
 @cuda
-@pytest.mark.parametrize("option", [{"gather_blocks": 1}, {"gather_blocks": 4096}, {"workers": 1},
+@pytest.mark.parametrize("option", [{"gather_max_blocks": 1}, {"gather_max_blocks": 4096}, {"workers": 1},
                                     {"workers": 6}])
 def test_pipeline_tuning_keeps_the_batches(seed, option):
     """Block caps and worker counts change how batches are prepared, never what they hold."""
@@ -113,7 +113,7 @@ def test_pipeline_tuning_keeps_the_batches(seed, option):
 def test_pipeline_negative_options_raise_value_error():
     _, _, _, y, train, graph, table = _setup()
     with pytest.raises(ValueError, match="max_blocks"):
-        gd.NeighborLoader(graph, table, y, train, fanouts=[3], gather_blocks=-1)
+        gd.NeighborLoader(graph, table, y, train, fanouts=[3], gather_max_blocks=-1)
     for name in ("depth", "workers"):
         with pytest.raises(ValueError, match=name):
             gd.NeighborLoader(graph, table, y, train, fanouts=[3], **{name: -1})

@@ -70,7 +70,7 @@ def path_record(epoch_s):
 
 
 def test_summary_of_a_budget_sweep_names_every_run_and_the_ratios():
-    sweep = {"0": dict(path_record(1.2), block_budget=0), "32": dict(path_record(1.1), block_budget=32)}
+    sweep = {"0": dict(path_record(1.2), max_blocks=0), "32": dict(path_record(1.1), max_blocks=32)}
     baseline = dict(path_record(12.0), num_workers=0, backend="fast", extrapolated=False)
     results = {"paths": {"pygfast": baseline, "gnndirect": sweep["32"], "gpu": path_record(0.9)},
                "pygfast_sweep": {"0": baseline}, "gnndirect_budget_sweep": sweep,

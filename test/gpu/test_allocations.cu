@@ -10,7 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <gnndirect/algorithms/gather.cuh>
-#include <gnndirect/algorithms/hot_set.cuh>
+#include <gnndirect/cache/hot_set.cuh>
 #include <gnndirect/algorithms/sample_blocks.cuh>
 #include <gnndirect/algorithms/sample_neighbors.cuh>
 #include <gnndirect/algorithms/validate.cuh>

@@ -22,7 +22,7 @@
 #include <gnndirect/algorithms/validate.cuh>
 #include <gnndirect/cache/tiered_table.cuh>
 #include <gnndirect/core/cuda_error.hpp>
-#include <gnndirect/detail/pointer_checks.hpp>
+#include <gnndirect/detail/core/pointer_checks.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/reference/gather_reference.hpp>
 #include <gnndirect/reference/sample_reference.hpp>
@@ -386,6 +386,49 @@ TEST_CASE("bad-input: gather_async bad index raised by gather_check")
   gnndirect::host::gather_reference(table_view<const float>(host_view<float>(table_bytes, 0, rows, cols, cols)), good.data(),
                                     count, host_view<float>(expected, 0, count, cols, cols));
   CHECK(to_host(reinterpret_cast<const unsigned char*>(out.data()), static_cast<std::int64_t>(out.bytes())) == expected);
+  check_context_usable();
+}
+
+TEST_CASE("bad-input: scatter_async bad index raised by scatter_check, the target's valid rows written")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  std::int64_t const rows = 4000, cols = 16, count = 3000;
+  placed_table<float> target(memory_kind::managed_host, rows, cols);
+  std::vector<unsigned char> target_bytes = gnndirect::test::random_bytes(rng, target.owner.bytes());
+  target.fill(target_bytes.data());
+  std::vector<std::int64_t> indices(static_cast<std::size_t>(rows));  // unique: a random prefix of a permutation
+  std::iota(indices.begin(), indices.end(), std::int64_t{0});
+  std::shuffle(indices.begin(), indices.end(), rng);
+  indices.resize(static_cast<std::size_t>(count));
+  std::int64_t const first = pick(rng, 0, count - 1);
+  indices[static_cast<std::size_t>(first)] = rows + 7;
+  auto const device_indices = to_buffer(indices);
+  std::vector<unsigned char> batch_bytes = gnndirect::test::random_bytes(rng, static_cast<std::size_t>(count * cols) * sizeof(float));
+  auto const batch = to_buffer(batch_bytes);
+  gather_policy policy;
+  std::size_t const ws_bytes = gnndirect::scatter_workspace_bytes<std::int64_t>(count, rows, memory_kind::managed_host,
+                                                                                cols * sizeof(float), policy);
+  buffer<std::byte> ws(ws_bytes, memory_kind::device);
+  stream_owner const s;
+  table_view<const float> const src(reinterpret_cast<const float*>(batch.data()), count, cols, cols, memory_kind::device);
+  CHECK_NOTHROW(gnndirect::scatter_async(s.stream, src, device_indices.data(), count, target.view(), {ws.data(), ws.bytes()}, policy));
+  try {
+    gnndirect::scatter_check(s.stream, {ws.data(), ws.bytes()}, rows);
+    FAIL("expected index_out_of_range");
+  } catch (const gnndirect::index_out_of_range& e) {
+    CHECK(e.position() == first);
+    CHECK(e.value() == rows + 7);
+  }
+  // The bad row is skipped; every other row lands, nothing else of the target changes.
+  std::vector<unsigned char> expected = target_bytes;
+  for (std::int64_t i = 0; i < count; ++i) {
+    if (i == first) { continue; }
+    std::memcpy(expected.data() + indices[static_cast<std::size_t>(i)] * cols * sizeof(float),
+                batch_bytes.data() + i * cols * sizeof(float), cols * sizeof(float));
+  }
+  CHECK(target.read() == expected);
   check_context_usable();
 }
 
@@ -1032,8 +1075,8 @@ TEST_CASE("bad-input: sampling negative fanout or budget")
   sample_fixture const f(rng);
   f.rejected(f.d.view, f.seeds.data(), f.count, -1, sampling_policy{}, f.workspace(), "fanout must be >= 0, got -1");
   sampling_policy policy{};
-  policy.block_budget = -2;
-  f.rejected(f.d.view, f.seeds.data(), f.count, f.fanout, policy, f.workspace(), "block_budget must be >= 0");
+  policy.max_blocks = -2;
+  f.rejected(f.d.view, f.seeds.data(), f.count, f.fanout, policy, f.workspace(), "max_blocks must be >= 0");
   check_throws_exactly<gnndirect::invalid_argument>(
     [&] { (void)gnndirect::sample_blocks(cudaStream_t{}, f.d.view, f.seeds.data(), f.count, {}, gnndirect::uniform_sampler{}); },
     "at least one fanout");

@@ -161,7 +161,7 @@ bool untouched_from(const std::vector<T>& v, std::int64_t begin)
 /// num_edges up to the bound, nothing else written.
 template <class Offset, class Index>
 void check_outputs(const guarded_outputs<Offset, Index>& out,
-                   const gnndirect::host::sampled_blocks<Offset, Index>& expected)
+                   const gnndirect::host::reference_blocks<Offset, Index>& expected)
 {
   auto const counts = to_host(out.counts.data(), static_cast<std::int64_t>(out.counts.size()));
   for (std::size_t l = 0; l < out.bounds.size(); ++l) {
@@ -195,7 +195,7 @@ void check_outputs(const guarded_outputs<Offset, Index>& out,
 template <class Offset, class Index, class Sampler>
 void check_async(const graph_pair<Offset, Index>& g, const std::vector<Index>& seeds,
                  const std::vector<int>& fanouts, const Sampler& sampler, const sampling_policy& policy,
-                 cudaStream_t stream, const gnndirect::host::sampled_blocks<Offset, Index>& expected)
+                 cudaStream_t stream, const gnndirect::host::reference_blocks<Offset, Index>& expected)
 {
   auto const n = static_cast<std::int64_t>(seeds.size());
   csr_view<Offset, Index> const csr = g.device();
@@ -241,7 +241,7 @@ struct temporal_data {
 
 /// The temporal blocks on the host (support/temporal_sampler.cuh) for a graph_pair.
 template <class Offset, class Index>
-gnndirect::host::sampled_blocks<Offset, Index> temporal_blocks_on_host(const graph_pair<Offset, Index>& g,
+gnndirect::host::reference_blocks<Offset, Index> temporal_blocks_on_host(const graph_pair<Offset, Index>& g,
                                                                       const temporal_data& t,
                                                                       const std::vector<Index>& seeds,
                                                                       const std::vector<int>& fanouts)

@@ -3,7 +3,7 @@
 // computation; rebuilds replace the tier; bad ids leave an empty, usable tier.
 #include <doctest/doctest.h>
 
-#include <gnndirect/algorithms/hot_set.cuh>
+#include <gnndirect/cache/hot_set.cuh>
 #include <gnndirect/cache/tiered_table.cuh>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/reference/gather_reference.hpp>

@@ -201,18 +201,18 @@ std::vector<Index> checked_epoch(const fixture<Index>& f, pipeline_of<Index>& pi
 
 template <class Index>
 void check_against_reference(std::uint64_t seed, csr_placement graph_kind, memory_kind features_kind,
-                             memory_kind labels_kind, int depth, int block_budget, int workers,
+                             memory_kind labels_kind, int depth, int max_blocks, int workers,
                              gnndirect::wait_mode wait = gnndirect::wait_mode::sleep)
 {
   fixture<Index> const f(seed, 0.05, 50, 1500, graph_kind, features_kind, labels_kind);
   pipeline_options options = test_options(seed, depth, workers);
   options.worker_wait = wait;
-  options.block_budget = block_budget;
+  options.max_blocks = max_blocks;
   auto const consumer = gnndirect::detail::make_non_blocking_stream();
   auto pipeline = f.make_pipeline(options);
-  if (block_budget > 0) {
-    CHECK(pipeline.options().sampling.block_budget == block_budget);
-    CHECK(pipeline.options().gather.max_blocks == block_budget);
+  if (max_blocks > 0) {
+    CHECK(pipeline.options().sampling.max_blocks == max_blocks);
+    CHECK(pipeline.options().gather.max_blocks == max_blocks);
   }
   auto const order0 = checked_epoch(f, pipeline, options, 0, consumer.get());
   auto const order1 = checked_epoch(f, pipeline, options, 1, consumer.get());

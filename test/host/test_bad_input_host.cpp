@@ -13,13 +13,13 @@
 // built for them.
 #include <doctest/doctest.h>
 
-#include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/device/samplers.hpp>
 #include <gnndirect/algorithms/validate.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/core/table_view.hpp>
-#include <gnndirect/detail/pointer_checks.hpp>
+#include <gnndirect/detail/core/pointer_checks.hpp>
 #include <gnndirect/io/edge_list.hpp>
 #include <gnndirect/io/npy.hpp>
 #include <gnndirect/owners/registration.hpp>
@@ -492,8 +492,8 @@ TEST_CASE("bad-input: sampler and policy rejected by validate(sampler, policy) (
                        doctest::Contains("the sampler needs csr_view::weights"),
                        gnndirect::invalid_argument);
   CHECK_NOTHROW(gnndirect::validate(weighted_user_sampler{}, policy, view, 5));
-  policy.block_budget = -1;
-  CHECK_THROWS_WITH_AS(gnndirect::validate(uniform, policy, view, 5), doctest::Contains("block_budget must be >= 0"),
+  policy.max_blocks = -1;
+  CHECK_THROWS_WITH_AS(gnndirect::validate(uniform, policy, view, 5), doctest::Contains("max_blocks must be >= 0"),
                        gnndirect::invalid_argument);
   CHECK_THROWS_WITH_AS(gnndirect::validate(uniform, gnndirect::sampling_policy{}, view, -1),
                        doctest::Contains("fanout must be >= 0, got -1"), gnndirect::invalid_argument);
@@ -706,7 +706,7 @@ TEST_CASE("bad-input: edge-list random garbage never crashes the parser")
 }
 
 // ---------------------------------------------------------------------------------------------
-// Pointer residency and alignment (detail/pointer_checks.hpp): the decision is a pure function of
+// Pointer residency and alignment (detail/core/pointer_checks.hpp): the decision is a pure function of
 // what cudaPointerGetAttributes reports, so every branch is checked here without a GPU; the GPU
 // rows (test_gpu_bad_input) run it through the entry points.
 

@@ -1,20 +1,18 @@
 // Host tests of the gather policy selector and the host reference gather/scatter.
 #include <doctest/doctest.h>
 
-#include <gnndirect/algorithms/gather_policy.hpp>
+#include <gnndirect/core/gather_policy.hpp>
 #include <gnndirect/reference/gather_reference.hpp>
 
 #include <cstdint>
 #include <random>
 #include <vector>
 
-using gnndirect::default_host_gather_blocks;
 using gnndirect::gather_policy;
-using gnndirect::host_gather_blocks;
+using gnndirect::host_gather_max_blocks;
 using gnndirect::locality_order;
 using gnndirect::memory_kind;
 using gnndirect::select_gather_policy;
-using gnndirect::with_host_gather_cap;
 using gnndirect::table_view;
 
 TEST_CASE("selector: tile size grows with the row, rows in flight shrink")
@@ -65,18 +63,16 @@ TEST_CASE("selector: host-resident gathers get a 32-block budget unless the call
   CHECK(select_gather_policy(wide, memory_kind::pinned, 64, 10).max_blocks == 100);
 }
 
-TEST_CASE("pipelines cap tiered gathers like host gathers unless the caller sets a cap")
+TEST_CASE("the host-gather cap is 8192 threads in blocks of the caller's size")
 {
-  // The tier's standalone default (a full grid) takes training's SMs; the pipeline applies this.
-  CHECK(with_host_gather_cap({}).max_blocks == 32);
+  // The selector's default for host-resident sources and the pipeline's cap of tiered gathers.
+  CHECK(host_gather_max_blocks() == 32);
+  CHECK(host_gather_max_blocks(128) == 64);
+  CHECK(host_gather_max_blocks(1024) == 8);
   gather_policy narrow_blocks;
   narrow_blocks.block_threads = 128;
-  CHECK(with_host_gather_cap(narrow_blocks).max_blocks == 64);
-  CHECK(default_host_gather_blocks(1024) == 8);
-  gather_policy set;
-  set.max_blocks = 256;
-  CHECK(with_host_gather_cap(set).max_blocks == 256);
-  static_assert(with_host_gather_cap({}).max_blocks == host_gather_blocks, "usable in constant expressions");
+  CHECK(select_gather_policy(narrow_blocks, memory_kind::registered, 64, 10).max_blocks == host_gather_max_blocks(128));
+  static_assert(host_gather_max_blocks(256) == 32, "usable in constant expressions");
 }
 
 TEST_CASE("selector rejects invalid explicit values")

@@ -1,8 +1,8 @@
 // Host tests of Philox4x32-10 (Random123 known-answer vectors) and the integer helpers built on it.
 #include <doctest/doctest.h>
 
-#include <gnndirect/detail/device/sampling_math.hpp>
-#include <gnndirect/device/philox.hpp>
+#include <gnndirect/detail/core/sampling_math.hpp>
+#include <gnndirect/core/philox.hpp>
 
 #include <cmath>
 #include <cstdint>

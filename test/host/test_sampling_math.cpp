@@ -1,12 +1,12 @@
 // The sampling arithmetic that the GPU sampler and the host reference share
-// (detail/device/sampling_math.hpp) checked against expectations computed independently here from
+// (detail/core/sampling_math.hpp) checked against expectations computed independently here from
 // the documented definitions: Philox4x32-10 (verified by known-answer tests in test_philox.cpp),
 // 128-bit products, textbook Floyd with a std::set, and long-double logarithms for weighted keys.
 // So "GPU equals host reference bit for bit" cannot hide an error both of them share.
 #include <doctest/doctest.h>
 
-#include <gnndirect/algorithms/sampling_policy.hpp>
-#include <gnndirect/device/philox.hpp>
+#include <gnndirect/core/sampling_policy.hpp>
+#include <gnndirect/core/philox.hpp>
 #include <gnndirect/reference/sample_reference.hpp>
 
 #include <algorithm>

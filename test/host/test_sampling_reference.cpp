@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <gnndirect/algorithms/sampler_choice.hpp>
-#include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/reference/sample_reference.hpp>
 
 #include <algorithm>

@@ -2,10 +2,10 @@
 // radix bit ranges, epoch shuffles, per-batch seeds and per-thread wait modes.
 #include <doctest/doctest.h>
 
-#include <gnndirect/algorithms/gather_policy.hpp>
+#include <gnndirect/core/gather_policy.hpp>
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/core/workspace.hpp>
-#include <gnndirect/detail/bits.hpp>
+#include <gnndirect/detail/core/bits.hpp>
 #include <gnndirect/pipeline/epoch_order.hpp>
 
 #include "support/random.hpp"

@@ -1,5 +1,6 @@
 // Instances of the library's row-move kernel, compiled to PTX by the ptx_global_row_access test:
 // every row load and store in them must use the .global state space (see the test's script).
+#include <gnndirect/cache/tiered_source.hpp>
 #include <gnndirect/detail/algorithms/move_rows.cuh>
 
 using gnndirect::table_source;

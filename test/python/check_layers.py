@@ -1,57 +1,112 @@
 #!/usr/bin/env python3
-"""Checks that the public folders of include/gnndirect form layers: a header may include only
-headers of its own layer or of lower ones, so the core includes nothing above it and device
-primitives include no bulk algorithm. Usage: check_layers.py <repo root>. Exit 1 on a violation.
+"""Checks the structure of include/gnndirect (issue #32): public headers form layers, internals
+live in detail/<component>/ and never reach up, and the umbrella lists every public header.
+Usage: check_layers.py <repo root> [--component NAME] [--skip RULE,...]. Exit 1 on a violation.
 
-  0 core/, util/        config, errors, memory kinds, views, resources; host threading utilities
-  1 device/             primitives inlined into any kernel (detail/device/ with them)
+Layers (a header includes only its own layer or lower ones):
+  0 core/, util/        config, errors, memory kinds, views, policies, Philox, resources; threading
+  1 device/             primitives inlined into any kernel
   2 owners/             RAII memory: allocation, buffer, table, registration, placement, coo
-  3 algorithms/         the stream-first bulk API (detail/ and detail/algorithms/ with them);
+  3 algorithms/         the stream-first bulk API
     reference/, host/   host references (the oracles) and the CPU data path
-  4 graph/, cache/      graph owners and builders (COO to CSR, generators), the cache tier
-  5 io/, pipeline/      loaders; the batch scheduler and its preparers (detail/pipeline/)
+  4 graph/, cache/      graph owners and builders; the cache tier (view, sources, hot set, owner)
+  5 io/, pipeline/      loaders; the batch scheduler and its preparers
   6 gnndirect.cuh       the umbrella
+
+Rules:
+  layers     no header includes a header of a higher layer; detail/<c>/ has the layer of <c>
+  components every internal header sits in detail/<component>/ of an existing component
+  internals  a public header holds no `namespace detail` (its internals go to detail/<c>/)
+  private    a public header of component c includes detail/ only of c or of core (the shared
+             plumbing: launch, error flags, bit tricks)
+  host-only  a .hpp (host-compilable) header includes no .cuh
+  umbrella   gnndirect.cuh includes every public header
 """
 import os
 import re
 import sys
 
-RANK = {"core": 0, "util": 0, "device": 1, "detail/device": 1, "owners": 2, "algorithms": 3,
-        "detail": 3, "detail/algorithms": 3, "reference": 3, "host": 3, "graph": 4, "detail/graph": 4, "cache": 4,
-        "io": 5, "pipeline": 5, "detail/pipeline": 5, "": 6}
+RANK = {"core": 0, "util": 0, "device": 1, "owners": 2, "algorithms": 3, "reference": 3, "host": 3,
+        "graph": 4, "cache": 4, "io": 5, "pipeline": 5, "": 6}
+INCLUDE = re.compile(r'\s*#\s*include\s*<gnndirect/([^>]+)>')
+DETAIL_NAMESPACE = re.compile(r'^\s*namespace\s+detail\b')
 
 
-def layer(rel):
+def component(rel):
+    """The component of a header path relative to include/gnndirect ('' for the umbrella)."""
     parts = rel.split("/")
     if parts[0] == "detail":
-        return "detail/" + parts[1] if len(parts) > 2 else "detail"
+        return parts[1] if len(parts) > 2 else "detail"
     return parts[0] if len(parts) > 1 else ""
 
 
+def is_internal(rel):
+    return rel.startswith("detail/")
+
+
+def check_header(rel, text):
+    """The violations of one header."""
+    problems = []
+    mine = component(rel)
+    if mine not in RANK:
+        where = "detail/ directly" if mine == "detail" else f"folder '{mine}'"
+        return [f"{rel}: [components] {where} is no component (move it to detail/<component>/ "
+                f"or add the component to check_layers.py)"]
+    for number, line in enumerate(text.split("\n"), 1):
+        if not is_internal(rel) and DETAIL_NAMESPACE.match(line):
+            problems.append(f"{rel}:{number}: [internals] a public header holds namespace detail "
+                            f"(move it to detail/{mine}/)")
+        match = INCLUDE.match(line)
+        if not match:
+            continue
+        target = match.group(1)
+        theirs = component(target)
+        if RANK.get(theirs, 99) > RANK[mine]:
+            problems.append(f"{rel}:{number}: [layers] '{mine or 'top'}' includes '{target}' of the "
+                            f"higher layer '{theirs}'")
+        if (not is_internal(rel) and is_internal(target) and mine != ""
+                and theirs not in (mine, "core")):
+            problems.append(f"{rel}:{number}: [private] a public '{mine}' header includes the "
+                            f"internals of '{theirs}' ({target})")
+        if rel.endswith(".hpp") and target.endswith(".cuh"):
+            problems.append(f"{rel}:{number}: [host-only] a .hpp header includes the .cuh '{target}'")
+    return problems
+
+
+def public_headers(root):
+    for directory, _, files in os.walk(root):
+        for name in files:
+            rel = os.path.relpath(os.path.join(directory, name), root).replace(os.sep, "/")
+            if not is_internal(rel) and rel != "gnndirect.cuh":
+                yield rel
+
+
 def main():
-    root = os.path.join(sys.argv[1], "include", "gnndirect")
+    args = sys.argv[1:]
+    only = None
+    if "--component" in args:
+        only = args[args.index("--component") + 1]
+    skip = set(args[args.index("--skip") + 1].split(",")) if "--skip" in args else set()
+    root = os.path.join(args[0], "include", "gnndirect")
     problems, checked = [], 0
     for directory, _, files in os.walk(root):
         for name in sorted(files):
             path = os.path.join(directory, name)
             rel = os.path.relpath(path, root).replace(os.sep, "/")
-            mine = layer(rel)
-            if mine not in RANK:
-                problems.append(f"{rel}: folder '{mine}' has no layer (add it to check_layers.py)")
+            if only is not None and component(rel) != only:
                 continue
+            checked += 1
             with open(path, encoding="utf-8") as f:
-                for number, line in enumerate(f, 1):
-                    match = re.match(r'\s*#\s*include\s*<gnndirect/([^>]+)>', line)
-                    if not match:
-                        continue
-                    checked += 1
-                    theirs = layer(match.group(1))
-                    if RANK.get(theirs, 99) > RANK[mine]:
-                        problems.append(f"{rel}:{number}: layer '{mine or 'top'}' includes "
-                                        f"'{match.group(1)}' of the higher layer '{theirs}'")
+                problems += check_header(rel, f.read())
+    if only is None:
+        with open(os.path.join(root, "gnndirect.cuh"), encoding="utf-8") as f:
+            listed = set(INCLUDE.findall(f.read()))
+        for rel in sorted(set(public_headers(root)) - listed):
+            problems.append(f"gnndirect.cuh: [umbrella] does not include '{rel}'")
+    problems = [p for p in problems if not any(f"[{rule}]" in p for rule in skip)]
     for p in problems:
         print(p)
-    print(f"{checked} includes checked, {len(problems)} violations")
+    print(f"{checked} headers checked, {len(problems)} violations")
     return 1 if problems else 0
 
 

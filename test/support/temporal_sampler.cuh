@@ -60,15 +60,15 @@ struct recent_before_sampler {
 /// `fanout` kept; relabelling: dst nodes first, new nodes by first appearance, a repeated dst id
 /// maps to its first row. `csr` holds host addresses.
 template <class Offset, class Index>
-gnndirect::host::sampled_blocks<Offset, Index> temporal_blocks_on_host(
+gnndirect::host::reference_blocks<Offset, Index> temporal_blocks_on_host(
   const gnndirect::csr_view<Offset, Index>& csr, const std::vector<std::int64_t>& edge_time,
   const std::vector<std::int64_t>& query_time, const Index* seeds, std::int64_t num_seeds,
   const std::vector<int>& fanouts)
 {
-  gnndirect::host::sampled_blocks<Offset, Index> result;
+  gnndirect::host::reference_blocks<Offset, Index> result;
   std::vector<Index> dst(seeds, seeds + num_seeds);
   for (int fanout : fanouts) {
-    gnndirect::host::block<Offset, Index> b;
+    gnndirect::host::reference_block<Offset, Index> b;
     b.dst_nodes = dst;
     b.offsets.push_back(0);
     std::vector<Index> sampled;

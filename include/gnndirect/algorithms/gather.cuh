@@ -17,7 +17,7 @@
 /// too large index raises index_out_of_range naming the first bad position and its value; nothing
 /// is read or written out of bounds (rejected gather rows are zero-filled).
 
-#include <gnndirect/algorithms/gather_policy.hpp>
+#include <gnndirect/core/gather_policy.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/core/resource.hpp>
@@ -25,8 +25,8 @@
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/core/workspace.hpp>
 #include <gnndirect/detail/algorithms/move_rows.cuh>
-#include <gnndirect/detail/error_flag.cuh>
-#include <gnndirect/detail/pointer_checks.hpp>
+#include <gnndirect/detail/core/error_flag.cuh>
+#include <gnndirect/detail/core/pointer_checks.hpp>
 #include <gnndirect/core/encoded_view.hpp>
 #include <gnndirect/device/row_codec.hpp>
 #include <gnndirect/device/row_source.hpp>
@@ -153,6 +153,14 @@ struct gather_scratch {
 inline error_flag_ref gather_flag(workspace_view ws) noexcept
 {
   return error_flag_ref{static_cast<error_record*>(ws.data)};
+}
+
+/// gather_check / scatter_check: synchronise and raise the record at the workspace's start.
+inline void raise_rows_flag(cudaStream_t stream, workspace_view ws, std::int64_t table_rows, const char* call)
+{
+  GNNDIRECT_EXPECTS(ws.data != nullptr, std::string(call) + ": null workspace");
+  check_device_accessible(ws.data, 0, workspace_alignment, "workspace");
+  gather_flag(ws).throw_if_set(stream, "indices", table_rows);
 }
 
 /// Key bits the locality sort looks at: the indexed table's significant bits, or every bit when
@@ -417,7 +425,7 @@ void gather_async(cudaStream_t stream, table_view<S> src, const Index* indices, 
 /// order and only the last writes; policy.unique_indices skips that sort for callers who know
 /// their indices are unique). Parameters as gather_async with the roles exchanged: src has count
 /// rows, dst is the indexed table (any placement); size `ws` with scatter_workspace_bytes and call
-/// gather_check(stream, ws, dst.rows) afterwards when checking. Capturable.
+/// scatter_check(stream, ws, dst.rows) afterwards when checking. Capturable.
 /// @tparam S source element type (may be const)  @tparam D destination element type
 /// @tparam Index int32 or int64 index type
 /// @param stream, src, indices, count, dst, ws, policy as described
@@ -452,14 +460,23 @@ void scatter_async(cudaStream_t stream, table_view<S> src, const Index* indices,
 }
 
 /// Synchronises `stream` and raises the index error recorded in `ws` by the last checked
-/// gather_async/scatter_async. @param table_rows the indexed table's rows (for the message)
-/// @param stream the stream they ran on  @param ws the workspace they used
-/// @throws index_out_of_range naming indices[position] = value; cuda_error. Not capturable.
+/// gather_async (any source, decoding ones too) that used it.
+/// @param stream the stream it ran on  @param ws the workspace it used
+/// @param table_rows the indexed table's rows (for the message)
+/// @throws index_out_of_range naming indices[position] = value; invalid_argument (null or
+/// misaligned workspace); cuda_error. Not capturable.
 inline void gather_check(cudaStream_t stream, workspace_view ws, std::int64_t table_rows)
 {
-  GNNDIRECT_EXPECTS(ws.data != nullptr, "gather_check: null workspace");
-  detail::check_device_accessible(ws.data, 0, workspace_alignment, "workspace");
-  detail::gather_flag(ws).throw_if_set(stream, "indices", table_rows);
+  detail::raise_rows_flag(stream, ws, table_rows, "gather_check");
+}
+
+/// Synchronises `stream` and raises the index error recorded in `ws` by the last checked
+/// scatter_async that used it. Parameters and throws as gather_check.
+/// @param stream the stream it ran on  @param ws the workspace it used
+/// @param table_rows the indexed (target) table's rows (for the message)
+inline void scatter_check(cudaStream_t stream, workspace_view ws, std::int64_t table_rows)
+{
+  detail::raise_rows_flag(stream, ws, table_rows, "scatter_check");
 }
 
 /// Gathers and synchronises: dst.row(i) = src.row(indices[i]) from any row source. Scratch comes

@@ -14,14 +14,14 @@
 /// Every size stays on the device; nothing allocates or synchronises, so it can be captured in a
 /// CUDA graph.
 
-#include <gnndirect/algorithms/sampled_refs.hpp>
+#include <gnndirect/core/sampled_refs.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/core/workspace.hpp>
 #include <gnndirect/detail/algorithms/relabel.cuh>
-#include <gnndirect/detail/error_flag.cuh>
-#include <gnndirect/detail/pointer_checks.hpp>
+#include <gnndirect/detail/core/error_flag.cuh>
+#include <gnndirect/detail/core/pointer_checks.hpp>
 
 #include <cuda_runtime_api.h>
 

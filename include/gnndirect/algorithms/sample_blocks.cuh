@@ -6,8 +6,8 @@
 
 #include <gnndirect/algorithms/sample_blocks_async.cuh>
 #include <gnndirect/algorithms/sample_neighbors.cuh>
-#include <gnndirect/algorithms/sampled_refs.hpp>
-#include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/host_wait.hpp>
@@ -120,7 +120,7 @@ struct sampled_block {
   /// @return number of sampled edges
   std::int64_t num_edges() const noexcept { return static_cast<std::int64_t>(indices.size()); }
   /// @return the block as a view of the family every sampler hands out
-  /// (algorithms/sampled_refs.hpp)
+  /// (core/sampled_refs.hpp)
   block_ref<Offset, Index> ref() const noexcept { return detail::block_ref_of<Offset, Index>(*this); }
 };
 
@@ -207,7 +207,7 @@ sampled_blocks<Offset, Index> sample_blocks_sync(cudaStream_t stream, const csr_
 /// @param sampler what to draw (any model of the sampler concept, device/samplers.hpp)
 /// @param policy tile, budget, checks
 /// @param mr memory resource for every allocation (default: the device's default pool)
-/// @throws invalid_argument (arguments), index_out_of_range (when policy.check_seeds: "seeds of
+/// @throws invalid_argument (arguments), index_out_of_range (when policy.check_indices: "seeds of
 /// layer l" for a seed outside [0, num_nodes), "sampled neighbours of layer l" for a corrupt
 /// graph; the context stays usable), allocation_error, cuda_error.
 /// @return the blocks, seeds side first, in exactly-sized device owners

@@ -27,8 +27,8 @@
 
 #include <gnndirect/algorithms/relabel.cuh>
 #include <gnndirect/algorithms/sample_neighbors_async.cuh>
-#include <gnndirect/algorithms/sampled_refs.hpp>
-#include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/host_wait.hpp>
@@ -36,8 +36,8 @@
 #include <gnndirect/core/workspace.hpp>
 #include <gnndirect/detail/algorithms/relabel.cuh>
 #include <gnndirect/detail/algorithms/sample_kernels.cuh>
-#include <gnndirect/detail/error_flag.cuh>
-#include <gnndirect/detail/pointer_checks.hpp>
+#include <gnndirect/detail/core/error_flag.cuh>
+#include <gnndirect/detail/core/pointer_checks.hpp>
 
 #include <cub/device/device_scan.cuh>
 #include <cuda_runtime_api.h>
@@ -203,7 +203,7 @@ void sample_block_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
     // Seeds past the device-side count get count 0 and are not read.
     launch_sample_neighbors(stream, csr, dst, dst_bound, num_dst.value, fanout, l, sampler, policy,
                             w.slot_neighbors, slot_edge_ids, w.counts, flag, graph_flag);
-    if (policy.check_seeds) { flag.capture_value_async(stream, dst); }
+    if (policy.check_indices) { flag.capture_value_async(stream, dst); }
     capture_list_end_async(stream, graph_flag, csr.indptr);
     std::size_t bytes = w.relabel.cub_bytes;
     GNNDIRECT_CUDA_TRY(::cub::DeviceScan::InclusiveSum(w.relabel.cub_storage, bytes, w.counts,
@@ -248,7 +248,7 @@ std::size_t sample_blocks_workspace_bytes(std::int64_t num_seeds, const std::vec
 /// valid prefixes src_nodes[0, num_src), indices and edge_ids [0, num_edges); nothing else.
 /// Never synchronises and never allocates: capturable in a CUDA graph (the seeds are read when
 /// the work runs, so a graph replays with new seeds copied into the same array). A seed outside
-/// [0, csr.num_nodes) (checked when policy.check_seeds) is recorded in `ws` and gets no
+/// [0, csr.num_nodes) (checked when policy.check_indices) is recorded in `ws` and gets no
 /// neighbours, and a sampled neighbour id outside the graph (always checked: it is dropped from
 /// the src nodes, its local id left unwritten) is recorded too: call sample_blocks_check
 /// afterwards to raise them. Without seed checks a bad seed is undefined behaviour.

@@ -5,7 +5,7 @@
 /// (needs nvcc).
 
 #include <gnndirect/algorithms/sample_neighbors_async.cuh>
-#include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/host_wait.hpp>
@@ -84,7 +84,7 @@ std::int64_t sample_into(cudaStream_t stream, const csr_view<Offset, Index>& csr
 {
   sample_neighbors_async(stream, csr, seeds, num_seeds, fanout, layer, sampler, policy,
                          storage.slots(), storage.ws());
-  if (policy.check_seeds) {
+  if (policy.check_indices) {
     sample_flag(storage.ws()).throw_if_set(stream, what, csr.num_nodes);
   }
   throw_if_corrupt_list(stream, sample_graph_flag(storage.ws()), "sample_neighbors");

@@ -12,15 +12,15 @@
 /// (device, pinned, registered, managed_host); placement only changes speed.
 /// algorithms/sample_neighbors.cuh adds the synchronous call that returns owners.
 
-#include <gnndirect/algorithms/sampled_refs.hpp>
-#include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/core/workspace.hpp>
 #include <gnndirect/detail/algorithms/sample_kernels.cuh>
-#include <gnndirect/detail/error_flag.cuh>
-#include <gnndirect/detail/pointer_checks.hpp>
+#include <gnndirect/detail/core/error_flag.cuh>
+#include <gnndirect/detail/core/pointer_checks.hpp>
 
 #include <cub/device/device_scan.cuh>
 #include <cuda_runtime_api.h>
@@ -117,7 +117,7 @@ namespace detail {
 /// captures of the checks and the scan of the counts.
 template <class Offset, class Index, class Launch>
 void enqueue_sample_neighbors(cudaStream_t stream, const Offset* indptr, const Index* seeds,
-                              std::int64_t num_seeds, int fanout, bool check_seeds,
+                              std::int64_t num_seeds, int fanout, bool check_indices,
                               const sampled_slots_ref<Offset, Index>& out, workspace_view ws,
                               Launch&& launch)
 {
@@ -145,7 +145,7 @@ void enqueue_sample_neighbors(cudaStream_t stream, const Offset* indptr, const I
   GNNDIRECT_CUDA_TRY(cudaMemsetAsync(out.offsets, 0, sizeof(std::int64_t), stream));
   if (num_seeds == 0) { return; }
   launch(slices.flag, slices.graph_flag);
-  if (check_seeds) { slices.flag.capture_value_async(stream, seeds); }
+  if (check_indices) { slices.flag.capture_value_async(stream, seeds); }
   capture_list_end_async(stream, slices.graph_flag, indptr);
   std::size_t scan_bytes = slices.scan_bytes;
   GNNDIRECT_CUDA_TRY(::cub::DeviceScan::InclusiveSum(slices.scan_storage, scan_bytes, out.counts,
@@ -158,7 +158,7 @@ void enqueue_sample_neighbors(cudaStream_t stream, const Offset* indptr, const I
 /// returns at once.
 ///
 /// Writes out.counts, out.offsets and the first counts[i] slots of each seed. With
-/// policy.check_seeds, a seed outside [0, csr.num_nodes) gets count 0 and is recorded in `ws`;
+/// policy.check_indices, a seed outside [0, csr.num_nodes) gets count 0 and is recorded in `ws`;
 /// a seed whose neighbour list is corrupt (indptr decreasing there, or past the edge array:
 /// always checked, one comparison per seed) gets count 0 and is recorded too; call
 /// sample_neighbors_check(stream, ws, csr.num_nodes) afterwards to raise them. Nothing is read
@@ -169,7 +169,7 @@ void enqueue_sample_neighbors(cudaStream_t stream, const Offset* indptr, const I
 /// @param seeds device-visible array of node ids  @param num_seeds their number
 /// @param fanout k >= 0  @param layer random counter layer (hop index)
 /// @param sampler what to draw (with its seed and data)
-/// @param policy tile_size, block_budget and check_seeds
+/// @param policy tile_size, max_blocks and check_indices
 /// @param out caller-owned output (slots sized num_seeds * fanout)
 /// @param ws workspace of at least sample_neighbors_workspace_bytes(num_seeds) bytes
 /// @throws invalid_argument (policy, graph, sizes, workspace; weights missing for a sampler with
@@ -183,7 +183,7 @@ void sample_neighbors_async(cudaStream_t stream, const csr_view<Offset, Index>& 
 {
   detail::check_sample_arguments(csr, seeds, num_seeds, fanout, sampler, policy);
   detail::enqueue_sample_neighbors(
-    stream, csr.indptr, seeds, num_seeds, fanout, policy.check_seeds, out, ws,
+    stream, csr.indptr, seeds, num_seeds, fanout, policy.check_indices, out, ws,
     [&](detail::error_flag_ref flag, detail::error_flag_ref graph_flag) {
       detail::launch_sample_neighbors(stream, csr, seeds, num_seeds, nullptr, fanout, layer, sampler,
                                       policy, out.neighbors, out.edge_ids, out.counts, flag, graph_flag);

@@ -9,7 +9,7 @@
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/algorithms/csr_rules.hpp>
 #include <gnndirect/detail/algorithms/validate_kernels.cuh>
-#include <gnndirect/detail/pointer_checks.hpp>
+#include <gnndirect/detail/core/pointer_checks.hpp>
 #include <gnndirect/owners/buffer.hpp>
 
 #include <cuda_runtime_api.h>

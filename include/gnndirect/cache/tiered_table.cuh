@@ -5,15 +5,16 @@
 ///
 /// Power-law graphs concentrate feature reads on few nodes, so a small device tier serves a large
 /// share of a batch from HBM while the rest still streams over the host link, in one launch and in
-/// caller order (see algorithms/hot_set.cuh for choosing the rows).
+/// caller order (see cache/hot_set.cuh for choosing the rows).
 
 #include <gnndirect/algorithms/gather.cuh>
+#include <gnndirect/cache/tiered_source.hpp>
+#include <gnndirect/cache/tiered_view.hpp>
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/core/resource.hpp>
-#include <gnndirect/core/tiered_view.hpp>
-#include <gnndirect/detail/launch.cuh>
+#include <gnndirect/detail/core/launch.cuh>
 #include <gnndirect/owners/buffer.hpp>
 
 #include <cuda_runtime_api.h>

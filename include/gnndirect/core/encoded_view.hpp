@@ -50,6 +50,16 @@ struct encoded_view {
   }
   /// @return true when the view holds no value
   GNNDIRECT_HOST_DEVICE bool empty() const noexcept { return rows == 0 || cols == 0; }
+  /// Metadata of row `r` (the empty value when the codec keeps none; no bounds check). Device
+  /// memory: call it in device code.  @param r the row  @return its metadata
+  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE meta_type row_meta(std::int64_t r) const noexcept
+  {
+    if constexpr (std::is_empty_v<meta_type>) {
+      return {};
+    } else {
+      return meta[r];
+    }
+  }
 };
 
 /// A plain table read through a metadata-free codec whose codes are its elements, so a gather

@@ -5,7 +5,7 @@
 ///
 /// Every exception derives from gnndirect::error and its what() starts with "file:line: ".
 /// Device code never throws: kernels that meet bad input set a device-side flag that the host
-/// API converts into one of these exceptions (see detail/error_flag.cuh).
+/// API converts into one of these exceptions (see detail/core/error_flag.cuh).
 
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/version.hpp>

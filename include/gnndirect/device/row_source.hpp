@@ -34,17 +34,15 @@
 /// @endcode
 /// The gather into any destination type the codec produces decodes inside the copy.
 ///
-/// Library sources: table_source (a table_view), tiered_source (a tiered_view: HBM copy of hot
-/// rows in front of a host table), tiered_write_source (scatter target writing through both
-/// copies), encoded_source (an encoded_view), tiered_encoded_source (encoded rows with an HBM tier
-/// of them). See test/gpu/test_gather.cu for a user-defined source that concatenates two tables
+/// Library sources here: table_source (a table_view) and encoded_source (an encoded_view); the
+/// cache tier's sources (tiered_source, tiered_write_source, tiered_encoded_source) are in
+/// cache/tiered_source.hpp. See test/gpu/test_gather.cu for a user-defined source that concatenates two tables
 /// (heterogeneous node types behind one index space).
 
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/encoded_view.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/table_view.hpp>
-#include <gnndirect/core/tiered_view.hpp>
 
 #include <cstdint>
 #include <type_traits>
@@ -120,112 +118,6 @@ struct table_source {
 
 static_assert(is_row_source_v<table_source<const float>>);
 
-/// Row source over a tiered table, read-only (element_type const T: scatter names it in a
-/// static_assert); to scatter into a tier use tiered_write_source (tiered_table::write_source),
-/// which writes the host row and its HBM copy. A cached row is read from HBM, any other row over
-/// the host link.
-/// @tparam T element type of the table
-template <class T>
-struct tiered_source {
-  using element_type = const T;  ///< read-only rows
-  tiered_view<T> tiers{};  ///< host rows, cache and slot map
-
-  /// Source over an empty tier.
-  tiered_source() = default;
-  /// Source over `view`.  @param view the tiers
-  explicit tiered_source(const tiered_view<T>& view) noexcept : tiers(view) {}
-
-  /// @return rows of the host table
-  std::int64_t num_rows() const noexcept { return tiers.host.rows; }
-  /// @return elements per row
-  std::int64_t num_cols() const noexcept { return tiers.host.cols; }
-  /// @return placement of the uncached rows (host-resident)
-  memory_kind placement() const noexcept { return tiers.host.kind; }
-  /// @return host and cache base addresses and strides, OR-ed
-  std::uintptr_t address_bits() const noexcept
-  {
-    return reinterpret_cast<std::uintptr_t>(tiers.host.data) |
-           static_cast<std::uintptr_t>(tiers.host.stride_bytes()) |
-           reinterpret_cast<std::uintptr_t>(tiers.cache) |
-           static_cast<std::uintptr_t>(tiers.host.cols) * sizeof(T);
-  }
-  /// The cached copy of `row` when there is one, else the host row.
-  /// @param row the row (no bounds check)  @return its location
-  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE row_location<const T> locate(std::int64_t row) const noexcept
-  {
-    std::int32_t const slot = tiers.slot_of[row];
-    if (slot >= 0) { return {tiers.cache + std::int64_t{slot} * tiers.host.cols, false}; }
-    return {tiers.host.row(row), true};
-  }
-};
-
-static_assert(is_row_source_v<tiered_source<float>>);
-
-/// The HBM copies of a tier's rows as a writable source: locate() gives the cached copy of a row,
-/// or null data when the row is not cached (scatter then skips it). The mirror of
-/// tiered_write_source.
-/// @tparam T element type of the table
-template <class T>
-struct tiered_cache_mirror {
-  using element_type = T;  ///< T (writable)
-  T* cache{nullptr};                     ///< cache rows, packed (cols elements each)
-  const std::int32_t* slot_of{nullptr};  ///< rows slots; -1 = not cached
-  std::int64_t rows{0};                  ///< rows of the host table
-  std::int64_t cols{0};                  ///< elements per row
-
-  /// @return rows of the host table
-  std::int64_t num_rows() const noexcept { return rows; }
-  /// @return elements per row
-  std::int64_t num_cols() const noexcept { return cols; }
-  /// @return device memory
-  memory_kind placement() const noexcept { return memory_kind::device; }
-  /// @return cache base and row bytes, OR-ed
-  std::uintptr_t address_bits() const noexcept
-  {
-    return reinterpret_cast<std::uintptr_t>(cache) | static_cast<std::uintptr_t>(cols) * sizeof(T);
-  }
-  /// The cached copy of `row`, or null data.
-  /// @param row the row (no bounds check)  @return its location
-  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE row_location<T> locate(std::int64_t row) const noexcept
-  {
-    std::int32_t const slot = slot_of[row];
-    return {slot >= 0 ? cache + std::int64_t{slot} * cols : nullptr, false};
-  }
-};
-
-/// Writable source over a tiered table: scatter writes the host row (over the link) and then,
-/// through mirror(), its HBM copy when the row is cached, so the tier stays coherent. Made by
-/// tiered_table::write_source from the writable host table.
-/// @tparam T element type of the table
-template <class T>
-struct tiered_write_source {
-  using element_type = T;  ///< T (writable)
-  table_view<T> host{};            ///< every row (device-visible, host-resident)
-  tiered_cache_mirror<T> cached{};  ///< the HBM copies
-
-  /// @return rows of the host table
-  std::int64_t num_rows() const noexcept { return host.rows; }
-  /// @return elements per row
-  std::int64_t num_cols() const noexcept { return host.cols; }
-  /// @return the host table's placement
-  memory_kind placement() const noexcept { return host.kind; }
-  /// @return host base address and stride, OR-ed
-  std::uintptr_t address_bits() const noexcept
-  {
-    return reinterpret_cast<std::uintptr_t>(host.data) | static_cast<std::uintptr_t>(host.stride_bytes());
-  }
-  /// The host row.
-  /// @param row the row (no bounds check)  @return its location
-  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE row_location<T> locate(std::int64_t row) const noexcept
-  {
-    return {host.row(row), host.kind != memory_kind::device};
-  }
-  /// @return the HBM copies, written after the host rows
-  tiered_cache_mirror<T> mirror() const noexcept { return cached; }
-};
-
-static_assert(is_row_source_v<tiered_write_source<float>> && is_row_source_v<tiered_cache_mirror<float>>);
-
 /// True when a writable source `S` has a mirror() (a second copy scatter also writes).
 /// @tparam S the type to test
 template <class S, class = void>
@@ -265,20 +157,6 @@ struct is_decoding_source<
 template <class S>
 inline constexpr bool is_decoding_source_v = is_decoding_source<S>::value;
 
-namespace detail {
-/// The metadata of row `row` of `view` (the empty value when the codec keeps none).
-template <class Codec>
-GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE typename Codec::meta_type row_meta_of(const encoded_view<Codec>& view,
-                                                                                std::int64_t row) noexcept
-{
-  if constexpr (std::is_empty_v<typename Codec::meta_type>) {
-    return {};
-  } else {
-    return view.meta[row];
-  }
-}
-}  // namespace detail
-
 /// The decoding source over an encoded table (owners/encoded_table.hpp): every row in the view's
 /// placement, decoded by its codec inside the gather.
 /// @tparam Codec the view's row codec
@@ -314,55 +192,7 @@ struct encoded_source {
   /// @param row the row (no bounds check)  @return its location
   GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE encoded_location<typename Codec::meta_type> locate(std::int64_t row) const noexcept
   {
-    return {table.row(row), remote, detail::row_meta_of(table, row)};
-  }
-};
-
-/// Decoding source over encoded rows with an HBM tier of them (cache/tiered_table.cuh's
-/// tiered_table<std::uint8_t> over the encoded bytes): a cached row's codes come from HBM, the
-/// others over the host link; the metadata of every row is in HBM. The same byte budget holds
-/// (fp32 bytes / encoded bytes) times the rows of an fp32 tier.
-/// @tparam Codec the encoded table's codec
-template <class Codec>
-struct tiered_encoded_source {
-  using codec_type = Codec;  ///< the codec
-  encoded_view<Codec> table{};       ///< every row (host-resident) and the metadata
-  const std::uint8_t* cache{nullptr};  ///< cached rows, stride_bytes apart (device memory)
-  const std::int32_t* slot_of{nullptr};  ///< rows slots (device memory); -1 = not cached
-
-  /// Source over an empty table.
-  tiered_encoded_source() = default;
-  /// Source over `view`, with the tier `tier` made over view's bytes (tier.host.data == view.data,
-  /// tier.host.cols == view.stride_bytes; checked by the gather).
-  /// @param view the encoded rows  @param tier their HBM tier
-  tiered_encoded_source(const encoded_view<Codec>& view, const tiered_view<std::uint8_t>& tier) noexcept
-    : table(view), cache(tier.cache), slot_of(tier.slot_of)
-  {
-  }
-  /// @return rows of the table
-  std::int64_t num_rows() const noexcept { return table.rows; }
-  /// @return decoded values per row
-  std::int64_t num_cols() const noexcept { return table.cols; }
-  /// @return placement of the uncached rows
-  memory_kind placement() const noexcept { return table.kind; }
-  /// @return host and cache base addresses and the stride, OR-ed
-  std::uintptr_t address_bits() const noexcept
-  {
-    return reinterpret_cast<std::uintptr_t>(table.data) | reinterpret_cast<std::uintptr_t>(cache) |
-           static_cast<std::uintptr_t>(table.stride_bytes);
-  }
-  /// @return bytes loaded per row
-  std::int64_t encoded_row_bytes() const noexcept { return table.load_bytes(); }
-  /// @return the codec
-  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE Codec codec() const noexcept { return table.codec; }
-  /// The cached codes of `row` when there are some, else the host row; its metadata.
-  /// @param row the row (no bounds check)  @return its location
-  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE encoded_location<typename Codec::meta_type> locate(std::int64_t row) const noexcept
-  {
-    std::int32_t const slot = slot_of[row];
-    auto const meta = detail::row_meta_of(table, row);
-    if (slot >= 0) { return {cache + std::int64_t{slot} * table.stride_bytes, false, meta}; }
-    return {table.row(row), true, meta};
+    return {table.row(row), remote, table.row_meta(row)};
   }
 };
 

@@ -5,7 +5,7 @@
 /// compiles, so the host tests run them with an emulated tile).
 ///
 /// A sampler is the *behaviour* of neighbour sampling (which neighbours, with which random
-/// stream and data); sampling_policy (algorithms/sampling_policy.hpp) holds only tuning values.
+/// stream and data); sampling_policy (core/sampling_policy.hpp) holds only tuning values.
 /// Every sampling entry point is a template on the sampler: the tile primitive
 /// sample_neighbors_tile (device/sample_neighbors_tile.cuh), sample_neighbors_async /
 /// sample_neighbors, sample_blocks_async / sample_blocks, the GNN preparer and
@@ -43,7 +43,7 @@
 ///
 /// The library's samplers reproduce the host reference (reference/sample_reference.hpp) bit for
 /// bit. Semantics (random numbers: Philox4x32-10 keyed by the sampler's seed with counter (layer,
-/// node id, draw), device/philox.hpp; they never depend on the launch configuration or on a
+/// node id, draw), core/philox.hpp; they never depend on the launch configuration or on a
 /// seed's position in the batch, so a node that appears twice in a batch gets the same
 /// neighbours both times: DGL's "deterministic per node" behaviour):
 /// - uniform_sampler (without replacement): degree <= fanout: all neighbours in stored order.

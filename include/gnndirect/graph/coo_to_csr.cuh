@@ -13,9 +13,9 @@
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/algorithms/csr_rules.hpp>
 #include <gnndirect/detail/algorithms/validate_kernels.cuh>
-#include <gnndirect/detail/error_flag_owner.cuh>
+#include <gnndirect/detail/owners/error_flag_owner.cuh>
 #include <gnndirect/detail/graph/coo_to_csr_kernels.cuh>
-#include <gnndirect/detail/launch.cuh>
+#include <gnndirect/detail/core/launch.cuh>
 #include <gnndirect/graph/coo_to_csr.hpp>
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/owners/buffer.hpp>

@@ -45,12 +45,12 @@
 ///   differ between runs. What each global node samples in each layer, and so every layer's node
 ///   set and edge set in global ids, never does.
 
-#include <gnndirect/algorithms/sampled_refs.hpp>
-#include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/core/version.hpp>
-#include <gnndirect/device/philox.hpp>
+#include <gnndirect/core/philox.hpp>
 #include <gnndirect/device/samplers.hpp>
 #include <gnndirect/util/parallel.hpp>
 #include <gnndirect/util/worker_pool.hpp>
@@ -163,7 +163,7 @@ struct cpu_blocks {
 
   /// @return global ids of the input (feature) nodes: the last layer's src nodes
   const host_vector<Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
-  /// The blocks as views of the family every sampler hands out (algorithms/sampled_refs.hpp;
+  /// The blocks as views of the family every sampler hands out (core/sampled_refs.hpp;
   /// host memory), valid until the next call that reuses this owner.  @return the views
   blocks_ref<Offset, Index> ref() const
   {

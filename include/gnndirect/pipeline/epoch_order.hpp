@@ -8,7 +8,7 @@
 /// feeding the host reference, and by tests.
 
 #include <gnndirect/core/version.hpp>
-#include <gnndirect/device/philox.hpp>
+#include <gnndirect/core/philox.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -53,7 +53,7 @@ void shuffle_epoch(std::vector<Index>& ids, std::uint64_t seed, std::int64_t epo
 }
 
 /// Sampling seed of batch `batch` of `epoch` derived from the caller's sampling seed. Sampled
-/// neighbours are a pure function of (seed, layer, node) (algorithms/sampling_policy.hpp), so without a
+/// neighbours are a pure function of (seed, layer, node) (core/sampling_policy.hpp), so without a
 /// fresh seed per batch a node would get the same neighbours in every epoch. Pure, noexcept.
 /// @param seed the caller's sampling seed  @param epoch, batch which batch
 /// @return the batch's seed

@@ -14,11 +14,11 @@
 /// resource) and reused.
 
 #include <gnndirect/algorithms/gather.cuh>
-#include <gnndirect/algorithms/gather_policy.hpp>
-#include <gnndirect/algorithms/hot_set.cuh>
+#include <gnndirect/core/gather_policy.hpp>
+#include <gnndirect/cache/hot_set.cuh>
 #include <gnndirect/algorithms/sample_blocks.cuh>
-#include <gnndirect/algorithms/sampled_refs.hpp>
-#include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/cache/tiered_table.cuh>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
@@ -77,9 +77,9 @@ struct pipeline_options {
   int workers{2};
   /// How the workers wait for the GPU (sleep: no CPU time while waiting; spin: lowest latency).
   wait_mode worker_wait{wait_mode::sleep};
-  /// When > 0, caps the thread blocks of sampling (sampling.block_budget) and of gathering
+  /// When > 0, caps the thread blocks of sampling (sampling.max_blocks) and of gathering
   /// (gather.max_blocks), so that preparation leaves most SMs to training kernels.
-  int block_budget{0};
+  int max_blocks{0};
   /// Bytes to allocate from the memory resource once at construction and free again, so that a
   /// retaining pool (the pipeline's own, by default) is grown to the working set up front.
   std::size_t reserve_bytes{0};
@@ -232,7 +232,7 @@ class gnn_preparer {
   /// @param features device-visible table with a row per node (rows >= graph.num_nodes)
   /// @param labels device-visible array of graph.num_nodes labels
   /// @param training_ids the training node ids (host); ids out of range fail start_epoch
-  /// @param options see pipeline_options (block_budget is applied here)
+  /// @param options see pipeline_options (max_blocks is applied here)
   /// @param sampler what every batch draws (reseeded per batch when it has with_seed)
   /// @param mr memory resource for every device array  @param stream stream of the set-up work
   /// @throws invalid_argument (options, shapes, sampling policy, weights missing for a sampler
@@ -338,7 +338,7 @@ class gnn_preparer {
   std::uint64_t complete(batch_type& batch)
   {
     auto& st = batch.storage;
-    if (options_.sampling.check_seeds) {
+    if (options_.sampling.check_indices) {
       sample_blocks_check(st.stream, st.blocks.workspace(), options_.fanouts.size(), graph_.num_nodes);
     }
     if (feature_policy().check_indices) {
@@ -362,7 +362,7 @@ class gnn_preparer {
   const std::vector<Index>& epoch_order() const noexcept { return order_; }
   /// @return the hot-row tier of the features, or null when options.cache_bytes is 0
   feature_cache_type* feature_cache() noexcept { return cache_.get(); }
-  /// @return the options in effect (block_budget applied)
+  /// @return the options in effect (max_blocks applied)
   const pipeline_options& options() const noexcept { return options_; }
 
  private:
@@ -374,10 +374,10 @@ class gnn_preparer {
     GNNDIRECT_EXPECTS(options.batch_size > 0, "minibatch_pipeline: batch_size must be > 0");
     GNNDIRECT_EXPECTS(options.depth >= 1, "minibatch_pipeline: depth must be >= 1");
     GNNDIRECT_EXPECTS(options.workers >= 1, "minibatch_pipeline: workers must be >= 1");
-    GNNDIRECT_EXPECTS(options.block_budget >= 0, "minibatch_pipeline: block_budget must be >= 0");
-    if (options.block_budget > 0) {
-      options.sampling.block_budget = options.block_budget;
-      options.gather.max_blocks = options.block_budget;
+    GNNDIRECT_EXPECTS(options.max_blocks >= 0, "minibatch_pipeline: max_blocks must be >= 0");
+    if (options.max_blocks > 0) {
+      options.sampling.max_blocks = options.max_blocks;
+      options.gather.max_blocks = options.max_blocks;
     }
     for (int fanout : options.fanouts) { validate(sampler, options.sampling, graph, fanout); }
     (void)sample_blocks_bounds(options.batch_size, options.fanouts, graph.num_nodes);
@@ -443,9 +443,10 @@ class gnn_preparer {
   gather_policy feature_policy() const
   {
     gather_policy policy = options_.gather;
-    policy.check_indices = policy.check_indices || options_.sampling.check_seeds;
-    // Through the cache tier too, the default cap leaves SMs to training (with_host_gather_cap).
-    return cache_ ? with_host_gather_cap(policy) : policy;
+    policy.check_indices = policy.check_indices || options_.sampling.check_indices;
+    // Through the cache tier too, the host-gather cap leaves SMs to training.
+    if (cache_ && policy.max_blocks == 0) { policy.max_blocks = host_gather_max_blocks(policy.block_threads); }
+    return policy;
   }
 
   /// Enqueues the feature gather of the input nodes (their count read on the device) and the

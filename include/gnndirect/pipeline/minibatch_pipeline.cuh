@@ -152,7 +152,7 @@ class minibatch_pipeline {
   /// The stream of the pipeline's own set-up work (pool reserve, cache fill). Batches are
   /// prepared on the streams of their slots.  @return the stream
   cudaStream_t side_stream() const noexcept { return stream_.get(); }
-  /// @return the options in effect (block_budget applied)
+  /// @return the options in effect (max_blocks applied)
   const pipeline_options& options() const noexcept { return preparer_.options(); }
 
  private:

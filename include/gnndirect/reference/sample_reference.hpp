@@ -7,12 +7,12 @@
 /// computed with plain C++ threads: GPU tests compare against it bit for bit and
 /// benchmarks use it as the CPU-centric baseline. The csr_view must hold host addresses.
 
-#include <gnndirect/algorithms/sampled_refs.hpp>
-#include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/core/version.hpp>
-#include <gnndirect/detail/device/sampling_math.hpp>
+#include <gnndirect/detail/core/sampling_math.hpp>
 #include <gnndirect/device/samplers.hpp>
 #include <gnndirect/util/parallel.hpp>
 
@@ -50,7 +50,7 @@ struct sampled_neighbors {
 /// node d's sampled in-neighbours are the local src ids indices[offsets[d] .. offsets[d+1]).
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
-struct block {
+struct reference_block {
   std::vector<Index> dst_nodes;       ///< global ids of the destination nodes (this layer's seeds)
   std::vector<Index> src_nodes;       ///< global ids of the source nodes (dst nodes first)
   std::vector<std::int64_t> offsets;  ///< num_dst + 1
@@ -63,12 +63,12 @@ struct block {
 /// blocks input side first: DGL's blocks[i] is layers[L - 1 - i] here.
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
-struct sampled_blocks {
-  std::vector<block<Offset, Index>> layers;  ///< one block per fanout, seeds side first
+struct reference_blocks {
+  std::vector<reference_block<Offset, Index>> layers;  ///< one block per fanout, seeds side first
 
   /// @return global ids of the input (feature) nodes: the last layer's src nodes
   const std::vector<Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
-  /// The blocks as views of the family every sampler hands out (algorithms/sampled_refs.hpp;
+  /// The blocks as views of the family every sampler hands out (core/sampled_refs.hpp;
   /// host memory), valid while this owner lives.  @return the views
   blocks_ref<Offset, Index> ref() const
   {
@@ -222,7 +222,7 @@ void check_lists(const csr_view<Offset, Index>& csr, const Index* nodes, std::in
 
 /// Throws index_out_of_range for the first seed outside [0, num_nodes).
 template <class Index>
-void check_seeds(const Index* seeds, std::int64_t num_seeds, std::int64_t num_nodes,
+void check_indices(const Index* seeds, std::int64_t num_seeds, std::int64_t num_nodes,
                  const std::string& what)
 {
   for (std::int64_t i = 0; i < num_seeds; ++i) {
@@ -262,7 +262,7 @@ sampled_neighbors<Offset, Index> sample_neighbors_reference(const csr_view<Offse
   validate(sampler, sampling_policy{}, csr, fanout);
   GNNDIRECT_EXPECTS(num_seeds >= 0 && (num_seeds == 0 || seeds != nullptr),
                     "sample_neighbors_reference: bad seed array");
-  detail::check_seeds(seeds, num_seeds, csr.num_nodes, "seeds");
+  detail::check_indices(seeds, num_seeds, csr.num_nodes, "seeds");
   detail::check_lists(csr, seeds, num_seeds);
 
   sampled_neighbors<Offset, Index> result;
@@ -309,7 +309,7 @@ namespace detail {
 /// the sampled neighbour ids to local ids. Sequential: the order is inherently sequential and the
 /// hash map costs little next to sampling.
 template <class Offset, class Index>
-void relabel_block(block<Offset, Index>& out, const std::vector<Index>& sampled)
+void relabel_block(reference_block<Offset, Index>& out, const std::vector<Index>& sampled)
 {
   std::unordered_map<Index, Index> local;
   local.reserve(out.dst_nodes.size() + sampled.size());
@@ -330,7 +330,7 @@ void relabel_block(block<Offset, Index>& out, const std::vector<Index>& sampled)
 /// Multi-layer sampling with relabelling to local ids (message-flow blocks), on the host.
 ///
 /// Layer l samples from its dst nodes (layer 0: `seeds`; layer l > 0: layer l-1's src nodes) with
-/// fanouts[l] and random counter layer l. See block for the local id order. Blocking.
+/// fanouts[l] and random counter layer l. See reference_block for the local id order. Blocking.
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 /// @tparam Sampler as for sample_neighbors_reference  @param num_seeds number of seeds
 /// @return the blocks, seeds side first
@@ -343,7 +343,7 @@ void relabel_block(block<Offset, Index>& out, const std::vector<Index>& sampled)
 /// seed outside [0, num_nodes), and ("sampled neighbour ids (csr.indices) of layer l", position
 /// among the layer's sampled edges) for a sampled neighbour id outside it, in any layer.
 template <class Offset, class Index, class Sampler>
-sampled_blocks<Offset, Index> sample_blocks_reference(const csr_view<Offset, Index>& csr,
+reference_blocks<Offset, Index> sample_blocks_reference(const csr_view<Offset, Index>& csr,
                                                       const Index* seeds, std::int64_t num_seeds,
                                                       const std::vector<int>& fanouts,
                                                       const Sampler& sampler,
@@ -352,7 +352,7 @@ sampled_blocks<Offset, Index> sample_blocks_reference(const csr_view<Offset, Ind
   GNNDIRECT_EXPECTS(!fanouts.empty(), "sample_blocks_reference: at least one fanout is needed");
   GNNDIRECT_EXPECTS(num_seeds >= 0 && (num_seeds == 0 || seeds != nullptr),
                     "sample_blocks_reference: bad seed array");
-  sampled_blocks<Offset, Index> result;
+  reference_blocks<Offset, Index> result;
   result.layers.resize(fanouts.size());
   for (std::size_t l = 0; l < fanouts.size(); ++l) {
     auto& layer = result.layers[l];
@@ -362,13 +362,13 @@ sampled_blocks<Offset, Index> sample_blocks_reference(const csr_view<Offset, Ind
       layer.dst_nodes = result.layers[l - 1].src_nodes;
     }
     auto const num_dst = static_cast<std::int64_t>(layer.dst_nodes.size());
-    detail::check_seeds(layer.dst_nodes.data(), num_dst, csr.num_nodes,
+    detail::check_indices(layer.dst_nodes.data(), num_dst, csr.num_nodes,
                         "seeds of layer " + std::to_string(l));
     auto sampled = sample_neighbors_reference(csr, layer.dst_nodes.data(), num_dst, fanouts[l],
                                               static_cast<int>(l), sampler, threads);
     // Checked here, not only as the next layer's dst nodes: the last layer's neighbours are
     // nobody's dst nodes, and they become src_nodes (input node ids) all the same.
-    detail::check_seeds(sampled.neighbors.data(), sampled.num_edges(), csr.num_nodes,
+    detail::check_indices(sampled.neighbors.data(), sampled.num_edges(), csr.num_nodes,
                         "sampled neighbour ids (csr.indices) of layer " + std::to_string(l));
     layer.offsets = std::move(sampled.offsets);
     layer.edge_ids = std::move(sampled.edge_ids);

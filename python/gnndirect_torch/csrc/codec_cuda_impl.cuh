@@ -10,7 +10,7 @@
 #include <gnndirect/algorithms/gather.cuh>
 #include <gnndirect/cache/tiered_table.cuh>
 #include <gnndirect/core/encoded_view.hpp>
-#include <gnndirect/core/tiered_view.hpp>
+#include <gnndirect/cache/tiered_view.hpp>
 
 #include <ATen/cuda/CUDAContext.h>
 

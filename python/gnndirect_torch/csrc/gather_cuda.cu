@@ -11,7 +11,7 @@
 #include "common.hpp"
 
 #include <gnndirect/cache/tiered_table.cuh>
-#include <gnndirect/core/tiered_view.hpp>
+#include <gnndirect/cache/tiered_view.hpp>
 #include <gnndirect/algorithms/gather.cuh>
 
 #include <ATen/cuda/CUDAContext.h>

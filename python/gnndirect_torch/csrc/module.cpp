@@ -169,8 +169,8 @@ PYBIND11_MODULE(_C, m)
     .def_readwrite("replace", &pipeline_config::replace)
     .def_readwrite("depth", &pipeline_config::depth)
     .def_readwrite("workers", &pipeline_config::workers)
-    .def_readwrite("block_budget", &pipeline_config::block_budget)
-    .def_readwrite("gather_blocks", &pipeline_config::gather_blocks)
+    .def_readwrite("max_blocks", &pipeline_config::max_blocks)
+    .def_readwrite("gather_max_blocks", &pipeline_config::gather_max_blocks)
     .def_readwrite("reserve_bytes", &pipeline_config::reserve_bytes)
     .def_readwrite("cache_bytes", &pipeline_config::cache_bytes);
 

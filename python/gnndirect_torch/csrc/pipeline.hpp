@@ -22,9 +22,9 @@ struct pipeline_config {
   bool replace{false};                           ///< sample with replacement
   int depth{0};                                  ///< batches in flight (0: see pipeline_impl.cuh)
   int workers{0};                                ///< host threads preparing (0: library default)
-  int block_budget{0};                           ///< cap on thread blocks of preparation (0: none)
-  int gather_blocks{0};                          ///< cap on thread blocks of each feature gather
-                                                 ///< (0: the gather selector's; block_budget wins)
+  int max_blocks{0};                           ///< cap on thread blocks of preparation (0: none)
+  int gather_max_blocks{0};                          ///< cap on thread blocks of each feature gather
+                                                 ///< (0: the gather selector's; max_blocks wins)
   std::int64_t reserve_bytes{0};                 ///< pool bytes reserved up front
   std::int64_t cache_bytes{0};                   ///< device bytes for hot feature rows (0: none)
 };

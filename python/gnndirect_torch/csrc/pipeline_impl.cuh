@@ -98,8 +98,8 @@ class typed_pipeline final : public pipeline_base {
     // ... and two more than the workers, so that all of them prepare while one batch is held.
     options.depth = config.depth > 0 ? config.depth
                                      : std::max(gnndirect::pipeline_options{}.depth + 1, options.workers + 2);
-    options.block_budget = config.block_budget;
-    options.gather.max_blocks = config.gather_blocks;  // validated by the library (>= 0)
+    options.max_blocks = config.max_blocks;
+    options.gather.max_blocks = config.gather_max_blocks;  // validated by the library (>= 0)
     options.reserve_bytes = static_cast<std::size_t>(config.reserve_bytes);
     options.cache_bytes = static_cast<std::size_t>(config.cache_bytes);
     // The pipeline's device arrays (seeds, blocks, features, labels, workspaces) come from

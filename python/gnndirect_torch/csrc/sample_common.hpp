@@ -6,7 +6,7 @@
 #include "common.hpp"
 
 #include <gnndirect/algorithms/sampler_choice.hpp>
-#include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/csr_view.hpp>
 
 #include <ATen/ATen.h>
@@ -109,7 +109,7 @@ inline sampling_request make_request(std::int64_t seed, bool replace, bool weigh
                           : (replace ? gnndirect::sampling_kind::uniform_with_replacement
                                      : gnndirect::sampling_kind::uniform_without_replacement);
   request.seed = static_cast<std::uint64_t>(seed);
-  request.tuning.check_seeds = check;
+  request.tuning.check_indices = check;
   return request;
 }
 

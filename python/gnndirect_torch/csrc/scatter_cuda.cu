@@ -57,7 +57,7 @@ void scatter_rows_cuda(const at::Tensor& table, const at::Tensor& index, const a
         gnndirect::scatter_async(stream, from, data_as<const I>(idx), idx.size(0), to, scratch,
                                  policy);
         record_host_use(table, stream, device);  // also with check=False: see common.hpp
-        if (check) { gnndirect::gather_check(stream, scratch, table.size(0)); }
+        if (check) { gnndirect::scatter_check(stream, scratch, table.size(0)); }
       });
     });
   });

@@ -5,11 +5,11 @@
 /// onto template parameters. Behaviour (row source, codec, direction) is a template parameter of
 /// the caller. Internal: use algorithms/gather.cuh.
 
-#include <gnndirect/algorithms/gather_policy.hpp>
+#include <gnndirect/core/gather_policy.hpp>
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/cuda_error.hpp>
-#include <gnndirect/detail/error_flag.cuh>
-#include <gnndirect/detail/launch.cuh>
+#include <gnndirect/detail/core/error_flag.cuh>
+#include <gnndirect/detail/core/launch.cuh>
 #include <gnndirect/device/copy_row.cuh>
 #include <gnndirect/device/decode_row.cuh>
 #include <gnndirect/device/dynamic_tile.cuh>

@@ -21,8 +21,8 @@
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/workspace.hpp>
-#include <gnndirect/detail/bits.hpp>
-#include <gnndirect/detail/error_flag.cuh>
+#include <gnndirect/detail/core/bits.hpp>
+#include <gnndirect/detail/core/error_flag.cuh>
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>

@@ -2,14 +2,14 @@
 /// @file sample_kernels.cuh
 /// @brief Kernels and launch shapes of bulk neighbour sampling (internal).
 
-#include <gnndirect/algorithms/sampling_policy.hpp>
+#include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/core/host_wait.hpp>
-#include <gnndirect/detail/error_flag.cuh>
+#include <gnndirect/detail/core/error_flag.cuh>
 #include <gnndirect/device/dynamic_tile.cuh>
 #include <gnndirect/device/sample_neighbors_tile.cuh>
 #include <gnndirect/device/samplers.hpp>
@@ -40,7 +40,7 @@ template <class Sampler, class Offset, class Index>
 GNNDIRECT_KERNEL void sample_neighbors_kernel(csr_view<Offset, Index> csr, const Index* seeds,
                                               std::int64_t num_seeds, const std::int64_t* device_count,
                                               int fanout, int layer, Sampler sampler, int tile_size,
-                                              bool check_seeds, std::size_t scratch_bytes,
+                                              bool check_indices, std::size_t scratch_bytes,
                                               Index* slot_neighbors, Offset* slot_edge_ids,
                                               std::int64_t* counts, error_flag_ref flag,
                                               error_flag_ref graph_flag)
@@ -57,7 +57,7 @@ GNNDIRECT_KERNEL void sample_neighbors_kernel(csr_view<Offset, Index> csr, const
     std::int64_t count = 0;
     if (i < active) {
       auto const node = static_cast<std::int64_t>(seeds[i]);
-      if (!check_seeds || (node >= 0 && node < csr.num_nodes)) {
+      if (!check_indices || (node >= 0 && node < csr.num_nodes)) {
         if (fanout > 0) {
           node_edges<Offset> const edges = neighbour_list(csr, node);  // one check per node
           if (edges.degree >= 0) {
@@ -131,7 +131,7 @@ inline sample_launch_shape sample_launch(std::int64_t num_seeds, int fanout, std
   std::int64_t const resident =
     std::int64_t{device_attribute(cudaDevAttrMultiProcessorCount, device)} * (2048 / shape.threads);
   std::int64_t blocks = std::min(wanted, resident);
-  if (policy.block_budget > 0) { blocks = std::min<std::int64_t>(blocks, policy.block_budget); }
+  if (policy.max_blocks > 0) { blocks = std::min<std::int64_t>(blocks, policy.max_blocks); }
   shape.blocks = static_cast<int>(std::max<std::int64_t>(blocks, 1));
   return shape;
 }
@@ -173,7 +173,7 @@ void launch_sample_neighbors(cudaStream_t stream, const csr_view<Offset, Index>&
   }
   kernel<<<shape.blocks, shape.threads, shape.shared_bytes, stream>>>(
     csr, seeds, num_seeds, device_count, fanout, layer, sampler, policy.tile_size,
-    policy.check_seeds, shape.tile_scratch, slot_neighbors, slot_edge_ids, counts, flag, graph_flag);
+    policy.check_indices, shape.tile_scratch, slot_neighbors, slot_edge_ids, counts, flag, graph_flag);
   GNNDIRECT_CUDA_TRY(cudaGetLastError());
 }
 

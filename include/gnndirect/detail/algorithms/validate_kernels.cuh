@@ -6,8 +6,8 @@
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
-#include <gnndirect/detail/error_flag.cuh>
-#include <gnndirect/detail/launch.cuh>
+#include <gnndirect/detail/core/error_flag.cuh>
+#include <gnndirect/detail/core/launch.cuh>
 
 #include <cuda_runtime_api.h>
 

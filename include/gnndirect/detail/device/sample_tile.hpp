@@ -12,7 +12,7 @@
 /// both have (thread_rank, num_threads, shfl, ballot, sync), so `Tile` is either.
 
 #include <gnndirect/core/config.hpp>
-#include <gnndirect/detail/device/sampling_math.hpp>
+#include <gnndirect/detail/core/sampling_math.hpp>
 #include <gnndirect/device/sampled_output.hpp>
 
 #include <cstdint>

@@ -4,7 +4,7 @@
 /// gather of the edge arrays in sorted order.
 
 #include <gnndirect/core/config.hpp>
-#include <gnndirect/detail/launch.cuh>
+#include <gnndirect/detail/core/launch.cuh>
 
 #include <cstdint>
 

@@ -7,8 +7,8 @@
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/host_wait.hpp>
-#include <gnndirect/detail/launch.cuh>
-#include <gnndirect/detail/pointer_checks.hpp>
+#include <gnndirect/detail/core/launch.cuh>
+#include <gnndirect/detail/core/pointer_checks.hpp>
 #include <gnndirect/core/resource.hpp>
 #include <gnndirect/owners/buffer.hpp>
 

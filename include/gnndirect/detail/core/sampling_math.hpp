@@ -8,7 +8,7 @@
 /// apply). Library logf/expf are not used: the CUDA and glibc versions differ in the last ulp.
 
 #include <gnndirect/core/config.hpp>
-#include <gnndirect/device/philox.hpp>
+#include <gnndirect/core/philox.hpp>
 
 #include <cstdint>
 #include <cstring>

@@ -7,7 +7,7 @@
 /// the *_async calls (sample_neighbors_async, relabel_async, sample_blocks_async) write through
 /// them into caller-owned memory. Readers' views, exactly sized: block_ref / blocks_ref, which
 /// every producer of blocks hands out: the GPU's sampled_blocks::ref(), the pipeline's batches
-/// (minibatch::blocks), host::cpu_blocks::ref() and the reference's host::sampled_blocks::ref().
+/// (minibatch::blocks), host::cpu_blocks::ref() and the reference's host::reference_blocks::ref().
 /// Owners are storage plus a view of this family. The pointers are plain addresses (device
 /// memory for the GPU producers, host memory for the CPU ones).
 

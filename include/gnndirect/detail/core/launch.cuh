@@ -5,7 +5,7 @@
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
-#include <gnndirect/detail/bits.hpp>
+#include <gnndirect/detail/core/bits.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -7,7 +7,7 @@
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/resource.hpp>
-#include <gnndirect/detail/error_flag.cuh>
+#include <gnndirect/detail/core/error_flag.cuh>
 #include <gnndirect/owners/buffer.hpp>
 
 GNNDIRECT_NAMESPACE_BEGIN

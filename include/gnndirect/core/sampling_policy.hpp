@@ -26,9 +26,9 @@ constexpr bool is_valid_tile_size(int tile_size) noexcept
 /// Tuning of a sampling call: on how many threads, with how many blocks, with which checks.
 /// Trivially copyable; passed by value to kernels.
 struct sampling_policy {
-  int tile_size{32};          ///< threads that sample one seed node together (power of 2, <= 32)
-  int block_budget{0};        ///< at most this many thread blocks (0: no limit), to share the GPU
-  bool check_seeds{true};     ///< check 0 <= seed < num_nodes on the device (index_out_of_range)
+  int tile_size{32};        ///< threads that sample one seed node together (power of 2, <= 32)
+  int max_blocks{0};        ///< at most this many thread blocks (0: no limit), to share the GPU
+  bool check_indices{true};  ///< check 0 <= seed < num_nodes on the device (index_out_of_range)
 };
 
 /// Compile-time policy: builds a sampling_policy whose tile size is checked by static_assert.
@@ -73,7 +73,7 @@ void validate(const Sampler& /*sampler*/, const sampling_policy& policy,
   GNNDIRECT_EXPECTS(is_valid_tile_size(policy.tile_size),
                     "sampling_policy: tile_size must be a power of two in [1, 32], got " +
                       std::to_string(policy.tile_size));
-  GNNDIRECT_EXPECTS(policy.block_budget >= 0, "sampling_policy: block_budget must be >= 0");
+  GNNDIRECT_EXPECTS(policy.max_blocks >= 0, "sampling_policy: max_blocks must be >= 0");
   GNNDIRECT_EXPECTS(!Sampler::needs_weights || csr.weights != nullptr || csr.num_edges == 0,
                     "sampling: the sampler needs csr_view::weights (its needs_weights is true) "
                     "and the graph has none");

@@ -47,27 +47,16 @@ struct gather_policy {
   bool unique_indices{false};
 };
 
-/// Default thread-block budget (in 256-thread blocks) for gathers from host-resident tables.
-inline constexpr int host_gather_blocks = 32;
-
-/// The block cap of host-resident gathers when the caller sets none: host_gather_blocks blocks of
-/// 256 threads, in blocks of `block_threads` (a valid block size). Pure.
-/// @param block_threads threads per block  @return the block count
-constexpr int default_host_gather_blocks(int block_threads) noexcept
+/// The block cap of gathers from host-resident tables when the caller sets none: 32 blocks of 256
+/// threads (8192 threads) saturate the host link, expressed in blocks of `block_threads`. The
+/// selector applies it to host-resident sources; a pipeline applies it to gathers through its
+/// cache tier too, whose selector default is a full grid (most rows come from HBM) that would take
+/// the training kernels' SMs (H200, products GraphSAGE with a 20% tier: 1.52 s per epoch with a
+/// full grid, 1.05 s with 32 blocks). Pure.
+/// @param block_threads threads per block (a valid block size)  @return the block count
+constexpr int host_gather_max_blocks(int block_threads = 256) noexcept
 {
-  return host_gather_blocks * 256 / block_threads;
-}
-
-/// `policy` with the host-gather block cap when it sets none (max_blocks 0), else unchanged. A
-/// gather through a device cache tier (cache/tiered_table.cuh) uses a full grid when it sets none,
-/// since most of its rows come from HBM; a pipeline preparing beside training applies this cap to
-/// it instead, because a full grid takes the training kernels' SMs (H200, products GraphSAGE with
-/// a 20% tier: 1.52 s per epoch with a full grid, 1.05 s with 32 blocks). Pure.
-/// @param policy the caller's policy  @return the policy with max_blocks set
-constexpr gather_policy with_host_gather_cap(gather_policy policy) noexcept
-{
-  if (policy.max_blocks == 0) { policy.max_blocks = default_host_gather_blocks(policy.block_threads); }
-  return policy;
+  return 32 * 256 / block_threads;
 }
 
 /// Minimum batch for which automatic locality ordering sorts (sorting tiny batches never pays).
@@ -112,7 +101,7 @@ inline gather_policy select_gather_policy(gather_policy policy, memory_kind sour
     // 32 blocks of 256 threads already saturate the link, and a smaller grid keeps the sorted
     // sweep's working set (pages being translated) narrow: H200, 16 GiB table, 64-B rows:
     // 37 GB/s with 32 blocks vs 31 GB/s with a full grid. It also leaves most SMs to training.
-    policy.max_blocks = default_host_gather_blocks(policy.block_threads);
+    policy.max_blocks = host_gather_max_blocks(policy.block_threads);
   }
   if (policy.order == locality_order::automatic) {
     // Every host-resident placement is translation-bound on large tables: sorted order turns
