@@ -119,24 +119,6 @@ std::size_t source_row_bytes(const Source& source, const table_view<B>& batch)
   }
 }
 
-/// Checks an encoded view's shape and pointers (host, before any launch).
-/// @throws invalid_argument naming `name` and what is wrong
-template <class Codec>
-void check_encoded_view(const encoded_view<Codec>& view, const char* name)
-{
-  std::string const prefix = std::string("encoded_view '") + name + "': ";
-  GNNDIRECT_EXPECTS(view.rows >= 0 && view.cols >= 0, prefix + "negative shape");
-  GNNDIRECT_EXPECTS(view.rows == 0 || view.stride_bytes >= view.payload_bytes(),
-                    prefix + "stride_bytes " + std::to_string(view.stride_bytes) + " < the " +
-                      std::to_string(view.payload_bytes()) + " bytes of codes per row");
-  GNNDIRECT_EXPECTS(view.empty() || view.data != nullptr, prefix + "null data with non-zero size");
-  if constexpr (!std::is_empty_v<typename Codec::meta_type>) {
-    GNNDIRECT_EXPECTS(view.rows == 0 || view.meta != nullptr, prefix + "null per-row metadata");
-    if (view.rows > 0) { check_device_accessible(view.meta, 0, alignof(typename Codec::meta_type), "src.meta"); }
-  }
-  if (!view.empty()) { check_device_accessible(view.data, 0, 1, name); }
-}
-
 /// Slices of a gather workspace; the same carving sizes and fills it.
 template <class Index>
 struct gather_scratch {
@@ -511,6 +493,27 @@ void gather(cudaStream_t stream, table_view<S> src, const Index* indices, std::i
   gather(stream, table_source<const S>(src), indices, count, dst, policy, mr);
 }
 
+/// Checks an encoded view before any launch: non-negative shape, a stride that holds a row's
+/// codes, non-null data and metadata when non-empty, both device-visible. Host only;
+/// asks the driver where the pointers live, launches nothing.
+/// @tparam Codec the view's codec  @param view the view
+/// @param name used in the error message (e.g. "src")  @throws invalid_argument naming `name`
+template <class Codec>
+void validate(const encoded_view<Codec>& view, const char* name)
+{
+  std::string const prefix = std::string("encoded_view '") + name + "': ";
+  GNNDIRECT_EXPECTS(view.rows >= 0 && view.cols >= 0, prefix + "negative shape");
+  GNNDIRECT_EXPECTS(view.rows == 0 || view.stride_bytes >= view.payload_bytes(),
+                    prefix + "stride_bytes " + std::to_string(view.stride_bytes) + " < the " +
+                      std::to_string(view.payload_bytes()) + " bytes of codes per row");
+  GNNDIRECT_EXPECTS(view.empty() || view.data != nullptr, prefix + "null data with non-zero size");
+  if constexpr (!std::is_empty_v<typename Codec::meta_type>) {
+    GNNDIRECT_EXPECTS(view.rows == 0 || view.meta != nullptr, prefix + "null per-row metadata");
+    if (view.rows > 0) { detail::check_device_accessible(view.meta, 0, alignof(typename Codec::meta_type), "src.meta"); }
+  }
+  if (!view.empty()) { detail::check_device_accessible(view.data, 0, 1, name); }
+}
+
 /// Decoding gather from an encoded table (any placement), as gather_async: dst row i = row
 /// indices[i] decoded by the view's codec into D (static_assert when the codec cannot produce D).
 /// Size `ws` with gather_workspace_bytes(count, src.rows, src.kind, src.load_bytes()).
@@ -524,7 +527,7 @@ void gather_async(cudaStream_t stream, const encoded_view<Codec>& src, const Ind
                   table_view<D> dst, workspace_view ws, const gather_policy& policy = {},
                   const std::int64_t* device_count = nullptr)
 {
-  detail::check_encoded_view(src, "src");
+  validate(src, "src");
   gather_async(stream, encoded_source<Codec>(src), indices, count, dst, ws, policy, device_count);
 }
 
@@ -536,7 +539,7 @@ template <class Codec, class D, class Index>
 void gather(cudaStream_t stream, const encoded_view<Codec>& src, const Index* indices, std::int64_t count,
             table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {})
 {
-  detail::check_encoded_view(src, "src");
+  validate(src, "src");
   gather(stream, encoded_source<Codec>(src), indices, count, dst, policy, mr);
 }
 

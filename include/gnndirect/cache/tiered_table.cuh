@@ -240,7 +240,7 @@ void gather_async(cudaStream_t stream, const encoded_view<Codec>& src, const tie
                   const Index* indices, std::int64_t count, table_view<D> dst, workspace_view ws,
                   const gather_policy& policy = {}, const std::int64_t* device_count = nullptr)
 {
-  detail::check_encoded_view(src, "src");
+  validate(src, "src");
   GNNDIRECT_EXPECTS(tier.host.data == src.data && tier.host.rows == src.rows && tier.host.cols == src.stride_bytes,
                     "tiered encoded gather: the tier was not made over the encoded table's bytes");
   GNNDIRECT_EXPECTS(src.rows == 0 || tier.slot_of != nullptr, "tiered_view: null slot_of");
@@ -257,7 +257,7 @@ void gather(cudaStream_t stream, const encoded_view<Codec>& src, const tiered_vi
             const Index* indices, std::int64_t count, table_view<D> dst, const gather_policy& policy = {},
             resource_ref mr = {})
 {
-  detail::check_encoded_view(src, "src");
+  validate(src, "src");
   GNNDIRECT_EXPECTS(tier.host.data == src.data && tier.host.rows == src.rows && tier.host.cols == src.stride_bytes,
                     "tiered encoded gather: the tier was not made over the encoded table's bytes");
   GNNDIRECT_EXPECTS(src.rows == 0 || tier.slot_of != nullptr, "tiered_view: null slot_of");

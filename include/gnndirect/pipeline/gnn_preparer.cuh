@@ -385,7 +385,7 @@ class gnn_preparer {
     if constexpr (std::is_void_v<Codec>) {
       validate(features, "features");
     } else {
-      detail::check_encoded_view(features, "features");
+      validate(features, "features");
     }
     GNNDIRECT_EXPECTS(features.rows >= graph.num_nodes,
                       "minibatch_pipeline: features has " + std::to_string(features.rows) +
