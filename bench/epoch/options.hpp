@@ -411,12 +411,14 @@ inline void check_host_memory(const demo_args& a)
   gnndirect::host_memory_available const host = gnndirect::query_host_memory_available();
   double const available = host.known ? static_cast<double>(host.bytes) : 0;
   if (available > 0 && needed > available) {
+    char copy[64] = "";
+    if (encoded > 0) { std::snprintf(copy, sizeof copy, ", %s copy %.1f GB", a.codec.c_str(), encoded / 1e9); }
     std::fprintf(stderr,
-                 "demo: --preset %s --scale %g needs at least %.1f GB of host memory (features %.1f GB,\n"
-                 "      %s copy %.1f GB, edges %.1f GB), and %.1f GB are available (%s): use a smaller\n"
-                 "      --scale (about %.2f fits) or --feature-dim\n",
-                 a.preset_name.c_str(), a.scale, needed / 1e9, features / 1e9, a.codec.c_str(), encoded / 1e9,
-                 edges / 1e9, available / 1e9, host.source.c_str(), a.scale * available / needed * 0.9);
+                 "demo: --preset %s --scale %g needs at least %.1f GB of host memory (features %.1f GB%s,\n"
+                 "      edges %.1f GB), and %.1f GB are available (%s):\n"
+                 "      use a smaller --scale (about %.2f fits) or --feature-dim\n",
+                 a.preset_name.c_str(), a.scale, needed / 1e9, features / 1e9, copy, edges / 1e9,
+                 available / 1e9, host.source.c_str(), a.scale * available / needed * 0.9);
     std::exit(2);
   }
 }
