@@ -6,7 +6,8 @@
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/core/version.hpp>
-#include <gnndirect/detail/algorithms/validate_kernels.cuh>
+#include <gnndirect/detail/core/launch.cuh>
+#include <gnndirect/detail/graph/coo_to_csr.cuh>
 #include <gnndirect/detail/graph/generate_kernels.cuh>
 #include <gnndirect/graph/coo_to_csr.cuh>
 #include <gnndirect/graph/csr_graph.hpp>
