@@ -54,6 +54,7 @@
 #include <gnndirect/algorithms/validate.hpp>
 // reference
 #include <gnndirect/reference/gather_reference.hpp>
+#include <gnndirect/reference/reference_blocks.hpp>
 #include <gnndirect/reference/sample_reference.hpp>
 // host
 #include <gnndirect/host/cpu_gather.hpp>
@@ -64,6 +65,7 @@
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/graph/generate.cuh>
 #include <gnndirect/graph/generate.hpp>
+#include <gnndirect/graph/generator_options.hpp>
 // cache
 #include <gnndirect/cache/hot_set.cuh>
 #include <gnndirect/cache/tiered_source.hpp>

@@ -151,7 +151,7 @@ void parallel_for_ranges(std::int64_t n, Body&& body, int threads = default_thre
   std::string refused;
   for (std::int64_t w = 1; w < workers && refused.empty(); ++w) {
     try {
-      if (detail::fail_thread_start_at().load() == static_cast<int>(w)) {
+      if (::gnndirect::detail::fail_thread_start_at().load() == static_cast<int>(w)) {
         throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
                                 "test hook");
       }
