@@ -9,6 +9,8 @@
 
 GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
+/// True when codec C declares decoding to D a byte copy (C::copies_bytes<D> is true); false when
+/// it is false or C has no such member, so that codec_copies_bytes_v works for every codec.
 template <class C, class D, class = void>
 struct copies_bytes : std::false_type {};
 template <class C, class D>
