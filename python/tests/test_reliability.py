@@ -304,7 +304,7 @@ class _FakePipeline:
 def _fake_loader(pipeline):
     loader = gd.NeighborLoader.__new__(gd.NeighborLoader)
     owner = types.SimpleNamespace(device=None, _users=set())
-    loader.__dict__.update(_pipeline=pipeline, _epoch=0, _active=None, graph=owner, features=owner,
+    loader.__dict__.update(_pipeline=pipeline, _epoch=0, _decode=False, _active=None, graph=owner, features=owner,
                            _num_batches=pipeline.left, _lock=threading.RLock())
     return loader
 
