@@ -32,9 +32,9 @@ GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
 
 /// Slices of a sample_blocks workspace: three error records per layer first (its seeds, its
-/// sampled neighbours, its corrupt neighbour lists;
-/// neighbours; so the check finds them from the layer count alone), then the temporaries of one layer sized for the largest
-/// layer (layers run one after another on the stream and reuse them).
+/// sampled neighbours, its corrupt neighbour lists; so the check finds them from the layer count
+/// alone), then the temporaries of one layer sized for the largest layer (layers run one after
+/// another on the stream and reuse them).
 template <class Offset, class Index>
 struct blocks_workspace {
   error_record* records{nullptr};
