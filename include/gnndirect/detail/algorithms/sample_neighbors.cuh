@@ -39,6 +39,7 @@ struct sample_storage {
   buffer<std::int64_t> offsets;
   buffer<unsigned char> workspace;
 
+  /// Allocates for `num_seeds` seeds of `fanout` slots, stream-ordered on `stream`.
   template <class Memory>
   sample_storage(std::int64_t num_seeds, int fanout, cudaStream_t stream, Memory memory)
     : slot_neighbors(static_cast<std::size_t>(num_seeds * fanout), stream, memory),
@@ -48,11 +49,13 @@ struct sample_storage {
       workspace(sample_neighbors_workspace_bytes(num_seeds), stream, memory)
   {
   }
+  /// The slots, counts and offsets, as sample_neighbors_async's output.
   sampled_slots_ref<Offset, Index> slots() const noexcept
   {
     return {slot_neighbors.data(), slot_edge_ids.data(), counts.data(), offsets.data(),
             static_cast<std::int64_t>(counts.size()), static_cast<std::int64_t>(slot_neighbors.size())};
   }
+  /// The sampling call's workspace.
   workspace_view ws() const noexcept { return {workspace.data(), workspace.bytes()}; }
 };
 
