@@ -24,7 +24,7 @@ __host__ __device__ inline std::uint64_t mix64(std::uint64_t x)
 }
 
 /// data[i] = a deterministic pseudo-random value in [-1, 1) of element first + i.
-__global__ void fill_features_kernel(float* data, std::int64_t first, std::int64_t count, std::uint64_t seed)
+static __global__ void fill_features_kernel(float* data, std::int64_t first, std::int64_t count, std::uint64_t seed)
 {
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < count;
        i += std::int64_t{gridDim.x} * blockDim.x) {
@@ -34,7 +34,7 @@ __global__ void fill_features_kernel(float* data, std::int64_t first, std::int64
 }
 
 /// labels[v] = a deterministic class in [0, classes).
-__global__ void fill_labels_kernel(label_type* labels, std::int64_t n, std::uint64_t seed, int classes)
+static __global__ void fill_labels_kernel(label_type* labels, std::int64_t n, std::uint64_t seed, int classes)
 {
   for (std::int64_t v = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; v < n;
        v += std::int64_t{gridDim.x} * blockDim.x) {

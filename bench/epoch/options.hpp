@@ -1,8 +1,12 @@
 #pragma once
 // The epoch benchmark (bench/epoch/epoch.cu), command line: the demo's options, presets and the host-memory check.
 #include <gnndirect/graph/generate.hpp>
+#include <gnndirect/owners/encoded_table.hpp>
+#include <gnndirect/owners/host_memory.hpp>
 
 #include "common.hpp"
+
+#include <cmath>
 
 namespace gnndirect_demo {
 
@@ -89,8 +93,8 @@ inline void print_usage(std::FILE* out)
     "                       placement; per-row metadata in device memory), decoded to fp32\n"
     "                       inside the gather; the cached tiers hold encoded rows (the same\n"
     "                       bytes hold more rows). cpu, gpu and the transfer path's CPU-centric\n"
-    "                       side stay fp32: they are the baselines. The pipeline paths take\n"
-    "                       int8 and int4; with fp16, bf16 or fp8 they gather fp32 and say so.\n"
+    "                       side stay fp32: they are the baselines. Every codec reaches every\n"
+    "                       path it applies to.\n"
     "                       Each path reports the encoded bytes it read, its link floor from\n"
     "                       them, and checks one batch against the host decode\n"
     "  --json FILE          also write the results as JSON\n"
@@ -180,9 +184,6 @@ inline gnndirect::graph_preset parse_preset(const std::string& name)
   bad_option("--preset", "one of small, products, reddit, twitter, papers100m", name);
 }
 
-/// The codecs the pipeline paths are compiled for besides fp32 (each one is a pipeline
-/// instantiation, which costs compile time: bench/epoch/epoch.cu, run_codec).
-constexpr const char* pipeline_codecs = "int8 int4";
 
 /// True when --codec changes what `path` reads: the pipeline paths on host-resident features and
 /// the transfer path; cpu and gpu stay fp32 (the baselines).
@@ -380,34 +381,21 @@ inline std::int64_t default_train_nodes(gnndirect::graph_preset preset, double s
   return std::clamp<std::int64_t>(std::llround(full * scale), 1, nodes);
 }
 
-/// Bytes of host memory available to this process: MemAvailable, or less under a cgroup limit;
-/// 0 when unknown.
-inline std::uint64_t available_host_bytes()
+/// Bytes a row of `cols` features takes encoded with the codec named `codec` (0 for fp32: no copy),
+/// by owners/encoded_table.hpp's stride rule.
+inline double encoded_row_bytes(const std::string& codec, double cols)
 {
-  std::uint64_t available = 0;
-  if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
-    char line[256];
-    unsigned long long kib = 0;
-    while (std::fgets(line, sizeof line, f) != nullptr) {
-      if (std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1) { available = kib * 1024ull; }
-    }
-    std::fclose(f);
-  }
-  unsigned long long limit = 0;
-  unsigned long long used = 0;
-  std::FILE* max = std::fopen("/sys/fs/cgroup/memory.max", "r");
-  std::FILE* cur = std::fopen("/sys/fs/cgroup/memory.current", "r");
-  if (max != nullptr && cur != nullptr && std::fscanf(max, "%llu", &limit) == 1 &&
-      std::fscanf(cur, "%llu", &used) == 1 && limit > used) {
-    available = available == 0 ? limit - used : std::min<std::uint64_t>(available, limit - used);
-  }
-  if (max != nullptr) { std::fclose(max); }
-  if (cur != nullptr) { std::fclose(cur); }
-  return available;
+  double const bits = codec == "fp16" || codec == "bf16" ? 16 : codec == "int8" || codec == "fp8" ? 8
+                      : codec == "int4"                   ? 4
+                                                          : 0;
+  if (bits == 0) { return 0; }
+  auto const payload = static_cast<std::int64_t>(std::ceil(cols * bits / 8));
+  return static_cast<double>(gnndirect::encoded_row_stride(payload));
 }
 
 /// Refuses (exit 2) a preset whose graph and features cannot fit in the host memory available,
-/// before anything is generated: features (fp32), edge ids, indptr copy, labels. A lower bound
+/// before anything is generated: features (fp32, and the --codec copy), edge ids, indptr copy, labels, against
+/// query_host_memory_available(). A lower bound
 /// (the process, CUDA and the CPU-centric path need more), so it never refuses a run that fits.
 inline void check_host_memory(const demo_args& a)
 {
@@ -416,16 +404,21 @@ inline void check_host_memory(const demo_args& a)
   double const dim = static_cast<double>(a.feature_dim > 0 ? a.feature_dim : default_feature_dim(a.preset));
   double const index_bytes = shape.num_nodes - 1 <= std::numeric_limits<std::int32_t>::max() ? 4 : 8;
   double const features = nodes * dim * 4;
+  // With --codec, the encoded copy lives beside the fp32 table (the baselines read fp32).
+  double const encoded = nodes * encoded_row_bytes(a.codec, dim);
   double const edges = static_cast<double>(gnndirect::output_edge_count(shape)) * index_bytes;
-  double const needed = features + edges + nodes * (8 + sizeof(label_type));
-  double const available = static_cast<double>(available_host_bytes());
+  double const needed = features + encoded + edges + nodes * (8 + sizeof(label_type));
+  gnndirect::host_memory_available const host = gnndirect::query_host_memory_available();
+  double const available = host.known ? static_cast<double>(host.bytes) : 0;
   if (available > 0 && needed > available) {
+    char copy[64] = "";
+    if (encoded > 0) { std::snprintf(copy, sizeof copy, ", %s copy %.1f GB", a.codec.c_str(), encoded / 1e9); }
     std::fprintf(stderr,
-                 "demo: --preset %s --scale %g needs at least %.1f GB of host memory (features %.1f GB,\n"
-                 "      edges %.1f GB), and %.1f GB are available: use a smaller --scale (about %.2f\n"
-                 "      fits) or --feature-dim\n",
-                 a.preset_name.c_str(), a.scale, needed / 1e9, features / 1e9, edges / 1e9,
-                 available / 1e9, a.scale * available / needed * 0.9);
+                 "demo: --preset %s --scale %g needs at least %.1f GB of host memory (features %.1f GB%s,\n"
+                 "      edges %.1f GB), and %.1f GB are available (%s):\n"
+                 "      use a smaller --scale (about %.2f fits) or --feature-dim\n",
+                 a.preset_name.c_str(), a.scale, needed / 1e9, features / 1e9, copy, edges / 1e9,
+                 available / 1e9, host.source.c_str(), a.scale * available / needed * 0.9);
     std::exit(2);
   }
 }

@@ -6,6 +6,7 @@
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/cuda_exceptions.hpp>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/core/encoded_view.hpp>
 #include <gnndirect/core/error.hpp>
@@ -14,12 +15,15 @@
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/philox.hpp>
+#include <gnndirect/core/philox_block.hpp>
 #include <gnndirect/core/resource.hpp>
 #include <gnndirect/core/sampled_refs.hpp>
 #include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/table_view.hpp>
 #include <gnndirect/core/version.hpp>
+#include <gnndirect/core/wait_mode.hpp>
 #include <gnndirect/core/workspace.hpp>
+#include <gnndirect/core/workspace_view.hpp>
 // util
 #include <gnndirect/util/parallel.hpp>
 #include <gnndirect/util/worker_pool.hpp>
@@ -39,6 +43,7 @@
 #include <gnndirect/owners/coo.hpp>
 #include <gnndirect/owners/encoded_table.hpp>
 #include <gnndirect/owners/host_memory.hpp>
+#include <gnndirect/owners/host_memory_info.hpp>
 #include <gnndirect/owners/placement.hpp>
 #include <gnndirect/owners/registration.hpp>
 #include <gnndirect/owners/table.hpp>
@@ -58,6 +63,7 @@
 #include <gnndirect/algorithms/validate.hpp>
 // reference
 #include <gnndirect/reference/gather_reference.hpp>
+#include <gnndirect/reference/reference_blocks.hpp>
 #include <gnndirect/reference/sample_reference.hpp>
 // host
 #include <gnndirect/host/cpu_gather.hpp>
@@ -68,6 +74,7 @@
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/graph/generate.cuh>
 #include <gnndirect/graph/generate.hpp>
+#include <gnndirect/graph/generator_options.hpp>
 // cache
 #include <gnndirect/cache/hot_set.cuh>
 #include <gnndirect/cache/tiered_source.hpp>
@@ -77,6 +84,7 @@
 #include <gnndirect/io/edge_list.hpp>
 #include <gnndirect/io/npy.hpp>
 #include <gnndirect/io/npy_array.hpp>
+#include <gnndirect/io/npy_format.hpp>
 #include <gnndirect/io/npy_header.hpp>
 // pipeline
 #include <gnndirect/pipeline/epoch_order.hpp>

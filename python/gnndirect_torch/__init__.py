@@ -25,10 +25,11 @@ except ImportError as _error:  # pragma: no cover - exercised by the host test w
         "gnndirect_torch needs PyTorch (pip install torch); the gnndirect C++ headers themselves "
         "do not") from _error
 
-from .ops import (gather, load_extension, placement_of, sample_blocks, sample_neighbors,
-                  scatter)
+from ._blocks import Batch, Block, blocks_from_pyg
+from ._extension import load_extension
 from .table import Graph, Table, empty, host_memory_info, register_tensor, to_placement
-from .loader import Batch, Block, NeighborLoader, blocks_from_pyg
+from .ops import gather, placement_of, sample_blocks, sample_neighbors, scatter
+from .loader import NeighborLoader
 
 __all__ = [
     "PLACEMENTS", "__version__", "gather", "scatter", "sample_neighbors", "sample_blocks",

@@ -1,5 +1,7 @@
-"""The custom ops (torch.ops.gnndirect.*) with Python wrappers, fake kernels for torch.compile /
-opcheck, and error mapping.
+"""The public functions over the custom ops (torch.ops.gnndirect.*): gather, scatter and
+sampling for a Table / Graph or plain tensors, and the extension's queries. The extension's
+loading, the ops' fake kernels (torch.compile / opcheck) and the error mapping are in
+``_extension``; the sampling calls over CSR tensors in ``_sampling``.
 
 Every op runs on torch's current CUDA stream when any of its tensors is a CUDA tensor (the GPU
 kernels) and on the CPU when all are CPU tensors (the library's host reference, all cores;
@@ -11,135 +13,15 @@ after CUDA was used (RuntimeError saying what to do).
 
 from __future__ import annotations
 
-import threading
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence
 
 import torch
 
-from . import _process
-from ._util import check_fanouts, memory_error_message
-
-_lock = threading.Lock()
-_extension = None
-
-
-def load_extension():
-    """Load the compiled extension ``gnndirect_torch._C`` (registers the ops) once and return it.
-
-    Does not initialise CUDA.
-
-    Raises:
-        ImportError: the extension is not built (the message says how to build it).
-    """
-    global _extension
-    if _extension is not None:
-        return _extension
-    with _lock:
-        if _extension is None:
-            try:
-                from . import _C  # noqa: F401  (registers torch.ops.gnndirect)
-            except ImportError as error:
-                raise ImportError(
-                    "gnndirect_torch._C is not built: run `MAX_JOBS=8 python setup.py build_ext "
-                    "--inplace` in python/ (needs torch with CUDA, nvcc and ninja)") from error
-            _register_fakes()
-            _extension = _C
-    return _extension
-
-
-#: The error of scatter_rows into a host-resident table under torch.compile.
-COMPILE_HOST_SCATTER_MESSAGE = (
-    "gnndirect: scatter_rows into a host-resident table (registered/pinned/managed_host) cannot "
-    "run inside torch.compile: functionalization would hand the op a pageable clone of the "
-    "table and copy it back, so the write could not stay in place. Call Table.scatter / "
-    "gnndirect_torch.scatter outside the compiled region (e.g. in a function decorated with "
-    "torch.compiler.disable); gathers compile fine.")
-
-
-def _register_fakes() -> None:
-    """Fake (meta) kernels: shapes for torch.compile, FakeTensor and opcheck."""
-
-    @torch.library.register_fake("gnndirect::gather")
-    def _gather_fake(table, index, cache=None, slot_of=None, check=True):
-        return table.new_empty((index.shape[0], table.shape[1]), device=index.device)
-
-    @torch.library.register_fake("gnndirect::gather_encoded")
-    def _gather_encoded_fake(codes, meta, cols, codec, index, cache=None, slot_of=None, dtype=None,
-                             check=True):
-        return codes.new_empty((index.shape[0], cols), dtype=dtype or torch.float32,
-                               device=index.device)
-
-    @torch.library.register_fake("gnndirect::scatter_rows")
-    def _scatter_fake(table, index, src, check=True):
-        # Runs only while tracing (torch.compile, export). Functionalization turns the mutation
-        # into "write into a clone, copy back": the clone of a host-resident table is pageable
-        # memory the GPU cannot write, and the write would not reach the placed table in place.
-        # Refuse it here, while tracing, with a message that says so (issue #31).
-        if not table.is_cuda and (index.is_cuda or src.is_cuda):
-            raise RuntimeError(COMPILE_HOST_SCATTER_MESSAGE)
-        return None
-
-    @torch.library.register_fake("gnndirect::sample_neighbors")
-    def _sample_neighbors_fake(indptr, indices, seeds, fanout, layer=0, seed=0, replace=False,
-                               weights=None, check=True, threads=0):
-        edges = torch.library.get_ctx().new_dynamic_size()
-        return (seeds.new_empty((seeds.shape[0] + 1,), dtype=torch.int64),
-                seeds.new_empty((edges,), dtype=indices.dtype),
-                seeds.new_empty((edges,), dtype=indptr.dtype))
-
-    def _blocks_fake(indptr, indices, seeds, fanouts):
-        ctx = torch.library.get_ctx()
-        out = []
-        num_dst = seeds.shape[0]
-        for _ in fanouts:
-            num_src = ctx.new_dynamic_size()
-            edges = ctx.new_dynamic_size()
-            out += [seeds.new_empty((num_src,), dtype=indices.dtype),
-                    seeds.new_empty((num_dst + 1,), dtype=torch.int64),
-                    seeds.new_empty((edges,), dtype=indices.dtype),
-                    seeds.new_empty((edges,), dtype=indptr.dtype)]
-            num_dst = num_src
-        return out
-
-    @torch.library.register_fake("gnndirect::sample_blocks")
-    def _sample_blocks_fake(indptr, indices, seeds, fanouts, seed=0, replace=False, weights=None,
-                            check=True, threads=0):
-        return _blocks_fake(indptr, indices, seeds, fanouts)
-
-    @torch.library.register_fake("gnndirect::sample_blocks_fast")
-    def _sample_blocks_fast_fake(indptr, indices, seeds, fanouts, seed=0, replace=False,
-                                 check=True, threads=0):
-        return _blocks_fake(indptr, indices, seeds, fanouts)
-
-
-def _call(op, *args):
-    """Run an op, turning the library's tagged allocation failures into MemoryError."""
-    try:
-        return op(*args)
-    except RuntimeError as error:
-        if isinstance(error, (IndexError, ValueError, TypeError)):
-            raise
-        message = memory_error_message(str(error))
-        if message is not None:
-            raise MemoryError(message) from None
-        raise
-
-
-def _check_fork(what: str, *tensors) -> None:
-    """RuntimeError (see ``_process``) when an op would run CUDA work in a bad fork."""
-    if any(isinstance(t, torch.Tensor) and t.is_cuda for t in tensors):
-        _process.check_cuda_allowed(what)
-
-
-def _tensor_of(table):
-    """The tensor behind a Table (or the tensor itself) and its cache tier tensors."""
-    from .table import Table
-    if isinstance(table, Table):
-        return table.tensor, table.cache_rows_tensor, table.slot_of
-    if not isinstance(table, torch.Tensor):
-        raise TypeError(f"table must be a gnndirect_torch.Table or a tensor, got "
-                        f"{type(table).__name__}")
-    return table, None, None
+from ._blocks import Block, Sampled
+from ._extension import _call, _check_fork, load_extension
+from ._sampling import sample_blocks_csr, sample_neighbors_csr
+from ._util import check_fanouts
+from .table import Graph, Table, gather_table
 
 
 def gather(table, index: torch.Tensor, *, dtype: Optional[torch.dtype] = None,
@@ -166,24 +48,16 @@ def gather(table, index: torch.Tensor, *, dtype: Optional[torch.dtype] = None,
         TypeError: index dtype; a ``dtype`` the table's codec cannot produce.
     """
     load_extension()
-    from .table import DECODED_DTYPES, Table
-    if isinstance(table, Table) and table.encoded:
-        if dtype is not None and dtype not in DECODED_DTYPES:
-            raise TypeError(f"codec {table.codec!r} decodes to float32, float16 or bfloat16, not {dtype}")
-        _check_fork("gnndirect_torch.gather", table.tensor, index, table.meta)
-        return _call(torch.ops.gnndirect.gather_encoded.default, table.tensor, table.meta, table.cols,
-                     table.codec, index, table.cache_rows_tensor, table.slot_of, dtype, check)
-    tensor, cache, slot_of = _tensor_of(table)
-    convert = None
-    if dtype is not None and dtype != tensor.dtype:
-        if isinstance(table, Table) and table.codec == "fp32" and dtype in DECODED_DTYPES:
-            convert = dtype
-        else:
-            raise TypeError(f"a table without a codec gathers its own dtype ({tensor.dtype}), not "
-                            f"{dtype}; build the Table with codec=... to decode to another dtype")
-    _check_fork("gnndirect_torch.gather", tensor, index, cache)
-    out = _call(torch.ops.gnndirect.gather.default, tensor, index, cache, slot_of, check)
-    return out if convert is None else out.to(convert)
+    if isinstance(table, Table):
+        return gather_table(table, index, dtype=dtype, check=check)
+    if not isinstance(table, torch.Tensor):
+        raise TypeError(f"table must be a gnndirect_torch.Table or a tensor, got "
+                        f"{type(table).__name__}")
+    if dtype is not None and dtype != table.dtype:
+        raise TypeError(f"a table without a codec gathers its own dtype ({table.dtype}), not "
+                        f"{dtype}; build the Table with codec=... to decode to another dtype")
+    _check_fork("gnndirect_torch.gather", table, index)
+    return _call(torch.ops.gnndirect.gather.default, table, index, None, None, check)
 
 
 def scatter(table, index: torch.Tensor, src: torch.Tensor, *, check: bool = True) -> None:
@@ -194,7 +68,6 @@ def scatter(table, index: torch.Tensor, src: torch.Tensor, *, check: bool = True
     Synchronises the current stream when ``check``. Raises as :func:`gather`.
     """
     load_extension()
-    from .table import Table
     if isinstance(table, Table):
         table.scatter(index, src, check=check)
         return
@@ -202,15 +75,8 @@ def scatter(table, index: torch.Tensor, src: torch.Tensor, *, check: bool = True
     _call(torch.ops.gnndirect.scatter_rows.default, table, index, src, check)
 
 
-class Sampled(NamedTuple):
-    """Sampled neighbours in CSR form: seed i's are ``neighbors[offsets[i]:offsets[i+1]]``."""
-    offsets: torch.Tensor
-    neighbors: torch.Tensor
-    edge_ids: torch.Tensor
-
-
 def _graph_tensors(graph_or_indptr, indices):
-    from .table import Graph
+    """(indptr, indices, the graph's weights or None) of a Graph, or of the tensors given."""
     if isinstance(graph_or_indptr, Graph):
         return graph_or_indptr.indptr, graph_or_indptr.indices, graph_or_indptr.weights
     if indices is None:
@@ -240,17 +106,15 @@ def sample_neighbors(graph, seeds: torch.Tensor, fanout: int, *, indices: Option
     """
     load_extension()
     indptr, indices, graph_weights = _graph_tensors(graph, indices)
-    weights = graph_weights if weights is None else weights
-    _check_fork("gnndirect_torch.sample_neighbors", indptr, indices, seeds, weights)
-    out = _call(torch.ops.gnndirect.sample_neighbors.default, indptr, indices, seeds, int(fanout),
-                int(layer), int(seed), bool(replace), weights, bool(check), int(threads))
-    return Sampled(*out)
+    return sample_neighbors_csr(indptr, indices, seeds, fanout, layer=layer, seed=seed,
+                                replace=replace, weights=graph_weights if weights is None else weights,
+                                check=check, threads=threads)
 
 
 def sample_blocks(graph, seeds: torch.Tensor, fanouts: Sequence[int], *,
                   indices: Optional[torch.Tensor] = None, seed: int = 0, replace: bool = False,
                   weights: Optional[torch.Tensor] = None, check: bool = True,
-                  threads: int = 0, fast: bool = False) -> List["Block"]:
+                  threads: int = 0, fast: bool = False) -> List[Block]:
     """Multi-layer sampling relabelled to local ids: one :class:`~gnndirect_torch.Block` per
     fanout, seeds side first (block l samples from block l-1's src nodes with random layer l;
     each block's src nodes start with its dst nodes). Same device rules, synchronisation and
@@ -266,30 +130,11 @@ def sample_blocks(graph, seeds: torch.Tensor, fanouts: Sequence[int], *,
     ``check`` the graph is validated once per tensor version (O(V + E), all cores): ValueError
     naming the first bad array entry; IndexError for a seed outside [0, num_nodes)."""
     load_extension()
-    from .loader import Block
-    fans = check_fanouts(fanouts)
+    fans = check_fanouts(fanouts)  # first: a bad fanout is reported before a missing indices
     indptr, indices, graph_weights = _graph_tensors(graph, indices)
-    weights = graph_weights if weights is None else weights
-    if fast:
-        if weights is not None:
-            raise ValueError("sample_blocks(fast=True) samples uniformly: weights are not supported "
-                             "(use fast=False, the host reference, or the GPU)")
-        if any(isinstance(t, torch.Tensor) and t.device.type != "cpu" for t in (indptr, indices, seeds)):
-            raise ValueError("sample_blocks(fast=True) needs CPU tensors (indptr, indices, seeds)")
-        flat = _call(torch.ops.gnndirect.sample_blocks_fast.default, indptr, indices, seeds, fans,
-                     int(seed), bool(replace), bool(check), int(threads))
-    else:
-        _check_fork("gnndirect_torch.sample_blocks", indptr, indices, seeds, weights)
-        flat = _call(torch.ops.gnndirect.sample_blocks.default, indptr, indices, seeds, fans,
-                     int(seed), bool(replace), weights, bool(check), int(threads))
-    blocks = []
-    num_dst = seeds.shape[0]
-    for layer in range(len(fans)):
-        src, offsets, local, edge_ids = flat[4 * layer: 4 * layer + 4]
-        blocks.append(Block(src_nodes=src, num_dst=num_dst, offsets=offsets, indices=local,
-                            edge_ids=edge_ids))
-        num_dst = src.shape[0]
-    return blocks
+    return sample_blocks_csr(indptr, indices, seeds, fans, seed=seed, replace=replace,
+                             weights=graph_weights if weights is None else weights, check=check,
+                             threads=threads, fast=fast)
 
 
 def device_copy_bytes(reset: bool = False) -> int:

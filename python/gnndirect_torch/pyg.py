@@ -41,10 +41,10 @@ try:
 except ImportError as _error:  # pragma: no cover - needs torch_geometric
     raise ImportError("gnndirect_torch.pyg needs torch_geometric (pip install torch_geometric)") from _error
 
+from ._blocks import blocks_to_pyg
 from ._util import check_fanouts
-from .loader import blocks_to_pyg
 from .ops import sample_blocks
-from .table import Graph, Table, _cuda_device
+from .table import DECODED_DTYPES, Graph, Table, _cuda_device, canonical_codec
 
 
 class GnnDirectFeatureStore(FeatureStore):
@@ -73,7 +73,6 @@ class GnnDirectFeatureStore(FeatureStore):
                  cache_fraction: Optional[float] = None, codec: Optional[str] = None,
                  dtype: Optional[torch.dtype] = None, device=None):
         super().__init__()
-        from .table import DECODED_DTYPES, canonical_codec
         self._codec = canonical_codec(codec)
         if dtype is not None and dtype not in DECODED_DTYPES:
             raise TypeError(f"dtype must be float32, float16 or bfloat16, got {dtype}")

@@ -9,8 +9,9 @@ from typing import NamedTuple, Optional, Tuple
 import torch
 
 from . import _process
-from ._util import cache_bytes_for, normalize_placement
-from .ops import _call, load_extension
+from ._extension import _call, _check_fork, load_extension
+from ._sampling import sample_blocks_csr, sample_neighbors_csr
+from ._util import cache_bytes_for, memory_error_message, normalize_placement
 
 
 def _cuda_device(device) -> torch.device:
@@ -246,7 +247,6 @@ def empty(shape, dtype: torch.dtype = torch.float32, placement: str = "auto", *,
                 _remember_placed(tensor, name)
             return tensor
         except RuntimeError as error:
-            from ._util import memory_error_message
             message = memory_error_message(str(error))
             if message is not None:
                 raise MemoryError(message) from None
@@ -323,7 +323,6 @@ def to_placement(tensor: torch.Tensor, placement: str = "auto", *,
     try:
         placed = ext.allocate_host_tensor(list(tensor.shape), tensor.dtype, name)
     except RuntimeError as error:  # pragma: no cover - mapped by the module's translator
-        from ._util import memory_error_message
         raise MemoryError(memory_error_message(str(error)) or str(error)) from None
     placed.copy_(tensor)
     return placed, None
@@ -360,6 +359,30 @@ def update_cached_rows(cache: torch.Tensor, slot_of: torch.Tensor, index: torch.
     targets = slots[hit]
     sources = last[hit].to(src.device)
     cache.index_copy_(0, targets.to(cache.device), src.index_select(0, sources).to(cache.device))
+
+
+def gather_table(table: "Table", index: torch.Tensor, *, dtype: Optional[torch.dtype] = None,
+                 check: bool = True) -> torch.Tensor:
+    """:func:`gnndirect_torch.gather` of a :class:`Table` (decoding an encoded table to
+    ``dtype``), shared by :meth:`Table.gather` and the public function; raises as they do."""
+    load_extension()
+    if table.encoded:
+        if dtype is not None and dtype not in DECODED_DTYPES:
+            raise TypeError(f"codec {table.codec!r} decodes to float32, float16 or bfloat16, not {dtype}")
+        _check_fork("gnndirect_torch.gather", table.tensor, index, table.meta)
+        return _call(torch.ops.gnndirect.gather_encoded.default, table.tensor, table.meta, table.cols,
+                     table.codec, index, table.cache_rows_tensor, table.slot_of, dtype, check)
+    tensor, cache, slot_of = table.tensor, table.cache_rows_tensor, table.slot_of
+    convert = None
+    if dtype is not None and dtype != tensor.dtype:
+        if table.codec == "fp32" and dtype in DECODED_DTYPES:
+            convert = dtype
+        else:
+            raise TypeError(f"a table without a codec gathers its own dtype ({tensor.dtype}), not "
+                            f"{dtype}; build the Table with codec=... to decode to another dtype")
+    _check_fork("gnndirect_torch.gather", tensor, index, cache)
+    out = _call(torch.ops.gnndirect.gather.default, tensor, index, cache, slot_of, check)
+    return out if convert is None else out.to(convert)
 
 
 class _ProcessLocal:
@@ -694,9 +717,8 @@ class Table(_ProcessLocal):
                check: bool = True) -> torch.Tensor:
         """``self[index]`` on index's device (see :func:`gnndirect_torch.gather`), decoded to
         ``dtype`` for a table with a codec (default float32; float16 and bfloat16 too)."""
-        from .ops import gather
         self._check_process()
-        return gather(self, index, dtype=dtype, check=check)
+        return gather_table(self, index, dtype=dtype, check=check)
 
     def scatter(self, index: torch.Tensor, src: torch.Tensor, *, check: bool = True) -> None:
         """In place ``self[index[i]] = src[i]``. Duplicate indices: the LAST occurrence wins,
@@ -927,17 +949,19 @@ class Graph(_ProcessLocal):
         """Number of stored edges."""
         return self.indices.shape[0]
 
-    def sample_neighbors(self, seeds: torch.Tensor, fanout: int, **kwargs):
-        """See :func:`gnndirect_torch.sample_neighbors`."""
-        from .ops import sample_neighbors
+    def sample_neighbors(self, seeds: torch.Tensor, fanout: int, *,
+                         weights: Optional[torch.Tensor] = None, **kwargs):
+        """See :func:`gnndirect_torch.sample_neighbors` (``weights`` default: the graph's)."""
         self._check_process()
-        return sample_neighbors(self, seeds, fanout, **kwargs)
+        return sample_neighbors_csr(self.indptr, self.indices, seeds, fanout,
+                                    weights=self.weights if weights is None else weights, **kwargs)
 
-    def sample_blocks(self, seeds: torch.Tensor, fanouts, **kwargs):
-        """See :func:`gnndirect_torch.sample_blocks`."""
-        from .ops import sample_blocks
+    def sample_blocks(self, seeds: torch.Tensor, fanouts, *, weights: Optional[torch.Tensor] = None,
+                      **kwargs):
+        """See :func:`gnndirect_torch.sample_blocks` (``weights`` default: the graph's)."""
         self._check_process()
-        return sample_blocks(self, seeds, fanouts, **kwargs)
+        return sample_blocks_csr(self.indptr, self.indices, seeds, fanouts,
+                                 weights=self.weights if weights is None else weights, **kwargs)
 
     def close(self) -> None:
         """Unregister registered arrays; idempotent (the graph is unusable afterwards).

@@ -422,12 +422,12 @@ def test_tiered_gather_checks_slot_of(seed):
     bad = table.slot_of.clone()
     bad[7] = table.cached_rows  # one past the cache
     with pytest.raises(ValueError, match="slot_of"):
-        gd.ops._call(torch.ops.gnndirect.gather.default, table.tensor, index,
-                     table.cache_rows_tensor, bad, True)
+        gd._extension._call(torch.ops.gnndirect.gather.default, table.tensor, index,
+                            table.cache_rows_tensor, bad, True)
     bad[7] = -2
     with pytest.raises(ValueError, match="slot_of"):
-        gd.ops._call(torch.ops.gnndirect.gather.default, table.tensor, index,
-                     table.cache_rows_tensor, bad, True)
+        gd._extension._call(torch.ops.gnndirect.gather.default, table.tensor, index,
+                            table.cache_rows_tensor, bad, True)
     assert context_usable()
 
 

@@ -18,12 +18,15 @@
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/graph/coo_to_csr.cuh>
 #include <gnndirect/graph/csr_graph.hpp>
+#include <gnndirect/graph/generate.cuh>
 #include <gnndirect/graph/generate.hpp>
+#include <gnndirect/host/cpu_gather.hpp>
 #include <gnndirect/device/codecs.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/owners/encoded_table.hpp>
 #include <gnndirect/owners/table.hpp>
 #include <gnndirect/pipeline/minibatch_pipeline.cuh>
+#include <gnndirect/util/worker_pool.hpp>
 
 #include "allocation_interposer.hpp"
 #include "support/counting_resource.hpp"
@@ -199,6 +202,65 @@ TEST_CASE("graph construction and checks allocate from the caller's resources: c
     });
   }
   m.check("validate(stream, csr, mr)", true, false, [&] { gnndirect::validate(stream, f.graph.view(), m.device); });
+  GNNDIRECT_CUDA_TRY(cudaStreamDestroy(stream));
+}
+
+TEST_CASE("the GPU generators allocate from the caller's resources: generate_coo, generate_csr")
+{
+  measured m;
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  gnndirect::generator_options options = gnndirect::preset_options(gnndirect::graph_preset::small, 0.01, seed);
+  options.weights = true;
+  cudaStream_t stream = nullptr;
+  GNNDIRECT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  for (memory_kind kind : {memory_kind::device, memory_kind::pinned}) {
+    std::string const placement(gnndirect::to_string(kind));
+    CAPTURE(placement);
+    bool const device = kind == memory_kind::device;
+    m.check("generate_coo(stream, options, kind, mr, host_mr)", device, !device, [&] {
+      auto const coo = gnndirect::generate_coo<Index>(stream, options, kind, m.device, m.host);
+      CHECK(coo.num_edges() == options.num_edges);
+    });
+    // The generated edges and the conversion's temporaries are device memory whatever the placement.
+    m.check("generate_csr(stream, options, placement, build, mr, host_mr)", true, !device, [&] {
+      auto const g = gnndirect::generate_csr<Offset, Index>(stream, options, gnndirect::csr_placement::all(kind),
+                                                            gnndirect::csr_build_options{true}, m.device, m.host);
+      CHECK(g.num_edges() == options.num_edges);
+    });
+  }
+  GNNDIRECT_CUDA_TRY(cudaStreamDestroy(stream));
+}
+
+TEST_CASE("the staged CPU gather takes its pinned double buffer from the caller's host resource")
+{
+  measured m;
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  std::int64_t const rows = 4000, cols = 16, count = 3000;
+  std::vector<float> values(static_cast<std::size_t>(rows * cols));
+  for (std::size_t i = 0; i < values.size(); ++i) { values[i] = static_cast<float>(i); }
+  table_view<const float> const src(values.data(), rows, cols, cols, memory_kind::registered);
+  std::vector<Index> const ids = gnndirect::test::random_indices<Index>(rng, count, rows);
+  gnndirect::buffer<float> const out(static_cast<std::size_t>(count * cols), memory_kind::device);
+  gnndirect::host::worker_pool pool(2);
+  cudaStream_t stream = nullptr;
+  GNNDIRECT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  m.check("host::staged_gather(slot_bytes, host_mr)", false, true, [&] {
+    // 16 KiB slots: the gather runs in many pieces through both staging buffers.
+    gnndirect::host::staged_gather<float> staged(std::size_t{16} << 10, m.host);
+    staged.gather(pool, src, ids.data(), count, out.data(), stream);
+    staged.synchronize();
+    CHECK(staged.slot_bytes() == std::size_t{16} << 10);
+  });
+  std::vector<float> back(static_cast<std::size_t>(count * cols));
+  GNNDIRECT_CUDA_TRY(cudaMemcpy(back.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost));
+  for (std::int64_t i = 0; i < count; ++i) {
+    CAPTURE(i);
+    REQUIRE(std::equal(back.begin() + i * cols, back.begin() + (i + 1) * cols,
+                       values.begin() + static_cast<std::int64_t>(ids[static_cast<std::size_t>(i)]) * cols));
+  }
   GNNDIRECT_CUDA_TRY(cudaStreamDestroy(stream));
 }
 

@@ -91,3 +91,16 @@ TEST_CASE("demo options: --codec applies to the pipeline paths and transfer; cpu
   for (const char* path : gnndirect_demo::known_paths) { applies += gnndirect_demo::codec_applies_to(path) ? 1 : 0; }
   CHECK(applies == 5);
 }
+
+TEST_CASE("demo host check: an encoded copy costs its padded rows beside the fp32 table")
+{
+  using gnndirect_demo::encoded_row_bytes;
+  CHECK(encoded_row_bytes("fp32", 128) == 0);       // no copy
+  CHECK(encoded_row_bytes("int8", 128) == 128);     // one whole line
+  CHECK(encoded_row_bytes("int8", 100) == 128);     // 100 B padded to the line
+  CHECK(encoded_row_bytes("int4", 128) == 64);      // two rows a line
+  CHECK(encoded_row_bytes("fp16", 100) == 256);     // 200 B -> two lines
+  CHECK(encoded_row_bytes("bf16", 602) == 1280);    // 1204 B -> ten lines
+  CHECK(encoded_row_bytes("fp8", 602) == 640);
+  CHECK(encoded_row_bytes("int4", 3) == 64);        // 2 B, the 64-B minimum
+}

@@ -2,6 +2,7 @@
 """Checks the structure of include/gnndirect (issue #32): public headers form layers, internals
 live in detail/<component>/ and never reach up, and the umbrella lists every public header.
 Usage: check_layers.py <repo root> [--component NAME] [--skip RULE,...]. Exit 1 on a violation.
+       check_layers.py --selftest   (each rule on fabricated headers: it must catch every one)
 
 Layers (a header includes only its own layer or lower ones):
   0 core/, util/        config, errors, memory kinds, views, policies, Philox, resources; threading
@@ -81,8 +82,38 @@ def public_headers(root):
                 yield rel
 
 
+SELFTEST = {
+    # header -> (text, rule it breaks or None)
+    "core/ok.hpp": ("#include <gnndirect/core/config.hpp>\n#include <gnndirect/detail/core/bits.hpp>\n", None),
+    "detail/device/ok.cuh": ("#include <gnndirect/core/config.hpp>\n#include <gnndirect/detail/core/launch.cuh>\n", None),
+    "core/up.hpp": ("#include <gnndirect/device/row_source.hpp>\n", "layers"),
+    "detail/core/up.hpp": ("#include <gnndirect/owners/buffer.hpp>\n", "layers"),
+    "detail/loose.hpp": ("\n", "components"),
+    "gadgets/thing.hpp": ("\n", "components"),
+    "device/inline.cuh": ("namespace detail {\n}\n", "internals"),
+    "graph/peek.cuh": ("#include <gnndirect/detail/algorithms/csr_rules.hpp>\n", "private"),
+    "core/cuda.hpp": ("#include <gnndirect/detail/core/launch.cuh>\n", "host-only"),
+}
+
+
+def selftest():
+    """Runs check_header on headers that each break one rule (or none); 0 when all are caught."""
+    failures = 0
+    for rel, (text, rule) in SELFTEST.items():
+        found = check_header(rel, text)
+        caught = [p for p in found if rule is not None and f"[{rule}]" in p]
+        ok = (not found) if rule is None else (len(caught) >= 1)
+        if not ok:
+            failures += 1
+            print(f"selftest: {rel}: expected {rule or 'no violation'}, got {found}")
+    print(f"selftest: {len(SELFTEST)} fabricated headers, {failures} missed")
+    return 1 if failures else 0
+
+
 def main():
     args = sys.argv[1:]
+    if args == ["--selftest"]:
+        return selftest()
     only = None
     if "--component" in args:
         only = args[args.index("--component") + 1]

@@ -148,9 +148,9 @@ def check_import_behaviour():
         "        print('no torch: clear ImportError')\n"
         "        sys.exit(0)\n"
         "    sys.exit('gnndirect_torch imported without torch')\n"
-        "import gnndirect_torch, gnndirect_torch.ops as ops\n"
+        "import gnndirect_torch, gnndirect_torch._extension as extension\n"
         "assert not torch.cuda.is_initialized(), 'CUDA initialised at import'\n"
-        "assert ops._extension is None, 'extension loaded at import'\n"
+        "assert extension._loaded is None, 'extension loaded at import'\n"
         "assert 'gnndirect_torch._C' not in sys.modules\n"
         "print('torch present: import has no side effects')\n"
     )

@@ -23,6 +23,7 @@
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/resource.hpp>
 #include <gnndirect/core/version.hpp>
+#include <gnndirect/detail/core/host_resource.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -49,16 +50,6 @@ struct is_host_resource<
 /// Shorthand for is_host_resource<R>::value.  @tparam R the type to test
 template <class R>
 inline constexpr bool is_host_resource_v = is_host_resource<R>::value;
-
-namespace detail {
-/// True when R's host deallocate is declared noexcept (false when it has none).
-template <class R, class = void>
-struct has_noexcept_host_deallocate : std::false_type {};
-template <class R>
-struct has_noexcept_host_deallocate<R, std::enable_if_t<is_host_resource_v<R>>>
-  : std::bool_constant<noexcept(std::declval<R&>().deallocate(std::declval<void*>(), std::size_t{},
-                                                              std::size_t{}))> {};
-}  // namespace detail
 
 /// Page-locked host memory mapped for every device (cudaHostAlloc with cudaHostAllocMapped |
 /// cudaHostAllocPortable; page-aligned, so any alignment up to the page size holds). Stateless.

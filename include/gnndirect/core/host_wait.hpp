@@ -1,6 +1,7 @@
 #pragma once
 /// @file host_wait.hpp
-/// @brief How a host thread waits for the GPU inside the library: spin or sleep (host-compilable).
+/// @brief How a host thread waits for the GPU inside the library: spin or sleep, set per thread
+/// with scoped_wait_mode (the modes: wait_mode.hpp, included). Host-compilable.
 ///
 /// Several calls read a size or an error flag back from the device and must wait for the stream
 /// (sample_blocks, checked gathers, validation). cudaStreamSynchronize spins a core while it waits
@@ -14,6 +15,8 @@
 
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/version.hpp>
+#include <gnndirect/core/wait_mode.hpp>
+#include <gnndirect/detail/core/host_wait.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -22,63 +25,6 @@
 #include <string_view>
 
 GNNDIRECT_NAMESPACE_BEGIN
-
-/// How the calling thread waits for GPU work the library must see completed.
-enum class wait_mode : std::uint8_t {
-  spin,  ///< cudaStreamSynchronize: lowest latency, keeps a core busy while waiting
-  sleep  ///< blocking-sync event: the thread sleeps until the GPU is done (no CPU time)
-};
-
-/// Stable lower-case name of a wait mode.
-/// @param mode the mode  @return its name, or "unknown" for a value outside the enumeration
-constexpr std::string_view to_string(wait_mode mode) noexcept
-{
-  return mode == wait_mode::sleep ? "sleep" : "spin";
-}
-
-namespace detail {
-
-/// The calling thread's wait mode (spin unless a scoped_wait_mode says otherwise).
-inline wait_mode& thread_wait_mode() noexcept
-{
-  thread_local wait_mode mode = wait_mode::spin;
-  return mode;
-}
-
-/// Waits until all work enqueued on `stream` so far has completed, in the calling thread's wait
-/// mode. Not capturable (like cudaStreamSynchronize). @throws cuda_error.
-inline void synchronize(cudaStream_t stream)
-{
-  if (thread_wait_mode() == wait_mode::spin) {
-    GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
-    return;
-  }
-  cudaEvent_t done{};
-  GNNDIRECT_CUDA_TRY(cudaEventCreateWithFlags(&done, cudaEventDisableTiming | cudaEventBlockingSync));
-  cudaError_t const recorded = cudaEventRecord(done, stream);
-  cudaError_t const waited = recorded == cudaSuccess ? cudaEventSynchronize(done) : cudaSuccess;
-  GNNDIRECT_CUDA_TRY_NOTHROW(cudaEventDestroy(done));  // before throwing: nothing leaks
-  if (recorded != cudaSuccess) {
-    throw_cuda_error(__FILE__, __LINE__, "cudaEventRecord(done, stream)", recorded);
-  }
-  if (waited != cudaSuccess) {
-    throw_cuda_error(__FILE__, __LINE__, "cudaEventSynchronize(done)", waited);
-  }
-}
-
-/// Copies `bytes` from host memory into device-visible memory and waits until they have landed
-/// (in the calling thread's wait mode). A plain cudaMemcpy from pageable memory may return once
-/// the bytes are staged, before the DMA reaches the device, and it is ordered only with the
-/// default stream: a kernel the caller then launches on a non-blocking stream could read the old
-/// contents. Not capturable. @throws cuda_error.
-inline void copy_to_device_and_wait(void* dst, const void* src, std::size_t bytes)
-{
-  if (bytes == 0) { return; }
-  GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, cudaStream_t{}));
-  synchronize(cudaStream_t{});
-}
-
-}  // namespace detail
 
 /// Sets the calling thread's wait mode for its lifetime and restores the previous one on
 /// destruction (RAII; not copyable). Affects only library calls made on this thread.

@@ -19,6 +19,7 @@
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/version.hpp>
+#include <gnndirect/detail/core/resource.hpp>
 
 #include <cuda/stream_ref>
 #include <cuda_runtime_api.h>
@@ -37,8 +38,8 @@ GNNDIRECT_NAMESPACE_BEGIN
 inline constexpr std::size_t default_allocation_alignment = 256;
 
 /// True when `R` models the stream-ordered resource concept (see the file comment): both members
-/// callable on a non-const lvalue of `R`, whatever `deallocate` promises (see
-/// has_noexcept_deallocate for that half of the concept).
+/// callable on a non-const lvalue of `R`, whatever `deallocate` promises (resource_ref also
+/// requires it to be noexcept).
 /// @tparam R the type to test
 template <class R, class = void>
 struct is_stream_ordered_resource : std::false_type {};
@@ -55,50 +56,6 @@ struct is_stream_ordered_resource<
 /// Shorthand for is_stream_ordered_resource<R>::value.  @tparam R the type to test
 template <class R>
 inline constexpr bool is_stream_ordered_resource_v = is_stream_ordered_resource<R>::value;
-
-namespace detail {
-/// True when R's stream-ordered deallocate is declared noexcept (false when it has none).
-/// Destructors return memory through it, so a throwing one would end in std::terminate.
-template <class R, class = void>
-struct has_noexcept_stream_deallocate : std::false_type {};
-template <class R>
-struct has_noexcept_stream_deallocate<
-  R, std::enable_if_t<is_stream_ordered_resource_v<R>>>
-  : std::bool_constant<noexcept(std::declval<R&>().deallocate(
-      std::declval<::cuda::stream_ref>(), std::declval<void*>(), std::size_t{}, std::size_t{}))> {};
-
-/// Hexadecimal text of an address, for allocation errors.
-inline std::string resource_address_text(const void* ptr)
-{
-  char text[2 + 2 * sizeof(void*) + 1] = {};
-  std::snprintf(text, sizeof(text), "%p", ptr);
-  return text;
-}
-
-/// Checks what a resource's allocate returned: not null for bytes > 0, aligned to `alignment`.
-/// On a misaligned pointer, `give_back` returns it to the resource first (so nothing leaks).
-/// @param call the call made, e.g. "resource_ref::allocate"
-/// @throws allocation_error naming the call, the bytes, the alignment and the pointer.
-template <class GiveBack>
-void* checked_allocation(void* ptr, std::size_t bytes, std::size_t alignment, memory_kind kind,
-                         const char* call, GiveBack&& give_back)
-{
-  if (bytes == 0) { return ptr; }
-  std::string const request = std::string(call) + "(bytes = " + std::to_string(bytes) +
-                              ", alignment = " + std::to_string(alignment) + ")";
-  if (ptr == nullptr) {
-    throw allocation_error(__FILE__, __LINE__, bytes, kind,
-                           "the memory resource's " + request + " returned null");
-  }
-  if (alignment > 1 && reinterpret_cast<std::uintptr_t>(ptr) % alignment != 0) {
-    give_back(ptr);
-    throw allocation_error(__FILE__, __LINE__, bytes, kind,
-                           "the memory resource's " + request + " returned " + resource_address_text(ptr) +
-                             ", which is not aligned to " + std::to_string(alignment) + " bytes");
-  }
-  return ptr;
-}
-}  // namespace detail
 
 /// Device memory from a CUDA memory pool, stream-ordered (cudaMallocAsync /
 /// cudaMallocFromPoolAsync). Trivially copyable; a null pool means the current device's default

@@ -12,6 +12,7 @@
 /// memory for the GPU producers, host memory for the CPU ones).
 
 #include <gnndirect/core/version.hpp>
+#include <gnndirect/detail/core/sampled_refs.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -114,19 +115,5 @@ struct blocks_ref {
   /// @return global ids of the input (feature) nodes: the last layer's src nodes
   const array_ref<const Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
 };
-
-namespace detail {
-/// The block_ref of any owner whose five arrays have data() and size() (buffer, std::vector).
-template <class Offset, class Index, class Owner>
-block_ref<Offset, Index> block_ref_of(const Owner& b) noexcept
-{
-  auto const n = [](std::size_t size) { return static_cast<std::int64_t>(size); };
-  return {{b.dst_nodes.data(), n(b.dst_nodes.size())},
-          {b.src_nodes.data(), n(b.src_nodes.size())},
-          {b.offsets.data(), n(b.offsets.size())},
-          {b.indices.data(), n(b.indices.size())},
-          {b.edge_ids.data(), n(b.edge_ids.size())}};
-}
-}  // namespace detail
 
 GNNDIRECT_NAMESPACE_END

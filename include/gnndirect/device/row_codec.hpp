@@ -26,6 +26,7 @@
 /// device/codecs.hpp; test/gpu/test_codecs.cu has a user codec (a codebook lookup).
 
 #include <gnndirect/core/config.hpp>
+#include <gnndirect/detail/device/row_codec.hpp>
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -79,13 +80,6 @@ inline constexpr bool is_row_codec_v = is_row_codec<C>::value;
 /// @tparam C the codec  @tparam D the destination element type (const ignored)
 template <class C, class D>
 inline constexpr bool codec_decodes_to_v = C::template decodes_to<std::remove_const_t<D>>;
-
-namespace detail {
-template <class C, class D, class = void>
-struct copies_bytes : std::false_type {};
-template <class C, class D>
-struct copies_bytes<C, D, std::enable_if_t<C::template copies_bytes<D>>> : std::true_type {};
-}  // namespace detail
 
 /// True when decoding `C` to `D` is a byte copy (identity): the copy then is copy_rows itself.
 /// @tparam C the codec  @tparam D the destination element type (const ignored)

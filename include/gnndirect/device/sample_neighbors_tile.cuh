@@ -29,34 +29,12 @@
 #include <gnndirect/device/dynamic_tile.cuh>
 #include <gnndirect/device/sampled_output.hpp>
 #include <gnndirect/device/samplers.hpp>
+#include <gnndirect/detail/device/sample_neighbors_tile.cuh>
 
 #include <cstddef>
 #include <cstdint>
 
 GNNDIRECT_NAMESPACE_BEGIN
-namespace detail {
-/// Keeps a parameter out of template argument deduction (C++20's std::type_identity_t), so that
-/// a literal nullptr is accepted for an output the caller does not want.
-template <class T>
-struct non_deduced {
-  using type = T;
-};
-template <class T>
-using non_deduced_t = typename non_deduced<T>::type;
-
-/// Node `node`'s neighbour list, with degree -1 when the graph is corrupt there: a list that ends
-/// before it starts (a decreasing indptr) or lies outside [0, csr.num_edges]. One range check
-/// per node, so that no corrupt graph makes sampling read or write out of bounds.
-template <class Offset, class Index>
-GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE node_edges<Offset> neighbour_list(const csr_view<Offset, Index>& csr,
-                                                                             std::int64_t node)
-{
-  Offset const first = csr.indptr[node];
-  Offset const end = csr.indptr[node + 1];
-  bool const valid = first >= 0 && first <= end && static_cast<std::int64_t>(end) <= csr.num_edges;
-  return node_edges<Offset>{node, first, valid ? static_cast<std::int64_t>(end - first) : std::int64_t{-1}};
-}
-}  // namespace detail
 
 /// Bytes of scratch one tile of `tile_size` lanes needs to sample `fanout` neighbours with
 /// `sampler` (16-byte multiple). Shared memory is the natural place; any device-visible memory
@@ -69,19 +47,6 @@ GNNDIRECT_HOST_DEVICE std::size_t sample_scratch_bytes(const Sampler& sampler, i
 {
   return sampler.scratch_bytes(fanout, tile_size);
 }
-
-namespace detail {
-/// Runs the sampler over a checked neighbour list (degree >= 0) into the given slots.
-template <class Tile, class Sampler, class Offset, class Index>
-GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE std::int64_t sample_list(const Tile& tile, const csr_view<Offset, Index>& csr,
-                                                               const node_edges<Offset>& edges, int fanout,
-                                                               int layer, const Sampler& sampler, void* scratch,
-                                                               Index* out_neighbors, Offset* out_edge_ids)
-{
-  sampled_output<Offset, Index> const out{csr.indices, csr.edge_ids, edges.first, out_neighbors, out_edge_ids};
-  return sampler.sample(tile, csr, edges, fanout, layer, scratch, out);
-}
-}  // namespace detail
 
 /// Samples up to `fanout` neighbours of `node` with the tile and the sampler, and writes them to
 /// out_neighbors[0, count) and (if not null) their edge ids to out_edge_ids[0, count).

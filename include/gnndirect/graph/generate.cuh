@@ -5,8 +5,11 @@
 
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
+#include <gnndirect/core/host_resource.hpp>
+#include <gnndirect/core/resource.hpp>
 #include <gnndirect/core/version.hpp>
-#include <gnndirect/detail/algorithms/validate_kernels.cuh>
+#include <gnndirect/detail/core/launch.cuh>
+#include <gnndirect/detail/graph/coo_to_csr.cuh>
 #include <gnndirect/detail/graph/generate_kernels.cuh>
 #include <gnndirect/graph/coo_to_csr.cuh>
 #include <gnndirect/graph/csr_graph.hpp>
@@ -25,18 +28,23 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// kinds are written over the link). Edge j equals host::generate_coo's edge j.
 /// @tparam Index node id type  @param stream stream for the kernel
 /// @param options what to generate (see generator_options)  @param kind placement of the buffers
+/// @param mr resource of `device` buffers (synchronous owners, see buffer); default: the device's
+///        default pool. It must outlive the edge list.
+/// @param host_mr resource of `pinned` buffers (default: cudaHostAlloc); it must outlive the edge
+///        list. `managed_host` buffers come from cudaMallocManaged whatever the resources.
 /// @return the edge list
 /// @throws invalid_argument for bad options; allocation_error; cuda_error; no_device_error.
 ///         Synchronises `stream`.
 template <class Index>
 coo_graph<Index> generate_coo(cudaStream_t stream, const generator_options& options,
-                              memory_kind kind = memory_kind::device)
+                              memory_kind kind = memory_kind::device, resource_ref mr = {},
+                              host_resource_ref host_mr = {})
 {
   detail::generator_plan const plan = detail::make_generator_plan<Index>(options);
   require_device();
   auto const count = static_cast<std::size_t>(output_edge_count(options));
-  coo_graph<Index> coo{buffer<Index>(count, kind), buffer<Index>(count, kind),
-                       buffer<float>(options.weights ? count : 0, kind), options.num_nodes};
+  coo_graph<Index> coo{buffer<Index>(count, kind, mr, host_mr), buffer<Index>(count, kind, mr, host_mr),
+                       buffer<float>(options.weights ? count : 0, kind, mr, host_mr), options.num_nodes};
   if (count > 0) {
     auto const n = static_cast<std::int64_t>(count);
     detail::generate_edges_kernel<<<detail::grid_stride_blocks(n), detail::elementwise_block_threads, 0,
@@ -55,20 +63,24 @@ coo_graph<Index> generate_coo(cudaStream_t stream, const generator_options& opti
 /// @tparam Offset, Index the graph's offset and node id types
 /// @param stream stream for all the work  @param options what to generate
 /// @param placement where the CSR arrays go  @param build options of the conversion (edge ids)
+/// @param mr resource of the graph's device arrays, of the generated edges and of every
+///        temporary of the conversion (as coo_to_csr); default: the device's default pool
+/// @param host_mr resource of the graph's pinned arrays (default: cudaHostAlloc)
 /// @return the graph
 /// @throws invalid_argument for bad options or an edge count the offset type cannot hold;
 ///         allocation_error; cuda_error; no_device_error. Synchronises `stream`.
 template <class Offset, class Index>
 csr_graph<Offset, Index> generate_csr(cudaStream_t stream, const generator_options& options,
-                                      csr_placement placement, csr_build_options build = {})
+                                      csr_placement placement, csr_build_options build = {},
+                                      resource_ref mr = {}, host_resource_ref host_mr = {})
 {
-  coo_graph<Index> coo = generate_coo<Index>(stream, options, memory_kind::device);
+  coo_graph<Index> coo = generate_coo<Index>(stream, options, memory_kind::device, mr);
   coo_view<Index> const view = coo.view();
   detail::check_coo_shape<Offset>(view);
   csr_graph<Offset, Index> graph(view.num_nodes, view.num_edges, placement, options.weights,
-                                 build.edge_ids);
+                                 build.edge_ids, mr, host_mr);
   // Generated ids are in range by construction, and the generated sources are disposable.
-  detail::build_csr_device(stream, view, graph, coo.src.data());
+  detail::build_csr_device(stream, view, graph, coo.src.data(), mr);
   return graph;
 }
 

@@ -9,6 +9,7 @@
 /// max(gather, copy) rather than their sum.
 
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/host_resource.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/table_view.hpp>
 #include <gnndirect/core/version.hpp>
@@ -77,8 +78,12 @@ class staged_gather {
  public:
   /// Creates the two events; staging is allocated on first use.
   /// @param slot_bytes bytes per staging buffer (two are allocated, pinned, on first use; grown
-  /// to one row when a row is larger). @throws cuda_error when events cannot be created.
-  explicit staged_gather(std::size_t slot_bytes = std::size_t{16} << 20) : slot_bytes_(slot_bytes)
+  /// to one row when a row is larger)
+  /// @param host_mr where the two staging buffers come from: mapped page-locked memory (see
+  /// core/host_resource.hpp); default pinned_host_resource (cudaHostAlloc). The resource must
+  /// outlive this object. @throws cuda_error when events cannot be created.
+  explicit staged_gather(std::size_t slot_bytes = std::size_t{16} << 20, host_resource_ref host_mr = {})
+    : slot_bytes_(slot_bytes), host_mr_(host_mr)
   {
     for (auto& e : events_) { GNNDIRECT_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming)); }
   }
@@ -138,11 +143,12 @@ class staged_gather {
     if (slot_capacity_ >= want) { return; }
     synchronize();
     std::size_t const elements = (want + sizeof(T) - 1) / sizeof(T);
-    for (auto& slot : slots_) { slot = buffer<T>(elements, memory_kind::pinned); }
+    for (auto& slot : slots_) { slot = buffer<T>(elements, memory_kind::pinned, {}, host_mr_); }
     slot_capacity_ = elements * sizeof(T);
   }
 
   std::size_t slot_bytes_;
+  host_resource_ref host_mr_;  // source of the pinned staging
   std::size_t slot_capacity_{0};
   std::array<buffer<T>, 2> slots_{};
   std::array<cudaEvent_t, 2> events_{};

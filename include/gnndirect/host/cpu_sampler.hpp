@@ -51,6 +51,7 @@
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/core/philox.hpp>
+#include <gnndirect/detail/host/cpu_sampler.hpp>
 #include <gnndirect/device/samplers.hpp>
 #include <gnndirect/util/parallel.hpp>
 #include <gnndirect/util/worker_pool.hpp>
@@ -70,54 +71,6 @@
 
 GNNDIRECT_NAMESPACE_BEGIN
 namespace host {
-namespace detail {
-
-/// What the CPU sampler draws, taken from a sampler type (see cpu_draw_of).
-struct cpu_draw {
-  std::uint64_t seed{0};  ///< the sampler's seed
-  bool replace{false};    ///< with replacement
-};
-
-/// The draw of one of the two samplers the CPU sampler implements; any other type fails to
-/// compile with a message naming them.
-template <class Sampler>
-constexpr cpu_draw cpu_draw_of(const Sampler& sampler) noexcept
-{
-  constexpr bool with = std::is_same_v<Sampler, uniform_with_replacement_sampler>;
-  static_assert(with || std::is_same_v<Sampler, uniform_sampler>,
-                "host::cpu_sampler: only gnndirect::uniform_sampler and "
-                "gnndirect::uniform_with_replacement_sampler run on the CPU sampler (weighted and "
-                "user-written samplers run on the GPU; host::sample_*_reference takes "
-                "weighted_sampler)");
-  return cpu_draw{sampler.seed, with};
-}
-
-/// std::allocator whose value-initialisation is default-initialisation: resize() of a vector of
-/// ints leaves new elements uninitialised (every pass writes them before reading).
-template <class T>
-struct default_init_allocator : std::allocator<T> {
-  template <class U>
-  struct rebind {
-    using other = default_init_allocator<U>;
-  };
-  default_init_allocator() noexcept = default;
-  template <class U>
-  default_init_allocator(const default_init_allocator<U>&) noexcept  // NOLINT: allocator rebind
-  {
-  }
-  template <class U>
-  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>)
-  {
-    ::new (static_cast<void*>(p)) U;
-  }
-  template <class U, class... Args>
-  void construct(U* p, Args&&... args)
-  {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-};
-
-}  // namespace detail
 
 /// A std::vector whose resize() does not zero-fill (elements of trivial types start
 /// uninitialised). Used for the sampler's outputs so that reusing them costs nothing.
@@ -179,138 +132,6 @@ struct cpu_blocks {
     return e;
   }
 };
-
-namespace detail {
-
-/// Dst nodes per task: large enough to amortise the task hand-out, small enough to balance.
-constexpr std::int64_t cpu_chunk_nodes = 512;
-
-/// Layers with fewer sampled edges are relabelled on the calling thread.
-constexpr std::int64_t cpu_sequential_relabel_edges = 16384;
-
-/// Marker value of a node no layer has touched.
-constexpr std::int64_t unmarked = std::numeric_limits<std::int64_t>::max();
-
-/// splitmix64 (Steele, Lea, Flood 2014): one add and a multiply-xorshift finaliser per draw.
-struct splitmix64 {
-  std::uint64_t state;
-
-  static std::uint64_t mix(std::uint64_t z) noexcept
-  {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  std::uint64_t next() noexcept { return mix(state += 0x9E3779B97F4A7C15ull); }
-
-  /// Unbiased uniform integer in [0, n), n >= 1 (Lemire's multiply-shift with rejection).
-  std::uint64_t below(std::uint64_t n) noexcept
-  {
-    std::uint64_t bits = next();
-    std::uint64_t low = bits * n;
-    if (low < n) {
-      std::uint64_t const threshold = (0 - n) % n;
-      while (low < threshold) {
-        bits = next();
-        low = bits * n;
-      }
-    }
-    return mulhi64(bits, n);
-  }
-};
-
-/// The random stream of one node in one layer (two multiply-xorshift rounds to seed it).
-inline splitmix64 node_stream(std::uint64_t seed, int layer, std::int64_t node) noexcept
-{
-  std::uint64_t const key = (static_cast<std::uint64_t>(layer) << 56) ^ static_cast<std::uint64_t>(node);
-  return splitmix64{splitmix64::mix(seed ^ splitmix64::mix(key + 0x632BE59BD9B4E019ull))};
-}
-
-/// Lowers `slot` to `value` if smaller (lock-free).
-inline void atomic_min(std::atomic<std::int64_t>& slot, std::int64_t value) noexcept
-{
-  std::int64_t current = slot.load(std::memory_order_relaxed);
-  while (value < current &&
-         !slot.compare_exchange_weak(current, value, std::memory_order_relaxed)) {
-  }
-}
-
-/// Writes value into an unmarked slot. Racing writers leave exactly one of their values (the
-/// owner). Plain loads and stores, not a compare-exchange: a locked instruction per sampled edge
-/// would stop the core from overlapping the cache misses that sampling is made of.
-inline void claim(std::atomic<std::int64_t>& slot, std::int64_t value) noexcept
-{
-  if (slot.load(std::memory_order_relaxed) == unmarked) { slot.store(value, std::memory_order_relaxed); }
-}
-
-/// First position a check found bad (atomic minimum; INT64_MAX when none).
-struct first_bad {
-  std::atomic<std::int64_t> position{unmarked};
-  void note(std::int64_t p) noexcept { atomic_min(position, p); }
-  bool any() const noexcept { return position.load() != unmarked; }
-};
-
-/// Asks the cache for the line holding p (no-op without the GCC/Clang builtin). The sampler's
-/// loads are random and each waits on the one before (dst id -> indptr -> neighbour), so the core
-/// alone overlaps few of them; fetching a few nodes ahead does.
-inline void prefetch(const void* p) noexcept
-{
-#if defined(__GNUC__) || defined(__clang__)
-  __builtin_prefetch(p);
-#else
-  (void)p;
-#endif
-}
-
-/// How far ahead (in dst nodes or edges) the passes prefetch.
-constexpr std::int64_t prefetch_far = 16;   ///< indptr entries, marker slots
-constexpr std::int64_t prefetch_near = 4;   ///< neighbour lists (needs indptr, fetched earlier)
-
-/// Number of edges drawn for a node of `degree`.
-inline std::int64_t draw_count(std::int64_t degree, int fanout, bool replace) noexcept
-{
-  if (replace) { return degree > 0 ? fanout : 0; }
-  return std::min<std::int64_t>(degree, fanout);
-}
-
-/// Picks `count` positions of node v's list into pos[0..count) (uniform; see file comment).
-template <class Offset>
-void draw_positions(std::int64_t degree, std::int64_t count, bool replace, splitmix64& rng,
-                    Offset* pos) noexcept
-{
-  auto const udeg = static_cast<std::uint64_t>(degree);
-  if (replace) {
-    for (std::int64_t j = 0; j < count; ++j) { pos[j] = static_cast<Offset>(rng.below(udeg)); }
-    return;
-  }
-  if (degree <= count) {
-    for (std::int64_t j = 0; j < count; ++j) { pos[j] = static_cast<Offset>(j); }
-    return;
-  }
-  // Floyd: for j = degree - count .. degree - 1, t uniform in [0, j]; take t unless already
-  // taken, else j. Linear search: fanouts are small (O(fanout^2) compares, no allocation).
-  std::int64_t taken = 0;
-  for (std::int64_t j = degree - count; j < degree; ++j) {
-    auto t = static_cast<Offset>(rng.below(static_cast<std::uint64_t>(j) + 1));
-    for (std::int64_t i = 0; i < taken; ++i) {
-      if (pos[i] == t) {
-        t = static_cast<Offset>(j);
-        break;
-      }
-    }
-    pos[taken++] = t;
-  }
-}
-
-/// Resizes without keeping old contents (no copy on growth, no fill).
-template <class V>
-void fresh_size(V& v, std::int64_t n)
-{
-  v.clear();
-  v.resize(static_cast<std::size_t>(n));
-}
-
-}  // namespace detail
 
 /// Fast all-core CPU neighbour sampler with relabelling (see the file comment for semantics and
 /// for the order of local ids).

@@ -3,7 +3,7 @@
 /// @brief Kernel of the GPU graph generator (nvcc): evaluates generate.hpp's per-edge function.
 
 #include <gnndirect/core/config.hpp>
-#include <gnndirect/graph/generate.hpp>
+#include <gnndirect/detail/graph/generate.hpp>
 
 #include <cstdint>
 

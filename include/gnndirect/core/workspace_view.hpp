@@ -1,0 +1,23 @@
+#pragma once
+/// @file workspace_view.hpp
+/// @brief The caller's scratch range, workspace_view, and the alignment it must have
+/// (host-compilable). How the bulk API sizes and uses it: workspace.hpp.
+
+#include <gnndirect/core/version.hpp>
+
+#include <cstddef>
+
+GNNDIRECT_NAMESPACE_BEGIN
+
+/// Required alignment of workspace_view::data, in bytes (CUB's temporary-storage alignment; the
+/// 8-byte error record at the start and every slice rely on it). Allocations from gnndirect
+/// (buffer, allocation), cudaMalloc and PyTorch's allocator all satisfy it.
+inline constexpr std::size_t workspace_alignment = 256;
+
+/// Non-owning device-visible scratch range.
+struct workspace_view {
+  void* data{nullptr};    ///< start: device-visible and workspace_alignment (256)-byte aligned (checked)
+  std::size_t bytes{0};   ///< size in bytes
+};
+
+GNNDIRECT_NAMESPACE_END

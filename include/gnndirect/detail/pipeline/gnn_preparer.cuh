@@ -1,0 +1,100 @@
+#pragma once
+/// @file gnn_preparer.cuh
+/// @brief Internals of pipeline/gnn_preparer.cuh: a slot's reusable storage, the input checks,
+/// and the traits that let the preparer read plain or encoded feature rows (nvcc; not part of
+/// the API).
+
+#include <gnndirect/algorithms/sample_blocks.cuh>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/encoded_view.hpp>
+#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/memory_kind.hpp>
+#include <gnndirect/core/table_view.hpp>
+#include <gnndirect/core/version.hpp>
+#include <gnndirect/device/row_codec.hpp>
+#include <gnndirect/owners/buffer.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+GNNDIRECT_NAMESPACE_BEGIN
+namespace detail {
+
+/// A slot's reusable storage for the GNN recipe (internal to gnn_preparer).
+template <class Offset, class Index>
+struct gnn_slot_storage {
+  buffer<Index> staging;               // pinned: the seeds' path to the device
+  buffer<std::int64_t> host_counts;    // pinned: 2 x layers counts read back once per batch
+  buffer<Index> seeds;                 // device copy of the batch's seeds
+  sample_blocks_buffers<Offset, Index> blocks;
+  buffer<unsigned char> feature_ws;    // gather workspaces, sized for the bounds
+  buffer<unsigned char> label_ws;
+  cudaStream_t stream{nullptr};        // the slot's stream (complete() reads the error records)
+};
+
+/// Placement of a device-visible pointer as the gather policy needs it (pinned and registered
+/// memory behave alike). @throws invalid_argument for memory the GPU cannot read; cuda_error.
+inline memory_kind device_visible_kind(const void* pointer, const char* what)
+{
+  cudaPointerAttributes attributes{};
+  GNNDIRECT_CUDA_TRY(cudaPointerGetAttributes(&attributes, pointer));
+  switch (attributes.type) {
+    case cudaMemoryTypeDevice: return memory_kind::device;
+    case cudaMemoryTypeManaged: return memory_kind::managed_host;
+    case cudaMemoryTypeHost: return memory_kind::pinned;
+    default: break;
+  }
+  throw invalid_argument(__FILE__, __LINE__,
+                         std::string(what) + " is not device-visible (pageable host memory?): " +
+                           "use device, pinned, registered or managed memory");
+}
+
+/// First position of an id outside [0, num_nodes), or -1.
+template <class Index>
+std::int64_t first_bad_id(const std::vector<Index>& ids, std::int64_t num_nodes) noexcept
+{
+  auto const bad = std::find_if(ids.begin(), ids.end(), [num_nodes](Index id) {
+    return id < 0 || static_cast<std::int64_t>(id) >= num_nodes;
+  });
+  return bad == ids.end() ? -1 : static_cast<std::int64_t>(bad - ids.begin());
+}
+
+/// The feature rows a preparer reads: the plain table (Codec void) or an encoded copy of it.
+template <class Feature, class Codec>
+struct feature_rows_of {
+  using type = encoded_view<Codec>;
+};
+template <class Feature>
+struct feature_rows_of<Feature, void> {
+  using type = table_view<const Feature>;
+};
+/// True when Codec is void or produces Feature.
+template <class Feature, class Codec>
+constexpr bool feature_codec_fits()
+{
+  if constexpr (std::is_void_v<Codec>) {
+    return true;
+  } else {
+    return codec_decodes_to_v<Codec, Feature>;
+  }
+}
+/// Bytes a gather loads per feature row of a plain table.
+template <class T>
+std::size_t feature_load_bytes(const table_view<T>& rows) noexcept
+{
+  return rows.row_bytes();
+}
+/// Bytes a gather loads per feature row of an encoded table (its encoded row).
+template <class Codec>
+std::size_t feature_load_bytes(const encoded_view<Codec>& rows) noexcept
+{
+  return static_cast<std::size_t>(rows.load_bytes());
+}
+}  // namespace detail
+GNNDIRECT_NAMESPACE_END

@@ -1,0 +1,132 @@
+"""The compiled extension and the raw op call: loading ``gnndirect_torch._C`` (which registers
+torch.ops.gnndirect) with its fake kernels, running an op with the library's allocation failures
+mapped to MemoryError, and the fork check before CUDA work.
+
+The bottom layer of the package's own imports (see test/python/check_python_imports.py): it
+imports only ``_process`` and ``_util``, and every other module reaches the ops through it.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import torch
+
+from . import _process
+from ._util import memory_error_message
+
+_lock = threading.Lock()
+#: The loaded ``gnndirect_torch._C`` module (None until the first :func:`load_extension`).
+_loaded = None
+
+
+def load_extension():
+    """Load the compiled extension ``gnndirect_torch._C`` (registers the ops) once and return it.
+
+    Does not initialise CUDA.
+
+    Raises:
+        ImportError: the extension is not built (the message says how to build it).
+    """
+    global _loaded
+    if _loaded is not None:
+        return _loaded
+    with _lock:
+        if _loaded is None:
+            try:
+                # Imported here, not at module level, on purpose: `import gnndirect_torch` must
+                # work (and stay cheap) without the built extension, which loads on the first op.
+                # The package's only function-level import of its own (the import checker
+                # allows exactly this one).
+                from . import _C  # noqa: F401  (registers torch.ops.gnndirect)
+            except ImportError as error:
+                raise ImportError(
+                    "gnndirect_torch._C is not built: run `MAX_JOBS=8 python setup.py build_ext "
+                    "--inplace` in python/ (needs torch with CUDA, nvcc and ninja)") from error
+            _register_fakes()
+            _loaded = _C
+    return _loaded
+
+
+#: The error of scatter_rows into a host-resident table under torch.compile.
+COMPILE_HOST_SCATTER_MESSAGE = (
+    "gnndirect: scatter_rows into a host-resident table (registered/pinned/managed_host) cannot "
+    "run inside torch.compile: functionalization would hand the op a pageable clone of the "
+    "table and copy it back, so the write could not stay in place. Call Table.scatter / "
+    "gnndirect_torch.scatter outside the compiled region (e.g. in a function decorated with "
+    "torch.compiler.disable); gathers compile fine.")
+
+
+def _register_fakes() -> None:
+    """Fake (meta) kernels: shapes for torch.compile, FakeTensor and opcheck."""
+
+    @torch.library.register_fake("gnndirect::gather")
+    def _gather_fake(table, index, cache=None, slot_of=None, check=True):
+        return table.new_empty((index.shape[0], table.shape[1]), device=index.device)
+
+    @torch.library.register_fake("gnndirect::gather_encoded")
+    def _gather_encoded_fake(codes, meta, cols, codec, index, cache=None, slot_of=None, dtype=None,
+                             check=True):
+        return codes.new_empty((index.shape[0], cols), dtype=dtype or torch.float32,
+                               device=index.device)
+
+    @torch.library.register_fake("gnndirect::scatter_rows")
+    def _scatter_fake(table, index, src, check=True):
+        # Runs only while tracing (torch.compile, export). Functionalization turns the mutation
+        # into "write into a clone, copy back": the clone of a host-resident table is pageable
+        # memory the GPU cannot write, and the write would not reach the placed table in place.
+        # Refuse it here, while tracing, with a message that says so (issue #31).
+        if not table.is_cuda and (index.is_cuda or src.is_cuda):
+            raise RuntimeError(COMPILE_HOST_SCATTER_MESSAGE)
+        return None
+
+    @torch.library.register_fake("gnndirect::sample_neighbors")
+    def _sample_neighbors_fake(indptr, indices, seeds, fanout, layer=0, seed=0, replace=False,
+                               weights=None, check=True, threads=0):
+        edges = torch.library.get_ctx().new_dynamic_size()
+        return (seeds.new_empty((seeds.shape[0] + 1,), dtype=torch.int64),
+                seeds.new_empty((edges,), dtype=indices.dtype),
+                seeds.new_empty((edges,), dtype=indptr.dtype))
+
+    def _blocks_fake(indptr, indices, seeds, fanouts):
+        ctx = torch.library.get_ctx()
+        out = []
+        num_dst = seeds.shape[0]
+        for _ in fanouts:
+            num_src = ctx.new_dynamic_size()
+            edges = ctx.new_dynamic_size()
+            out += [seeds.new_empty((num_src,), dtype=indices.dtype),
+                    seeds.new_empty((num_dst + 1,), dtype=torch.int64),
+                    seeds.new_empty((edges,), dtype=indices.dtype),
+                    seeds.new_empty((edges,), dtype=indptr.dtype)]
+            num_dst = num_src
+        return out
+
+    @torch.library.register_fake("gnndirect::sample_blocks")
+    def _sample_blocks_fake(indptr, indices, seeds, fanouts, seed=0, replace=False, weights=None,
+                            check=True, threads=0):
+        return _blocks_fake(indptr, indices, seeds, fanouts)
+
+    @torch.library.register_fake("gnndirect::sample_blocks_fast")
+    def _sample_blocks_fast_fake(indptr, indices, seeds, fanouts, seed=0, replace=False,
+                                 check=True, threads=0):
+        return _blocks_fake(indptr, indices, seeds, fanouts)
+
+
+def _call(op, *args):
+    """Run an op, turning the library's tagged allocation failures into MemoryError."""
+    try:
+        return op(*args)
+    except RuntimeError as error:
+        if isinstance(error, (IndexError, ValueError, TypeError)):
+            raise
+        message = memory_error_message(str(error))
+        if message is not None:
+            raise MemoryError(message) from None
+        raise
+
+
+def _check_fork(what: str, *tensors) -> None:
+    """RuntimeError (see ``_process``) when an op would run CUDA work in a bad fork."""
+    if any(isinstance(t, torch.Tensor) and t.is_cuda for t in tensors):
+        _process.check_cuda_allowed(what)
