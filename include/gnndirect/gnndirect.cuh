@@ -48,12 +48,16 @@
 #include <gnndirect/owners/registration.hpp>
 #include <gnndirect/owners/table.hpp>
 // algorithms
+#include <gnndirect/algorithms/corrupt_graph.hpp>
 #include <gnndirect/algorithms/gather.cuh>
 #include <gnndirect/algorithms/relabel.cuh>
 #include <gnndirect/algorithms/sample_blocks.cuh>
 #include <gnndirect/algorithms/sample_blocks_async.cuh>
+#include <gnndirect/algorithms/sample_blocks_buffers.cuh>
 #include <gnndirect/algorithms/sample_neighbors.cuh>
 #include <gnndirect/algorithms/sample_neighbors_async.cuh>
+#include <gnndirect/algorithms/sampled_blocks.hpp>
+#include <gnndirect/algorithms/sampled_neighbors.hpp>
 #include <gnndirect/algorithms/sampler_choice.hpp>
 #include <gnndirect/algorithms/validate.cuh>
 #include <gnndirect/algorithms/validate.hpp>

@@ -32,33 +32,6 @@
 #include <string>
 
 GNNDIRECT_NAMESPACE_BEGIN
-namespace detail {
-
-/// Slices of a relabel_async workspace: the error record first (relabel_check finds it without
-/// sizes), then the relabelling's scratch.
-template <class Index>
-struct relabel_workspace {
-  error_flag_ref flag;
-  relabel_scratch<Index> scratch;
-  std::size_t total{0};
-};
-
-/// Carves (or, with a null workspace, sizes) the slices for num_dst rows of `fanout` slots.
-/// @throws invalid_argument when a non-null workspace is too small; cuda_error.
-template <class Index>
-relabel_workspace<Index> carve_relabel_workspace(workspace_view ws, std::int64_t num_dst, int fanout)
-{
-  std::int64_t const slots = num_dst * fanout;
-  workspace_carver carver(ws);
-  relabel_workspace<Index> w;
-  w.flag.record = carver.take<error_record>(sizeof(error_record));
-  w.scratch = carve_relabel_scratch<Index>(carver, num_dst + slots, slots,
-                                           relabel_cub_bytes<Index>(num_dst + slots, slots, num_dst));
-  w.total = carver.used();
-  return w;
-}
-
-}  // namespace detail
 
 /// Workspace bytes relabel_async needs for up to `num_dst` dst rows sampled with `fanout`.
 /// @tparam Index node id type  @param num_dst dst rows  @param fanout the hop's fanout

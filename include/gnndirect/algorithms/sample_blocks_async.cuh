@@ -34,12 +34,10 @@
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/core/workspace.hpp>
-#include <gnndirect/detail/algorithms/relabel.cuh>
-#include <gnndirect/detail/algorithms/sample_kernels.cuh>
+#include <gnndirect/detail/algorithms/sample_blocks_async.cuh>
 #include <gnndirect/detail/core/error_flag.cuh>
 #include <gnndirect/detail/core/pointer_checks.hpp>
 
-#include <cub/device/device_scan.cuh>
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -83,148 +81,6 @@ inline std::vector<block_bounds> sample_blocks_bounds(std::int64_t num_seeds,
   }
   return bounds;
 }
-
-namespace detail {
-
-/// Slices of a sample_blocks workspace: three error records per layer first (its seeds, its
-/// sampled neighbours, its corrupt neighbour lists;
-/// neighbours; so the check finds them from the layer count alone), then the temporaries of one layer sized for the largest
-/// layer (layers run one after another on the stream and reuse them).
-template <class Offset, class Index>
-struct blocks_workspace {
-  error_record* records{nullptr};
-  std::int64_t* counts{nullptr};
-  Index* slot_neighbors{nullptr};
-  Offset* slot_edge_ids{nullptr};
-  relabel_scratch<Index> relabel;
-  std::size_t total{0};
-};
-
-/// Carves (or, with a null workspace, sizes) the slices for the given bounds.
-/// @throws invalid_argument when a non-null workspace is too small; cuda_error.
-template <class Offset, class Index>
-blocks_workspace<Offset, Index> carve_blocks_workspace(workspace_view ws,
-                                                       const std::vector<block_bounds>& bounds)
-{
-  std::int64_t dst = 0;
-  std::int64_t slots = 0;
-  std::int64_t items = 0;
-  std::size_t cub = 1;
-  for (block_bounds const& b : bounds) {
-    dst = std::max(dst, b.num_dst);
-    slots = std::max(slots, b.num_edges);
-    items = std::max(items, b.num_dst + b.num_edges);
-    cub = std::max(cub, relabel_cub_bytes<Index>(b.num_dst + b.num_edges, b.num_edges, b.num_dst));
-  }
-  auto const n = [](std::int64_t count, std::size_t size) { return static_cast<std::size_t>(count) * size; };
-  workspace_carver carver(ws);
-  blocks_workspace<Offset, Index> w;
-  w.records = carver.take<error_record>(n(3 * static_cast<std::int64_t>(bounds.size()), sizeof(error_record)));
-  w.counts = carver.take<std::int64_t>(n(dst, sizeof(std::int64_t)));
-  w.slot_neighbors = carver.take<Index>(n(slots, sizeof(Index)));
-  w.slot_edge_ids = carver.take<Offset>(n(slots, sizeof(Offset)));
-  w.relabel = carve_relabel_scratch<Index>(carver, items, slots, cub);
-  w.total = carver.used();
-  return w;
-}
-
-/// Argument checks of sample_blocks_async (before any launch).
-template <class Sampler, class Offset, class Index>
-void check_blocks_arguments(const csr_view<Offset, Index>& csr, const Index* seeds,
-                            std::int64_t num_seeds, const std::vector<int>& fanouts,
-                            const Sampler& sampler, const sampling_policy& policy)
-{
-  static_assert(is_sampler_v<Sampler>,
-                "gnndirect sample_blocks: the sampler must model the sampler concept "
-                "(device/samplers.hpp): needs_weights, scratch_bytes(fanout, tile_size), "
-                "sample(tile, csr, edges, fanout, layer, scratch, out), trivially copyable");
-  GNNDIRECT_EXPECTS(!fanouts.empty(), "sample_blocks: at least one fanout is needed");
-  for (int fanout : fanouts) { validate(sampler, policy, csr, fanout); }
-  check_sample_inputs(csr, seeds, num_seeds);  // once, not per layer
-  GNNDIRECT_EXPECTS(csr.num_nodes < std::int64_t{std::numeric_limits<Index>::max()},
-                    "sample_blocks: num_nodes must be below the largest Index (the relabelling's "
-                    "sentinel id is num_nodes)");
-}
-
-/// Checks a layer's capacities (when given) against the bounds the call will write up to.
-/// @throws invalid_argument naming `where`, the array, its capacity and the bound.
-inline void check_capacity(const block_bounds& capacity, const block_bounds& b, const std::string& where)
-{
-  auto const fits = [&](std::int64_t have, std::int64_t need, const char* array) {
-    GNNDIRECT_EXPECTS(have < 0 || have >= need,
-                      where + ": " + array + " holds " + std::to_string(have) + " entries, the call " +
-                        "may write " + std::to_string(need) + " (size outputs with sample_blocks_bounds " +
-                        "for at least this many seeds)");
-  };
-  fits(capacity.num_src, b.num_src, "src_nodes");
-  fits(capacity.num_dst, b.num_dst, "offsets (num_dst + 1)");
-  fits(capacity.num_edges, b.num_edges, "indices/edge_ids");
-}
-
-/// Checks that a layer's output arrays exist wherever its bounds need them.
-template <class Offset, class Index>
-void check_layer_output(const sampled_block_ref<Offset, Index>& out, const block_bounds& b,
-                        std::size_t l)
-{
-  std::string const where = "sample_blocks_async: layer " + std::to_string(l) + ": null ";
-  check_capacity(out.capacity, b, "sample_blocks_async: layer " + std::to_string(l));
-  GNNDIRECT_EXPECTS(out.offsets != nullptr, where + "offsets");
-  GNNDIRECT_EXPECTS(out.num_src != nullptr && out.num_edges != nullptr, where + "num_src/num_edges");
-  GNNDIRECT_EXPECTS(b.num_src == 0 || out.src_nodes != nullptr, where + "src_nodes");
-  GNNDIRECT_EXPECTS(b.num_edges == 0 || out.indices != nullptr, where + "indices");
-  auto const bytes = [](std::int64_t n, std::size_t size) { return static_cast<std::size_t>(n) * size; };
-  check_device_accessible(out.src_nodes, bytes(b.num_src, sizeof(Index)), alignof(Index), "src_nodes");
-  check_device_accessible(out.offsets, bytes(b.num_dst + 1, 8), 8, "offsets");
-  check_device_accessible(out.indices, bytes(b.num_edges, sizeof(Index)), alignof(Index), "indices");
-  if (out.edge_ids != nullptr) {
-    check_device_accessible(out.edge_ids, bytes(b.num_edges, sizeof(Offset)), alignof(Offset), "edge_ids");
-  }
-  check_device_accessible(out.num_src, 8, 8, "num_src");
-  check_device_accessible(out.num_edges, 8, 8, "num_edges");
-}
-
-/// Samples and relabels layer l whose dst nodes are dst[0, num_dst) (num_dst on the device for
-/// l > 0). Capturable.
-template <class Sampler, class Offset, class Index>
-void sample_block_async(cudaStream_t stream, const csr_view<Offset, Index>& csr, const Index* dst,
-                        device_count num_dst, int fanout, int l, const Sampler& sampler,
-                        const sampling_policy& policy,
-                        const sampled_block_ref<Offset, Index>& out,
-                        const blocks_workspace<Offset, Index>& w)
-{
-  error_flag_ref const flag{w.records + 3 * l};
-  error_flag_ref const graph_flag{w.records + 3 * l + 2};
-  std::int64_t const dst_bound = num_dst.bound;
-  Offset* const slot_edge_ids = out.edge_ids == nullptr ? nullptr : w.slot_edge_ids;
-  GNNDIRECT_CUDA_TRY(cudaMemsetAsync(out.offsets, 0, sizeof(std::int64_t), stream));
-  if (dst_bound > 0) {
-    // Also with fanout 0: the kernel is where seeds are checked (a bad one would otherwise pass
-    // unreported and leave its src row unwritten), and it writes the counts the scan reads.
-    // Seeds past the device-side count get count 0 and are not read.
-    launch_sample_neighbors(stream, csr, dst, dst_bound, num_dst.value, fanout, l, sampler, policy,
-                            w.slot_neighbors, slot_edge_ids, w.counts, flag, graph_flag);
-    if (policy.check_indices) { flag.capture_value_async(stream, dst); }
-    capture_list_end_async(stream, graph_flag, csr.indptr);
-    std::size_t bytes = w.relabel.cub_bytes;
-    GNNDIRECT_CUDA_TRY(::cub::DeviceScan::InclusiveSum(w.relabel.cub_storage, bytes, w.counts,
-                                                       out.offsets + 1, dst_bound, stream));
-  }
-  relabel_input<Offset, Index> in;
-  in.dst = dst;
-  in.num_dst = num_dst;
-  in.slot_neighbors = w.slot_neighbors;
-  in.slot_edge_ids = slot_edge_ids;
-  in.counts = w.counts;
-  in.offsets = out.offsets;
-  in.fanout = fanout;
-  in.num_nodes = csr.num_nodes;
-  in.bad_neighbors = error_flag_ref{w.records + 3 * l + 1};
-  relabel_output<Offset, Index> const result{out.src_nodes, out.indices, out.edge_ids, out.num_src,
-                                             out.num_edges};
-  relabel_async(stream, in, result, w.relabel);
-}
-
-}  // namespace detail
 
 /// Workspace bytes sample_blocks_async needs for up to `num_seeds` seeds on a graph of
 /// `num_nodes` nodes (the same arguments as sample_blocks_bounds). @throws invalid_argument

@@ -19,10 +19,10 @@
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/core/workspace.hpp>
 #include <gnndirect/detail/algorithms/sample_kernels.cuh>
+#include <gnndirect/detail/algorithms/sample_neighbors_async.cuh>
 #include <gnndirect/detail/core/error_flag.cuh>
 #include <gnndirect/detail/core/pointer_checks.hpp>
 
-#include <cub/device/device_scan.cuh>
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -33,126 +33,12 @@
 
 GNNDIRECT_NAMESPACE_BEGIN
 
-namespace detail {
-
-/// Slices of a sampling workspace: the two error records first (bad seeds, corrupt neighbour
-/// lists; so checks find them without sizes), then CUB's scan storage. The sizing pass and the
-/// operation share this carving.
-struct sample_workspace {
-  error_flag_ref flag;
-  error_flag_ref graph_flag;
-  void* scan_storage{nullptr};
-  std::size_t scan_bytes{0};
-  std::size_t total{0};
-};
-
-/// Carves (or, with a null workspace, sizes) the slices for `num_seeds` seeds.
-/// @throws invalid_argument when a non-null workspace is too small; cuda_error.
-inline sample_workspace carve_sample_workspace(workspace_view ws, std::int64_t num_seeds)
-{
-  sample_workspace slices;
-  workspace_carver carver(ws);
-  slices.flag.record = carver.take<error_record>(2 * sizeof(error_record));
-  slices.graph_flag.record = slices.flag.record == nullptr ? nullptr : slices.flag.record + 1;
-  GNNDIRECT_CUDA_TRY(::cub::DeviceScan::InclusiveSum(nullptr, slices.scan_bytes,
-                                                     static_cast<const std::int64_t*>(nullptr),
-                                                     static_cast<std::int64_t*>(nullptr), num_seeds));
-  slices.scan_storage = carver.take<void>(slices.scan_bytes);
-  slices.total = carver.used();
-  return slices;
-}
-
-/// The seed error record of a sampling workspace (its first slice; needs no sizes).
-inline error_flag_ref sample_flag(workspace_view ws) noexcept
-{
-  return error_flag_ref{static_cast<error_record*>(ws.data)};
-}
-
-/// The corrupt-list record of a sampling workspace (the second slice).
-inline error_flag_ref sample_graph_flag(workspace_view ws) noexcept
-{
-  return error_flag_ref{static_cast<error_record*>(ws.data) + 1};
-}
-
-/// The seed array and where the graph's arrays live (one cudaPointerGetAttributes per array).
-template <class Offset, class Index>
-void check_sample_inputs(const csr_view<Offset, Index>& csr, const Index* seeds, std::int64_t num_seeds)
-{
-  GNNDIRECT_EXPECTS(num_seeds >= 0, "sample_neighbors: num_seeds must be >= 0");
-  GNNDIRECT_EXPECTS(num_seeds == 0 || seeds != nullptr, "sample_neighbors: null seeds");
-  check_device_accessible(seeds, static_cast<std::size_t>(num_seeds) * sizeof(Index), alignof(Index), "seeds");
-  check_device_accessible(csr.indptr, 0, alignof(Offset), "indptr");
-  check_device_accessible(csr.indices, 0, alignof(Index), "csr indices");
-  if (csr.weights != nullptr) { check_device_accessible(csr.weights, 0, alignof(float), "weights"); }
-  if (csr.edge_ids != nullptr) { check_device_accessible(csr.edge_ids, 0, alignof(Offset), "edge_ids"); }
-}
-
-/// Argument checks shared by the async and synchronous calls (before any launch).
-template <class Sampler, class Offset, class Index>
-void check_sample_arguments(const csr_view<Offset, Index>& csr, const Index* seeds,
-                            std::int64_t num_seeds, int fanout, const Sampler& sampler,
-                            const sampling_policy& policy)
-{
-  static_assert(is_sampler_v<Sampler>,
-                "gnndirect sampling: the sampler must model the sampler concept "
-                "(device/samplers.hpp): needs_weights, scratch_bytes(fanout, tile_size), "
-                "sample(tile, csr, edges, fanout, layer, scratch, out), trivially copyable");
-  validate(sampler, policy, csr, fanout);
-  check_sample_inputs(csr, seeds, num_seeds);
-}
-
-}  // namespace detail
-
 /// Workspace bytes sample_neighbors_async needs for `num_seeds` seeds (error record and scan
 /// storage). @param num_seeds seed count  @return the bytes  @throws cuda_error.
 inline std::size_t sample_neighbors_workspace_bytes(std::int64_t num_seeds)
 {
   return detail::carve_sample_workspace(workspace_view{}, num_seeds).total;
 }
-
-namespace detail {
-
-/// The body of sample_neighbors_async: output and workspace checks, error records reset,
-/// offsets[0] = 0, then `launch(flag, graph_flag)` enqueues the sampling kernel, then the value
-/// captures of the checks and the scan of the counts.
-template <class Offset, class Index, class Launch>
-void enqueue_sample_neighbors(cudaStream_t stream, const Offset* indptr, const Index* seeds,
-                              std::int64_t num_seeds, int fanout, bool check_indices,
-                              const sampled_slots_ref<Offset, Index>& out, workspace_view ws,
-                              Launch&& launch)
-{
-  GNNDIRECT_EXPECTS(out.offsets != nullptr && (num_seeds == 0 || out.counts != nullptr),
-                    "sample_neighbors_async: null counts or offsets");
-  GNNDIRECT_EXPECTS(num_seeds == 0 || fanout == 0 || out.neighbors != nullptr,
-                    "sample_neighbors_async: null neighbour slots");
-  GNNDIRECT_EXPECTS(ws.data != nullptr,
-                    "sample_neighbors_async: null workspace (size it with "
-                    "sample_neighbors_workspace_bytes)");
-  GNNDIRECT_EXPECTS(out.seed_capacity < 0 || out.seed_capacity >= num_seeds,
-                    "sample_neighbors_async: counts hold " + std::to_string(out.seed_capacity) +
-                      " seeds, the call has " + std::to_string(num_seeds));
-  GNNDIRECT_EXPECTS(out.slot_capacity < 0 || out.slot_capacity >= num_seeds * fanout,
-                    "sample_neighbors_async: neighbors hold " + std::to_string(out.slot_capacity) +
-                      " slots, the call needs " + std::to_string(num_seeds * fanout));
-  check_device_accessible(out.counts, static_cast<std::size_t>(num_seeds) * 8, 8, "counts");
-  check_device_accessible(out.offsets, static_cast<std::size_t>(num_seeds + 1) * 8, 8, "offsets");
-  check_device_accessible(out.neighbors, 0, alignof(Index), "neighbors");
-  check_device_accessible(out.edge_ids, 0, alignof(Offset), "edge_ids");
-  check_device_accessible(ws.data, ws.bytes, workspace_alignment, "workspace");
-  sample_workspace const slices = carve_sample_workspace(ws, num_seeds);
-  slices.flag.reset_async(stream);
-  slices.graph_flag.reset_async(stream);
-  GNNDIRECT_CUDA_TRY(cudaMemsetAsync(out.offsets, 0, sizeof(std::int64_t), stream));
-  if (num_seeds == 0) { return; }
-  launch(slices.flag, slices.graph_flag);
-  if (check_indices) { slices.flag.capture_value_async(stream, seeds); }
-  capture_list_end_async(stream, slices.graph_flag, indptr);
-  std::size_t scan_bytes = slices.scan_bytes;
-  GNNDIRECT_CUDA_TRY(::cub::DeviceScan::InclusiveSum(slices.scan_storage, scan_bytes, out.counts,
-                                                     out.offsets + 1, num_seeds, stream));
-}
-
-}  // namespace detail
 
 /// Enqueues sampling of up to `fanout` neighbours of each seed with `sampler` on `stream`;
 /// returns at once.

@@ -17,6 +17,7 @@
 /// of new ids are ranked with a sum-scan over slot positions (that is "order of first
 /// appearance"), and the last kernel writes local ids, src nodes and the device-side counts.
 /// The public primitive (algorithms/relabel.cuh) and sample_blocks_async both run this code.
+/// Also the workspace carving of algorithms/relabel.cuh's relabel_async.
 
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/cuda_error.hpp>
@@ -315,6 +316,30 @@ void relabel_async(cudaStream_t stream, const relabel_input<Offset, Index>& in,
   relabel_counts_kernel<Offset, Index><<<1, 1, 0, stream>>>(in, tmp.new_rank, out.num_src,
                                                             out.num_edges);
   GNNDIRECT_CUDA_TRY(cudaGetLastError());
+}
+
+/// Slices of a relabel_async workspace: the error record first (relabel_check finds it without
+/// sizes), then the relabelling's scratch.
+template <class Index>
+struct relabel_workspace {
+  error_flag_ref flag;
+  relabel_scratch<Index> scratch;
+  std::size_t total{0};
+};
+
+/// Carves (or, with a null workspace, sizes) the slices for num_dst rows of `fanout` slots.
+/// @throws invalid_argument when a non-null workspace is too small; cuda_error.
+template <class Index>
+relabel_workspace<Index> carve_relabel_workspace(workspace_view ws, std::int64_t num_dst, int fanout)
+{
+  std::int64_t const slots = num_dst * fanout;
+  workspace_carver carver(ws);
+  relabel_workspace<Index> w;
+  w.flag.record = carver.take<error_record>(sizeof(error_record));
+  w.scratch = carve_relabel_scratch<Index>(carver, num_dst + slots, slots,
+                                           relabel_cub_bytes<Index>(num_dst + slots, slots, num_dst));
+  w.total = carver.used();
+  return w;
 }
 
 }  // namespace detail
