@@ -832,11 +832,11 @@ def make_path(name, data, args, device, max_blocks=0):
 
 
 def run_budget_sweep(data, args, device, shape, results):
-    """The gnndirect path once per --block-budgets value (thread blocks its preparation may use,
+    """The gnndirect path once per --max-blocks value (thread blocks its preparation may use,
     0: no cap; fewer blocks leave SMs to the training steps that run meanwhile). Every run is kept
     in results["gnndirect_budget_sweep"]; the fastest epoch becomes the gnndirect path."""
     sweep = results.setdefault("gnndirect_budget_sweep", {})
-    for budget in args.block_budgets:
+    for budget in args.max_blocks_list:
         record = run_one(f"gnndirect[max_blocks={budget}]",
                          lambda: make_path("gnndirect", data, args, device, budget), data, args,
                          device, shape, results)
@@ -1134,7 +1134,7 @@ def parse_args(argv=None):
     p.add_argument("--train-priority", choices=("default", "high"), default="default",
                    help="stream the training steps run on: torch's current one, or one of the "
                         "highest priority (preparation kernels then yield SMs between blocks)")
-    p.add_argument("--block-budgets", default="0",
+    p.add_argument("--max-blocks", dest="max_blocks_list", default="0",
                    help="comma list: thread-block caps of the gnndirect path's preparation, one run "
                         "each, the fastest reported as gnndirect (0: no cap)")
     p.add_argument("--gnndirect-workers", type=int, default=0,
@@ -1168,7 +1168,7 @@ def parse_args(argv=None):
     args.pyg_workers = [int(w) for w in args.pyg_workers.split(",") if w.strip()]
     args.pygfast_workers = [int(w) for w in args.pygfast_workers.split(",") if w.strip()]
     args.paths = [s.strip() for s in args.paths.split(",") if s.strip()]
-    args.block_budgets = [int(b) for b in args.block_budgets.split(",") if b.strip()]
+    args.max_blocks_list = [int(b) for b in args.max_blocks_list.split(",") if b.strip()]
     unknown = set(args.paths) - set(PATHS)
     if unknown:
         p.error(f"unknown paths {sorted(unknown)}; choose from {', '.join(PATHS)}")
@@ -1176,8 +1176,8 @@ def parse_args(argv=None):
         p.error("--pyg-workers needs one or more counts >= 0")
     if any(w < 0 for w in args.pygfast_workers) or ("pygfast" in args.paths and not args.pygfast_workers):
         p.error("--pygfast-workers needs one or more counts >= 0")
-    if not args.block_budgets or any(b < 0 for b in args.block_budgets):
-        p.error("--block-budgets needs one or more counts >= 0")
+    if not args.max_blocks_list or any(b < 0 for b in args.max_blocks_list):
+        p.error("--max-blocks needs one or more counts >= 0")
     if args.gather_blocks < 0 or args.gnndirect_workers < 0:
         p.error("--gather-blocks and --gnndirect-workers must be >= 0")
     if args.pyg_sweep_batches < 0 or args.warmup_batches < 0:
@@ -1255,7 +1255,7 @@ def main(argv=None):
     for name in args.paths:
         if name in CPU_CENTRIC:
             run_sweep(name, data, args, device, shape, results)
-        elif name == "gnndirect" and args.block_budgets != [0]:
+        elif name == "gnndirect" and args.max_blocks_list != [0]:
             run_budget_sweep(data, args, device, shape, results)
         else:
             record = run_one(name, lambda: make_path(name, data, args, device), data, args, device,

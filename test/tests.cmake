@@ -50,8 +50,7 @@ if(Python3_Interpreter_FOUND)
   set_tests_properties(test_host_python PROPERTIES LABELS host TIMEOUT 600)
   # The header tree's rules: layers, internals in detail/<component>/, the umbrella (see the script).
   add_test(NAME test_host_layers
-           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_layers.py ${PROJECT_SOURCE_DIR}
-                   --skip internals,private)  # TEMPORARY while issue #32 moves the internals
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_layers.py ${PROJECT_SOURCE_DIR})
   set_tests_properties(test_host_layers PROPERTIES LABELS host TIMEOUT 60)
   add_test(NAME test_host_layers_selftest
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_layers.py --selftest)

@@ -23,7 +23,6 @@
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/core/wait_mode.hpp>
 #include <gnndirect/core/workspace.hpp>
-#include <gnndirect/core/workspace_view.hpp>
 // util
 #include <gnndirect/util/parallel.hpp>
 #include <gnndirect/util/worker_pool.hpp>

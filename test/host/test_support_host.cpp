@@ -5,6 +5,7 @@
 #include <gnndirect/core/gather_policy.hpp>
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/core/workspace.hpp>
+#include <gnndirect/detail/core/workspace.hpp>
 #include <gnndirect/detail/core/bits.hpp>
 #include <gnndirect/pipeline/epoch_order.hpp>
 

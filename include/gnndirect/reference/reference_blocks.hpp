@@ -1,6 +1,6 @@
 #pragma once
 /// @file reference_blocks.hpp
-/// @brief What the host reference samplers return (sample_reference.hpp): sampled_neighbors (one
+/// @brief What the host reference samplers return (sample_reference.hpp): reference_neighbors (one
 /// layer, global ids) and reference_block / reference_blocks (message-flow blocks with local ids),
 /// in std::vector (host-compilable).
 
@@ -17,7 +17,7 @@ namespace host {
 /// neighbors[offsets[i] .. offsets[i+1]) with the ids of the sampled edges alongside.
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
-struct sampled_neighbors {
+struct reference_neighbors {
   std::vector<std::int64_t> offsets;  ///< num_seeds + 1 prefix sums of per-seed counts
   std::vector<Index> neighbors;       ///< sampled neighbour (global) ids
   std::vector<Offset> edge_ids;       ///< csr.edge_id(position) of each sampled edge

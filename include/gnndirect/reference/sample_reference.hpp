@@ -43,11 +43,11 @@ namespace host {
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 /// @return the sampled edges, seed by seed
 template <class Offset, class Index, class Sampler>
-sampled_neighbors<Offset, Index> sample_neighbors_reference(const csr_view<Offset, Index>& csr,
-                                                            const Index* seeds,
-                                                            std::int64_t num_seeds, int fanout,
-                                                            int layer, const Sampler& sampler,
-                                                            int threads = default_thread_count())
+reference_neighbors<Offset, Index> sample_neighbors_reference(const csr_view<Offset, Index>& csr,
+                                                              const Index* seeds,
+                                                              std::int64_t num_seeds, int fanout,
+                                                              int layer, const Sampler& sampler,
+                                                              int threads = default_thread_count())
 {
   detail::reference_draw const policy = detail::reference_draw_of(sampler);
   validate(sampler, sampling_policy{}, csr, fanout);
@@ -56,7 +56,7 @@ sampled_neighbors<Offset, Index> sample_neighbors_reference(const csr_view<Offse
   detail::check_indices(seeds, num_seeds, csr.num_nodes, "seeds");
   detail::check_lists(csr, seeds, num_seeds);
 
-  sampled_neighbors<Offset, Index> result;
+  reference_neighbors<Offset, Index> result;
   result.offsets.assign(static_cast<std::size_t>(num_seeds) + 1, 0);
   std::int64_t* const counts = result.offsets.data() + 1;
   parallel_for_ranges(

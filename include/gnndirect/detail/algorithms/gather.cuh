@@ -13,6 +13,7 @@
 #include <gnndirect/core/resource.hpp>
 #include <gnndirect/core/table_view.hpp>
 #include <gnndirect/core/workspace.hpp>
+#include <gnndirect/detail/core/workspace.hpp>
 #include <gnndirect/detail/algorithms/move_rows.cuh>
 #include <gnndirect/detail/core/bits.hpp>
 #include <gnndirect/detail/core/error_flag.cuh>

@@ -22,6 +22,7 @@
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/workspace.hpp>
+#include <gnndirect/detail/core/workspace.hpp>
 #include <gnndirect/detail/core/bits.hpp>
 #include <gnndirect/detail/core/error_flag.cuh>
 

@@ -11,6 +11,7 @@
 #include <gnndirect/core/sampled_refs.hpp>
 #include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/workspace.hpp>
+#include <gnndirect/detail/core/workspace.hpp>
 #include <gnndirect/detail/algorithms/relabel.cuh>
 #include <gnndirect/detail/algorithms/sample_kernels.cuh>
 #include <gnndirect/detail/algorithms/sample_neighbors_async.cuh>

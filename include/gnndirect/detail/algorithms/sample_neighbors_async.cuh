@@ -11,6 +11,7 @@
 #include <gnndirect/core/sampled_refs.hpp>
 #include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/workspace.hpp>
+#include <gnndirect/detail/core/workspace.hpp>
 #include <gnndirect/detail/algorithms/sample_kernels.cuh>
 #include <gnndirect/detail/core/error_flag.cuh>
 #include <gnndirect/detail/core/pointer_checks.hpp>

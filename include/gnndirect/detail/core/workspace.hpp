@@ -1,11 +1,11 @@
 #pragma once
 /// @file workspace.hpp
-/// @brief Internals of core/workspace.hpp: the alignment check and the carver that hands out a
-/// workspace's slices (not part of the API).
+/// @brief Internals of the bulk API's workspaces (core/workspace.hpp): the alignment check and
+/// the carver that hands out a workspace's slices (not part of the API).
 
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/core/version.hpp>
-#include <gnndirect/core/workspace_view.hpp>
+#include <gnndirect/core/workspace.hpp>
 
 #include <cstddef>
 #include <cstdint>
