@@ -313,6 +313,19 @@ def batch_seed(base, epoch, index):
     return z - 2**64 if z >= 2**63 else z
 
 
+def timed_batches(iterator, max_batches, times):
+    """Yields at most `max_batches` (None: all) items of `iterator`, adding the time spent waiting
+    for each to times["wait_s"] (the loader's share of the epoch)."""
+    done = 0
+    while max_batches is None or done < max_batches:
+        t0 = time.perf_counter()
+        item = next(iterator, None)
+        if item is None:
+            return
+        times["wait_s"] += time.perf_counter() - t0
+        yield item
+        done += 1
+
 class Spans:
     """Total time of code spans in the real loop: GPU time between CUDA event pairs, read once
     after the epoch's final sync (nothing syncs inside the loop, so its overlap stays); host
@@ -432,17 +445,10 @@ class PygPath:
         self.pending = None
         h2d = Spans(self.device)
         times = {"wait_s": 0.0, "h2d_s": h2d}
-        done = 0
-        while max_batches is None or done < max_batches:
-            t0 = time.perf_counter()
-            batch = next(iterator, None)
-            if batch is None:
-                break
-            times["wait_s"] += time.perf_counter() - t0
+        for batch in timed_batches(iterator, max_batches, times):
             with h2d.span():
                 batch = batch.to(self.device, non_blocking=self.pin)
             consume(*self._model_inputs(batch))
-            done += 1
         if max_batches is not None and self.workers > 0:
             # a cut epoch (the warm-up) leaves batches queued in the persistent workers, which
             # the next iter() drains: do it now, not inside the next timed epoch
@@ -619,17 +625,8 @@ class LoaderPath:
 
     def epoch(self, epoch, consume, max_batches=None):
         times = {"wait_s": 0.0}
-        iterator = iter(self.loader)
-        done = 0
-        while max_batches is None or done < max_batches:
-            t0 = time.perf_counter()
-            try:
-                batch = next(iterator)
-            except StopIteration:
-                break
-            times["wait_s"] += time.perf_counter() - t0
+        for batch in timed_batches(iter(self.loader), max_batches, times):
             consume(batch.x, batch.y, model_blocks(batch.blocks))
-            done += 1
         counters = self.loader.counters()
         times["prepare_s_summed"] = counters["prepare_seconds"]
         return times
@@ -671,19 +668,10 @@ class NodeLoaderPath:
 
     def epoch(self, epoch, consume, max_batches=None):
         times = {"wait_s": 0.0}
-        iterator = iter(self.loader)
-        done = 0
-        while max_batches is None or done < max_batches:
-            t0 = time.perf_counter()
-            try:
-                data = next(iterator)
-            except StopIteration:
-                break
-            times["wait_s"] += time.perf_counter() - t0
+        for data in timed_batches(iter(self.loader), max_batches, times):
             parts = gd.blocks_from_pyg(data.edge_index, data.num_sampled_nodes, data.num_sampled_edges)
             mblocks = [(p["edge_index"], p["num_src"], p["num_dst"]) for p in reversed(parts)]
             consume(data.x, data.y[: data.batch_size], mblocks)
-            done += 1
         return times
 
     profile = None
