@@ -102,6 +102,7 @@ import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 import gnndirect_torch as gd  # noqa: E402
+from gnndirect_torch import testing  # noqa: E402
 from gnndirect_torch._util import SHAPES, format_table, num_batches, speedup, sweep_warmup  # noqa: E402
 
 try:  # counts live DataLoader workers; RUSAGE_CHILDREN only sees children that have ended
@@ -524,7 +525,8 @@ class HostRefPath:
 
     def _prepare(self, seeds, key, times=None):
         t0 = time.perf_counter()
-        blocks = gd.sample_blocks(self.indptr, seeds, self.args.fanouts, indices=self.indices, seed=key)
+        blocks = testing.reference_sample_blocks(self.indptr, self.indices, seeds, self.args.fanouts,
+                                                 seed=key)
         t1 = time.perf_counter()
         n_id = blocks[-1].src_nodes
         xb = torch.empty((n_id.shape[0], self.x.shape[1]), dtype=self.x.dtype, pin_memory=self.pin)

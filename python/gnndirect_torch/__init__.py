@@ -13,7 +13,8 @@ neighbour sampling, and a mini-batch pipeline that prepares batches on side stre
 
 Importing the package needs PyTorch but neither initialises CUDA nor loads the compiled
 extension; the extension (gnndirect_torch._C, built with ``python setup.py build_ext --inplace``
-in python/) is loaded on first use. The PyG adapter lives in :mod:`gnndirect_torch.pyg`.
+in python/) is loaded on first use. The PyG adapter lives in :mod:`gnndirect_torch.pyg`, the test
+oracle (the host reference sampler the GPU equals bit for bit) in :mod:`gnndirect_torch.testing`.
 """
 
 from ._util import PLACEMENTS, __version__

@@ -88,7 +88,9 @@ def _register_fakes() -> None:
                 seeds.new_empty((edges,), dtype=indices.dtype),
                 seeds.new_empty((edges,), dtype=indptr.dtype))
 
-    def _blocks_fake(indptr, indices, seeds, fanouts):
+    @torch.library.register_fake("gnndirect::sample_blocks")
+    def _sample_blocks_fake(indptr, indices, seeds, fanouts, seed=0, replace=False, weights=None,
+                            check=True, threads=0):
         ctx = torch.library.get_ctx()
         out = []
         num_dst = seeds.shape[0]
@@ -101,16 +103,6 @@ def _register_fakes() -> None:
                     seeds.new_empty((edges,), dtype=indptr.dtype)]
             num_dst = num_src
         return out
-
-    @torch.library.register_fake("gnndirect::sample_blocks")
-    def _sample_blocks_fake(indptr, indices, seeds, fanouts, seed=0, replace=False, weights=None,
-                            check=True, threads=0):
-        return _blocks_fake(indptr, indices, seeds, fanouts)
-
-    @torch.library.register_fake("gnndirect::sample_blocks_fast")
-    def _sample_blocks_fast_fake(indptr, indices, seeds, fanouts, seed=0, replace=False,
-                                 check=True, threads=0):
-        return _blocks_fake(indptr, indices, seeds, fanouts)
 
 
 def _call(op, *args):

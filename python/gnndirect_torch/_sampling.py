@@ -28,27 +28,24 @@ def sample_neighbors_csr(indptr: torch.Tensor, indices: torch.Tensor, seeds: tor
 
 def sample_blocks_csr(indptr: torch.Tensor, indices: torch.Tensor, seeds: torch.Tensor,
                       fanouts: Sequence[int], *, seed: int = 0, replace: bool = False,
-                      weights: Optional[torch.Tensor] = None, check: bool = True, threads: int = 0,
-                      fast: bool = False) -> List[Block]:
+                      weights: Optional[torch.Tensor] = None, check: bool = True,
+                      threads: int = 0) -> List[Block]:
     """:func:`gnndirect_torch.sample_blocks` on the graph's tensors (``weights``: the edge
     weights to use, the graph's or the caller's); same devices, synchronisation and errors."""
     load_extension()
     fans = check_fanouts(fanouts)
-    if fast:
-        if weights is not None:
-            raise ValueError("sample_blocks(fast=True) samples uniformly: weights are not supported "
-                             "(use fast=False, the host reference, or the GPU)")
-        if any(isinstance(t, torch.Tensor) and t.device.type != "cpu" for t in (indptr, indices, seeds)):
-            raise ValueError("sample_blocks(fast=True) needs CPU tensors (indptr, indices, seeds)")
-        flat = _call(torch.ops.gnndirect.sample_blocks_fast.default, indptr, indices, seeds, fans,
-                     int(seed), bool(replace), bool(check), int(threads))
-    else:
-        _check_fork("gnndirect_torch.sample_blocks", indptr, indices, seeds, weights)
-        flat = _call(torch.ops.gnndirect.sample_blocks.default, indptr, indices, seeds, fans,
-                     int(seed), bool(replace), weights, bool(check), int(threads))
+    _check_fork("gnndirect_torch.sample_blocks", indptr, indices, seeds, weights)
+    flat = _call(torch.ops.gnndirect.sample_blocks.default, indptr, indices, seeds, fans,
+                 int(seed), bool(replace), weights, bool(check), int(threads))
+    return blocks_of(flat, seeds.shape[0], len(fans))
+
+
+def blocks_of(flat: Sequence[torch.Tensor], num_seeds: int, layers: int) -> List[Block]:
+    """The :class:`Block` list of a sampling op's flat output (src_nodes, offsets, indices,
+    edge_ids per layer, seeds side first)."""
     blocks = []
-    num_dst = seeds.shape[0]
-    for layer in range(len(fans)):
+    num_dst = num_seeds
+    for layer in range(layers):
         src, offsets, local, edge_ids = flat[4 * layer: 4 * layer + 4]
         blocks.append(Block(src_nodes=src, num_dst=num_dst, offsets=offsets, indices=local,
                             edge_ids=edge_ids))

@@ -4,8 +4,10 @@ loading, the ops' fake kernels (torch.compile / opcheck) and the error mapping a
 ``_extension``; the sampling calls over CSR tensors in ``_sampling``.
 
 Every op runs on torch's current CUDA stream when any of its tensors is a CUDA tensor (the GPU
-kernels) and on the CPU when all are CPU tensors (the library's host reference, all cores;
-``sample_blocks(..., fast=True)`` runs the fast CPU sampler instead, CPU tensors only).
+kernels) and on the CPU when all are CPU tensors (the library's all-core CPU paths:
+``host::gather_rows``, ``host::scatter_rows``, ``host::cpu_sampler``). The CPU samplers draw from
+the same distributions as the GPU's but with other random numbers; the host reference that the
+GPU samplers equal bit for bit is the test oracle of :mod:`gnndirect_torch.testing`.
 Outputs and workspaces come from torch's caching allocator; GPU sample_blocks returns
 narrowed views of its bound-sized outputs (no device-to-device copy). Ops with a CUDA tensor refuse to run in a child forked
 after CUDA was used (RuntimeError saying what to do).
@@ -94,9 +96,10 @@ def sample_neighbors(graph, seeds: torch.Tensor, fanout: int, *, indices: Option
     Args:
         graph: a :class:`~gnndirect_torch.Graph`, or the ``indptr`` tensor with ``indices=``.
         seeds: 1-D node ids with the dtype of indices (CUDA: GPU sampling; CPU with CPU graph
-            tensors: the host reference, bit-identical for the same ``seed``).
+            tensors: the fast CPU sampler, see :func:`sample_blocks`).
         fanout: draws per seed.  layer: random counter layer.  seed: random key.
-        threads: host reference threads (0: all cores).
+        check: validate the graph first (CPU: once per tensor version, O(V + E), all cores).
+        threads: CPU sampler threads (0: all cores).
     Returns:
         :class:`Sampled` (offsets int64, neighbours, edge ids) on ``seeds``' device.
     Synchronises the current stream (the edge count sizes the outputs).
@@ -114,27 +117,27 @@ def sample_neighbors(graph, seeds: torch.Tensor, fanout: int, *, indices: Option
 def sample_blocks(graph, seeds: torch.Tensor, fanouts: Sequence[int], *,
                   indices: Optional[torch.Tensor] = None, seed: int = 0, replace: bool = False,
                   weights: Optional[torch.Tensor] = None, check: bool = True,
-                  threads: int = 0, fast: bool = False) -> List[Block]:
+                  threads: int = 0) -> List[Block]:
     """Multi-layer sampling relabelled to local ids: one :class:`~gnndirect_torch.Block` per
     fanout, seeds side first (block l samples from block l-1's src nodes with random layer l;
     each block's src nodes start with its dst nodes). Same device rules, synchronisation and
-    errors as :func:`sample_neighbors`; the CPU form is the host reference (same result for the
-    same ``seed``).
+    errors as :func:`sample_neighbors`.
 
-    ``fast=True`` (CPU tensors only, uniform sampling only: no ``weights``) runs gnndirect's fast
-    all-core CPU sampler (``host::cpu_sampler``: a CPU data path, not the oracle) on ``threads``
-    threads (0: all cores), kept alive per calling thread between calls. Without replacement each
-    node gets min(fanout, degree) distinct neighbours. Its draws differ from the reference's; the
-    node and edge sets of every layer (global ids) depend only on ``seed``, but with more than
-    one thread the order of the new src nodes (the local ids) may differ between calls. With
-    ``check`` the graph is validated once per tensor version (O(V + E), all cores): ValueError
-    naming the first bad array entry; IndexError for a seed outside [0, num_nodes)."""
+    On CPU tensors this is gnndirect's fast all-core CPU sampler (``host::cpu_sampler``, a CPU
+    data path) on ``threads`` threads (0: all cores), kept alive per calling thread between
+    calls; uniform, with replacement, or weighted. Its draws differ from the GPU's (same
+    distributions, other random numbers; :mod:`gnndirect_torch.testing` has the oracle the GPU
+    equals bit for bit); the node and edge sets of every layer (global ids) depend only on
+    ``seed``, but with more than one thread the order of the new src nodes (the local ids) may
+    differ between calls. With ``check`` the graph is validated once per tensor version
+    (O(V + E), all cores): ValueError naming the first bad array entry; IndexError for a seed
+    outside [0, num_nodes)."""
     load_extension()
     fans = check_fanouts(fanouts)  # first: a bad fanout is reported before a missing indices
     indptr, indices, graph_weights = _graph_tensors(graph, indices)
     return sample_blocks_csr(indptr, indices, seeds, fans, seed=seed, replace=replace,
                              weights=graph_weights if weights is None else weights, check=check,
-                             threads=threads, fast=fast)
+                             threads=threads)
 
 
 def device_copy_bytes(reset: bool = False) -> int:

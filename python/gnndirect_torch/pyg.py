@@ -286,7 +286,7 @@ def _splitmix64(*words: int) -> int:
 
 class GnnDirectCpuSampler(BaseSampler):
     """Multi-hop neighbour sampling on the CPU with gnndirect's fast all-core sampler
-    (``sample_blocks(..., fast=True)``, ``host::cpu_sampler``), in PyG's ``SamplerOutput``
+    (``sample_blocks`` on CPU tensors, ``host::cpu_sampler``), in PyG's ``SamplerOutput``
     format, for ``NodeLoader`` over a CPU ``Data`` (PyG then fetches the features, the
     DataLoader pins and the user copies: PyG's CPU-centric data path with a fast sampler, the
     role pyg-lib plays for ``NeighborLoader``).
@@ -334,8 +334,7 @@ class GnnDirectCpuSampler(BaseSampler):
             raise NotImplementedError("GnnDirectCpuSampler supports homogeneous graphs only")
         seeds = index.node.to(self.indices.dtype)
         blocks = sample_blocks(self.indptr, seeds, self.num_neighbors, indices=self.indices,
-                               seed=self._next_seed(), replace=self.replace, threads=self.threads,
-                               fast=True)
+                               seed=self._next_seed(), replace=self.replace, threads=self.threads)
         return _sampler_output(blocks, index)
 
     def sample_from_edges(self, index, neg_sampling=None):

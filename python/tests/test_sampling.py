@@ -1,11 +1,13 @@
-"""Sampling: GPU equals the host reference op bit for bit, and the host reference is
-structurally valid (neighbours adjacent, no duplicates without replacement, counts =
-min(fanout, degree)); blocks; opcheck; errors."""
+"""Sampling: GPU equals the host reference (the oracle of gnndirect_torch.testing) bit for bit;
+the reference and the CPU ops (the fast CPU sampler) are structurally valid (neighbours
+adjacent, no duplicates without replacement, counts = min(fanout, degree)); blocks; opcheck;
+errors."""
 
 import pytest
 import torch
 
 import gnndirect_torch as gd
+from gnndirect_torch import testing
 from conftest import HOST_PLACEMENTS, INDEX_DTYPES, context_usable, cuda, poison_cuda_cache, random_csr
 
 pytestmark = pytest.mark.usefixtures("_extension")
@@ -36,48 +38,74 @@ def _check_structure(indptr, indices, seeds, fanout, out, replace=False, weights
             assert bool((weights[got] > 0).all()), "zero-weight edge chosen"
 
 
+def _reference_neighbors(indptr, seeds, fanout, *, indices, **kwargs):
+    return testing.reference_sample_neighbors(indptr, indices, seeds, fanout, **kwargs)
+
+
+def _reference_blocks(indptr, seeds, fanouts, *, indices, **kwargs):
+    return testing.reference_sample_blocks(indptr, indices, seeds, fanouts, **kwargs)
+
+
+#: The two CPU samplers: the public ops on CPU tensors (the fast CPU sampler) and the oracle.
+CPU_SAMPLERS = {"cpu_ops": (gd.sample_neighbors, gd.sample_blocks),
+                "reference": (_reference_neighbors, _reference_blocks)}
+
+
+@pytest.mark.parametrize("sampler", CPU_SAMPLERS)
 @pytest.mark.parametrize("offset_dtype", INDEX_DTYPES)
 @pytest.mark.parametrize("index_dtype", INDEX_DTYPES)
 @pytest.mark.parametrize("replace", [False, True])
-def test_reference_structure(seed, offset_dtype, index_dtype, replace):
+def test_cpu_structure(seed, sampler, offset_dtype, index_dtype, replace):
+    neighbors = CPU_SAMPLERS[sampler][0]
     indptr, indices = random_csr(600, 30, index_dtype, offset_dtype)
     seeds = torch.randint(0, 600, (400,), dtype=index_dtype)
     for fanout in (0, 1, 7, 40):
-        out = gd.sample_neighbors(indptr, seeds, fanout, indices=indices, seed=seed, replace=replace)
+        out = neighbors(indptr, seeds, fanout, indices=indices, seed=seed, replace=replace)
         _check_structure(indptr, indices, seeds, fanout, out, replace=replace)
 
 
-def test_reference_weighted_structure(seed):
+@pytest.mark.parametrize("sampler", CPU_SAMPLERS)
+def test_cpu_weighted_structure(seed, sampler):
+    neighbors = CPU_SAMPLERS[sampler][0]
     indptr, indices = random_csr(500, 25)
     weights = torch.rand(indices.shape[0])
     weights[::3] = 0
     seeds = torch.randint(0, 500, (300,))
-    out = gd.sample_neighbors(indptr, seeds, 6, indices=indices, weights=weights, seed=seed)
+    out = neighbors(indptr, seeds, 6, indices=indices, weights=weights, seed=seed)
     _check_structure(indptr, indices, seeds, 6, out, weights=weights)
 
 
-def test_reference_blocks_nest_and_relabel(seed):
+@pytest.mark.parametrize("sampler", CPU_SAMPLERS)
+def test_cpu_blocks_nest_and_relabel(seed, sampler):
+    # each block layer draws what one-hop sampling of its dst nodes with that layer draws, and
+    # relabels in order of first appearance (one thread for the CPU sampler: its parallel
+    # relabelling may order the new src nodes otherwise)
+    neighbors, blocks_of = CPU_SAMPLERS[sampler]
     indptr, indices = random_csr(800, 20)
     seeds = torch.randperm(800)[:64]
-    blocks = gd.sample_blocks(indptr, seeds, [5, 4, 3], indices=indices, seed=seed)
+    blocks = blocks_of(indptr, seeds, [5, 4, 3], indices=indices, seed=seed, threads=1)
     dst = seeds
     for layer, block in enumerate(blocks):
         assert block.num_dst == dst.shape[0]
         assert torch.equal(block.src_nodes[: block.num_dst], dst)
         assert block.src_nodes.unique().numel() == block.num_src >= block.num_dst
-        one = gd.sample_neighbors(indptr, dst, [5, 4, 3][layer], indices=indices, layer=layer, seed=seed)
+        one = neighbors(indptr, dst, [5, 4, 3][layer], indices=indices, layer=layer, seed=seed)
         assert torch.equal(block.offsets, one.offsets)
         assert torch.equal(block.src_nodes[block.indices.long()], one.neighbors)
         assert torch.equal(block.edge_ids, one.edge_ids)
         dst = block.src_nodes
 
 
-def test_reference_is_deterministic_and_threads_agree(seed):
+@pytest.mark.parametrize("sampler", CPU_SAMPLERS)
+def test_cpu_sampling_is_deterministic_and_threads_agree(seed, sampler):
+    neighbors = CPU_SAMPLERS[sampler][0]
     indptr, indices = random_csr(700, 30)
     seeds = torch.randint(0, 700, (500,))
-    a = gd.sample_neighbors(indptr, seeds, 9, indices=indices, seed=seed, threads=1)
-    b = gd.sample_neighbors(indptr, seeds, 9, indices=indices, seed=seed, threads=4)
+    a = neighbors(indptr, seeds, 9, indices=indices, seed=seed, threads=1)
+    b = neighbors(indptr, seeds, 9, indices=indices, seed=seed, threads=4)
     assert all(torch.equal(x, y) for x, y in zip(a, b))
+    c = neighbors(indptr, seeds, 9, indices=indices, seed=seed + 1, threads=4)
+    assert not torch.equal(a.edge_ids, c.edge_ids), "the seed changes nothing"
 
 
 def test_opcheck_cpu_sampling(seed):
@@ -122,8 +150,8 @@ def test_gpu_sample_neighbors_equals_reference(seed, placement, offset_dtype, in
         for fanout in (0, 1, 10, 64):
             poison_cuda_cache()
             gpu = graph.sample_neighbors(seeds.cuda(), fanout, layer=1, seed=seed, replace=replace)
-            cpu = gd.sample_neighbors(indptr, seeds, fanout, indices=indices, layer=1, seed=seed,
-                                      replace=replace)
+            cpu = testing.reference_sample_neighbors(indptr, indices, seeds, fanout, layer=1,
+                                                     seed=seed, replace=replace)
             for g, c in zip(gpu, cpu):
                 assert g.is_cuda and torch.equal(g.cpu(), c), (placement, replace, fanout)
             if fanout == 10:  # the reference's structure is checked in full on the CPU tests
@@ -139,7 +167,7 @@ def test_gpu_weighted_equals_reference(seed):
     graph = _placed_graph(indptr, indices, "managed_host", weights=weights)
     seeds = torch.randint(0, 2000, (1500,))
     gpu = graph.sample_neighbors(seeds.cuda(), 8, seed=seed)
-    cpu = gd.sample_neighbors(indptr, seeds, 8, indices=indices, weights=weights, seed=seed)
+    cpu = testing.reference_sample_neighbors(indptr, indices, seeds, 8, weights=weights, seed=seed)
     assert all(torch.equal(g.cpu(), c) for g, c in zip(gpu, cpu))
 
 
@@ -152,7 +180,7 @@ def test_gpu_sample_blocks_equals_reference(seed, placement, index_dtype):
     seeds = torch.randperm(4000)[:512].to(index_dtype)
     poison_cuda_cache()
     gpu = graph.sample_blocks(seeds.cuda(), [15, 10, 5], seed=seed)
-    cpu = gd.sample_blocks(indptr, seeds, [15, 10, 5], indices=indices, seed=seed)
+    cpu = testing.reference_sample_blocks(indptr, indices, seeds, [15, 10, 5], seed=seed)
     assert len(gpu) == len(cpu) == 3
     for g, c in zip(gpu, cpu):
         assert g.num_dst == c.num_dst
@@ -206,5 +234,5 @@ def test_gpu_sampling_errors_and_context_survives():
     assert context_usable()
     seeds = torch.randint(0, 100, (50,))
     gpu = graph.sample_neighbors(seeds.cuda(), 4, seed=1)
-    cpu = gd.sample_neighbors(indptr, seeds, 4, indices=indices, seed=1)
+    cpu = testing.reference_sample_neighbors(indptr, indices, seeds, 4, seed=1)
     assert all(torch.equal(g.cpu(), c) for g, c in zip(gpu, cpu))

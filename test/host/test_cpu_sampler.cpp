@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <random>
 #include <set>
@@ -412,7 +413,10 @@ TEST_CASE("cpu_sampler rejects bad input and stays usable afterwards")
   CHECK_THROWS_AS((void)sampler.sample_blocks(g.view(), seeds.data(), 1200, {3, -1}, policy), gnndirect::invalid_argument);
   CHECK_THROWS_AS((void)sampler.sample_blocks(g.view(), static_cast<const std::int64_t*>(nullptr), 5, {3}, policy),
                   gnndirect::invalid_argument);
-  // weighted_sampler does not compile with the CPU sampler (a static_assert names the two it takes).
+  // A user-written sampler does not compile with the CPU sampler (a static_assert names the three).
+  CHECK_THROWS_AS((void)sampler.sample_blocks(g.view(), seeds.data(), 1200, {4},
+                                              gnndirect::weighted_sampler{5}),
+                  gnndirect::invalid_argument);  // weighted without csr.weights
   // A graph holding an id outside [0, num_nodes) is named, not read out of bounds.
   auto broken = g;
   for (auto& u : broken.indices) { u = 100000; }
@@ -420,6 +424,130 @@ TEST_CASE("cpu_sampler rejects bad input and stays usable afterwards")
                   gnndirect::index_out_of_range);
   auto const again = sampler.sample_blocks(g.view(), seeds.data(), 1200, {4, 4}, policy);
   CHECK(same_blocks(good, again));  // the marker was fully reset after each failure
+}
+
+/// Per-edge weights for g: uniform in (0, 4], with about 1 in 8 zero, negative or NaN (never
+/// to be taken).
+template <class Offset, class Index>
+std::vector<float> random_weights(const random_graph<Offset, Index>& g, std::uint64_t seed)
+{
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> value(0.0f, 4.0f);
+  std::vector<float> w(g.indices.size());
+  for (auto& x : w) {
+    switch (rng() % 24) {
+      case 0: x = 0.0f; break;
+      case 1: x = -1.5f; break;
+      case 2: x = std::nanf(""); break;
+      default: x = std::nextafter(value(rng), 5.0f);
+    }
+  }
+  return w;
+}
+
+TEST_CASE_TEMPLATE("cpu_sampler weighted: min(fanout, positive weights) edges, never a non-positive "
+                   "one, stored order, same samples on any thread count", T,
+                   std::pair<std::int32_t, std::int32_t>, std::pair<std::int64_t, std::int64_t>)
+{
+  using Offset = typename T::first_type;
+  using Index = typename T::second_type;
+  random_graph<Offset, Index> const g(3000, 14, 21, true);
+  std::vector<float> const w = random_weights(g, 22);
+  auto csr = g.view();
+  csr.weights = w.data();
+  std::vector<int> const fanouts{6, 3};
+  auto seeds = random_seeds<Index>(6144, 3000, 23);  // above the parallel-relabel threshold
+  auto const n = static_cast<std::int64_t>(seeds.size());
+  cpu_sampler one(1);
+  cpu_sampler four(4);
+  auto const a = one.sample_blocks(csr, seeds.data(), n, fanouts, gnndirect::weighted_sampler{9});
+  auto const b = four.sample_blocks(csr, seeds.data(), n, fanouts, gnndirect::weighted_sampler{9});
+  CHECK(canonical(a) == canonical(b));
+  auto const c = four.sample_blocks(csr, seeds.data(), n, fanouts, gnndirect::weighted_sampler{10});
+  CHECK_FALSE(canonical(a) == canonical(c));
+  for (auto const* blocks : {&a, &b}) {
+    REQUIRE(blocks->layers.size() == 2);
+    for (std::size_t l = 0; l < 2; ++l) {
+      auto const& blk = blocks->layers[l];
+      for (std::size_t d = 0; d < blk.dst_nodes.size(); ++d) {
+        auto const v = static_cast<std::size_t>(blk.dst_nodes[d]);
+        std::vector<std::int64_t> positive;  // the positions weighted sampling may take
+        for (auto p = static_cast<std::int64_t>(g.indptr[v]); p < g.indptr[v + 1]; ++p) {
+          if (w[static_cast<std::size_t>(p)] > 0.0f) { positive.push_back(p); }
+        }
+        std::vector<std::int64_t> taken;
+        for (std::int64_t e = blk.offsets[d]; e < blk.offsets[d + 1]; ++e) {
+          auto const es = static_cast<std::size_t>(e);
+          std::int64_t const p = g.position_of(blk.edge_ids[es]);
+          REQUIRE(p >= 0);
+          REQUIRE(std::binary_search(positive.begin(), positive.end(), p));
+          REQUIRE(blk.src_nodes[static_cast<std::size_t>(blk.indices[es])] == g.indices[static_cast<std::size_t>(p)]);
+          taken.push_back(p);
+        }
+        REQUIRE(static_cast<std::int64_t>(taken.size()) ==
+                std::min<std::int64_t>(static_cast<std::int64_t>(positive.size()), fanouts[l]));
+        CHECK(std::adjacent_find(taken.begin(), taken.end(), std::greater_equal<>()) == taken.end());
+        if (static_cast<std::int64_t>(positive.size()) <= fanouts[l]) { CHECK(taken == positive); }
+      }
+    }
+  }
+  auto const none = four.sample_blocks(csr, seeds.data(), n, {0, 2}, gnndirect::weighted_sampler{9});
+  CHECK(none.layers[0].num_edges() == 0);  // fanout 0 draws nothing (found by fuzz_sample_blocks)
+  CHECK(none.layers[0].num_src() == n);
+  CHECK(none.layers[1].num_dst() == n);
+  cpu_neighbors<Offset, Index> hop;
+  four.sample_neighbors(csr, seeds.data(), n, 6, 0, gnndirect::weighted_sampler{9}, hop);
+  for (std::size_t d = 0; d < seeds.size(); ++d) {  // layer 0 of the blocks drew the same edges
+    auto const& blk = a.layers[0];
+    CHECK(std::equal(hop.edge_ids.begin() + hop.offsets[d], hop.edge_ids.begin() + hop.offsets[d + 1],
+                     blk.edge_ids.begin() + blk.offsets[d], blk.edge_ids.begin() + blk.offsets[d + 1]));
+  }
+}
+
+TEST_CASE("cpu_sampler weighted: pairs drawn with the probabilities of sampling without replacement")
+{
+  // Every node: edges of weight 1, 2, 3, 4, 0.5, 0 and NaN; fanout 2. P({i, j}) =
+  // w_i/W * w_j/(W - w_i) + w_j/W * w_i/(W - w_j) over the five positive edges (W = 10.5),
+  // computed here independently of the sampler's keys.
+  std::vector<float> const pattern{1.0f, 2.0f, 3.0f, 4.0f, 0.5f, 0.0f, std::nanf("")};
+  auto const degree = static_cast<std::int64_t>(pattern.size());
+  std::int64_t const trials = 60000;
+  random_graph<std::int64_t, std::int32_t> g(1, 1, 0, false);
+  g.indptr.resize(static_cast<std::size_t>(trials) + 1);
+  g.indices.assign(static_cast<std::size_t>(trials * degree), 0);
+  std::vector<float> w(g.indices.size());
+  for (std::int64_t v = 0; v <= trials; ++v) { g.indptr[static_cast<std::size_t>(v)] = v * degree; }
+  for (std::size_t e = 0; e < w.size(); ++e) { w[e] = pattern[e % pattern.size()]; }
+  auto csr = g.view();
+  csr.weights = w.data();
+  std::vector<std::int32_t> seeds(static_cast<std::size_t>(trials));
+  for (std::int64_t v = 0; v < trials; ++v) { seeds[static_cast<std::size_t>(v)] = static_cast<std::int32_t>(v); }
+  cpu_sampler sampler(4);
+  cpu_neighbors<std::int64_t, std::int32_t> n;
+  sampler.sample_neighbors(csr, seeds.data(), trials, 2, 0, gnndirect::weighted_sampler{31}, n);
+  std::map<std::pair<std::int64_t, std::int64_t>, double> pairs;
+  for (std::int64_t t = 0; t < trials; ++t) {
+    REQUIRE(n.offsets[static_cast<std::size_t>(t) + 1] - n.offsets[static_cast<std::size_t>(t)] == 2);
+    std::int64_t const first = n.edge_ids[static_cast<std::size_t>(n.offsets[static_cast<std::size_t>(t)])] - t * degree;
+    std::int64_t const second = n.edge_ids[static_cast<std::size_t>(n.offsets[static_cast<std::size_t>(t)]) + 1] - t * degree;
+    REQUIRE(first < second);  // stored order
+    REQUIRE(second < 5);      // never the zero or NaN edge
+    pairs[{first, second}] += 1;
+  }
+  double const total = 10.5;
+  double chi = 0;
+  for (std::int64_t i = 0; i < 5; ++i) {
+    for (std::int64_t j = i + 1; j < 5; ++j) {
+      double const wi = pattern[static_cast<std::size_t>(i)];
+      double const wj = pattern[static_cast<std::size_t>(j)];
+      double const p = wi / total * wj / (total - wi) + wj / total * wi / (total - wj);
+      double const expected = p * static_cast<double>(trials);
+      double const got = pairs[{i, j}];
+      chi += (got - expected) * (got - expected) / expected;
+    }
+  }
+  CHECK(pairs.size() == 10);
+  CHECK(chi < chi_square_bound(9, 3.72));  // p = 1e-4 with a fixed seed: deterministic
 }
 
 TEST_CASE("gather_rows packs the indexed rows and names the first bad index")
@@ -450,6 +578,46 @@ TEST_CASE("gather_rows packs the indexed rows and names the first bad index")
   } catch (const gnndirect::index_out_of_range& e) {
     CHECK(e.position() == 3000);
     CHECK(e.value() == rows);
+  }
+}
+
+TEST_CASE("scatter_rows writes the indexed rows, the last duplicate wins, and a bad index writes nothing")
+{
+  worker_pool pool(4);
+  std::int64_t const rows = 3000;
+  std::int64_t const cols = 5;
+  std::int64_t const stride = 8;
+  std::mt19937_64 rng(41);
+  for (std::int64_t n : {std::int64_t{0}, std::int64_t{700}, std::int64_t{9000}}) {  // one pass; all workers
+    std::vector<float> table(static_cast<std::size_t>(rows * stride));
+    for (auto& x : table) { x = static_cast<float>(rng() % 100000); }
+    auto ids = random_seeds<std::int64_t>(n, rows / 3, 50 + static_cast<std::uint64_t>(n));  // many repeats
+    for (auto& id : ids) { id *= 3; }  // spread over every worker's range
+    std::vector<float> src(static_cast<std::size_t>(n * cols));
+    for (auto& x : src) { x = static_cast<float>(rng() % 100000) + 0.5f; }
+    auto expected = table;  // a sequential loop, independent of the parallel one
+    for (std::int64_t i = 0; i < n; ++i) {
+      for (std::int64_t c = 0; c < cols; ++c) {
+        expected[static_cast<std::size_t>(ids[static_cast<std::size_t>(i)] * stride + c)] =
+          src[static_cast<std::size_t>(i * cols + c)];
+      }
+    }
+    gnndirect::table_view<float> const dst(table.data(), rows, cols, stride, gnndirect::memory_kind::pinned);
+    gnndirect::host::scatter_rows(pool, src.data(), ids.data(), n, dst);
+    CHECK(table == expected);  // padding columns untouched too
+    if (n == 0) { continue; }
+    auto bad = ids;
+    bad[static_cast<std::size_t>(n / 2)] = rows;
+    bad[static_cast<std::size_t>(n - 1)] = -1;
+    auto const before = table;
+    try {
+      gnndirect::host::scatter_rows(pool, src.data(), bad.data(), n, dst);
+      FAIL("no exception for an out-of-range index");
+    } catch (const gnndirect::index_out_of_range& e) {
+      CHECK(e.position() == n / 2);
+      CHECK(e.value() == rows);
+    }
+    CHECK(table == before);
   }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 /// @file cpu_gather.hpp
-/// @brief The CPU-centric feature path: all-core row gather (index_select) on the host, and a
+/// @brief The CPU-centric feature path: all-core row gather (index_select) and scatter on the
+/// host, and a
 /// double-buffered loader that gathers into one pinned staging buffer while the other is being
 /// copied to the GPU (host-compilable; the copy part calls the CUDA runtime).
 ///
@@ -13,6 +14,7 @@
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/table_view.hpp>
 #include <gnndirect/core/version.hpp>
+#include <gnndirect/detail/host/first_bad.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/util/worker_pool.hpp>
 
@@ -45,23 +47,54 @@ void gather_rows(worker_pool& pool, table_view<S> src, const Index* ids, std::in
                     "gather_rows: null ids, dst or source table");
   constexpr std::int64_t grain = 1024;
   std::size_t const bytes = src.row_bytes();
-  std::atomic<std::int64_t> bad{std::numeric_limits<std::int64_t>::max()};
+  detail::first_bad bad;
   pool.run((n + grain - 1) / grain, [&](std::int64_t task, int) {
     std::int64_t const end = std::min(n, (task + 1) * grain);
     for (std::int64_t i = task * grain; i < end; ++i) {
       auto const r = static_cast<std::int64_t>(ids[i]);
       if (r < 0 || r >= src.rows) {
-        std::int64_t seen = bad.load(std::memory_order_relaxed);
-        while (i < seen && !bad.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {}
+        bad.note(i);
         continue;
       }
       std::memcpy(dst + i * src.cols, src.row(r), bytes);
     }
   });
-  std::int64_t const p = bad.load();
-  if (p != std::numeric_limits<std::int64_t>::max()) {
+  if (bad.any()) {
+    std::int64_t const p = bad.position.load();
     throw index_out_of_range(__FILE__, __LINE__, "indices", p, static_cast<std::int64_t>(ids[p]), src.rows);
   }
+}
+
+/// Writes rows: dst.row(ids[i]) receives src + i * dst.cols for i in [0, n), on all the pool's
+/// workers. Each worker owns a range of destination rows and walks the ids in order, so a row
+/// named twice ends as a sequential loop leaves it (the last occurrence wins, whole row) without
+/// locks. Every id is checked before any row is written. Blocking.
+/// @throws index_out_of_range ("indices", first bad position) when an id is outside
+/// [0, dst.rows), with dst unchanged; invalid_argument for null pointers.
+/// @tparam T element type  @tparam Index int32 or int64 id type
+/// @param pool the workers  @param src host array of n * dst.cols elements  @param ids `n` row
+/// ids  @param n their number  @param dst table written (CPU-writable)
+template <class T, class Index>
+void scatter_rows(worker_pool& pool, const T* src, const Index* ids, std::int64_t n, table_view<T> dst)
+{
+  GNNDIRECT_EXPECTS(n >= 0 && (n == 0 || (ids != nullptr && src != nullptr && dst.data != nullptr)),
+                    "scatter_rows: null ids, src or destination table");
+  std::int64_t const first_bad = detail::first_out_of_range(pool, ids, n, dst.rows);
+  if (first_bad < n) {
+    throw index_out_of_range(__FILE__, __LINE__, "indices", first_bad,
+                             static_cast<std::int64_t>(ids[first_bad]), dst.rows);
+  }
+  std::size_t const bytes = dst.row_bytes();
+  // Few rows: one pass. Otherwise one task per worker, each writing the rows of its range.
+  std::int64_t const owners = n < 4096 ? 1 : std::min<std::int64_t>(pool.size(), dst.rows);
+  pool.run(owners, [&](std::int64_t owner, int) {
+    std::int64_t const lo = dst.rows * owner / owners;
+    std::int64_t const hi = dst.rows * (owner + 1) / owners;
+    for (std::int64_t i = 0; i < n; ++i) {
+      auto const r = static_cast<std::int64_t>(ids[i]);
+      if (r >= lo && r < hi) { std::memcpy(dst.row(r), src + i * dst.cols, bytes); }
+    }
+  });
 }
 
 /// Double-buffered CPU gather into the GPU: rows are gathered on the CPU into one of two pinned

@@ -22,15 +22,19 @@
 ///   several threads do it in four parallel passes per layer (claim with plain stores, no
 ///   compare-exchange, then count owners, assign ids, translate).
 ///
-/// Samplers: the library's uniform_sampler (without replacement) and
-/// uniform_with_replacement_sampler (device/samplers.hpp), given as types like every sampling
-/// entry point; their seed keys the streams. weighted_sampler and user-written samplers are the
-/// GPU's (and the reference's, for weighted_sampler): other types fail to compile with a message.
-/// Semantics:
+/// Samplers: the library's three (device/samplers.hpp), given as types like every sampling
+/// entry point; their seed keys the streams. User-written samplers are the GPU's: other types
+/// fail to compile with a message. Each draws from the same distribution as its GPU form, from
+/// other random numbers. Semantics:
 /// - without replacement: degree <= fanout takes every neighbour in stored order; otherwise
 ///   Floyd's algorithm picks `fanout` distinct positions uniformly (every subset equally likely),
 ///   listed in Floyd's insertion order, not sorted;
 /// - with replacement: `fanout` independent uniform positions (nothing for degree 0);
+/// - weighted (without replacement, csr.weights required): edges of weight <= 0 or NaN are never
+///   taken; at most `fanout` such positive edges: all of them; otherwise Efraimidis-Spirakis
+///   (edge p gets the key -ln(u_p) / w_p, the `fanout` smallest keys win). Listed in stored
+///   order. Costs one pass over each sampled node's weights, one draw and one log per positive
+///   edge;
 /// - a node listed twice among one layer's dst nodes gets the same samples both times (DGL's and
 ///   the GPU sampler's "deterministic per node"); batches differ through the seed.
 /// Block layout (that of gnndirect::sample_blocks): src_nodes = dst_nodes in order, then every
@@ -151,7 +155,8 @@ class cpu_sampler {
 
   /// Samples up to fanout neighbours of each seed (one layer, no relabelling) into `out`
   /// (its storage is reused). Blocking.
-  /// @tparam Sampler uniform_sampler or uniform_with_replacement_sampler (others do not compile)
+  /// @tparam Sampler uniform_sampler, uniform_with_replacement_sampler or weighted_sampler
+  /// (others do not compile)
   /// @param csr the graph (host addresses)  @param seeds host array of node ids
   /// @param num_seeds their number
   /// @param fanout draws per seed (>= 0)  @param sampler what to draw, with its seed
@@ -172,7 +177,7 @@ class cpu_sampler {
                                           static_cast<Index*>(nullptr), "seeds");
     detail::fresh_size(out.neighbors, total);
     detail::fresh_size(out.edge_ids, total);
-    sample_pass(csr, seeds, num_seeds, layer, policy, out.offsets.data(), out.neighbors.data(),
+    sample_pass(csr, seeds, num_seeds, fanout, layer, policy, out.offsets.data(), out.neighbors.data(),
                 out.edge_ids.data(), false);
   }
 
@@ -183,7 +188,8 @@ class cpu_sampler {
   /// @param csr the graph (host addresses)  @param num_seeds seed count
   /// @param fanouts one per layer
   /// @param sampler what to draw, with its seed  @param out the result
-  /// @tparam Sampler uniform_sampler or uniform_with_replacement_sampler (others do not compile)
+  /// @tparam Sampler uniform_sampler, uniform_with_replacement_sampler or weighted_sampler
+  /// (others do not compile)
   /// @throws invalid_argument for empty fanouts, a negative fanout, a bad graph;
   /// index_out_of_range ("seeds", first bad position) before any work, or naming the layer's
   /// sampled neighbour ids when the graph holds an id outside [0, num_nodes).
@@ -299,7 +305,10 @@ class cpu_sampler {
           offsets[d + 1] = 0;
           continue;
         }
-        std::int64_t const k = detail::draw_count(end - first, fanout, replace);
+        std::int64_t const k =
+          policy.weighted
+            ? std::min<std::int64_t>(detail::positive_weights(csr.weights + first, end - first), fanout)
+            : detail::draw_count(end - first, fanout, replace);
         offsets[d + 1] = k;
         total += k;
       }
@@ -326,13 +335,14 @@ class cpu_sampler {
   /// nbr). With `mark`, also claims marker[nbr[j]] = num_dst + j for unmarked neighbours (the
   /// dst nodes are marked already) and checks the neighbour ids.
   template <class Offset, class Index>
-  void sample_pass(const csr_view<Offset, Index>& csr, const Index* dst, std::int64_t num_dst, int layer,
-                   const detail::cpu_draw& policy, std::int64_t* offsets, Index* nbr,
+  void sample_pass(const csr_view<Offset, Index>& csr, const Index* dst, std::int64_t num_dst, int fanout,
+                   int layer, const detail::cpu_draw& policy, std::int64_t* offsets, Index* nbr,
                    Offset* eid, bool mark)
   {
     bool const replace = policy.replace;
     detail::first_bad bad;
     pool_.run(chunks(num_dst), [&](std::int64_t c, int) {
+      std::vector<detail::weighted_key<Offset>> heap;  // weighted draws only; grows once per chunk
       std::int64_t out = chunk_base_[static_cast<std::size_t>(c)];
       std::int64_t const end = chunk_end(c, num_dst);
       for (std::int64_t d = chunk_begin(c); d < end; ++d) {
@@ -342,8 +352,13 @@ class cpu_sampler {
         std::int64_t const k = offsets[d + 1];
         offsets[d + 1] = out + k;
         detail::splitmix64 rng = detail::node_stream(policy.seed, layer, v);
-        detail::draw_positions(static_cast<std::int64_t>(csr.degree(v)), k, replace, rng, eid + out);
         Offset const first = csr.begin(v);
+        auto const degree = static_cast<std::int64_t>(csr.degree(v));
+        if (policy.weighted) {
+          detail::draw_weighted(csr.weights + first, degree, k, fanout, rng, eid + out, heap);
+        } else {
+          detail::draw_positions(degree, k, replace, rng, eid + out);
+        }
         for (std::int64_t j = out; j < out + k; ++j) {
           auto const e = static_cast<Offset>(first + eid[j]);
           Index const u = csr.indices[e];
@@ -381,13 +396,13 @@ class cpu_sampler {
     detail::fresh_size(out.edge_ids, edges);
     Index* const ids = out.indices.data();  // global ids until relabelled
     if (pool_.size() == 1 || edges < detail::cpu_sequential_relabel_edges) {
-      sample_pass(csr, out.dst_nodes.data(), num_dst, layer, policy, out.offsets.data(), ids,
+      sample_pass(csr, out.dst_nodes.data(), num_dst, fanout, layer, policy, out.offsets.data(), ids,
                   out.edge_ids.data(), false);
       relabel_sequential(csr, ids, edges, layer, out);
       return;
     }
     if (layer == 0) { mark_dst(out.dst_nodes.data(), num_dst); }  // later layers: done by the last
-    sample_pass(csr, out.dst_nodes.data(), num_dst, layer, policy, out.offsets.data(), ids,
+    sample_pass(csr, out.dst_nodes.data(), num_dst, fanout, layer, policy, out.offsets.data(), ids,
                 out.edge_ids.data(), true);
     std::int64_t const new_nodes = count_owned(ids, num_dst);
     detail::fresh_size(out.src_nodes, num_dst + new_nodes);

@@ -178,7 +178,8 @@ void check_encoded_args(const at::Tensor& codes, const std::optional<at::Tensor>
 
 namespace {
 
-/// CPU gather_encoded: the host decode reference of each selected row.
+/// CPU gather_encoded: host_decode_row (the codecs' own decode, also what the kernels are
+/// checked against) of each selected row, on all cores.
 at::Tensor gather_encoded_cpu(const at::Tensor& codes, const std::optional<at::Tensor>& meta, std::int64_t cols,
                               c10::string_view codec_name, const at::Tensor& index,
                               const std::optional<at::Tensor>& /*cache*/, const std::optional<at::Tensor>& /*slot_of*/,

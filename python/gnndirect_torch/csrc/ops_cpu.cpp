@@ -1,9 +1,9 @@
 /// @file ops_cpu.cpp
-/// @brief Schemas of the gnndirect custom ops (TORCH_LIBRARY) and their CPU kernels. gather on
-/// CPU tensors and sample_blocks_fast are production paths and run the fast host/ code
-/// (host::gather_rows, host::cpu_sampler). sample_neighbors / sample_blocks on CPU tensors are
-/// the oracle the extension's GPU ops are tested against (bit for bit), so they run the host
-/// reference; scatter_rows on CPU tensors is the reference's sequential scatter (host/ has none).
+/// @brief Schemas of the gnndirect custom ops (TORCH_LIBRARY) and their CPU kernels: the fast
+/// all-core host/ code on every op (host::gather_rows, host::scatter_rows, host::cpu_sampler),
+/// never the test oracle (the host reference is reached only through the private
+/// _reference_* ops of ops_reference.cpp, which gnndirect_torch.testing wraps). The CPU samplers
+/// draw from the same distributions as the GPU's with other random numbers.
 ///
 /// Ops (namespace torch.ops.gnndirect):
 /// - gather(table, index, cache=None, slot_of=None, check=True) -> Tensor: out[i] = table[index[i]]
@@ -12,9 +12,6 @@
 ///   weights=None, check=True, threads=0) -> (offsets, neighbors, edge_ids)
 /// - sample_blocks(indptr, indices, seeds, fanouts, seed=0, replace=False, weights=None,
 ///   check=True, threads=0) -> Tensor[] (4 per layer: src_nodes, offsets, indices, edge_ids)
-/// - sample_blocks_fast(indptr, indices, seeds, fanouts, seed=0, replace=False, check=True,
-///   threads=0) -> Tensor[] (same layout): the fast all-core CPU sampler (host::cpu_sampler), CPU
-///   tensors only, uniform only; not bit-equal to sample_blocks (which stays the oracle)
 /// The CUDA kernels are registered in the .cu files; fake (meta) kernels in Python.
 
 #include "common.hpp"
@@ -23,8 +20,6 @@
 #include <gnndirect/algorithms/validate.hpp>
 #include <gnndirect/host/cpu_gather.hpp>
 #include <gnndirect/host/cpu_sampler.hpp>
-#include <gnndirect/reference/gather_reference.hpp>
-#include <gnndirect/reference/sample_reference.hpp>
 #include <gnndirect/core/table_view.hpp>
 
 #include <ATen/Parallel.h>
@@ -77,7 +72,8 @@ at::Tensor gather_cpu(const at::Tensor& table, const at::Tensor& index,
   return out;
 }
 
-/// CPU scatter: the host reference (sequential; the last duplicate wins).
+/// CPU scatter: host::scatter_rows on this thread's worker pool (all cores; the last duplicate
+/// wins, whole row; every index is checked before any row is written).
 void scatter_rows_cpu(const at::Tensor& table, const at::Tensor& index, const at::Tensor& src,
                       bool /*check*/)
 {
@@ -95,87 +91,16 @@ void scatter_rows_cpu(const at::Tensor& table, const at::Tensor& index, const at
   translate_errors([&] {
     dispatch_element_size(table.element_size(), [&](auto element) {
       using T = decltype(element);
-      gnndirect::table_view<const T> from(data_as<const T>(rows), rows.size(0), rows.size(1),
-                                          rows.size(1), gnndirect::memory_kind::registered);
       gnndirect::table_view<T> to(data_as<T>(table), table.size(0), table.size(1), table.stride(0),
                                   gnndirect::memory_kind::registered);
       dispatch_index_type(idx.scalar_type(), "index", [&](auto index_tag) {
         using I = decltype(index_tag);
-        gnndirect::host::scatter_reference(from, data_as<const I>(idx), idx.size(0), to);
+        gnndirect::host::scatter_rows(fast_sampler(gnndirect::host::default_thread_count()).pool(),
+                                      data_as<const T>(rows), data_as<const I>(idx), idx.size(0), to);
       });
     });
   });
 }
-
-template <class Vector>
-at::Tensor tensor_from(const Vector& values, at::ScalarType dtype)
-{
-  at::Tensor out = at::empty({static_cast<std::int64_t>(values.size())}, at::dtype(dtype));
-  if (!values.empty()) {
-    std::memcpy(out.data_ptr(), values.data(), values.size() * sizeof(values[0]));
-  }
-  return out;
-}
-
-std::tuple<at::Tensor, at::Tensor, at::Tensor> sample_neighbors_cpu(
-  const at::Tensor& indptr, const at::Tensor& indices, const at::Tensor& seeds, std::int64_t fanout,
-  std::int64_t layer, std::int64_t seed, bool replace, const std::optional<at::Tensor>& weights,
-  bool /*check*/, std::int64_t threads)
-{
-  check_csr_tensors(indptr, indices, seeds, weights, false);
-  check_fanout(fanout);
-  at::Tensor const ids = seeds.contiguous();
-  return translate_errors([&] {
-    return dispatch_csr(indptr, indices, [&](auto offset_tag, auto index_tag) {
-      using O = decltype(offset_tag);
-      using I = decltype(index_tag);
-      auto const csr = host_csr_view<O, I>(indptr, indices, weights);
-      auto const request = make_request(seed, replace, weights.has_value(), true);
-      auto const result = request.visit([&](auto sampler) {
-        return gnndirect::host::sample_neighbors_reference(csr, data_as<const I>(ids), ids.size(0),
-                                                           static_cast<int>(fanout),
-                                                           static_cast<int>(layer), sampler,
-                                                           thread_count(threads));
-      });
-      return std::make_tuple(tensor_from(result.offsets, at::kLong),
-                             tensor_from(result.neighbors, indices.scalar_type()),
-                             tensor_from(result.edge_ids, indptr.scalar_type()));
-    });
-  });
-}
-
-std::vector<at::Tensor> sample_blocks_cpu(const at::Tensor& indptr, const at::Tensor& indices,
-                                          const at::Tensor& seeds, at::IntArrayRef fanouts,
-                                          std::int64_t seed, bool replace,
-                                          const std::optional<at::Tensor>& weights, bool /*check*/,
-                                          std::int64_t threads)
-{
-  check_csr_tensors(indptr, indices, seeds, weights, false);
-  std::vector<int> const fans = checked_fanouts(fanouts);
-  at::Tensor const ids = seeds.contiguous();
-  return translate_errors([&] {
-    return dispatch_csr(indptr, indices, [&](auto offset_tag, auto index_tag) {
-      using O = decltype(offset_tag);
-      using I = decltype(index_tag);
-      auto const csr = host_csr_view<O, I>(indptr, indices, weights);
-      auto const request = make_request(seed, replace, weights.has_value(), true);
-      auto const blocks = request.visit([&](auto sampler) {
-        return gnndirect::host::sample_blocks_reference(csr, data_as<const I>(ids), ids.size(0), fans,
-                                                        sampler, thread_count(threads));
-      });
-      std::vector<at::Tensor> out;
-      out.reserve(4 * blocks.layers.size());
-      for (auto const& layer : blocks.layers) {
-        out.push_back(tensor_from(layer.src_nodes, indices.scalar_type()));
-        out.push_back(tensor_from(layer.offsets, at::kLong));
-        out.push_back(tensor_from(layer.indices, indices.scalar_type()));
-        out.push_back(tensor_from(layer.edge_ids, indptr.scalar_type()));
-      }
-      return out;
-    });
-  });
-}
-
 
 /// The calling thread's fast sampler with `threads` workers, created on first use and kept (its
 /// threads and relabelling marker are reused by every later call of this thread). Why per
@@ -226,20 +151,27 @@ struct tensor_key {
   }
 };
 
-/// Full CSR check (gnndirect::validate, all cores) of a graph this thread has not checked in its
-/// current version. The fast sampler trusts indptr to be non-decreasing and indices to be in
-/// range for speed; one O(V + E) pass per graph (not per batch) makes it safe on bad input.
+/// Full CSR check (gnndirect::validate, all cores: indptr, ids, and weights when given) of a graph
+/// this thread has not checked in its current version. The fast sampler trusts indptr to be
+/// non-decreasing and indices to be in range for speed; one O(V + E) pass per graph (not per
+/// batch) makes it safe on bad input. The weights are part of the key: the same lists with other
+/// weights are checked again.
 /// @throws gnndirect::corrupt_graph (invalid_argument) naming the array, position and value.
 template <class Offset, class Index>
 void validate_once(const gnndirect::csr_view<Offset, Index>& csr, const at::Tensor& indptr,
-                   const at::Tensor& indices)
+                   const at::Tensor& indices, const std::optional<at::Tensor>& weights)
 {
   thread_local tensor_key checked_indptr;
   thread_local tensor_key checked_indices;
-  if (checked_indptr.same(indptr) && checked_indices.same(indices)) { return; }
+  thread_local tensor_key checked_weights;  // empty key: checked without weights
+  bool const same_weights = weights.has_value() ? checked_weights.same(*weights)
+                                                : !checked_weights.storage.has_value();
+  if (checked_indptr.same(indptr) && checked_indices.same(indices) && same_weights) { return; }
+  checked_indptr = {};  // a failed check must not leave a half-updated key behind
   gnndirect::validate(csr);
   checked_indptr = tensor_key::of(indptr);
   checked_indices = tensor_key::of(indices);
+  checked_weights = weights.has_value() ? tensor_key::of(*weights) : tensor_key{};
 }
 
 /// A CPU tensor over `values`' memory, without a copy: the tensor's deleter keeps `owner` (the
@@ -254,35 +186,68 @@ at::Tensor adopt_tensor(const std::shared_ptr<Owner>& owner, std::vector<T, Allo
   return at::from_blob(values.data(), {n}, [owner](void*) {}, at::dtype(dtype));
 }
 
-/// sample_blocks_fast: host::cpu_sampler (all cores, relabelled). Outputs as sample_blocks_cpu.
-std::vector<at::Tensor> sample_blocks_fast_cpu(const at::Tensor& indptr, const at::Tensor& indices,
-                                               const at::Tensor& seeds, at::IntArrayRef fanouts,
-                                               std::int64_t seed, bool replace, bool check,
-                                               std::int64_t threads)
+/// @throws c10::ValueError unless 0 <= threads <= 4096.
+void check_threads(std::int64_t threads)
 {
-  check_csr_tensors(indptr, indices, seeds, std::nullopt, false);
-  std::vector<int> const fans = checked_fanouts(fanouts);
   TORCH_CHECK_VALUE(threads >= 0 && threads <= 4096, "gnndirect: threads must be in [0, 4096], got ",
                     threads);
+}
+
+/// CPU sample_neighbors: host::cpu_sampler (all cores); the outputs own the sampler's arrays.
+std::tuple<at::Tensor, at::Tensor, at::Tensor> sample_neighbors_cpu(
+  const at::Tensor& indptr, const at::Tensor& indices, const at::Tensor& seeds, std::int64_t fanout,
+  std::int64_t layer, std::int64_t seed, bool replace, const std::optional<at::Tensor>& weights,
+  bool check, std::int64_t threads)
+{
+  check_csr_tensors(indptr, indices, seeds, weights, false);
+  check_fanout(fanout);
+  check_threads(threads);
   at::Tensor const ids = seeds.contiguous();
   return translate_errors([&] {
     return dispatch_csr(indptr, indices, [&](auto offset_tag, auto index_tag) {
       using O = decltype(offset_tag);
       using I = decltype(index_tag);
-      auto const csr = host_csr_view<O, I>(indptr, indices, std::nullopt);
-      if (check) { validate_once(csr, indptr, indices); }
+      auto const csr = host_csr_view<O, I>(indptr, indices, weights);
+      if (check) { validate_once(csr, indptr, indices, weights); }
+      auto const request = make_request(seed, replace, weights.has_value(), check);
+      auto result = std::make_shared<gnndirect::host::cpu_neighbors<O, I>>();
       auto& sampler = fast_sampler(thread_count(threads));
-      // The sampler writes each batch into fresh blocks that the output tensors then own: the
-      // sampled arrays are not copied again (the CPU-centric baseline should not pay for a copy
-      // that a fast CPU loader would not make).
+      request.visit([&](auto draw) {
+        sampler.sample_neighbors(csr, data_as<const I>(ids), ids.size(0), static_cast<int>(fanout),
+                                 static_cast<int>(layer), draw, *result);
+      });
+      return std::make_tuple(adopt_tensor(result, result->offsets, at::kLong),
+                             adopt_tensor(result, result->neighbors, indices.scalar_type()),
+                             adopt_tensor(result, result->edge_ids, indptr.scalar_type()));
+    });
+  });
+}
+
+/// CPU sample_blocks: host::cpu_sampler (all cores, relabelled). Each batch is sampled into
+/// fresh blocks that the output tensors then own: the sampled arrays are not copied again (the
+/// CPU-centric baseline should not pay for a copy that a fast CPU loader would not make).
+std::vector<at::Tensor> sample_blocks_cpu(const at::Tensor& indptr, const at::Tensor& indices,
+                                          const at::Tensor& seeds, at::IntArrayRef fanouts,
+                                          std::int64_t seed, bool replace,
+                                          const std::optional<at::Tensor>& weights, bool check,
+                                          std::int64_t threads)
+{
+  check_csr_tensors(indptr, indices, seeds, weights, false);
+  std::vector<int> const fans = checked_fanouts(fanouts);
+  check_threads(threads);
+  at::Tensor const ids = seeds.contiguous();
+  return translate_errors([&] {
+    return dispatch_csr(indptr, indices, [&](auto offset_tag, auto index_tag) {
+      using O = decltype(offset_tag);
+      using I = decltype(index_tag);
+      auto const csr = host_csr_view<O, I>(indptr, indices, weights);
+      if (check) { validate_once(csr, indptr, indices, weights); }
+      auto const request = make_request(seed, replace, weights.has_value(), check);
       auto blocks = std::make_shared<gnndirect::host::cpu_blocks<O, I>>();
-      if (replace) {  // the CPU sampler's two samplers, chosen at this run-time boundary
-        sampler.sample_blocks(csr, data_as<const I>(ids), ids.size(0), fans,
-                              gnndirect::uniform_with_replacement_sampler{static_cast<std::uint64_t>(seed)}, *blocks);
-      } else {
-        sampler.sample_blocks(csr, data_as<const I>(ids), ids.size(0), fans,
-                              gnndirect::uniform_sampler{static_cast<std::uint64_t>(seed)}, *blocks);
-      }
+      auto& sampler = fast_sampler(thread_count(threads));
+      request.visit([&](auto draw) {
+        sampler.sample_blocks(csr, data_as<const I>(ids), ids.size(0), fans, draw, *blocks);
+      });
       std::vector<at::Tensor> out;
       out.reserve(4 * blocks->layers.size());
       for (auto& layer : blocks->layers) {
@@ -309,8 +274,6 @@ TORCH_LIBRARY(gnndirect, m)
         "-> (Tensor, Tensor, Tensor)");
   m.def("sample_blocks(Tensor indptr, Tensor indices, Tensor seeds, int[] fanouts, int seed=0, "
         "bool replace=False, Tensor? weights=None, bool check=True, int threads=0) -> Tensor[]");
-  m.def("sample_blocks_fast(Tensor indptr, Tensor indices, Tensor seeds, int[] fanouts, int seed=0, "
-        "bool replace=False, bool check=True, int threads=0) -> Tensor[]");
 }
 
 TORCH_LIBRARY_IMPL(gnndirect, CPU, m)
@@ -319,5 +282,4 @@ TORCH_LIBRARY_IMPL(gnndirect, CPU, m)
   m.impl("scatter_rows", &gnndirect_torch::scatter_rows_cpu);
   m.impl("sample_neighbors", &gnndirect_torch::sample_neighbors_cpu);
   m.impl("sample_blocks", &gnndirect_torch::sample_blocks_cpu);
-  m.impl("sample_blocks_fast", &gnndirect_torch::sample_blocks_fast_cpu);
 }

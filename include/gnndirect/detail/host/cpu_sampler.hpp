@@ -6,10 +6,12 @@
 
 #include <gnndirect/core/philox.hpp>
 #include <gnndirect/core/version.hpp>
+#include <gnndirect/detail/host/first_bad.hpp>
 #include <gnndirect/device/samplers.hpp>
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -17,6 +19,7 @@
 #include <new>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 GNNDIRECT_NAMESPACE_BEGIN
 namespace host {
@@ -25,21 +28,22 @@ namespace detail {
 /// What the CPU sampler draws, taken from a sampler type (see cpu_draw_of).
 struct cpu_draw {
   std::uint64_t seed{0};  ///< the sampler's seed
-  bool replace{false};    ///< with replacement
+  bool replace{false};    ///< uniform with replacement
+  bool weighted{false};   ///< weighted without replacement (reads csr.weights)
 };
 
-/// The draw of one of the two samplers the CPU sampler implements; any other type fails to
-/// compile with a message naming them.
+/// The draw of one of the library's three samplers, which the CPU sampler implements; any other
+/// type fails to compile with a message naming them.
 template <class Sampler>
 constexpr cpu_draw cpu_draw_of(const Sampler& sampler) noexcept
 {
   constexpr bool with = std::is_same_v<Sampler, uniform_with_replacement_sampler>;
-  static_assert(with || std::is_same_v<Sampler, uniform_sampler>,
-                "host::cpu_sampler: only gnndirect::uniform_sampler and "
-                "gnndirect::uniform_with_replacement_sampler run on the CPU sampler (weighted and "
-                "user-written samplers run on the GPU; host::sample_*_reference takes "
-                "weighted_sampler)");
-  return cpu_draw{sampler.seed, with};
+  constexpr bool weighted = std::is_same_v<Sampler, weighted_sampler>;
+  static_assert(with || weighted || std::is_same_v<Sampler, uniform_sampler>,
+                "host::cpu_sampler runs the library's samplers only (gnndirect::uniform_sampler, "
+                "uniform_with_replacement_sampler, weighted_sampler); user-written samplers run "
+                "on the GPU");
+  return cpu_draw{sampler.seed, with, weighted};
 }
 
 /// std::allocator whose value-initialisation is default-initialisation: resize() of a vector of
@@ -111,15 +115,6 @@ inline splitmix64 node_stream(std::uint64_t seed, int layer, std::int64_t node) 
   return splitmix64{splitmix64::mix(seed ^ splitmix64::mix(key + 0x632BE59BD9B4E019ull))};
 }
 
-/// Lowers `slot` to `value` if smaller (lock-free).
-inline void atomic_min(std::atomic<std::int64_t>& slot, std::int64_t value) noexcept
-{
-  std::int64_t current = slot.load(std::memory_order_relaxed);
-  while (value < current &&
-         !slot.compare_exchange_weak(current, value, std::memory_order_relaxed)) {
-  }
-}
-
 /// Writes value into an unmarked slot. Racing writers leave exactly one of their values (the
 /// owner). Plain loads and stores, not a compare-exchange: a locked instruction per sampled edge
 /// would stop the core from overlapping the cache misses that sampling is made of.
@@ -127,13 +122,6 @@ inline void claim(std::atomic<std::int64_t>& slot, std::int64_t value) noexcept
 {
   if (slot.load(std::memory_order_relaxed) == unmarked) { slot.store(value, std::memory_order_relaxed); }
 }
-
-/// First position a check found bad (atomic minimum; INT64_MAX when none).
-struct first_bad {
-  std::atomic<std::int64_t> position{unmarked};
-  void note(std::int64_t p) noexcept { atomic_min(position, p); }
-  bool any() const noexcept { return position.load() != unmarked; }
-};
 
 /// Asks the cache for the line holding p (no-op without the GCC/Clang builtin). The sampler's
 /// loads are random and each waits on the one before (dst id -> indptr -> neighbour), so the core
@@ -156,6 +144,60 @@ inline std::int64_t draw_count(std::int64_t degree, int fanout, bool replace) no
 {
   if (replace) { return degree > 0 ? fanout : 0; }
   return std::min<std::int64_t>(degree, fanout);
+}
+
+/// Edges of a list that weighted sampling can pick: weight > 0 (NaN and negative weights never).
+/// @param w the list's weights  @param degree its length  @return the count
+inline std::int64_t positive_weights(const float* w, std::int64_t degree) noexcept
+{
+  std::int64_t n = 0;
+  for (std::int64_t p = 0; p < degree; ++p) { n += w[p] > 0.0f ? 1 : 0; }
+  return n;
+}
+
+/// Uniform double in (0, 1] from the top 53 bits of one draw (never 0: its log is finite).
+inline double open_unit(splitmix64& rng) noexcept
+{
+  return static_cast<double>((rng.next() >> 11) + 1) * 0x1p-53;
+}
+
+/// A (key, position) pair of weighted sampling; the smallest keys win.
+template <class Offset>
+using weighted_key = std::pair<double, Offset>;
+
+/// Picks `count` = min(fanout, positive weights) positions of a list by weight, without
+/// replacement, into pos[0..count) in increasing (stored) order. Every positive edge when there
+/// are at most `fanout` of them; otherwise Efraimidis-Spirakis: edge p gets the key -ln(u_p) /
+/// w_p (u_p one draw, in stored order over the positive edges) and the `count` smallest keys
+/// win, kept in a max-heap (`heap`: the caller's scratch, reused across nodes).
+template <class Offset>
+void draw_weighted(const float* w, std::int64_t degree, std::int64_t count, int fanout,
+                   splitmix64& rng, Offset* pos, std::vector<weighted_key<Offset>>& heap)
+{
+  if (count == 0) { return; }  // fanout 0, or no positive weight
+  if (count < fanout || degree <= fanout) {  // no more positive edges than fanout: all of them
+    std::int64_t j = 0;
+    for (std::int64_t p = 0; p < degree && j < count; ++p) {
+      if (w[p] > 0.0f) { pos[j++] = static_cast<Offset>(p); }
+    }
+    return;
+  }
+  heap.clear();
+  for (std::int64_t p = 0; p < degree; ++p) {
+    if (!(w[p] > 0.0f)) { continue; }
+    weighted_key<Offset> const candidate{-std::log(open_unit(rng)) / static_cast<double>(w[p]),
+                                         static_cast<Offset>(p)};
+    if (static_cast<std::int64_t>(heap.size()) < count) {
+      heap.push_back(candidate);
+      std::push_heap(heap.begin(), heap.end());
+    } else if (candidate < heap.front()) {
+      std::pop_heap(heap.begin(), heap.end());
+      heap.back() = candidate;
+      std::push_heap(heap.begin(), heap.end());
+    }
+  }
+  for (std::int64_t j = 0; j < count; ++j) { pos[j] = heap[static_cast<std::size_t>(j)].second; }
+  std::sort(pos, pos + count);
 }
 
 /// Picks `count` positions of node v's list into pos[0..count) (uniform; see file comment).
