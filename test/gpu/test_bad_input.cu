@@ -1180,10 +1180,14 @@ TEST_CASE("bad-input: sampling outputs without their capacities are refused, nev
   // compact_sampled_async reads through the ref: refused the same way.
   auto compacted = poisoned<std::int32_t>(static_cast<std::size_t>(f.count * f.fanout));
   check_rejected_before_enqueue<gnndirect::invalid_argument>(
-    [&](cudaStream_t s) { gnndirect::compact_sampled_async(s, bare, f.count, f.fanout, compacted.data(), nullptr); },
+    [&](cudaStream_t s) {
+      gnndirect::compact_sampled_async(s, bare, f.count, f.fanout, compacted.data(), static_cast<std::int64_t*>(nullptr));
+    },
     "compact_sampled_async: slots.seed_capacity is not given");
   check_rejected_before_enqueue<gnndirect::invalid_argument>(
-    [&](cudaStream_t s) { gnndirect::compact_sampled_async(s, few_slots, f.count, f.fanout, compacted.data(), nullptr); },
+    [&](cudaStream_t s) {
+      gnndirect::compact_sampled_async(s, few_slots, f.count, f.fanout, compacted.data(), static_cast<std::int64_t*>(nullptr));
+    },
     "compact_sampled_async: neighbors (and edge_ids) holds");
   CHECK(all_poison(compacted.data(), compacted.bytes()));
   // A caller who wants no check says so with a large capacity: accepted (captured, not run).
