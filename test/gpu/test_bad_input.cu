@@ -568,7 +568,8 @@ TEST_CASE("bad-input: sample_neighbors_async bad seed leaves its slots untouched
   buffer<std::byte> ws(gnndirect::sample_neighbors_workspace_bytes(count), memory_kind::device);
   gnndirect::uniform_sampler const policy{seed};
   stream_owner const s;
-  gnndirect::sampled_slots_ref<Offset, Index> const out{neighbors.data(), edge_ids.data(), counts.data(), offsets.data()};
+  gnndirect::sampled_slots_ref<Offset, Index> const out{neighbors.data(), edge_ids.data(), counts.data(), offsets.data(),
+                                                        count, count * fanout};
   CHECK_NOTHROW(gnndirect::sample_neighbors_async(s.stream, d.view, device_seeds.data(), count, fanout, 0, policy, sampling_policy{},
                                                   out, {ws.data(), ws.bytes()}));
   try {
@@ -1014,7 +1015,7 @@ struct sample_fixture {
   }
   gnndirect::sampled_slots_ref<std::int64_t, std::int32_t> out() const
   {
-    return {neighbors.data(), nullptr, counts.data(), offsets.data()};
+    return {neighbors.data(), nullptr, counts.data(), offsets.data(), count, count * fanout};
   }
   void check_untouched() const
   {
@@ -1134,6 +1135,69 @@ TEST_CASE("bad-input: sampling workspace too small")
   std::size_t const needed = gnndirect::sample_neighbors_workspace_bytes(f.count);
   f.rejected(f.d.view, f.seeds.data(), f.count, f.fanout, sampling_policy{}, {f.ws.data(), needed - 1},
              "workspace too small: needs at least " + std::to_string(needed) + " bytes, got " + std::to_string(needed - 1));
+  check_context_usable();
+}
+
+TEST_CASE("bad-input: sampling outputs without their capacities are refused, never trusted")
+{
+  ROW_RNG(rng);
+  sample_fixture const f(rng);
+  using slots_ref = gnndirect::sampled_slots_ref<std::int64_t, std::int32_t>;
+  auto const sample = [&](const slots_ref& out, std::int64_t n) {
+    return [&f, out, n](cudaStream_t s) {
+      gnndirect::sample_neighbors_async(s, f.d.view, f.seeds.data(), n, f.fanout, 0, gnndirect::uniform_sampler{},
+                                        sampling_policy{}, out, f.workspace());
+    };
+  };
+  // Built from the pointers alone (aggregate init that forgets the capacities): refused before
+  // anything is enqueued, naming the call and the field.
+  slots_ref const bare{f.neighbors.data(), nullptr, f.counts.data(), f.offsets.data()};
+  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+    sample(bare, f.count), "sample_neighbors_async: out.seed_capacity is not given (-1");
+  slots_ref no_slots = f.out();
+  no_slots.slot_capacity = -1;
+  check_rejected_before_enqueue<gnndirect::invalid_argument>(sample(no_slots, f.count),
+                                                             "sample_neighbors_async: out.slot_capacity is not given");
+  // Given but too small: names the array, its capacity and the need.
+  slots_ref few_seeds = f.out();
+  few_seeds.seed_capacity = f.count - 1;
+  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+    sample(few_seeds, f.count), "counts (offsets: one more) holds " + std::to_string(f.count - 1) +
+                                  " entries (out.seed_capacity), the call may write " + std::to_string(f.count));
+  slots_ref few_slots = f.out();
+  few_slots.slot_capacity = f.count * f.fanout - 1;
+  check_rejected_before_enqueue<gnndirect::invalid_argument>(sample(few_slots, f.count),
+                                                             "neighbors (and edge_ids) holds " +
+                                                               std::to_string(f.count * f.fanout - 1) + " entries");
+  // An empty call refuses a missing capacity too, and accepts capacity 0.
+  check_rejected_before_enqueue<gnndirect::invalid_argument>(sample(bare, 0), "out.seed_capacity is not given");
+  slots_ref zero = bare;
+  zero.seed_capacity = 0;
+  zero.slot_capacity = 0;
+  census const empty = capture(sample(zero, 0));
+  CHECK(!empty.error);
+  CHECK(empty.kernels == 0);
+  // compact_sampled_async reads through the ref: refused the same way.
+  auto compacted = poisoned<std::int32_t>(static_cast<std::size_t>(f.count * f.fanout));
+  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+    [&](cudaStream_t s) {
+      gnndirect::compact_sampled_async(s, bare, f.count, f.fanout, compacted.data(), static_cast<std::int64_t*>(nullptr));
+    },
+    "compact_sampled_async: slots.seed_capacity is not given");
+  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+    [&](cudaStream_t s) {
+      gnndirect::compact_sampled_async(s, few_slots, f.count, f.fanout, compacted.data(), static_cast<std::int64_t*>(nullptr));
+    },
+    "compact_sampled_async: neighbors (and edge_ids) holds");
+  CHECK(all_poison(compacted.data(), compacted.bytes()));
+  // A caller who wants no check says so with a large capacity: accepted (captured, not run).
+  slots_ref unchecked = bare;
+  unchecked.seed_capacity = std::numeric_limits<std::int64_t>::max();
+  unchecked.slot_capacity = std::numeric_limits<std::int64_t>::max();
+  census const trusted = capture(sample(unchecked, f.count));
+  CHECK(!trusted.error);
+  CHECK(trusted.kernels > 0);
+  f.check_untouched();
   check_context_usable();
 }
 

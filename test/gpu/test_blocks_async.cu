@@ -566,7 +566,7 @@ std::int64_t compose_hop(cudaStream_t stream, const csr_view<Offset, Index>& csr
   buffer<unsigned char> sample_ws(gnndirect::sample_neighbors_workspace_bytes(num_dst), memory_kind::device);
   buffer<unsigned char> relabel_ws(gnndirect::relabel_workspace_bytes<Index>(num_dst, fanout), memory_kind::device);
   gnndirect::sampled_slots_ref<Offset, Index> const hop{neighbors.data(), edge_ids.data(), counts.data(),
-                                                        offsets.data()};
+                                                        offsets.data(), num_dst, num_dst * fanout};
   gnndirect::sample_neighbors_async(stream, csr, dst, num_dst, fanout, layer, sampler, sampling_policy{}, hop,
                                     {sample_ws.data(), sample_ws.bytes()});
   gnndirect::relabel_async(stream, dst, num_dst, fanout, hop, csr.num_nodes, block,
@@ -760,4 +760,105 @@ TEST_CASE("outputs carry their capacities: a call past them is refused before an
   // Within capacity the same outputs work (10 seeds).
   check_async(g, std::vector<Index>(seeds.begin(), seeds.begin() + 10), fanouts, gnndirect::uniform_sampler{rng()},
               sampling_policy{}, s.stream);
+}
+
+TEST_CASE("outputs without their capacities are refused before anything is written, also for no seeds")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  stream_guard s;
+  using Offset = std::int64_t;
+  using Index = std::int32_t;
+  graph_pair<Offset, Index> const g(1000, seed, true);
+  csr_view<Offset, Index> const csr = g.device();
+  std::vector<int> const fanouts{5, 3};
+  std::int64_t const n = 100;
+  buffer<Index> const d_seeds = to_buffer(seeds_with_repeats<Index>(rng, n, 1000));
+  guarded_outputs<Offset, Index> const out(gnndirect::sample_blocks_bounds(n, fanouts, csr.num_nodes));
+  buffer<unsigned char> ws(gnndirect::sample_blocks_workspace_bytes<Offset, Index>(n, fanouts, csr.num_nodes),
+                           memory_kind::device);
+  out.poison(s.stream);
+  // The same arrays, built from their pointers alone (aggregate init that forgets the capacity).
+  gnndirect::sampled_blocks_ref<Offset, Index> bare;
+  for (std::size_t l = 0; l < fanouts.size(); ++l) {
+    bare.layers.push_back({out.src[l].data(), out.offsets[l].data(), out.indices[l].data(), out.edge_ids[l].data(),
+                           out.counts.data() + 2 * l, out.counts.data() + 2 * l + 1});
+  }
+  auto const refused = [&](const gnndirect::sampled_blocks_ref<Offset, Index>& ref, std::int64_t count,
+                           const std::string& text) {
+    try {
+      gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), count, fanouts, gnndirect::uniform_sampler{rng()},
+                                     sampling_policy{}, ref, {ws.data(), ws.bytes()});
+      FAIL("expected invalid_argument");
+    } catch (gnndirect::invalid_argument const& e) {
+      CAPTURE(e.what());
+      CHECK(std::string(e.what()).find(text) != std::string::npos);
+    }
+  };
+  refused(bare, n, "sample_blocks_async: layer 0: out.layers[0].capacity.num_src is not given (-1");
+  // One field of one layer missing: that layer and field are named.
+  gnndirect::sampled_blocks_ref<Offset, Index> partial = out.ref();
+  partial.layers[1].capacity.num_edges = -1;
+  refused(partial, n, "sample_blocks_async: layer 1: out.layers[1].capacity.num_edges is not given");
+  // No seeds: a missing capacity is refused all the same.
+  refused(bare, 0, "sample_blocks_async: layer 0: out.layers[0].capacity.num_src is not given");
+  // One hop: sample_neighbors_async and relabel_async refuse their refs without capacities.
+  auto const slots = static_cast<std::size_t>(n * fanouts[0]);
+  buffer<Index> neighbors(slots, memory_kind::device);
+  buffer<Offset> edge_ids(slots, memory_kind::device);
+  buffer<std::int64_t> counts(static_cast<std::size_t>(n), memory_kind::device);
+  buffer<std::int64_t> offsets(static_cast<std::size_t>(n) + 1, memory_kind::device);
+  auto const poison = [&](void* data, std::size_t bytes) {
+    GNNDIRECT_CUDA_TRY(cudaMemsetAsync(data, 0xFF, bytes, s.stream));
+  };
+  poison(neighbors.data(), neighbors.bytes());
+  poison(edge_ids.data(), edge_ids.bytes());
+  poison(counts.data(), counts.bytes());
+  poison(offsets.data(), offsets.bytes());
+  buffer<unsigned char> hop_ws(gnndirect::sample_neighbors_workspace_bytes(n), memory_kind::device);
+  buffer<unsigned char> relabel_ws(gnndirect::relabel_workspace_bytes<Index>(n, fanouts[0]), memory_kind::device);
+  gnndirect::sampled_slots_ref<Offset, Index> const bare_hop{neighbors.data(), edge_ids.data(), counts.data(),
+                                                             offsets.data()};
+  gnndirect::sampled_slots_ref<Offset, Index> hop = bare_hop;
+  hop.seed_capacity = n;
+  hop.slot_capacity = n * fanouts[0];
+  CHECK_THROWS_WITH_AS(gnndirect::sample_neighbors_async(s.stream, csr, d_seeds.data(), n, fanouts[0], 0,
+                                                         gnndirect::uniform_sampler{}, sampling_policy{}, bare_hop,
+                                                         {hop_ws.data(), hop_ws.bytes()}),
+                       doctest::Contains("sample_neighbors_async: out.seed_capacity is not given"),
+                       gnndirect::invalid_argument);
+  CHECK_THROWS_WITH_AS(gnndirect::relabel_async(s.stream, d_seeds.data(), n, fanouts[0], hop, csr.num_nodes,
+                                                bare.layers[0], {relabel_ws.data(), relabel_ws.bytes()}),
+                       doctest::Contains("relabel_async: out.capacity.num_src is not given"),
+                       gnndirect::invalid_argument);
+  CHECK_THROWS_WITH_AS(gnndirect::relabel_async(s.stream, d_seeds.data(), n, fanouts[0], bare_hop, csr.num_nodes,
+                                                out.ref().layers[0], {relabel_ws.data(), relabel_ws.bytes()}),
+                       doctest::Contains("relabel_async: sampled.seed_capacity is not given"),
+                       gnndirect::invalid_argument);
+  CHECK_THROWS_WITH_AS(gnndirect::relabel_async(s.stream, d_seeds.data(), 0, fanouts[0], hop, csr.num_nodes,
+                                                bare.layers[0], {relabel_ws.data(), relabel_ws.bytes()}),
+                       doctest::Contains("relabel_async: out.capacity.num_src is not given"),
+                       gnndirect::invalid_argument);
+  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(s.stream));
+  for (std::size_t l = 0; l < fanouts.size(); ++l) {  // nothing written anywhere
+    CAPTURE(l);
+    auto const& b = out.bounds[l];
+    CHECK(untouched_from(to_host(out.src[l].data(), b.num_src + guard), 0));
+    CHECK(untouched_from(to_host(out.offsets[l].data(), b.num_dst + 1 + guard), 0));
+    CHECK(untouched_from(to_host(out.indices[l].data(), b.num_edges + guard), 0));
+    CHECK(untouched_from(to_host(out.edge_ids[l].data(), b.num_edges + guard), 0));
+  }
+  CHECK(untouched_from(to_host(out.counts.data(), 4), 0));
+  CHECK(untouched_from(to_host(neighbors.data(), static_cast<std::int64_t>(slots)), 0));
+  CHECK(untouched_from(to_host(counts.data(), n), 0));
+  CHECK(untouched_from(to_host(offsets.data(), n + 1), 0));
+  // Capacity 0 is enough for no seeds: sample_blocks_bounds(0, ...) sizes every layer 0.
+  guarded_outputs<Offset, Index> const none(gnndirect::sample_blocks_bounds(0, fanouts, csr.num_nodes));
+  none.poison(s.stream);
+  CHECK_NOTHROW(gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 0, fanouts, gnndirect::uniform_sampler{},
+                                               sampling_policy{}, none.ref(), {ws.data(), ws.bytes()}));
+  gnndirect::sample_blocks_check(s.stream, {ws.data(), ws.bytes()}, fanouts.size(), csr.num_nodes);
+  CHECK(to_host(none.counts.data(), 4) == std::vector<std::int64_t>{0, 0, 0, 0});
+  CHECK(cudaGetLastError() == cudaSuccess);
 }

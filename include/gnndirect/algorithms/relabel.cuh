@@ -56,14 +56,16 @@ std::size_t relabel_workspace_bytes(std::int64_t num_dst, int fanout)
 /// @param dst device-visible dst ids (the hop's seeds)  @param num_dst their number
 /// @param fanout the fanout the hop was sampled with (the slots' stride)
 /// @param sampled the hop's slots, counts and offsets (sample_neighbors_async's output, complete
-/// in stream order); sampled.edge_ids may be null when out.edge_ids is
+/// in stream order), with its capacities (at least num_dst and num_dst * fanout);
+/// sampled.edge_ids may be null when out.edge_ids is
 /// @param num_nodes the graph's node count (valid ids are [0, num_nodes); below the largest Index)
 /// @param out caller-owned, device-visible outputs: offsets num_dst + 1, src_nodes num_dst +
 /// min(num_dst * fanout, num_nodes) (sample_blocks_bounds's num_src), indices and edge_ids
-/// num_dst * fanout, num_src and num_edges one each
+/// num_dst * fanout, num_src and num_edges one each; out.capacity says what they hold
 /// @param ws workspace of at least relabel_workspace_bytes<Index>(num_dst, fanout) bytes
-/// @throws invalid_argument (sizes, null, unreachable or misaligned arrays, workspace) before any
-/// launch; cuda_error.
+/// @throws invalid_argument (sizes; a capacity of `sampled` or `out` not given or too small,
+/// naming the field; null, unreachable or misaligned arrays; workspace) before any launch;
+/// cuda_error.
 template <class Offset, class Index>
 void relabel_async(cudaStream_t stream, const Index* dst, std::int64_t num_dst, int fanout,
                    const sampled_slots_ref<Offset, Index>& sampled, std::int64_t num_nodes,
@@ -87,17 +89,10 @@ void relabel_async(cudaStream_t stream, const Index* dst, std::int64_t num_dst, 
   GNNDIRECT_EXPECTS(slots == 0 || out.indices != nullptr, "relabel_async: null indices");
   GNNDIRECT_EXPECTS(ws.data != nullptr,
                     "relabel_async: null workspace (size it with relabel_workspace_bytes)");
-  {
-    block_bounds const need{num_dst, slots, num_dst + std::min(slots, num_nodes)};
-    auto const fits = [&](std::int64_t have, std::int64_t bound, const char* array) {
-      GNNDIRECT_EXPECTS(have < 0 || have >= bound,
-                        std::string("relabel_async: ") + array + " holds " + std::to_string(have) +
-                          " entries, the call may write " + std::to_string(bound));
-    };
-    fits(out.capacity.num_src, need.num_src, "src_nodes");
-    fits(out.capacity.num_dst, need.num_dst, "offsets (num_dst + 1)");
-    fits(out.capacity.num_edges, need.num_edges, "indices/edge_ids");
-  }
+  detail::check_slots_capacity(sampled, num_dst, fanout, "relabel_async", "sampled");  // read
+  block_bounds const need{num_dst, slots, num_dst + std::min(slots, num_nodes)};
+  detail::check_block_capacity(out, need, "relabel_async", "out",
+                               " (sample_blocks_bounds(num_dst, {fanout}, num_nodes)[0] gives the sizes)");
   auto const bytes = [](std::int64_t n, std::size_t size) { return static_cast<std::size_t>(n) * size; };
   detail::check_device_accessible(dst, bytes(num_dst, sizeof(Index)), alignof(Index), "dst");
   detail::check_device_accessible(sampled.neighbors, bytes(slots, sizeof(Index)), alignof(Index), "sampled neighbors");

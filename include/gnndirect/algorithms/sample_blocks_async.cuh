@@ -99,7 +99,8 @@ std::size_t sample_blocks_workspace_bytes(std::int64_t num_seeds, const std::vec
 /// Enqueues a whole multi-layer sample with `sampler` on `stream`; returns at once.
 ///
 /// Layer l's arrays in `out` must hold sample_blocks_bounds(num_seeds, fanouts,
-/// csr.num_nodes)[l] entries (arrays sized for more seeds also do). Writes, per layer: *num_src,
+/// csr.num_nodes)[l] entries (arrays sized for more seeds also do), and its capacity must say
+/// what they hold (required: a layer without one is refused). Writes, per layer: *num_src,
 /// *num_edges, offsets[0, num_dst bound] (entries past num_dst equal num_edges), and only the
 /// valid prefixes src_nodes[0, num_src), indices and edge_ids [0, num_edges); nothing else.
 /// Never synchronises and never allocates: capturable in a CUDA graph (the seeds are read when
@@ -120,8 +121,8 @@ std::size_t sample_blocks_workspace_bytes(std::int64_t num_seeds, const std::vec
 /// @param ws workspace of at least sample_blocks_workspace_bytes<Offset, Index>(num_seeds,
 /// fanouts, csr.num_nodes) bytes; reusable once the enqueued work (and the check) has run
 /// @throws invalid_argument (policy, graph, sizes, weights missing for a sampler with
-/// needs_weights, null, unreachable or misaligned outputs or workspace) before any launch;
-/// cuda_error.
+/// needs_weights, a layer's capacity not given or below its bounds, naming the layer and the
+/// field, null, unreachable or misaligned outputs or workspace) before any launch; cuda_error.
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 /// @tparam Sampler sampler type (a model of the sampler concept, device/samplers.hpp)
 template <class Offset, class Index, class Sampler>

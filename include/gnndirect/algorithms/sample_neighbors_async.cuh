@@ -56,10 +56,11 @@ inline std::size_t sample_neighbors_workspace_bytes(std::int64_t num_seeds)
 /// @param fanout k >= 0  @param layer random counter layer (hop index)
 /// @param sampler what to draw (with its seed and data)
 /// @param policy tile_size, max_blocks and check_indices
-/// @param out caller-owned output (slots sized num_seeds * fanout)
+/// @param out caller-owned output (slots sized num_seeds * fanout) with its capacities
 /// @param ws workspace of at least sample_neighbors_workspace_bytes(num_seeds) bytes
 /// @throws invalid_argument (policy, graph, sizes, workspace; weights missing for a sampler with
-/// needs_weights) before any launch; cuda_error.
+/// needs_weights; an out capacity not given or too small, naming the field, also when
+/// num_seeds is 0) before any launch; cuda_error.
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index, class Sampler>
 void sample_neighbors_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
@@ -93,7 +94,9 @@ inline void sample_neighbors_check(cudaStream_t stream, workspace_view ws, std::
 /// Enqueues the compaction of sampled slots into CSR arrays: neighbors[offsets[i] + j] =
 /// slots.neighbors[i * fanout + j] for j < counts[i] (likewise edge ids when both are given).
 /// `neighbors`/`edge_ids` need room for offsets[num_seeds] entries (num_seeds * fanout always
-/// suffices). Capturable. @throws cuda_error.
+/// suffices). Capturable. @throws invalid_argument (negative sizes; a capacity of `slots` not
+/// given or below num_seeds / num_seeds * fanout, naming the field) before any launch;
+/// cuda_error.
 /// @param stream stream to enqueue on  @param slots sample_neighbors_async's output
 /// @param num_seeds seed count  @param fanout the fanout it sampled with
 /// @param neighbors, edge_ids device-visible outputs (edge_ids may be null)
@@ -102,6 +105,8 @@ template <class Offset, class Index>
 void compact_sampled_async(cudaStream_t stream, const sampled_slots_ref<Offset, Index>& slots,
                            std::int64_t num_seeds, int fanout, Index* neighbors, Offset* edge_ids)
 {
+  GNNDIRECT_EXPECTS(num_seeds >= 0 && fanout >= 0, "compact_sampled_async: negative num_seeds or fanout");
+  detail::check_slots_capacity(slots, num_seeds, fanout, "compact_sampled_async", "slots");  // read
   detail::launch_compact_slots(stream, slots.neighbors, slots.edge_ids, slots.offsets, num_seeds,
                                fanout, neighbors, slots.edge_ids == nullptr ? nullptr : edge_ids);
 }

@@ -10,6 +10,25 @@
 /// (minibatch::blocks), host::cpu_blocks::ref() and the reference's host::reference_blocks::ref().
 /// Owners are storage plus a view of this family. The pointers are plain addresses (device
 /// memory for the GPU producers, host memory for the CPU ones).
+///
+/// Writers' views carry the capacities their arrays were sized with, and every call that takes
+/// one (sample_neighbors_async, compact_sampled_async, relabel_async, sample_blocks_async)
+/// refuses, with invalid_argument before anything is read or written, a view whose capacity is
+/// not given (negative, the default: a view built from its pointers alone) or below what the
+/// call may touch; the message names the call, the layer (for blocks), the field and what to set.
+/// An empty call (no seeds) refuses a missing capacity too and accepts capacity 0. The library's
+/// owners (sample_blocks_buffers, the pipeline) fill them in; a hand-built view lists them after
+/// the pointers:
+/// @code
+/// sampled_slots_ref<Offset, Index> const hop{neighbors, edge_ids, counts, offsets,
+///                                            num_seeds, num_seeds * fanout};
+/// sampled_block_ref<Offset, Index> const block{src_nodes, offsets, indices, edge_ids,
+///                                              d_num_src, d_num_edges, bounds[l]};
+/// @endcode
+/// with bounds = sample_blocks_bounds(num_seeds, fanouts, num_nodes), the sizes the arrays were
+/// allocated with.
+/// A caller who really wants no check passes a large capacity
+/// (`std::numeric_limits<std::int64_t>::max()`) explicitly, and answers for the sizes.
 
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/core/sampled_refs.hpp>
@@ -29,7 +48,8 @@ struct block_bounds {
 };
 
 /// Caller-owned output of one hop (sample_neighbors_async): seed i owns slots
-/// [i * fanout, (i + 1) * fanout), of which the first counts[i] are written.
+/// [i * fanout, (i + 1) * fanout), of which the first counts[i] are written. Give both
+/// capacities (seed_capacity, slot_capacity): a ref without them is refused.
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct sampled_slots_ref {
@@ -37,17 +57,20 @@ struct sampled_slots_ref {
   Offset* edge_ids{nullptr};        ///< num_seeds * fanout slots of edge ids, or null (not wanted)
   std::int64_t* counts{nullptr};    ///< num_seeds: sampled edges per seed
   std::int64_t* offsets{nullptr};   ///< num_seeds + 1: exclusive scan of counts (offsets[0] = 0)
-  /// Capacities the arrays were sized with (-1: not given, unchecked): a call whose num_seeds or
-  /// num_seeds * fanout exceeds them is refused before anything is written.
-  std::int64_t seed_capacity{-1};   ///< entries of counts (offsets hold one more)
-  std::int64_t slot_capacity{-1};   ///< entries of neighbors (and edge_ids)
+  /// Capacities the arrays were sized with. Required: a negative one (the default, -1) is not
+  /// given, and every call refuses the ref (invalid_argument naming the call and the field); a
+  /// call whose num_seeds or num_seeds * fanout exceeds them is refused too, before anything is
+  /// read or written.
+  std::int64_t seed_capacity{-1};   ///< entries of counts (offsets hold one more); required
+  std::int64_t slot_capacity{-1};   ///< entries of neighbors (and edge_ids); required
 };
 
 /// One relabelled message-flow block in caller-owned arrays, sized by the layer's bounds
 /// (sample_blocks_bounds). dst node d's sampled in-neighbours are the local src ids
 /// indices[offsets[d] .. offsets[d+1]); src_nodes[local] is the global id, the dst nodes first
 /// (in order), then the other sampled neighbours in order of first appearance. dst nodes are not
-/// stored: layer 0's are the seeds, layer l's are layer l-1's src_nodes[0, *num_src).
+/// stored: layer 0's are the seeds, layer l's are layer l-1's src_nodes[0, *num_src). Give its
+/// capacity (usually the layer's sample_blocks_bounds): a ref without it is refused.
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct sampled_block_ref {
@@ -57,9 +80,11 @@ struct sampled_block_ref {
   Offset* edge_ids{nullptr};          ///< num_edges bound: global edge ids, or null (not wanted)
   std::int64_t* num_src{nullptr};     ///< scalar (device memory for the GPU calls): src nodes
   std::int64_t* num_edges{nullptr};   ///< scalar (device memory for the GPU calls): sampled edges
-  /// Capacities the arrays were sized with, in entries (offsets hold capacity.num_dst + 1); a
-  /// negative field is not given (unchecked). A call whose bounds exceed a given capacity is
-  /// refused before anything is written, naming the layer and the array.
+  /// Capacities the arrays were sized with, in entries (offsets hold capacity.num_dst + 1):
+  /// required, usually the sample_blocks_bounds the arrays were allocated for. A negative field
+  /// (the default, -1) is not given and every call refuses the ref; a call whose bounds exceed a
+  /// capacity is refused too. Both before anything is written, naming the call, the layer and
+  /// the field or array.
   block_bounds capacity{-1, -1, -1};
 };
 

@@ -85,7 +85,7 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> sample_neighbors_cuda_typed(
     gnndirect::workspace_view const scratch{ws.data_ptr(), ws_bytes};
     gnndirect::sampled_slots_ref<Offset, Index> const out{data_as<Index>(slots), data_as<Offset>(slot_edges),
                                                           data_as<std::int64_t>(counts),
-                                                          data_as<std::int64_t>(offsets)};
+                                                          data_as<std::int64_t>(offsets), n, n * fanout};
     request.visit([&](auto sampler) {
       gnndirect::sample_neighbors_async(stream, csr, data_as<const Index>(ids), n, fanout, layer,
                                         sampler, request.tuning, out, scratch);

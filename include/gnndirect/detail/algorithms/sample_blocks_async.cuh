@@ -1,7 +1,7 @@
 #pragma once
 /// @file sample_blocks_async.cuh
 /// @brief Internals of algorithms/sample_blocks_async.cuh: the carving of a sample_blocks
-/// workspace, the argument, capacity and output checks, and the sampling and relabelling of one
+/// workspace, the argument and output (capacity) checks, and the sampling and relabelling of one
 /// layer (not part of the API).
 
 #include <gnndirect/core/config.hpp>
@@ -92,28 +92,16 @@ void check_blocks_arguments(const csr_view<Offset, Index>& csr, const Index* see
                     "sentinel id is num_nodes)");
 }
 
-/// Checks a layer's capacities (when given) against the bounds the call will write up to.
-/// @throws invalid_argument naming `where`, the array, its capacity and the bound.
-inline void check_capacity(const block_bounds& capacity, const block_bounds& b, const std::string& where)
-{
-  auto const fits = [&](std::int64_t have, std::int64_t need, const char* array) {
-    GNNDIRECT_EXPECTS(have < 0 || have >= need,
-                      where + ": " + array + " holds " + std::to_string(have) + " entries, the call " +
-                        "may write " + std::to_string(need) + " (size outputs with sample_blocks_bounds " +
-                        "for at least this many seeds)");
-  };
-  fits(capacity.num_src, b.num_src, "src_nodes");
-  fits(capacity.num_dst, b.num_dst, "offsets (num_dst + 1)");
-  fits(capacity.num_edges, b.num_edges, "indices/edge_ids");
-}
-
-/// Checks that a layer's output arrays exist wherever its bounds need them.
+/// Checks a layer's capacities (required) against the bounds the call writes up to, then that
+/// its output arrays exist wherever those bounds need them.
 template <class Offset, class Index>
 void check_layer_output(const sampled_block_ref<Offset, Index>& out, const block_bounds& b,
                         std::size_t l)
 {
-  std::string const where = "sample_blocks_async: layer " + std::to_string(l) + ": null ";
-  check_capacity(out.capacity, b, "sample_blocks_async: layer " + std::to_string(l));
+  std::string const layer = std::to_string(l);
+  check_block_capacity(out, b, "sample_blocks_async: layer " + layer, "out.layers[" + layer + "]",
+                       " (size outputs with sample_blocks_bounds for at least this many seeds)");
+  std::string const where = "sample_blocks_async: layer " + layer + ": null ";
   GNNDIRECT_EXPECTS(out.offsets != nullptr, where + "offsets");
   GNNDIRECT_EXPECTS(out.num_src != nullptr && out.num_edges != nullptr, where + "num_src/num_edges");
   GNNDIRECT_EXPECTS(b.num_src == 0 || out.src_nodes != nullptr, where + "src_nodes");

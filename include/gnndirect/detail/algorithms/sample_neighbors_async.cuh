@@ -93,9 +93,9 @@ void check_sample_arguments(const csr_view<Offset, Index>& csr, const Index* see
   check_sample_inputs(csr, seeds, num_seeds);
 }
 
-/// The body of sample_neighbors_async: output and workspace checks, error records reset,
-/// offsets[0] = 0, then `launch(flag, graph_flag)` enqueues the sampling kernel, then the value
-/// captures of the checks and the scan of the counts.
+/// The body of sample_neighbors_async: output (capacities required) and workspace checks, error
+/// records reset, offsets[0] = 0, then `launch(flag, graph_flag)` enqueues the sampling kernel,
+/// then the value captures of the checks and the scan of the counts.
 template <class Offset, class Index, class Launch>
 void enqueue_sample_neighbors(cudaStream_t stream, const Offset* indptr, const Index* seeds,
                               std::int64_t num_seeds, int fanout, bool check_indices,
@@ -109,12 +109,7 @@ void enqueue_sample_neighbors(cudaStream_t stream, const Offset* indptr, const I
   GNNDIRECT_EXPECTS(ws.data != nullptr,
                     "sample_neighbors_async: null workspace (size it with "
                     "sample_neighbors_workspace_bytes)");
-  GNNDIRECT_EXPECTS(out.seed_capacity < 0 || out.seed_capacity >= num_seeds,
-                    "sample_neighbors_async: counts hold " + std::to_string(out.seed_capacity) +
-                      " seeds, the call has " + std::to_string(num_seeds));
-  GNNDIRECT_EXPECTS(out.slot_capacity < 0 || out.slot_capacity >= num_seeds * fanout,
-                    "sample_neighbors_async: neighbors hold " + std::to_string(out.slot_capacity) +
-                      " slots, the call needs " + std::to_string(num_seeds * fanout));
+  check_slots_capacity(out, num_seeds, fanout, "sample_neighbors_async", "out");
   check_device_accessible(out.counts, static_cast<std::size_t>(num_seeds) * 8, 8, "counts");
   check_device_accessible(out.offsets, static_cast<std::size_t>(num_seeds + 1) * 8, 8, "offsets");
   check_device_accessible(out.neighbors, 0, alignof(Index), "neighbors");
