@@ -38,18 +38,11 @@
 
 namespace gnndirect_demo {
 
-/// run() with the --codec the command line names (the run-time name is mapped to the codec type
-/// here, at the program's boundary; parse_args accepted only these names).
+/// run() with the --codec the command line names (with_codec_type: void for fp32).
 template <class Index>
 int run_codec(const demo_args& a, const report_context& ctx, gnndirect::placement_decision where)
 {
-  namespace codecs = gnndirect::codecs;
-  if (a.codec == "fp16") { return run<codecs::fp16, Index>(a, ctx, where); }
-  if (a.codec == "bf16") { return run<codecs::bf16, Index>(a, ctx, where); }
-  if (a.codec == "int8") { return run<codecs::int8_affine, Index>(a, ctx, where); }
-  if (a.codec == "fp8") { return run<codecs::fp8_e4m3, Index>(a, ctx, where); }
-  if (a.codec == "int4") { return run<codecs::int4_affine, Index>(a, ctx, where); }
-  return run<void, Index>(a, ctx, where);
+  return with_codec_type(a.codec, [&](auto tag) { return run<typename decltype(tag)::type, Index>(a, ctx, where); });
 }
 
 }  // namespace gnndirect_demo

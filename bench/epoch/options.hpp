@@ -1,5 +1,6 @@
 #pragma once
 // The epoch benchmark (bench/epoch/epoch.cu), command line: the demo's options, presets and the host-memory check.
+#include <gnndirect/algorithms/codec_choice.hpp>
 #include <gnndirect/graph/generate.hpp>
 #include <gnndirect/owners/encoded_table.hpp>
 #include <gnndirect/owners/host_memory.hpp>
@@ -7,6 +8,7 @@
 #include "common.hpp"
 
 #include <cmath>
+#include <type_traits>
 
 namespace gnndirect_demo {
 
@@ -296,8 +298,9 @@ inline void apply_option(demo_args& a, const std::string& flag, const std::strin
     if (value.empty()) { bad_option(flag, "a file name", value); }
     a.json = value;
   } else if (flag == "--codec") {
-    static const char* const codecs[] = {"fp32", "fp16", "bf16", "int8", "fp8", "int4"};
-    if (std::find(std::begin(codecs), std::end(codecs), value) == std::end(codecs)) {
+    try {
+      static_cast<void>(gnndirect::codec_from_name(value));  // the library's names, short or long
+    } catch (const gnndirect::invalid_argument&) {
       bad_option(flag, "one of fp32 fp16 bf16 int8 fp8 int4", value);
     }
     a.codec = value;
@@ -381,16 +384,41 @@ inline std::int64_t default_train_nodes(gnndirect::graph_preset preset, double s
   return std::clamp<std::int64_t>(std::llround(full * scale), 1, nodes);
 }
 
-/// Bytes a row of `cols` features takes encoded with the codec named `codec` (0 for fp32: no copy),
-/// by owners/encoded_table.hpp's stride rule.
+/// A type as a value, so that a generic lambda can receive `void`.
+template <class T>
+struct type_tag {
+  using type = T;
+};
+
+/// Calls f(type_tag<C>{}) with C the codec type `codec` names, or C = void for fp32 (the paths
+/// read the plain fp32 table: no encoded copy), and returns what f returns. The one place the
+/// demo maps --codec onto a type (the library's visit_codec).
+template <class F>
+decltype(auto) with_codec_type(const std::string& codec, F&& f)
+{
+  return gnndirect::visit_codec(gnndirect::codec_from_name(codec), [&](auto c) {
+    using C = decltype(c);
+    if constexpr (std::is_same_v<C, gnndirect::codecs::fp32>) {
+      return f(type_tag<void>{});
+    } else {
+      return f(type_tag<C>{});
+    }
+  });
+}
+
+/// Bytes a row of `cols` features takes encoded with the codec named `codec` (0 for fp32: the
+/// fp32 table is read as it is, no copy), by owners/encoded_table.hpp's stride rule.
 inline double encoded_row_bytes(const std::string& codec, double cols)
 {
-  double const bits = codec == "fp16" || codec == "bf16" ? 16 : codec == "int8" || codec == "fp8" ? 8
-                      : codec == "int4"                   ? 4
-                                                          : 0;
-  if (bits == 0) { return 0; }
-  auto const payload = static_cast<std::int64_t>(std::ceil(cols * bits / 8));
-  return static_cast<double>(gnndirect::encoded_row_stride(payload));
+  return with_codec_type(codec, [&](auto tag) -> double {
+    using C = typename decltype(tag)::type;
+    if constexpr (std::is_void_v<C>) {
+      return 0;
+    } else {
+      auto const payload = gnndirect::encoded_payload_bytes<C>(static_cast<std::int64_t>(cols));
+      return static_cast<double>(gnndirect::encoded_row_stride(payload));
+    }
+  });
 }
 
 /// Refuses (exit 2) a preset whose graph and features cannot fit in the host memory available,

@@ -724,18 +724,11 @@ transfer_result run_transfer_path_with(const demo_args& a, const dataset<Index>&
 }
 
 
-/// The transfer path with the --codec the command line names (the run-time name is mapped to the
-/// codec type here, at the demo's boundary).
+/// The transfer path with the --codec the command line names (with_codec_type: void for fp32).
 template <class Index>
 transfer_result run_transfer_path(const demo_args& a, const dataset<Index>& d)
 {
-  namespace codecs = gnndirect::codecs;
-  if (a.codec == "fp16") { return run_transfer_path_with<codecs::fp16>(a, d); }
-  if (a.codec == "bf16") { return run_transfer_path_with<codecs::bf16>(a, d); }
-  if (a.codec == "int8") { return run_transfer_path_with<codecs::int8_affine>(a, d); }
-  if (a.codec == "fp8") { return run_transfer_path_with<codecs::fp8_e4m3>(a, d); }
-  if (a.codec == "int4") { return run_transfer_path_with<codecs::int4_affine>(a, d); }
-  return run_transfer_path_with<void>(a, d);
+  return with_codec_type(a.codec, [&](auto tag) { return run_transfer_path_with<typename decltype(tag)::type>(a, d); });
 }
 
 }  // namespace gnndirect_demo

@@ -57,6 +57,7 @@
 #include <gnndirect/algorithms/sample_neighbors_async.cuh>
 #include <gnndirect/algorithms/sampled_blocks.hpp>
 #include <gnndirect/algorithms/sampled_neighbors.hpp>
+#include <gnndirect/algorithms/codec_choice.hpp>
 #include <gnndirect/algorithms/sampler_choice.hpp>
 #include <gnndirect/algorithms/validate.cuh>
 #include <gnndirect/algorithms/validate.hpp>

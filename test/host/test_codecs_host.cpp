@@ -2,12 +2,15 @@
 // (brute-force nearest-value searches in double precision), and of the encoded row layout.
 #include <doctest/doctest.h>
 
+#include <gnndirect/algorithms/codec_choice.hpp>
 #include <gnndirect/device/codecs.hpp>
 #include <gnndirect/owners/encoded_table.hpp>
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <string>
+#include <type_traits>
 #include <limits>
 #include <random>
 #include <vector>
@@ -129,4 +132,48 @@ TEST_CASE("affine encoders: codes, scale-0 rows, 4-bit packing; encoded row stri
   CHECK(gnndirect::encoded_row_stride(65) == 128);
   CHECK(gnndirect::encoded_payload_bytes<codecs::int4_affine>(101) == 51);
   CHECK(gnndirect::encoded_payload_bytes<codecs::fp16>(602) == 1204);
+}
+
+TEST_CASE("codec_choice: every name maps to its codec type and back; unknown names are refused")
+{
+  using gnndirect::codec_kind;
+  struct expected {
+    const char* name;
+    const char* short_name;
+    codec_kind kind;
+    int code_bits;
+  };
+  // Written out here, not derived from the header's tables: what each name must mean.
+  expected const all[] = {{"fp32", "fp32", codec_kind::fp32, 32},
+                          {"fp16", "fp16", codec_kind::fp16, 16},
+                          {"bf16", "bf16", codec_kind::bf16, 16},
+                          {"int8_affine", "int8", codec_kind::int8_affine, 8},
+                          {"fp8_e4m3", "fp8", codec_kind::fp8_e4m3, 8},
+                          {"int4_affine", "int4", codec_kind::int4_affine, 4}};
+  for (auto const& e : all) {
+    CAPTURE(e.name);
+    CHECK(gnndirect::codec_from_name(e.name) == e.kind);
+    CHECK(gnndirect::codec_from_name(e.short_name) == e.kind);
+    CHECK(gnndirect::to_string(e.kind) == e.name);
+    int const bits = gnndirect::visit_codec(e.kind, [](auto codec) { return decltype(codec)::code_bits; });
+    CHECK(bits == e.code_bits);
+    bool const affine = gnndirect::visit_codec(e.kind, [](auto codec) {
+      using C = decltype(codec);
+      return std::is_same_v<C, gnndirect::codecs::int8_affine> || std::is_same_v<C, gnndirect::codecs::int4_affine>;
+    });
+    CHECK(affine == (e.kind == codec_kind::int8_affine || e.kind == codec_kind::int4_affine));
+  }
+  for (const char* bad : {"", "int3", "INT8", "fp32 ", "int8_affine2"}) {
+    CAPTURE(bad);
+    try {
+      static_cast<void>(gnndirect::codec_from_name(bad));
+      FAIL("no exception");
+    } catch (const gnndirect::invalid_argument& error) {
+      CHECK(std::string(error.what()).find("unknown codec '" + std::string(bad) + "'") != std::string::npos);
+      CHECK(std::string(error.what()).find("int4_affine (int4)") != std::string::npos);
+    }
+  }
+  CHECK_THROWS_AS(gnndirect::visit_codec(static_cast<codec_kind>(99), [](auto) { return 0; }),
+                  gnndirect::invalid_argument);
+  CHECK(gnndirect::to_string(static_cast<codec_kind>(99)) == "unknown");
 }

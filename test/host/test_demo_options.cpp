@@ -103,4 +103,6 @@ TEST_CASE("demo host check: an encoded copy costs its padded rows beside the fp3
   CHECK(encoded_row_bytes("bf16", 602) == 1280);    // 1204 B -> ten lines
   CHECK(encoded_row_bytes("fp8", 602) == 640);
   CHECK(encoded_row_bytes("int4", 3) == 64);        // 2 B, the 64-B minimum
+  CHECK(encoded_row_bytes("int8_affine", 100) == 128);  // the library's names too
+  CHECK_THROWS_AS(encoded_row_bytes("int3", 128), gnndirect::invalid_argument);
 }

@@ -21,14 +21,14 @@
 
 namespace gnndirect_torch {
 
+gnndirect::codec_kind codec_kind_of(const std::string& name)
+{
+  return translate_errors([&] { return gnndirect::codec_from_name(name); });
+}
+
 std::string canonical_codec(const std::string& name)
 {
-  if (name == "fp32" || name == "fp16" || name == "bf16") { return name; }
-  if (name == "int8" || name == "int8_affine") { return "int8_affine"; }
-  if (name == "fp8" || name == "fp8_e4m3") { return "fp8_e4m3"; }
-  if (name == "int4" || name == "int4_affine") { return "int4_affine"; }
-  TORCH_CHECK_VALUE(false, "gnndirect: unknown codec '", name, "' (known: fp32, fp16, bf16, int8_affine "
-                    "(int8), fp8_e4m3 (fp8), int4_affine (int4))");
+  return std::string(gnndirect::to_string(codec_kind_of(name)));
 }
 
 std::tuple<std::string, std::int64_t, std::int64_t, std::int64_t> codec_layout(const std::string& name,

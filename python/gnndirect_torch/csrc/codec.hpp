@@ -6,6 +6,7 @@
 
 #include "common.hpp"
 
+#include <gnndirect/algorithms/codec_choice.hpp>
 #include <gnndirect/device/codecs.hpp>
 #include <gnndirect/owners/encoded_table.hpp>
 
@@ -13,27 +14,24 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 namespace gnndirect_torch {
 
-/// The library's name of `name` ("fp32", "fp16", "bf16", "int8_affine", "fp8_e4m3",
-/// "int4_affine"); the short forms "int8", "fp8", "int4" are accepted too.
+/// The codec `name` names (gnndirect::codec_from_name: "fp32", "fp16", "bf16", "int8_affine",
+/// "fp8_e4m3", "int4_affine", or the short forms "int8", "fp8", "int4").
 /// @throws c10::ValueError naming the accepted names.
+gnndirect::codec_kind codec_kind_of(const std::string& name);
+
+/// The library's name of `name` (see codec_kind_of). @throws c10::ValueError as codec_kind_of.
 std::string canonical_codec(const std::string& name);
 
-/// Calls body(C{}) with C the codec type named `name` (see canonical_codec).
+/// Calls body(C{}) with C the codec type named `name` (gnndirect::visit_codec).
 /// @throws c10::ValueError for an unknown name.
 template <class Body>
 decltype(auto) dispatch_codec(const std::string& name, Body&& body)
 {
-  namespace codecs = gnndirect::codecs;
-  std::string const c = canonical_codec(name);
-  if (c == "fp16") { return body(codecs::fp16{}); }
-  if (c == "bf16") { return body(codecs::bf16{}); }
-  if (c == "int8_affine") { return body(codecs::int8_affine{}); }
-  if (c == "fp8_e4m3") { return body(codecs::fp8_e4m3{}); }
-  if (c == "int4_affine") { return body(codecs::int4_affine{}); }
-  return body(codecs::fp32{});
+  return gnndirect::visit_codec(codec_kind_of(name), std::forward<Body>(body));
 }
 
 /// Floats of per-row metadata codec `C` keeps (0: none; int8/int4: 2, fp8: 1).
