@@ -62,7 +62,7 @@
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/device/codecs.hpp>
 #include <gnndirect/owners/encoded_table.hpp>
-#include <gnndirect/detail/pipeline/cuda_handles.hpp>
+#include <gnndirect/owners/cuda_handles.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/owners/registration.hpp>
 #include <gnndirect/reference/gather_reference.hpp>
@@ -406,8 +406,8 @@ struct sparse_lane {
   gnndirect::buffer<float> out;
   gnndirect::buffer<std::int64_t> indices;
   gnndirect::buffer<std::byte> ws;
-  gnndirect::detail::stream_handle stream = gnndirect::detail::make_non_blocking_stream();
-  gnndirect::detail::event_handle done = gnndirect::detail::make_sync_event();
+  gnndirect::stream_handle stream = gnndirect::make_non_blocking_stream();
+  gnndirect::event_handle done = gnndirect::make_sync_event();
 };
 
 /// `streams` gathers of `count` random 512-B rows at once from the first `span_bytes` of the
@@ -432,7 +432,7 @@ void bm_gather_sparse(benchmark::State& state, const std::string& key, std::size
     lane.ws = gnndirect::buffer<std::byte>(ws_bytes, memory_kind::device);
   }
   cudaStream_t const first = lanes.front().stream.get();
-  gnndirect::detail::event_handle const fork = gnndirect::detail::make_sync_event();
+  gnndirect::event_handle const fork = gnndirect::make_sync_event();
   gb::event_timer timer;
   std::vector<double> times;
   std::uint64_t seed = 777;

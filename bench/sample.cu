@@ -119,7 +119,8 @@ buffer<T> place(const std::vector<T>& host, memory_kind kind)
 {
   buffer<T> b(host.size(), kind);
   if (kind == memory_kind::device) {
-    gnndirect::detail::copy_to_device_and_wait(b.data(), host.data(), b.bytes());
+    GNNDIRECT_CUDA_TRY(cudaMemcpy(b.data(), host.data(), b.bytes(), cudaMemcpyHostToDevice));
+    GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());  // landed before any stream reads it
   } else {
     gnndirect::host::parallel_memcpy(b.host_data(), host.data(), b.bytes());
   }

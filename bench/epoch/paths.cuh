@@ -7,6 +7,7 @@
 #include <gnndirect/host/cpu_gather.hpp>
 #include <gnndirect/host/cpu_sampler.hpp>
 #include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/owners/cuda_handles.hpp>
 #include <gnndirect/owners/encoded_table.hpp>
 #include <gnndirect/pipeline/epoch_order.hpp>
 #include <gnndirect/pipeline/minibatch_pipeline.cuh>
@@ -142,7 +143,7 @@ path_result run_pipeline_path(const std::string& name, const demo_args& a, const
 {
   path_result result{name};
   result.codec = ref.codec;
-  auto const consumer = gnndirect::detail::make_non_blocking_stream();
+  auto const consumer = gnndirect::make_non_blocking_stream();
   gnndirect::buffer<unsigned long long> link_bytes(2, memory_kind::device);  // neighbour lists, missed rows
   GNNDIRECT_CUDA_TRY(cudaMemsetAsync(link_bytes.data(), 0, link_bytes.bytes(), consumer.get()));
   bool const features_remote = gnndirect::is_host_resident(features.kind);
@@ -262,8 +263,8 @@ template <class Index>
 path_result run_cpu_path(const demo_args& a, const dataset<Index>& d)
 {
   path_result result{"cpu-centric"};
-  auto const stream = gnndirect::detail::make_non_blocking_stream();
-  auto const pool = gnndirect::detail::make_retaining_pool(gnndirect::require_device());
+  auto const stream = gnndirect::make_non_blocking_stream();
+  auto const pool = gnndirect::make_retaining_pool(gnndirect::require_device());
   auto const graph = d.host_view();
   gnndirect::table_view<const float> const host_features = d.features.host_view();
   std::int64_t const dim = host_features.cols;
@@ -634,7 +635,7 @@ transfer_result run_transfer_path_with(const demo_args& a, const dataset<Index>&
                                        const gnndirect::encoded_table<stored_codec_t<Codec>>* shared = nullptr)
 {
   transfer_result result;
-  auto const stream = gnndirect::detail::make_non_blocking_stream();
+  auto const stream = gnndirect::make_non_blocking_stream();
   auto const graph = d.host_view();
   gnndirect::table_view<const float> const table = d.features.view();
   gnndirect::table_view<const float> const host_table = d.features.host_view();

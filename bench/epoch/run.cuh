@@ -5,6 +5,7 @@
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/device/codecs.hpp>
 #include <gnndirect/graph/generate.hpp>
+#include <gnndirect/owners/cuda_handles.hpp>
 #include <gnndirect/owners/placement.hpp>
 
 #include "dataset.cuh"
@@ -28,7 +29,7 @@ inline bool needs_encoded_features(const demo_args& a)
 template <class Codec, class Index>
 int run(demo_args a, report_context ctx, gnndirect::placement_decision where)
 {
-  auto const stream = gnndirect::detail::make_non_blocking_stream();
+  auto const stream = gnndirect::make_non_blocking_stream();
   ctx.index_type = sizeof(Index) == 4 ? "int32" : "int64";
   dataset<Index> const d = make_dataset<Index>(a, stream.get(), where.kind);
   ctx.nodes = d.graph.num_nodes();

@@ -40,6 +40,7 @@
 #include <gnndirect/owners/allocation.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/owners/coo.hpp>
+#include <gnndirect/owners/cuda_handles.hpp>
 #include <gnndirect/owners/encoded_table.hpp>
 #include <gnndirect/owners/host_memory.hpp>
 #include <gnndirect/owners/host_memory_info.hpp>

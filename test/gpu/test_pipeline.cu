@@ -6,7 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <gnndirect/core/cuda_error.hpp>
-#include <gnndirect/detail/pipeline/cuda_handles.hpp>
+#include <gnndirect/owners/cuda_handles.hpp>
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/graph/generate.hpp>
 #include <gnndirect/owners/buffer.hpp>
@@ -208,7 +208,7 @@ void check_against_reference(std::uint64_t seed, csr_placement graph_kind, memor
   pipeline_options options = test_options(seed, depth, workers);
   options.worker_wait = wait;
   options.max_blocks = max_blocks;
-  auto const consumer = gnndirect::detail::make_non_blocking_stream();
+  auto const consumer = gnndirect::make_non_blocking_stream();
   auto pipeline = f.make_pipeline(options);
   if (max_blocks > 0) {
     CHECK(pipeline.options().sampling.max_blocks == max_blocks);
@@ -288,7 +288,7 @@ TEST_CASE("pipeline prepares batch i+1 while batch i is held, and at most depth 
                                 csr_placement{memory_kind::device, memory_kind::managed_host},
                                 memory_kind::managed_host, memory_kind::device);
   pipeline_options const options = test_options(seed, 2);
-  auto const consumer = gnndirect::detail::make_non_blocking_stream();
+  auto const consumer = gnndirect::make_non_blocking_stream();
   auto pipeline = f.make_pipeline(options);
   REQUIRE(pipeline.num_batches() >= 4);
   CHECK_THROWS_AS((void)pipeline.next(consumer.get()), gnndirect::invalid_argument);  // no epoch
@@ -342,7 +342,7 @@ TEST_CASE("pipeline workers prepare batches concurrently and hand them out in or
                                 csr_placement{memory_kind::device, memory_kind::managed_host},
                                 memory_kind::managed_host, memory_kind::device);
   pipeline_options const options = test_options(seed, 3, 2);
-  auto const consumer = gnndirect::detail::make_non_blocking_stream();
+  auto const consumer = gnndirect::make_non_blocking_stream();
   auto pipeline = f.make_pipeline(options);
   pipeline.start_epoch(0);
   std::int64_t expected = 0;
@@ -393,7 +393,7 @@ TEST_CASE("pipeline workers: a corrupt neighbour list fails its batch after the 
   }
   auto const bad_graph = gnndirect::csr_graph<std::int64_t, std::int32_t>::adopt(
     corrupt.view(), csr_placement::all(memory_kind::device));
-  auto const consumer = gnndirect::detail::make_non_blocking_stream();
+  auto const consumer = gnndirect::make_non_blocking_stream();
   {
     pipeline_of<std::int32_t> pipeline(bad_graph.view(), f.features.view(), f.labels.data(),
                                        f.training_ids, options);
@@ -420,7 +420,7 @@ TEST_CASE("pipeline destroyed mid-epoch with a batch held and the worker busy")
   fixture<std::int32_t> const f(seed, 0.05, 64, 2000,
                                 csr_placement{memory_kind::device, memory_kind::managed_host},
                                 memory_kind::managed_host, memory_kind::device);
-  auto const consumer = gnndirect::detail::make_non_blocking_stream();  // outlives the pipeline
+  auto const consumer = gnndirect::make_non_blocking_stream();  // outlives the pipeline
   {
     auto pipeline = f.make_pipeline(test_options(seed, 3));
     pipeline.start_epoch(1);
@@ -474,7 +474,7 @@ TEST_CASE("pipeline allocates no device memory per batch after the first epoch")
   GNNDIRECT_CUDA_TRY(cudaGetDevice(&device));
   cudaMemPool_t default_pool{};
   GNNDIRECT_CUDA_TRY(cudaDeviceGetDefaultMemPool(&default_pool, device));
-  auto const consumer = gnndirect::detail::make_non_blocking_stream();
+  auto const consumer = gnndirect::make_non_blocking_stream();
   auto pipeline = f.make_pipeline(options);
   CHECK(reserved_bytes(pipeline.memory_pool()) >= options.reserve_bytes);
 
@@ -503,7 +503,7 @@ TEST_CASE("pipeline errors: bad training id raises from next(), context stays us
   fixture<std::int32_t> const f(seed, 0.05, 16, 1000, csr_placement::all(memory_kind::device),
                                 memory_kind::device, memory_kind::device);
   pipeline_options const options = test_options(seed, 2);
-  auto const consumer = gnndirect::detail::make_non_blocking_stream();
+  auto const consumer = gnndirect::make_non_blocking_stream();
   auto const num_nodes = f.host_graph.num_nodes;
   for (std::int32_t bad : {static_cast<std::int32_t>(num_nodes), std::int32_t{-1}}) {
     CAPTURE(bad);
@@ -576,7 +576,7 @@ TEST_CASE("soak: many epochs, every batch spot-checked, every 16th in full, memo
   // About depth x the largest batch (products: ~100 MB with temporaries), so the pool's high-water
   // mark is reached in the first epoch.
   options.reserve_bytes = (quick ? std::size_t{256} : std::size_t{1024}) << 20;
-  auto const consumer = gnndirect::detail::make_non_blocking_stream();
+  auto const consumer = gnndirect::make_non_blocking_stream();
   auto pipeline = f.make_pipeline(options);
   std::mt19937_64 rng(seed);
   std::size_t device_free_after_first = 0;
@@ -771,7 +771,7 @@ TEST_CASE("batch_scheduler with a link-prediction preparer: pairs and both endpo
   link_preparer preparer(f.host_graph, f.features.view(), 300, 2, seed, mr);
   // The test's own host computation: an independent preparer object (never run on the GPU).
   link_preparer host(f.host_graph, f.features.view(), 300, 2, seed, mr);
-  auto const consumer = gnndirect::detail::make_non_blocking_stream();
+  auto const consumer = gnndirect::make_non_blocking_stream();
   std::vector<std::int32_t> want_src, want_dst;
   {
     gnndirect::batch_scheduler<link_preparer> scheduler(preparer, gnndirect::scheduler_options{3, 2});
@@ -827,7 +827,7 @@ TEST_CASE("minibatch_pipeline on a caller's memory resource")
                                 memory_kind::device, memory_kind::device);
   pipeline_options const options = test_options(seed, 2, 1);
   counting_resource mr;
-  auto const consumer = gnndirect::detail::make_non_blocking_stream();
+  auto const consumer = gnndirect::make_non_blocking_stream();
   {
     pipeline_of<std::int64_t> pipeline(f.graph.view(), f.features.view(), f.labels.data(), f.training_ids,
                                        options, gnndirect::uniform_sampler{}, mr);
@@ -864,7 +864,7 @@ TEST_CASE("minibatch_pipeline with a user-written temporal sampler: every batch 
   pipeline_options options = test_options(seed, 3);
   options.fanouts = {6, 4, 3};
   options.batch_size = 128;
-  auto const consumer = gnndirect::detail::make_non_blocking_stream();
+  auto const consumer = gnndirect::make_non_blocking_stream();
   {
     gnndirect::minibatch_pipeline<std::int64_t, std::int32_t, float, label_type,
                                   gnndirect::test::recent_before_sampler>

@@ -26,7 +26,7 @@
 #include <gnndirect/core/resource.hpp>
 #include <gnndirect/core/table_view.hpp>
 #include <gnndirect/core/version.hpp>
-#include <gnndirect/detail/pipeline/cuda_handles.hpp>
+#include <gnndirect/owners/cuda_handles.hpp>
 #include <gnndirect/pipeline/epoch_order.hpp>
 #include <gnndirect/pipeline/gnn_preparer.cuh>
 #include <gnndirect/pipeline/scheduler.cuh>
@@ -87,9 +87,9 @@ class minibatch_pipeline {
   minibatch_pipeline(const csr_view<Offset, Index>& graph, typename preparer_type::feature_rows_type features,
                      const Label* labels, std::vector<Index> training_ids, pipeline_options options,
                      const Sampler& sampler = Sampler{}, resource_ref mr = {})
-    : pool_(detail::make_retaining_pool(require_device())),
+    : pool_(make_retaining_pool(require_device())),
       own_resource_(pool_.get()),
-      stream_(detail::make_non_blocking_stream()),
+      stream_(make_non_blocking_stream()),
       preparer_(graph, features, labels, std::move(training_ids), std::move(options), sampler,
                 mr.is_default() ? resource_ref(own_resource_) : mr, stream_.get()),
       scheduler_(preparer_, scheduler_options{preparer_.options().depth, preparer_.options().workers,
@@ -158,9 +158,9 @@ class minibatch_pipeline {
  private:
   // Declaration order is destruction order reversed: the scheduler (slots, workers) goes first,
   // then the preparer (cache), and the pool last, after everything was freed into it.
-  detail::pool_handle pool_;
+  pool_handle pool_;
   device_pool_resource own_resource_;
-  detail::stream_handle stream_;  // set-up work
+  stream_handle stream_;  // set-up work
   preparer_type preparer_;
   batch_scheduler<preparer_type> scheduler_;
 };

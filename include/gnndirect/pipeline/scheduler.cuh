@@ -49,7 +49,7 @@
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/core/version.hpp>
-#include <gnndirect/detail/pipeline/cuda_handles.hpp>
+#include <gnndirect/owners/cuda_handles.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -258,14 +258,14 @@ class batch_scheduler {
   /// while handed out; `state` and `batch_index` change under the mutex. All of a batch's GPU
   /// work and memory are ordered on the slot's stream, declared first so it is destroyed last.
   struct slot {
-    detail::stream_handle stream{detail::make_non_blocking_stream()};
+    stream_handle stream{make_non_blocking_stream()};
     std::unique_ptr<batch_type> batch{std::make_unique<batch_type>()};
     slot_state state{slot_state::free};
     std::int64_t batch_index{-1};  // batch of the current epoch held in the slot (-1: none)
     bool consumed_pending{false};  // `consumed` was recorded since the stream last waited on it
     cudaStream_t consumer{nullptr};
-    detail::event_handle ready{detail::make_sync_event()};
-    detail::event_handle consumed{detail::make_sync_event()};
+    event_handle ready{make_sync_event()};
+    event_handle consumed{make_sync_event()};
   };
 
   static scheduler_options checked(scheduler_options options)
