@@ -6,7 +6,10 @@
 //   against torch-sparse's neighbor_sample per worker process (bench/torch_sparse_sampler.py);
 //   the layer variant "cpu_fast_relabel" relabels as neighbor_sample does;
 // - host_reference_oracle: the bit-exact reference the GPU tests check against. It is built for
-//   checking, not speed, and is never a baseline of any ratio.
+//   checking, not speed, and is never a baseline of any ratio;
+// - sample_layer_weighted/*: the same layer with weighted_sampler (Efraimidis-Spirakis, one
+//   float weight per edge, 1 in 16 zero) against cpu_fast's weighted draws on all cores; the
+//   weights live where indices live (and add 4 bytes per edge read: the whole list is weighed).
 //
 // Graph: synthetic power-law-ish CSR generated on the host (Pareto(2) degrees scaled to the edge
 // target, uniform random neighbours, parallel fill). Defaults are products-shaped (2.45M nodes,
@@ -65,11 +68,13 @@ std::uint64_t mix64(std::uint64_t z)
 struct host_csr {
   std::vector<Offset> indptr;
   std::vector<Index> indices;
+  std::vector<float> weights;  ///< empty until a weighted benchmark asks (ensure_weights)
   gnndirect::csr_view<Offset, Index> view() const
   {
     gnndirect::csr_view<Offset, Index> v;
     v.indptr = indptr.data();
     v.indices = indices.data();
+    v.weights = weights.empty() ? nullptr : weights.data();
     v.num_nodes = static_cast<std::int64_t>(indptr.size()) - 1;
     v.num_edges = static_cast<std::int64_t>(indices.size());
     return v;
@@ -164,6 +169,30 @@ gnndirect::sampling_policy layer_policy()
 /// The sampler of every benchmark (uniform without replacement, as DGL's and PyG's defaults).
 gnndirect::uniform_sampler layer_sampler(std::uint64_t seed) { return gnndirect::uniform_sampler{seed}; }
 
+/// The family name of a sampler's layer benchmarks (the key of its same-run baseline).
+template <class Sampler>
+std::string layer_family()
+{
+  return Sampler::needs_weights ? "layer_weighted" : "layer";
+}
+
+/// Creates the graph's edge weights on first use (all cores): uniform in (0, 1], 1 in 16 zero
+/// (never drawn). Only the weighted benchmarks pay for them (6.5 GB at papers100M scale).
+void ensure_weights()
+{
+  auto& g = ctx().graph;
+  if (!g.weights.empty() || g.indices.empty()) { return; }
+  g.weights.resize(g.indices.size());
+  gnndirect::host::parallel_for_ranges(static_cast<std::int64_t>(g.weights.size()),
+                                       [&](std::int64_t b, std::int64_t e, int) {
+    for (std::int64_t i = b; i < e; ++i) {
+      std::uint64_t const bits = mix64(static_cast<std::uint64_t>(i) ^ 0x5EED5ull);
+      g.weights[static_cast<std::size_t>(i)] =
+        (bits & 15) == 0 ? 0.0f : static_cast<float>((bits >> 40) + 1) * 0x1.0p-24f;
+    }
+  }, gnndirect::host::default_thread_count());
+}
+
 std::vector<Index> host_seeds(std::int64_t count, std::uint64_t seed)
 {
   std::vector<Index> seeds(static_cast<std::size_t>(count));
@@ -233,11 +262,14 @@ void bm_layer_oracle(benchmark::State& state)
 
 /// The fast CPU sampler on one layer: state.range(0) threads (0: all cores), state.range(1) = 1
 /// relabels too (sample_blocks with one fanout, as torch-sparse's neighbor_sample does). The
-/// all-core run without relabelling is the baseline of the GPU layer ratios.
+/// all-core run without relabelling is the baseline of the GPU layer ratios of its family.
+/// @tparam Sampler uniform_sampler or weighted_sampler
+template <class Sampler>
 void bm_layer_cpu_fast(benchmark::State& state)
 {
   auto const threads = static_cast<int>(state.range(0));
   bool const relabel = state.range(1) != 0;
+  if (Sampler::needs_weights) { ensure_weights(); }
   auto& sampler = cpu_fast(threads);
   auto const view = ctx().graph.view();
   gnndirect::host::cpu_neighbors<Offset, Index> out;
@@ -249,9 +281,9 @@ void bm_layer_cpu_fast(benchmark::State& state)
     auto const seeds = host_seeds(ctx().num_seeds, ++round);
     auto const t0 = std::chrono::steady_clock::now();
     if (relabel) {
-      sampler.sample_blocks(view, seeds.data(), ctx().num_seeds, {15}, layer_sampler(round), blocks);
+      sampler.sample_blocks(view, seeds.data(), ctx().num_seeds, {15}, Sampler{round}, blocks);
     } else {
-      sampler.sample_neighbors(view, seeds.data(), ctx().num_seeds, 15, 0, layer_sampler(round), out);
+      sampler.sample_neighbors(view, seeds.data(), ctx().num_seeds, 15, 0, Sampler{round}, out);
     }
     double const t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     state.SetIterationTime(t);
@@ -259,20 +291,28 @@ void bm_layer_cpu_fast(benchmark::State& state)
     edges = static_cast<double>(relabel ? blocks.num_edges() : out.num_edges());
   }
   bool const baseline = threads == 0 && !relabel;
-  report(state, "layer", edges, bench::median(times), static_cast<double>(ctx().num_seeds),
+  report(state, layer_family<Sampler>(), edges, bench::median(times), static_cast<double>(ctx().num_seeds),
          baseline ? role::baseline : role::other);
   state.counters["threads"] = sampler.threads();
   state.counters["edges_per_s_per_core"] = edges / bench::median(times) / sampler.threads();
 }
 
+/// One GPU layer (1M seeds, fanout 15) with `Sampler`, graph arrays placed as `where` says (the
+/// weights, when the sampler reads them, beside indices).
+/// @tparam Sampler uniform_sampler or weighted_sampler
+template <class Sampler>
 void bm_layer_gpu(benchmark::State& state, placement where)
 {
+  if (Sampler::needs_weights) { ensure_weights(); }
   auto const& g = ctx().graph;
   buffer<Offset> const indptr = place(g.indptr, where.indptr);
   buffer<Index> const indices = place(g.indices, where.indices);
+  static std::vector<float> const no_weights;  // a uniform layer places none (both branches lvalues: no copy)
+  buffer<float> const weights = place(Sampler::needs_weights ? g.weights : no_weights, where.indices);
   auto view = g.view();
   view.indptr = indptr.data();
   view.indices = indices.data();
+  view.weights = Sampler::needs_weights ? weights.data() : nullptr;
   view.indptr_kind = where.indptr;
   view.indices_kind = where.indices;
   std::int64_t const n = ctx().num_seeds;
@@ -296,7 +336,7 @@ void bm_layer_gpu(benchmark::State& state, placement where)
     bench::fill_random_indices(stream, seeds.data(), n, view.num_nodes, round);  // fresh seeds
     timer.start(stream);
     gnndirect::sample_neighbors_async(stream, view, static_cast<const Index*>(seeds.data()), n, 15, 0,
-                                      layer_sampler(round), layer_policy(), out, {ws.data(), ws.bytes()});
+                                      Sampler{round}, layer_policy(), out, {ws.data(), ws.bytes()});
     timer.stop(stream);
     double const t = timer.seconds();
     state.SetIterationTime(t);
@@ -305,7 +345,8 @@ void bm_layer_gpu(benchmark::State& state, placement where)
   }
   gnndirect::sample_neighbors_check(stream, {ws.data(), ws.bytes()}, view.num_nodes);
   GNNDIRECT_CUDA_TRY(cudaStreamDestroy(stream));
-  report(state, "layer", static_cast<double>(edges), bench::median(times), static_cast<double>(n), role::gpu);
+  report(state, layer_family<Sampler>(), static_cast<double>(edges), bench::median(times), static_cast<double>(n),
+         role::gpu);
 }
 
 std::int64_t total_edges(const gnndirect::host::reference_blocks<Offset, Index>& b)
@@ -413,15 +454,24 @@ int main(int argc, char** argv)
 
   benchmark::RegisterBenchmark("link_peak/pinned_h2d", bm_link_peak)->UseManualTime()->Iterations(1);
   // Baselines first: a GPU benchmark's ratio_vs_host needs its family's cpu_fast run before it.
-  benchmark::RegisterBenchmark("sample_layer/cpu_fast", bm_layer_cpu_fast)
+  using gnndirect::uniform_sampler;
+  using gnndirect::weighted_sampler;
+  benchmark::RegisterBenchmark("sample_layer/cpu_fast", bm_layer_cpu_fast<uniform_sampler>)
     ->Args({0, 0})->ArgNames({"threads", "relabel"})->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("sample_layer/cpu_fast", bm_layer_cpu_fast)
+  benchmark::RegisterBenchmark("sample_layer/cpu_fast", bm_layer_cpu_fast<uniform_sampler>)
     ->Args({0, 1})->Args({1, 0})->Args({1, 1})->ArgNames({"threads", "relabel"})
     ->UseManualTime()->Iterations(3)->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("sample_layer/host_reference_oracle", bm_layer_oracle)
     ->UseManualTime()->Iterations(3)->Unit(benchmark::kMillisecond);
   for (auto const& where : placements) {
-    benchmark::RegisterBenchmark(("sample_layer/" + where.name()).c_str(), bm_layer_gpu, where)
+    benchmark::RegisterBenchmark(("sample_layer/" + where.name()).c_str(), bm_layer_gpu<uniform_sampler>, where)
+      ->UseManualTime()->Iterations(20)->Unit(benchmark::kMillisecond);
+  }
+  benchmark::RegisterBenchmark("sample_layer_weighted/cpu_fast", bm_layer_cpu_fast<weighted_sampler>)
+    ->Args({0, 0})->ArgNames({"threads", "relabel"})->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
+  for (auto const& where : placements) {
+    benchmark::RegisterBenchmark(("sample_layer_weighted/" + where.name()).c_str(), bm_layer_gpu<weighted_sampler>,
+                                 where)
       ->UseManualTime()->Iterations(20)->Unit(benchmark::kMillisecond);
   }
   for (std::int64_t n : {1024, 8192}) {
