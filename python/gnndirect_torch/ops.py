@@ -33,7 +33,7 @@ def gather(table, index: torch.Tensor, *, dtype: Optional[torch.dtype] = None,
     Args:
         table: a :class:`~gnndirect_torch.Table` or a 2-D tensor whose rows are contiguous, in
             any GPU-addressable placement (registered/pinned/managed_host CPU tensor, or CUDA);
-            with CPU tensors everywhere the host reference runs instead.
+            with CPU tensors everywhere the all-core CPU gather runs instead.
         index: 1-D int32/int64 tensor (CUDA for the GPU path).
         dtype: the output dtype. A Table with a codec decodes to float32 (default), float16 or
             bfloat16 (inside the gather: the link carries the encoded rows; ``codec="fp32"``

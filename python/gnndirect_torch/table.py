@@ -436,7 +436,7 @@ class Table(_ProcessLocal):
         hot_rows: ids to cache, most valuable first (default: highest degree of ``graph``).
         graph: a :class:`Graph` or indptr tensor whose degrees rank rows for the cache.
         device: the CUDA device (default: current); a CPU device keeps ``data`` as it is (or its
-            encoding in a CPU tensor) and gathers with the host reference (no placement, no cache).
+            encoding in a CPU tensor) and gathers on all CPU cores (no placement, no cache).
     Raises:
         ValueError: shapes; an unknown codec; with a codec: an empty table, or a value the codec
         cannot encode (NaN, infinity, beyond fp16/bf16's range), naming its row and column.
@@ -826,7 +826,7 @@ class Graph(_ProcessLocal):
         indptr_placement: placement of ``indptr`` (default ``device``: small and hot).
         weights: optional float32 edge weights (weighted sampling).
         device: CUDA device (default: current); a CPU device keeps the arrays as they are and
-            samples with the host reference.
+            samples with the fast CPU sampler.
         validate: check the whole graph once, after placement (gnndirect's validator: on the
             GPU for CUDA graphs, reading each array once; on the host for CPU graphs): indptr
             starts at 0, never decreases and ends at len(indices), every neighbour id lies in

@@ -1,9 +1,8 @@
 #pragma once
 /// @file cpu_gather.hpp
 /// @brief The CPU-centric feature path: all-core row gather (index_select) and scatter on the
-/// host, and a
-/// double-buffered loader that gathers into one pinned staging buffer while the other is being
-/// copied to the GPU (host-compilable; the copy part calls the CUDA runtime).
+/// host, and a double-buffered loader that gathers into one pinned staging buffer while the other
+/// is being copied to the GPU (host-compilable; the copy part calls the CUDA runtime).
 ///
 /// This is what a good CPU loader does (PyTorch's pinned-memory DataLoader, DGL's CPU path):
 /// the gather of piece k+1 overlaps the H2D copy of piece k, so the epoch costs about

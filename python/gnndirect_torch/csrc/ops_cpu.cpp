@@ -248,15 +248,8 @@ std::vector<at::Tensor> sample_blocks_cpu(const at::Tensor& indptr, const at::Te
       request.visit([&](auto draw) {
         sampler.sample_blocks(csr, data_as<const I>(ids), ids.size(0), fans, draw, *blocks);
       });
-      std::vector<at::Tensor> out;
-      out.reserve(4 * blocks->layers.size());
-      for (auto& layer : blocks->layers) {
-        out.push_back(adopt_tensor(blocks, layer.src_nodes, indices.scalar_type()));
-        out.push_back(adopt_tensor(blocks, layer.offsets, at::kLong));
-        out.push_back(adopt_tensor(blocks, layer.indices, indices.scalar_type()));
-        out.push_back(adopt_tensor(blocks, layer.edge_ids, indptr.scalar_type()));
-      }
-      return out;
+      return flat_blocks(*blocks, indices.scalar_type(), indptr.scalar_type(),
+                         [&](auto& values, at::ScalarType dtype) { return adopt_tensor(blocks, values, dtype); });
     });
   });
 }

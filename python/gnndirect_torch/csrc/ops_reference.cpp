@@ -86,19 +86,12 @@ std::vector<at::Tensor> reference_sample_blocks(const at::Tensor& indptr, const 
       using I = decltype(index_tag);
       auto const csr = host_csr_view<O, I>(indptr, indices, weights);
       auto const request = make_request(seed, replace, weights.has_value(), true);
-      auto const blocks = request.visit([&](auto sampler) {
+      auto blocks = request.visit([&](auto sampler) {
         return gnndirect::host::sample_blocks_reference(csr, data_as<const I>(ids), ids.size(0), fans,
                                                         sampler, workers);
       });
-      std::vector<at::Tensor> out;
-      out.reserve(4 * blocks.layers.size());
-      for (auto const& layer : blocks.layers) {
-        out.push_back(tensor_from(layer.src_nodes, indices.scalar_type()));
-        out.push_back(tensor_from(layer.offsets, at::kLong));
-        out.push_back(tensor_from(layer.indices, indices.scalar_type()));
-        out.push_back(tensor_from(layer.edge_ids, indptr.scalar_type()));
-      }
-      return out;
+      return flat_blocks(blocks, indices.scalar_type(), indptr.scalar_type(),
+                         [](const auto& values, at::ScalarType dtype) { return tensor_from(values, dtype); });
     });
   });
 }

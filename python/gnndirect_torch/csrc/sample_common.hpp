@@ -82,6 +82,24 @@ decltype(auto) dispatch_csr(const at::Tensor& indptr, const at::Tensor& indices,
   });
 }
 
+/// The sampling ops' flat output of host blocks (cpu_blocks or reference_blocks): per layer,
+/// src_nodes, offsets (int64), local indices and edge ids, each made a tensor by
+/// `to_tensor(vector, dtype)` (a copy, or a tensor that owns the vector's memory).
+template <class Blocks, class ToTensor>
+std::vector<at::Tensor> flat_blocks(Blocks& blocks, at::ScalarType index_dtype, at::ScalarType offset_dtype,
+                                    ToTensor&& to_tensor)
+{
+  std::vector<at::Tensor> out;
+  out.reserve(4 * blocks.layers.size());
+  for (auto& layer : blocks.layers) {
+    out.push_back(to_tensor(layer.src_nodes, index_dtype));
+    out.push_back(to_tensor(layer.offsets, at::kLong));
+    out.push_back(to_tensor(layer.indices, index_dtype));
+    out.push_back(to_tensor(layer.edge_ids, offset_dtype));
+  }
+  return out;
+}
+
 /// What the ops' arguments ask for: one of the library's samplers, chosen at run time (the
 /// binding is a run-time boundary: visit_sampler maps the choice onto a sampler type), and the
 /// tuning.
