@@ -95,7 +95,7 @@ def test_graph_from_npy_every_placement(seed, tmp_path, placement, index_dtype):
     assert graph.placement == placement
     assert torch.equal(graph.indptr.cpu(), indptr)
     assert torch.equal(graph.indices.cpu().long(), indices)
-    seeds = torch.randint(0, 1500, (300,), device="cuda")
+    seeds = torch.randint(0, 1500, (300,), device="cuda", dtype=graph.indices.dtype)  # the ids' dtype
     a = graph.sample_neighbors(seeds, 5, seed=seed)
     b = gd.Graph(indptr, indices.to(graph.indices.dtype), placement="device").sample_neighbors(seeds, 5, seed=seed)
     for x, y in zip(a, b):

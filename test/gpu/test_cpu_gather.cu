@@ -36,6 +36,9 @@ TEST_CASE("staged_gather lands exactly the indexed rows on the device")
     out.emplace_back(static_cast<std::size_t>(n * cols), gnndirect::memory_kind::device);
     REQUIRE(cudaMemset(out.back().data(), 0xFF, out.back().bytes()) == cudaSuccess);  // poison (NaN)
   }
+  // The poison goes on the legacy default stream, which `stream` (non-blocking) does not wait
+  // for: without this, a late memset could land after a copy (seen under compute-sanitizer).
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   for (int b = 0; b < batches; ++b) {  // no synchronisation between batches: copies overlap
     staged.gather(pool, src, ids[b].data(), n, out[b].data(), stream);
   }
