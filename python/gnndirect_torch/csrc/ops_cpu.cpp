@@ -31,15 +31,11 @@
 #include <memory>
 #include <optional>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace gnndirect_torch {
 namespace {
-
-int thread_count(std::int64_t threads)
-{
-  return threads > 0 ? static_cast<int>(threads) : gnndirect::host::default_thread_count();
-}
 
 /// The calling thread's fast sampler with `threads` workers (defined below; its worker pool also
 /// runs the CPU gather).
@@ -186,13 +182,6 @@ at::Tensor adopt_tensor(const std::shared_ptr<Owner>& owner, std::vector<T, Allo
   return at::from_blob(values.data(), {n}, [owner](void*) {}, at::dtype(dtype));
 }
 
-/// @throws c10::ValueError unless 0 <= threads <= 4096.
-void check_threads(std::int64_t threads)
-{
-  TORCH_CHECK_VALUE(threads >= 0 && threads <= 4096, "gnndirect: threads must be in [0, 4096], got ",
-                    threads);
-}
-
 /// CPU sample_neighbors: host::cpu_sampler (all cores); the outputs own the sampler's arrays.
 std::tuple<at::Tensor, at::Tensor, at::Tensor> sample_neighbors_cpu(
   const at::Tensor& indptr, const at::Tensor& indices, const at::Tensor& seeds, std::int64_t fanout,
@@ -201,25 +190,22 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> sample_neighbors_cpu(
 {
   check_csr_tensors(indptr, indices, seeds, weights, false);
   check_fanout(fanout);
-  check_threads(threads);
+  int const workers = checked_threads(threads);
   at::Tensor const ids = seeds.contiguous();
-  return translate_errors([&] {
-    return dispatch_csr(indptr, indices, [&](auto offset_tag, auto index_tag) {
-      using O = decltype(offset_tag);
-      using I = decltype(index_tag);
-      auto const csr = host_csr_view<O, I>(indptr, indices, weights);
-      if (check) { validate_once(csr, indptr, indices, weights); }
-      auto const request = make_request(seed, replace, weights.has_value(), check);
-      auto result = std::make_shared<gnndirect::host::cpu_neighbors<O, I>>();
-      auto& sampler = fast_sampler(thread_count(threads));
-      request.visit([&](auto draw) {
-        sampler.sample_neighbors(csr, data_as<const I>(ids), ids.size(0), static_cast<int>(fanout),
-                                 static_cast<int>(layer), draw, *result);
-      });
-      return std::make_tuple(adopt_tensor(result, result->offsets, at::kLong),
-                             adopt_tensor(result, result->neighbors, indices.scalar_type()),
-                             adopt_tensor(result, result->edge_ids, indptr.scalar_type()));
+  return on_host_csr(indptr, indices, weights, [&](const auto& csr) {
+    using O = typename std::decay_t<decltype(csr)>::offset_type;
+    using I = typename std::decay_t<decltype(csr)>::index_type;
+    if (check) { validate_once(csr, indptr, indices, weights); }
+    auto const request = make_request(seed, replace, weights.has_value(), check);
+    auto result = std::make_shared<gnndirect::host::cpu_neighbors<O, I>>();
+    auto& sampler = fast_sampler(workers);
+    request.visit([&](auto draw) {
+      sampler.sample_neighbors(csr, data_as<const I>(ids), ids.size(0), static_cast<int>(fanout),
+                               static_cast<int>(layer), draw, *result);
     });
+    return std::make_tuple(adopt_tensor(result, result->offsets, at::kLong),
+                           adopt_tensor(result, result->neighbors, indices.scalar_type()),
+                           adopt_tensor(result, result->edge_ids, indptr.scalar_type()));
   });
 }
 
@@ -234,23 +220,20 @@ std::vector<at::Tensor> sample_blocks_cpu(const at::Tensor& indptr, const at::Te
 {
   check_csr_tensors(indptr, indices, seeds, weights, false);
   std::vector<int> const fans = checked_fanouts(fanouts);
-  check_threads(threads);
+  int const workers = checked_threads(threads);
   at::Tensor const ids = seeds.contiguous();
-  return translate_errors([&] {
-    return dispatch_csr(indptr, indices, [&](auto offset_tag, auto index_tag) {
-      using O = decltype(offset_tag);
-      using I = decltype(index_tag);
-      auto const csr = host_csr_view<O, I>(indptr, indices, weights);
-      if (check) { validate_once(csr, indptr, indices, weights); }
-      auto const request = make_request(seed, replace, weights.has_value(), check);
-      auto blocks = std::make_shared<gnndirect::host::cpu_blocks<O, I>>();
-      auto& sampler = fast_sampler(thread_count(threads));
-      request.visit([&](auto draw) {
-        sampler.sample_blocks(csr, data_as<const I>(ids), ids.size(0), fans, draw, *blocks);
-      });
-      return flat_blocks(*blocks, indices.scalar_type(), indptr.scalar_type(),
-                         [&](auto& values, at::ScalarType dtype) { return adopt_tensor(blocks, values, dtype); });
+  return on_host_csr(indptr, indices, weights, [&](const auto& csr) {
+    using O = typename std::decay_t<decltype(csr)>::offset_type;
+    using I = typename std::decay_t<decltype(csr)>::index_type;
+    if (check) { validate_once(csr, indptr, indices, weights); }
+    auto const request = make_request(seed, replace, weights.has_value(), check);
+    auto blocks = std::make_shared<gnndirect::host::cpu_blocks<O, I>>();
+    auto& sampler = fast_sampler(workers);
+    request.visit([&](auto draw) {
+      sampler.sample_blocks(csr, data_as<const I>(ids), ids.size(0), fans, draw, *blocks);
     });
+    return flat_blocks(*blocks, indices.scalar_type(), indptr.scalar_type(),
+                       [&](auto& values, at::ScalarType dtype) { return adopt_tensor(blocks, values, dtype); });
   });
 }
 

@@ -20,6 +20,7 @@
 #include <cstring>
 #include <optional>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace gnndirect_torch {
@@ -36,13 +37,6 @@ at::Tensor tensor_from(const Vector& values, at::ScalarType dtype)
   return out;
 }
 
-int reference_threads(std::int64_t threads)
-{
-  TORCH_CHECK_VALUE(threads >= 0 && threads <= 4096, "gnndirect: threads must be in [0, 4096], got ",
-                    threads);
-  return threads > 0 ? static_cast<int>(threads) : gnndirect::host::default_thread_count();
-}
-
 std::tuple<at::Tensor, at::Tensor, at::Tensor> reference_sample_neighbors(
   const at::Tensor& indptr, const at::Tensor& indices, const at::Tensor& seeds, std::int64_t fanout,
   std::int64_t layer, std::int64_t seed, bool replace, const std::optional<at::Tensor>& weights,
@@ -50,23 +44,19 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> reference_sample_neighbors(
 {
   check_csr_tensors(indptr, indices, seeds, weights, false);
   check_fanout(fanout);
-  int const workers = reference_threads(threads);
+  int const workers = checked_threads(threads);
   at::Tensor const ids = seeds.contiguous();
-  return translate_errors([&] {
-    return dispatch_csr(indptr, indices, [&](auto offset_tag, auto index_tag) {
-      using O = decltype(offset_tag);
-      using I = decltype(index_tag);
-      auto const csr = host_csr_view<O, I>(indptr, indices, weights);
-      auto const request = make_request(seed, replace, weights.has_value(), true);
-      auto const result = request.visit([&](auto sampler) {
-        return gnndirect::host::sample_neighbors_reference(csr, data_as<const I>(ids), ids.size(0),
-                                                           static_cast<int>(fanout),
-                                                           static_cast<int>(layer), sampler, workers);
-      });
-      return std::make_tuple(tensor_from(result.offsets, at::kLong),
-                             tensor_from(result.neighbors, indices.scalar_type()),
-                             tensor_from(result.edge_ids, indptr.scalar_type()));
+  return on_host_csr(indptr, indices, weights, [&](const auto& csr) {
+    using I = typename std::decay_t<decltype(csr)>::index_type;
+    auto const request = make_request(seed, replace, weights.has_value(), true);
+    auto const result = request.visit([&](auto sampler) {
+      return gnndirect::host::sample_neighbors_reference(csr, data_as<const I>(ids), ids.size(0),
+                                                         static_cast<int>(fanout),
+                                                         static_cast<int>(layer), sampler, workers);
     });
+    return std::make_tuple(tensor_from(result.offsets, at::kLong),
+                           tensor_from(result.neighbors, indices.scalar_type()),
+                           tensor_from(result.edge_ids, indptr.scalar_type()));
   });
 }
 
@@ -78,21 +68,17 @@ std::vector<at::Tensor> reference_sample_blocks(const at::Tensor& indptr, const 
 {
   check_csr_tensors(indptr, indices, seeds, weights, false);
   std::vector<int> const fans = checked_fanouts(fanouts);
-  int const workers = reference_threads(threads);
+  int const workers = checked_threads(threads);
   at::Tensor const ids = seeds.contiguous();
-  return translate_errors([&] {
-    return dispatch_csr(indptr, indices, [&](auto offset_tag, auto index_tag) {
-      using O = decltype(offset_tag);
-      using I = decltype(index_tag);
-      auto const csr = host_csr_view<O, I>(indptr, indices, weights);
-      auto const request = make_request(seed, replace, weights.has_value(), true);
-      auto blocks = request.visit([&](auto sampler) {
-        return gnndirect::host::sample_blocks_reference(csr, data_as<const I>(ids), ids.size(0), fans,
-                                                        sampler, workers);
-      });
-      return flat_blocks(blocks, indices.scalar_type(), indptr.scalar_type(),
-                         [](const auto& values, at::ScalarType dtype) { return tensor_from(values, dtype); });
+  return on_host_csr(indptr, indices, weights, [&](const auto& csr) {
+    using I = typename std::decay_t<decltype(csr)>::index_type;
+    auto const request = make_request(seed, replace, weights.has_value(), true);
+    auto blocks = request.visit([&](auto sampler) {
+      return gnndirect::host::sample_blocks_reference(csr, data_as<const I>(ids), ids.size(0), fans,
+                                                      sampler, workers);
     });
+    return flat_blocks(blocks, indices.scalar_type(), indptr.scalar_type(),
+                       [](const auto& values, at::ScalarType dtype) { return tensor_from(values, dtype); });
   });
 }
 

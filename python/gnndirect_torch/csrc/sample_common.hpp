@@ -8,6 +8,7 @@
 #include <gnndirect/algorithms/sampler_choice.hpp>
 #include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/csr_view.hpp>
+#include <gnndirect/util/parallel.hpp>
 
 #include <ATen/ATen.h>
 
@@ -80,6 +81,15 @@ decltype(auto) dispatch_csr(const at::Tensor& indptr, const at::Tensor& indices,
       return body(offset_tag, index_tag);
     });
   });
+}
+
+/// Worker threads of a CPU sampling op: `threads`, or all cores for 0.
+/// @throws c10::ValueError unless 0 <= threads <= 4096.
+inline int checked_threads(std::int64_t threads)
+{
+  TORCH_CHECK_VALUE(threads >= 0 && threads <= 4096, "gnndirect: threads must be in [0, 4096], got ",
+                    threads);
+  return threads > 0 ? static_cast<int>(threads) : gnndirect::host::default_thread_count();
 }
 
 /// The sampling ops' flat output of host blocks (cpu_blocks or reference_blocks): per layer,
@@ -173,4 +183,17 @@ gnndirect::csr_view<Offset, Index> device_csr_view(const at::Tensor& indptr, con
 }
 
 }  // namespace detail
+/// Runs body(csr) with the csr_view over CPU tensors (host_csr_view) for indptr's and indices'
+/// dtypes, the library's errors translated (translate_errors). The CPU sampling ops' common frame.
+template <class Body>
+decltype(auto) on_host_csr(const at::Tensor& indptr, const at::Tensor& indices,
+                           const std::optional<at::Tensor>& weights, Body&& body)
+{
+  return translate_errors([&] {
+    return dispatch_csr(indptr, indices, [&](auto offset_tag, auto index_tag) {
+      return body(host_csr_view<decltype(offset_tag), decltype(index_tag)>(indptr, indices, weights));
+    });
+  });
+}
+
 }  // namespace gnndirect_torch
