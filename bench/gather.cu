@@ -56,6 +56,8 @@
 // row bytes, stride included, / median time), decoded_GBps (cols * 4 bytes a row), link_x /
 // decoded_x (each over the link peak of the same run), vs_fp32 (decoded rate over the fp32
 // codec's at the same width and path), device_MB / host_MB (the encoded table's memory).
+// gather_codec_tune/<codec>/cols:<n>/blocks:<b>/tile:<t>/rows:<r> (a study) times the zero-copy
+// decode of int8, fp8 and int4 under explicit policies, to choose the selector's defaults.
 #include "bench_common.cuh"
 
 #include <gnndirect/algorithms/gather.cuh>
@@ -115,6 +117,7 @@ constexpr char const* usage_text =
   "  gather64        64-byte rows, one knob at a time (translation, request rate, lines, order)\n"
   "  gather_sparse   512-B rows spread over a large table, as the papers100M epoch gathers them\n"
   "  gather_alloc    the same gathers from host memory allocated in several ways\n"
+  "  gather_codec_tune  int8/fp8/int4 zero-copy decode over block cap x tile x rows in flight\n"
   "  e.g. bench_gather --benchmark_filter='link_peak|gather_sparse'\n"
   "Sizes: --tables the sweep's tables in GiB (default 0.25,1,4,16); --sparse-gib (default 53),\n"
   "  --alloc-gib (default 16), --codec-gib (default 8): the studies' and the codecs' tables.\n";
@@ -839,8 +842,11 @@ gnndirect::encoded_table<Codec>& codec_table(std::int64_t rows, std::int64_t col
 }
 
 /// One codec benchmark: decoded fp32 rows per second from host memory, zero-copy or CPU-centric.
+/// `policy` is the gather's (default: the selector's); `variant` names a tuning variant (the
+/// gather_codec_tune study), empty for the sweep.
 template <class Codec>
-void bm_gather_codec(benchmark::State& state, const std::string& codec_name, bool cpu_centric, std::int64_t cols)
+void bm_gather_codec(benchmark::State& state, const std::string& codec_name, bool cpu_centric, std::int64_t cols,
+                     const gnndirect::gather_policy& policy = {}, const std::string& variant = {})
 {
   double const gib = options().codec_gib;
   std::int64_t const rows = static_cast<std::int64_t>(gib * (1ull << 30) / (cols * 4.0));
@@ -851,7 +857,6 @@ void bm_gather_codec(benchmark::State& state, const std::string& codec_name, boo
   gnndirect::buffer<float> out(static_cast<std::size_t>(count * cols), memory_kind::device);
   gnndirect::table_view<float> const dst(out.data(), count, cols, cols, memory_kind::device);
   gnndirect::buffer<std::int64_t> indices(static_cast<std::size_t>(count), memory_kind::device);
-  gnndirect::gather_policy const policy{};
   gnndirect::buffer<std::byte> ws(
     gnndirect::gather_workspace_bytes<std::int64_t>(count, rows, view.kind, static_cast<std::size_t>(view.load_bytes()), policy),
     memory_kind::device);
@@ -911,7 +916,7 @@ void bm_gather_codec(benchmark::State& state, const std::string& codec_name, boo
   double const decoded = static_cast<double>(count) * cols * 4 / t * 1e-9;
   double const link = static_cast<double>(count) * stride / t * 1e-9;
   std::string const path = cpu_centric ? "cpu_centric" : "zero_copy";
-  std::string const key = "codec/" + codec_name + "/" + path + "/" + std::to_string(cols);
+  std::string const key = "codec/" + codec_name + "/" + path + "/" + std::to_string(cols) + variant;
   gb::record_rate(state, key, decoded, {"codec/fp32/" + path + "/" + std::to_string(cols)});
   auto const vs = state.counters.find("vs_codec/fp32/" + path + "/" + std::to_string(cols));
   if (vs != state.counters.end()) {
@@ -957,6 +962,33 @@ void register_codec_sweep()
   }
 }
 
+/// The tuning study (only when the filter names gather_codec_tune): the zero-copy decode of the
+/// compact codecs at 128 and 602 features over tile size x rows in flight x block cap, to choose
+/// the selector's defaults for encoded rows (H200, 2026-12-05: 602-feature int8/fp8/int4 rows
+/// used 31-63% of the link with the defaults).
+template <class Codec>
+void register_codec_tune(const char* name)
+{
+  for (std::int64_t cols : {128, 602}) {
+    for (int blocks : {32, 64, 132, 264}) {
+      for (int tile : {8, 16, 32}) {
+        for (int rows : {1, 2, 4}) {
+          gnndirect::gather_policy policy{};
+          policy.max_blocks = blocks;
+          policy.tile_size = tile;
+          policy.rows_in_flight = rows;
+          std::string const variant =
+            "/blocks:" + std::to_string(blocks) + "/tile:" + std::to_string(tile) + "/rows:" + std::to_string(rows);
+          std::string const bench = std::string("gather_codec_tune/") + name + "/cols:" + std::to_string(cols) + variant;
+          benchmark::RegisterBenchmark(bench.c_str(), [=](benchmark::State& s) {
+            bm_gather_codec<Codec>(s, name, false, cols, policy, variant);
+          })->UseManualTime()->Iterations(7)->Unit(benchmark::kMillisecond);
+        }
+      }
+    }
+  }
+}
+
 void register_all()
 {
   benchmark::RegisterBenchmark("link_peak", bm_link_peak)->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
@@ -978,6 +1010,12 @@ void register_all()
   if (filter_names("gather_sparse")) { register_sparse_study(); }
   if (filter_names("gather_alloc")) { register_alloc_study(); }
   register_codec_sweep();
+  if (filter_names("gather_codec_tune")) {
+    namespace codecs = gnndirect::codecs;
+    register_codec_tune<codecs::int8_affine>("int8_affine");
+    register_codec_tune<codecs::fp8_e4m3>("fp8_e4m3");
+    register_codec_tune<codecs::int4_affine>("int4_affine");
+  }
 }
 
 /// Frees the tables before main returns (CUDA must still be alive).

@@ -34,6 +34,9 @@ Paths (each trains its own model from the same initial weights):
              with that row codec (encoded once on all host cores; decoded inside the gather) and
              the path's test accuracy is measured on the same decoded features
              ("test_acc"), and also on the fp32 features ("test_acc_fp32_features").
+  graphhbm   gnndirect with the neighbour lists in HBM (Graph(placement="device"), a copy of
+             indices there) and the features where gnndirect keeps them (same --codec, not in
+             the default list): the papers100M runs' "lists in HBM" row.
   nodeloader PyG's NodeLoader driven by gnndirect's FeatureStore/GraphStore/sampler (same
              --codec as gnndirect).
   gpu        all-in-GPU upper bound: graph and features in HBM, gnndirect's loader.
@@ -605,14 +608,14 @@ class HostRefPath:
 class LoaderPath:
     """gnndirect's NeighborLoader over a Table and a Graph in a given placement."""
 
-    def __init__(self, name, data, args, device, placement, max_blocks=0, codec=None):
+    def __init__(self, name, data, args, device, placement, max_blocks=0, codec=None, graph_placement=None):
         indptr, indices, x, y, train = data[:5]
         self.name, self.args, self.device = name, args, device
         t0 = time.perf_counter()
         # -- the two-line change ---------------------------------------------------------------
         cache = (args.cache_fraction or None) if placement != "device" else None  # tier of a host table
         self.table = gd.Table(x, placement=placement, cache_fraction=cache, codec=codec)
-        self.graph = gd.Graph(indptr, indices, placement=placement)
+        self.graph = gd.Graph(indptr, indices, placement=graph_placement or placement)
         self.loader = gd.NeighborLoader(self.graph, self.table, y, train, fanouts=args.fanouts,
                                         batch_size=args.batch_size, shuffle_seed=args.seed,
                                         sampling_seed=args.seed, max_blocks=max_blocks,
@@ -704,7 +707,7 @@ def evaluate(model, eval_graph, eval_x, y, test, args, device):
 
 # -- driver ----------------------------------------------------------------------------------------
 
-PATHS = ("pyg", "pygfast", "gnndirect", "nodeloader", "gpu", "hostref")
+PATHS = ("pyg", "pygfast", "gnndirect", "graphhbm", "nodeloader", "gpu", "hostref")
 
 #: --codec values: none (no codec) and the row codecs of gnndirect_torch.Table.
 CODEC_CHOICES = ("none", "fp32", "fp16", "bf16", "int8", "fp8", "int4")
@@ -816,6 +819,9 @@ def make_path(name, data, args, device, max_blocks=0):
         return HostRefPath(data, args, device)
     if name == "gnndirect":
         return LoaderPath("gnndirect", data, args, device, args.placement, max_blocks, codec=args.codec)
+    if name == "graphhbm":  # features as gnndirect's, neighbour lists copied to HBM
+        return LoaderPath("graphhbm", data, args, device, args.placement, max_blocks, codec=args.codec,
+                          graph_placement="device")
     if name == "gpu":
         return LoaderPath("gpu", data, args, device, "device")
     return NodeLoaderPath(data, args, device, args.placement)
@@ -1025,6 +1031,26 @@ def ratio(base, r):
     return speedup(base["epoch_s_mean"], r["epoch_s_mean"]), cpu
 
 
+def summarize_vs_gpu(results):
+    """Host-memory paths against the all-in-GPU epoch of the same run, and peak host RSS against
+    the placed bytes (the full-scale targets: gnndirect <= 1.3x gpu, lists in HBM <= 1.2x, peak
+    RSS <= 1.1x placed), in results["vs_gpu"]; printed."""
+    gpu = results["paths"].get("gpu")
+    peaks = [results.get("generate_peak_rss_bytes", 0)] + [r.get("peak_rss_bytes", 0)
+                                                            for r in results["paths"].values()]
+    placed = results.get("placed_bytes") or 0
+    out = {"peak_rss_bytes": max(peaks), "placed_bytes": placed,
+           "peak_rss_over_placed": max(peaks) / placed if placed else None}
+    for name in ("gnndirect", "graphhbm"):
+        if gpu is not None and name in results["paths"]:
+            out[f"{name}_over_gpu"] = results["paths"][name]["epoch_s_mean"] / gpu["epoch_s_mean"]
+    results["vs_gpu"] = out
+    parts = [f"{k} {v:.2f}" for k, v in out.items()
+             if v is not None and (k.endswith("_over_gpu") or k == "peak_rss_over_placed")]
+    if parts:
+        print("vs all-in-GPU and placed bytes: " + ", ".join(parts), flush=True)
+
+
 def summarize(results):
     """Ratios against the best CPU-centric loader (the faster of pyg and pygfast), the table,
     and the target check."""
@@ -1079,6 +1105,7 @@ def summarize(results):
                              "min_1_6x": s >= 1.6, "aim_3x": s >= 3.0,
                              "fewer_cpu_core_s": g["cpu_core_s_mean"] < base["cpu_core_s_mean"],
                              "test_acc_delta": g["test_acc"] - base["test_acc"]}
+    summarize_vs_gpu(results)
     print()
     print(format_table(["path", "epoch_s", "wait_s", "h2d_s", "train_s", "sample_s*", "gather_s*",
                         "h2d_s*", "cpu_core_s", "test_acc", "vs_base"], rows))
