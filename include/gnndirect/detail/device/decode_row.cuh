@@ -36,10 +36,18 @@ GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE std::uint32_t code_at(const Vec& v, int k
 
 /// Stores `Bytes` bytes of decoded values (`values`, W-aligned) at `dst + offset` of a row of
 /// `dst_bytes` bytes: whole W-byte vectors where they fit, single elements at the row's end.
+/// `dst + offset` must be W-aligned; when it happens to be 16-byte aligned, 16-byte vectors are
+/// stored instead (rows of an 8-byte aligned batch alternate: half the stores saved on them).
 template <int W, int Bytes, class D>
 GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE void store_decoded(std::byte* dst, std::int64_t offset, std::int64_t dst_bytes,
                                                           const D (&values)[Bytes / sizeof(D)]) noexcept
 {
+  if constexpr (W < 16 && Bytes % 16 == 0) {
+    if ((reinterpret_cast<std::uintptr_t>(dst + offset) & 15u) == 0) {
+      store_decoded<16, Bytes, D>(dst, offset, dst_bytes, values);
+      return;
+    }
+  }
   using vec = typename vector_of<W>::type;
   constexpr int per_vec = W / static_cast<int>(sizeof(D));
 #pragma unroll
