@@ -16,6 +16,25 @@ from ._util import cache_bytes_for, check_fanouts, num_batches, seed_ids
 from .table import DECODED_DTYPES, Graph, Table, update_cached_rows
 
 
+def decodes_after_batch(encoded: bool, dtype: Optional[torch.dtype]) -> bool:
+    """Whether a loader decodes ``batch.x`` after the batch (True) rather than in the pipeline.
+
+    The pipeline binding decodes encoded tables to float32 only (one instantiation per codec and
+    index type; fp16/bf16 too would triple them), inside its own feature gather on its side
+    streams. An encoded table asked for float16 or bfloat16 is sampled by the pipeline and
+    decoded by the table's own gather on the current stream once the batch is handed out.
+
+    Args:
+        encoded: the table stores encoded rows (:attr:`Table.encoded`).
+        dtype: the loader's ``dtype`` (None: float32 for an encoded table).
+    Returns:
+        True for an encoded table with a dtype other than float32; False otherwise.
+    Pure (no GPU work); never raises: ``dtype`` is not checked (the loader raises TypeError for
+    one no codec produces).
+    """
+    return bool(encoded) and dtype not in (None, torch.float32)
+
+
 class NeighborLoader:
     """Iterates shuffled mini-batches prepared by gnndirect's pipeline (GPU sampling from the
     host-resident graph, zero-copy feature gather, side streams) while the caller trains.
@@ -39,20 +58,25 @@ class NeighborLoader:
             on the GPU, see docs/performance.md §4; max_blocks, when set, wins).
             reserve_bytes: pool bytes reserved up front.
         cache_bytes / cache_fraction: device cache tier of hot (highest-degree) feature rows
-            for the pipeline (default: the table's own cache_bytes). Not for encoded tables
-            (ValueError): their own tier (``Table(..., codec=..., cache_bytes=...)``, encoded
-            rows) serves the batches.
+            for the pipeline (default: the table's own cache_bytes; the pipeline builds its own
+            tier, the table's keeps serving :meth:`Table.gather`). For an encoded table it holds
+            encoded rows (budget in encoded bytes, ``row_stride_bytes`` a row). Refused
+            (ValueError) for an encoded table decoded after the batch (``dtype`` float16 or
+            bfloat16): the table's own tier serves those batches.
         dtype: the dtype of ``batch.x`` for a table with a lossy codec (float32 default,
             float16, bfloat16); other tables give their own dtype (None or that dtype).
 
-    Encoded tables (``Table(..., codec="int8")`` etc.): the extension's pipeline binding is not
-    instantiated for codecs yet (the C++ minibatch_pipeline takes one: a follow-up), so the
-    loader lets the pipeline sample (and gather labels) and decodes
-    each batch's features with the table's own decoding gather (:meth:`Table.gather`, on the
-    current stream, indices unchecked: they come from the sampler): ``batch.x`` is a fresh
-    decoded tensor, not a view of the pipeline's memory, and the pipeline's ``feature_bytes``
-    counter counts only a 2-byte placeholder column per row (a float16 [rows, 1] device tensor
-    of zeros the pipeline gathers instead of features: 2 bytes of HBM per row).
+    Encoded tables (``Table(..., codec="int8")`` etc.), ``dtype`` float32 (the default): the
+    pipeline reads the encoded rows and decodes them to float32 inside its own feature gather, on
+    its side streams, overlapped with training as for plain tables; ``batch.x`` is a view of the
+    pipeline's memory like theirs. ``counters()["feature_bytes"]`` counts the decoded float32
+    bytes (rows x cols x 4), not the encoded bytes the host link carried. ``dtype`` float16 or
+    bfloat16 (see :func:`decodes_after_batch`): the pipeline samples (and gathers labels) over a
+    2-byte placeholder column per row (a float16 [rows, 1] device tensor of zeros: 2 bytes of HBM
+    per row, all ``feature_bytes`` counts), and each batch's features are decoded after it is
+    handed out by the table's own decoding gather (:meth:`Table.gather`, on the current stream,
+    indices unchecked: they come from the sampler), serialised with training; ``batch.x`` is
+    then a fresh tensor.
     Raises:
         TypeError, ValueError (shapes, dtypes), MemoryError.
 
@@ -108,27 +132,30 @@ class NeighborLoader:
         self.batch_size = int(batch_size)
         self.drop_last = bool(drop_last)
         self._num_batches = num_batches(self.train_ids.numel(), self.batch_size, self.drop_last)
-        self._decode = features.encoded
         self._x_dtype = dtype
-        if dtype is not None and not self._decode and dtype != features.dtype:
+        if dtype is not None and not features.encoded and dtype != features.dtype:
             raise TypeError(f"dtype={dtype}: this table has no lossy codec and gives its own dtype "
                             f"({features.dtype})")
+        if features.encoded and dtype is not None and dtype not in DECODED_DTYPES:
+            raise TypeError(f"codec {features.codec!r} decodes to float32, float16 or bfloat16, not {dtype}")
+        self._decode = decodes_after_batch(features.encoded, dtype)
+        encoded = {}  # the pipeline's codec arguments (an encoded table it decodes itself)
         if self._decode:
-            if dtype is not None and dtype not in DECODED_DTYPES:
-                raise TypeError(f"codec {features.codec!r} decodes to float32, float16 or bfloat16, not {dtype}")
             if cache_bytes is not None or cache_fraction is not None:
-                raise ValueError("NeighborLoader: an encoded table serves batches through its own cache "
-                                 "tier: give cache_bytes/cache_fraction to Table(..., codec=...) instead")
+                raise ValueError("NeighborLoader: an encoded table decoded to float16/bfloat16 serves batches "
+                                 "through its own cache tier: give cache_bytes/cache_fraction to "
+                                 "Table(..., codec=...) instead (or keep dtype float32)")
             cache = 0
             with torch.cuda.device(device):
                 pipeline_features = torch.zeros((features.shape[0], 1), dtype=torch.float16, device=device)
         else:
             pipeline_features = features.tensor
-            row_bytes = features.shape[1] * features.tensor.element_size()
+            if features.encoded:
+                encoded = {"codec": features.codec, "meta": features.meta, "cols": features.cols}
             if cache_bytes is None and cache_fraction is None:
                 cache = features.cache_bytes
-            else:
-                cache = cache_bytes_for(features.shape[0], row_bytes, cache_bytes, cache_fraction)
+            else:  # the stored bytes of a row: encoded rows for an encoded table
+                cache = cache_bytes_for(features.shape[0], features.row_stride_bytes, cache_bytes, cache_fraction)
         config = ext.PipelineConfig()
         config.fanouts = self.fanouts
         config.batch_size = self.batch_size
@@ -148,7 +175,7 @@ class NeighborLoader:
         self.cache_bytes = int(cache)
         with torch.cuda.device(device):
             self._pipeline = ext.Pipeline(graph.indptr, graph.indices, pipeline_features, self.labels,
-                                          self.train_ids, config)
+                                          self.train_ids, config, **encoded)
         features._users.add(self)
         graph._users.add(self)
         self._epoch = 0
@@ -198,9 +225,10 @@ class NeighborLoader:
 
     def _update_cached_rows(self, index: torch.Tensor, src: torch.Tensor) -> None:
         """Keeps the pipeline's device cache tier coherent with ``features[index] = src`` (last
-        duplicate wins; see :func:`~gnndirect_torch.table.update_cached_rows`), then synchronises
-        the current stream: the pipeline's side streams are not ordered after it, and batches
-        prepared after this call must see the new rows."""
+        duplicate wins; see :func:`~gnndirect_torch.table.update_cached_rows`; for an encoded
+        table decoded in the pipeline ``src`` is the new rows' codes, which its tier holds), then
+        synchronises the current stream: the pipeline's side streams are not ordered after it,
+        and batches prepared after this call must see the new rows."""
         with self._lock:
             if self._pipeline is None:
                 return
@@ -229,7 +257,11 @@ class NeighborLoader:
     def counters(self) -> dict:
         """Pipeline counters: batches_prepared, feature_bytes (since construction),
         prepare_seconds and batches_ready (current epoch; preparation time summed over batches,
-        overlapping). RuntimeError after close()."""
+        overlapping). feature_bytes counts the rows the pipeline wrote into its batches: for an
+        encoded table decoded in the pipeline, the decoded float32 bytes (input nodes x cols x 4),
+        not the encoded bytes the host link carried; for one decoded after the batch, only the
+        2-byte placeholder per input node. A snapshot (no GPU synchronisation). RuntimeError
+        after close()."""
         with self._lock:
             c = self._open_pipeline().counters()
         return {"batches_prepared": c.batches_prepared, "feature_bytes": c.feature_bytes,

@@ -731,10 +731,11 @@ class Table(_ProcessLocal):
         (converted to float32).
 
         Cached copies are updated too: the table's own cache tier, and the device cache tier of
-        every live :class:`~gnndirect_torch.NeighborLoader` reading this table, so that a later
-        gather (or batch) returns the new values. Batches a loader prepared (or is preparing)
-        before this call may still hold the old values, as with any prefetching.
-        Synchronises the current stream when ``check`` or when a cache tier holds rows. Raises
+        every live :class:`~gnndirect_torch.NeighborLoader` reading this table (encoded rows for
+        an encoded table), so that a later gather (or batch) returns the new values. Batches a
+        loader prepared (or is preparing) before this call may still hold the old values, as with
+        any prefetching. Synchronises the current stream when ``check``, when a cache tier holds
+        rows, or (encoded table) when a loader reads the table. Raises
         as :func:`gnndirect_torch.gather`; RuntimeError in a forked child (see ``_process``).
         """
         load_extension()
@@ -785,6 +786,14 @@ class Table(_ProcessLocal):
             self.meta.index_copy_(0, target.to(self.meta.device), meta.to(self.meta.device))
         if self.slot_of is not None:
             update_cached_rows(self.cache_rows_tensor, self.slot_of, target, codes_in)
+        if len(self._users) > 0:
+            # Loaders decoding in their pipeline read codes and metadata on their side streams,
+            # which are not ordered after the current stream: their tiers get the new codes, and
+            # the writes must be done before a later batch reads a row (else new codes could meet
+            # old metadata).
+            for loader in list(self._users):
+                loader._update_cached_rows(target, codes_in)
+            torch.cuda.current_stream(self.device).synchronize()
 
     def _check_process(self) -> None:
         """RuntimeError when a CUDA table is used in a child forked after CUDA was used."""

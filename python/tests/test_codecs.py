@@ -196,6 +196,41 @@ def test_gather_dtype_rules(_extension):
         table.gather(torch.tensor([0, 16]))
 
 
+def test_loader_decodes_float32_in_the_pipeline_and_half_dtypes_after_the_batch():
+    from gnndirect_torch.loader import decodes_after_batch
+    for dtype in (None, torch.float32):
+        assert not decodes_after_batch(True, dtype)  # the pipeline's own feature gather decodes
+    for dtype in (torch.float16, torch.bfloat16):
+        assert decodes_after_batch(True, dtype)  # the table's gather, after the batch
+    for dtype in (None, torch.float32, torch.float16):
+        assert not decodes_after_batch(False, dtype)  # plain tables: nothing to decode
+
+
+def test_pipeline_binding_checks_encoded_arguments_on_the_host(_extension):
+    # refused before any GPU work (the checks run on CPU tensors too)
+    n, cols = 50, 12
+    indptr = torch.arange(n + 1, dtype=torch.int64)
+    indices = (torch.arange(n, dtype=torch.int64) + 1) % n
+    labels = torch.zeros(n, dtype=torch.int64)
+    train = torch.arange(10, dtype=torch.int64)
+    config = _extension.PipelineConfig()
+    _name, stride, _meta_floats, payload = _extension.codec_layout("fp16", cols)
+    codes = torch.zeros((n, stride), dtype=torch.uint8)
+    with pytest.raises(ValueError, match="unknown codec .int3."):
+        _extension.Pipeline(indptr, indices, codes, labels, train, config, codec="int3", cols=cols)
+    with pytest.raises(TypeError, match="uint8"):
+        _extension.Pipeline(indptr, indices, codes.float(), labels, train, config, codec="fp16", cols=cols)
+    with pytest.raises(ValueError, match="cannot hold"):
+        _extension.Pipeline(indptr, indices, codes, labels, train, config, codec="fp16", cols=stride)
+    with pytest.raises(ValueError, match="packed"):
+        _extension.Pipeline(indptr, indices, codes[:, :payload], labels, train, config, codec="fp16", cols=cols)
+    with pytest.raises(ValueError, match="metadata"):
+        _extension.Pipeline(indptr, indices, codes, labels, train, config, codec="int8", cols=cols)
+    with pytest.raises(ValueError, match="pass codec"):
+        _extension.Pipeline(indptr, indices, torch.zeros((n, cols)), labels, train, config,
+                            meta=torch.zeros((n, 2)))
+
+
 def test_scatter_encodes_on_the_fly_cpu(_extension, seed):
     g = torch.Generator().manual_seed(seed)
     x = features(50, 12, g)
@@ -346,31 +381,108 @@ def test_from_npy_codec_into_placements(_extension, seed, tmp_path):
         assert torch.equal(table.gather(index.cuda()).cpu(), reference)
 
 
-@cuda
-def test_neighbor_loader_decodes_encoded_tables(_extension, seed):
+def _loader_setup(g, n=3000, cols=64, index_dtype=torch.int64):
+    """(indptr, indices, x, labels, train) of a random graph for the loader tests."""
     from conftest import random_csr
+    indptr, indices = random_csr(n, 12, index_dtype, generator=g)
+    x = features(n, cols, g)
+    labels = torch.randint(0, 5, (n,), generator=g)
+    train = torch.randperm(n, generator=g)[:700].to(index_dtype)
+    return indptr, indices, x, labels, train
+
+
+def _check_decoded_batches(loader, table, labels):
+    """Every batch of one epoch: x float32, equal bit for bit to the table's own decoding gather
+    and to the host decode of a CPU copy of the encoded rows (independent of both kernels);
+    labels of the seeds. Returns the decoded bytes the batches hold."""
+    decoded = 0
+    batches = 0
+    for batch in loader:
+        n_id = batch.n_id
+        assert batch.x.dtype == torch.float32 and batch.x.shape == (n_id.numel(), table.cols)
+        reference = cpu_reference(table, n_id, torch.float32)
+        assert torch.equal(batch.x.cpu().view(torch.int32), reference.view(torch.int32))
+        assert torch.equal(batch.x, table.gather(n_id))
+        assert torch.equal(batch.y.cpu(), labels[n_id[: batch.batch_size].long().cpu()])
+        decoded += n_id.numel() * table.cols * 4
+        batches += 1
+    assert batches == len(loader)
+    return decoded
+
+
+@cuda
+@pytest.mark.parametrize("codec", LOSSY)
+@pytest.mark.parametrize("index_dtype", [torch.int32, torch.int64])
+@pytest.mark.parametrize("tier", [False, True])
+def test_neighbor_loader_decodes_in_the_pipeline(_extension, seed, codec, index_dtype, tier):
     g = torch.Generator().manual_seed(seed)
     n = 3000
-    indptr, indices = random_csr(n, 12, generator=g)
-    x = features(n, 64, g)
+    indptr, indices, x, labels, train = _loader_setup(g, n, index_dtype=index_dtype)
+    table = gd.Table(x, "managed_host", codec=codec)
+    graph = gd.Graph(indptr, indices)
+    poison_cuda_cache()  # the pipeline's slots come from the caching allocator
+    loader = gd.NeighborLoader(graph, table, labels, train, fanouts=[5, 3], batch_size=128,
+                               shuffle_seed=seed, sampling_seed=seed + 1,
+                               cache_fraction=0.2 if tier else None)
+    # the pipeline's tier holds encoded rows: the budget counts encoded bytes
+    assert loader.cached_rows == (int(n * 0.2) if tier else 0)
+    assert loader.cache_bytes == (int(n * 0.2) * table.row_stride_bytes if tier else 0)
+    decoded = _check_decoded_batches(loader, table, labels)
+    assert loader.counters()["feature_bytes"] == decoded  # decoded float32 bytes, not encoded ones
+    # scatter reaches the pipeline (codes, metadata and its tier): hot (highest-degree) rows
+    # and others, with a duplicate (the last one wins)
+    hot = torch.topk(indptr[1:] - indptr[:-1], 8).indices
+    targets = torch.cat([hot, torch.randint(0, n, (8,), generator=g), hot[:1]])
+    table.scatter(targets.cuda(), features(targets.numel(), table.cols, g).cuda())
+    _check_decoded_batches(loader, table, labels)
+    loader.close()
+
+
+@cuda
+def test_neighbor_loader_decodes_half_dtypes_after_the_batch(_extension, seed):
+    g = torch.Generator().manual_seed(seed)
+    indptr, indices, x, labels, train = _loader_setup(g)
     table = gd.Table(x, "managed_host", codec="int8", cache_fraction=0.1)
     graph = gd.Graph(indptr, indices)
-    labels = torch.randint(0, 5, (n,), generator=g)
-    train = torch.randperm(n, generator=g)[:700]
     with pytest.raises(ValueError, match="own cache tier"):
-        gd.NeighborLoader(graph, table, labels, train, fanouts=[5, 3], batch_size=128, cache_bytes=1 << 20)
+        gd.NeighborLoader(graph, table, labels, train, fanouts=[5, 3], batch_size=128, cache_bytes=1 << 20,
+                          dtype=torch.bfloat16)
     with pytest.raises(TypeError):
         gd.NeighborLoader(graph, table, labels, train, fanouts=[5, 3], batch_size=128, dtype=torch.float64)
     loader = gd.NeighborLoader(graph, table, labels, train, fanouts=[5, 3], batch_size=128,
                                dtype=torch.bfloat16)
+    assert loader.cached_rows == 0  # the placeholder column is device-resident: no pipeline tier
     batches = 0
     for batch in loader:
         assert batch.x.dtype == torch.bfloat16 and batch.x.shape == (batch.n_id.numel(), 64)
-        assert torch.equal(batch.x, table.gather(batch.n_id, dtype=torch.bfloat16))
+        assert torch.equal(batch.x.cpu(), cpu_reference(table, batch.n_id, torch.bfloat16))
         assert torch.equal(batch.y.cpu(), labels[batch.n_id[: batch.batch_size].cpu()])
         batches += 1
     assert batches == len(loader)
     loader.close()
+
+
+@cuda
+@pytest.mark.parametrize("index_dtype", [torch.int32, torch.int64])
+def test_pipeline_binding_reads_fp32_codes_as_plain_rows(_extension, seed, index_dtype):
+    # the identity codec's codes (padded float32 rows) go through the plain pipeline: only the
+    # binding reaches this (Table(codec="fp32") stores plain rows)
+    g = torch.Generator().manual_seed(seed)
+    n, cols = 1000, 37
+    indptr, indices, x, labels, train = _loader_setup(g, n, cols, index_dtype)
+    _name, stride, _meta_floats, _payload = _extension.codec_layout("fp32", cols)
+    codes = torch.empty((n, stride), dtype=torch.uint8)
+    _extension.encode_rows(x, "fp32", codes, torch.empty((n, 0)), torch.zeros((3, cols), dtype=torch.float64), 0)
+    graph = gd.Graph(indptr, indices)
+    config = _extension.PipelineConfig()
+    config.fanouts, config.batch_size = [4], 200
+    pipeline = _extension.Pipeline(graph.indptr, graph.indices, codes.cuda(), labels.cuda(), train, config,
+                                   codec="fp32", cols=cols)
+    pipeline.start_epoch(0)
+    out = pipeline.next()
+    n_id = out.layers[0]
+    assert out.x.dtype == torch.float32 and torch.equal(out.x.cpu(), x[n_id.long().cpu()])
+    del out, pipeline
 
 
 @cuda

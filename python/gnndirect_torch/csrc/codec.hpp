@@ -7,6 +7,7 @@
 #include "common.hpp"
 
 #include <gnndirect/algorithms/codec_choice.hpp>
+#include <gnndirect/core/encoded_view.hpp>
 #include <gnndirect/device/codecs.hpp>
 #include <gnndirect/owners/encoded_table.hpp>
 
@@ -45,6 +46,22 @@ constexpr std::int64_t meta_floats() noexcept
     static_assert(sizeof(M) % sizeof(float) == 0, "metadata must be whole floats");
     return static_cast<std::int64_t>(sizeof(M) / sizeof(float));
   }
+}
+
+/// The library's view of an encoded table as the extension holds one: codes (uint8 [rows,
+/// stride], checked by check_encoded_args) reached at `placed`, the per-row metadata `meta`
+/// (float32 [rows, meta_floats<C>()] in device memory; read only when C keeps metadata), `cols`
+/// decoded values per row. The one place gather_encoded and the pipeline build it, so that both
+/// read a Table's rows alike. Non-owning: the tensors must outlive the view. Never throws.
+template <class C>
+gnndirect::encoded_view<C> encoded_rows_view(const at::Tensor& codes, const placed_pointer& placed,
+                                             const std::optional<at::Tensor>& meta, std::int64_t cols)
+{
+  using M = typename C::meta_type;
+  const M* meta_ptr = nullptr;
+  if constexpr (meta_floats<C>() > 0) { meta_ptr = static_cast<const M*>(meta->data_ptr()); }
+  return {static_cast<const std::uint8_t*>(placed.device), codes.size(0), cols, codes.stride(0), placed.kind,
+          meta_ptr, C{}};
 }
 
 /// (canonical name, encoded row stride in bytes, metadata floats per row, payload bytes per row)
@@ -93,8 +110,7 @@ decltype(auto) dispatch_decoded_dtype(at::ScalarType dtype, Body&& body)
 /// codec (codec_cuda_<codec>.cu).
 struct encoded_gather_call {
   at::Tensor codes;                 ///< uint8 [rows, stride] encoded rows, any placement
-  void* codes_address{nullptr};     ///< their device-visible address
-  gnndirect::memory_kind kind{gnndirect::memory_kind::device};  ///< their placement
+  placed_pointer placed;            ///< their placement and device-visible address
   std::optional<at::Tensor> meta;   ///< float32 [rows, meta floats] in device memory (or none)
   std::int64_t cols{0};             ///< decoded values per row
   std::string codec;                ///< the codec's name

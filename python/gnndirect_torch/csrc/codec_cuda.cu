@@ -69,7 +69,7 @@ at::Tensor gather_encoded_cuda(const at::Tensor& codes, const std::optional<at::
   if (cache.has_value()) { check_encoded_tier(codes, idx, *cache, *slot_of, check); }
   int const device = index.device().index();
   placed_pointer const src = placement_of(codes, "codes", device);
-  encoded_gather_call const call{codes, src.device, src.kind, meta, cols, codec, idx,
+  encoded_gather_call const call{codes, src, meta, cols, codec, idx,
                                  cache.has_value() ? &*cache : nullptr,
                                  slot_of.has_value() ? &*slot_of : nullptr, out, device, check};
   translate_errors([&] { dispatch_codec(codec, [&](auto c) { run_encoded_gather<decltype(c)>(call); }); });

@@ -21,11 +21,7 @@ namespace gnndirect_torch {
 template <class C>
 void run_encoded_gather(const encoded_gather_call& call)
 {
-  using M = typename C::meta_type;
-  const M* meta_ptr = nullptr;
-  if constexpr (meta_floats<C>() > 0) { meta_ptr = static_cast<const M*>(call.meta->data_ptr()); }
-  gnndirect::encoded_view<C> const view{static_cast<const std::uint8_t*>(call.codes_address), call.codes.size(0),
-                                        call.cols, call.codes.stride(0), call.kind, meta_ptr, C{}};
+  gnndirect::encoded_view<C> const view = encoded_rows_view<C>(call.codes, call.placed, call.meta, call.cols);
   at::Tensor const& idx = call.index;
   at::Tensor const& out = call.out;
   cudaStream_t const stream = at::cuda::getCurrentCUDAStream(call.device).stream();
@@ -39,7 +35,7 @@ void run_encoded_gather(const encoded_gather_call& call)
         gnndirect::gather_policy policy;
         policy.check_indices = call.check;
         std::size_t const ws_bytes = gnndirect::gather_workspace_bytes<I>(
-          idx.size(0), call.codes.size(0), call.kind, static_cast<std::size_t>(view.load_bytes()), policy);
+          idx.size(0), call.codes.size(0), view.kind, static_cast<std::size_t>(view.load_bytes()), policy);
         at::Tensor ws = at::empty({static_cast<std::int64_t>(ws_bytes)}, idx.options().dtype(at::kByte));
         gnndirect::workspace_view const scratch{ws.data_ptr(), ws_bytes};
         if (call.cache != nullptr) {

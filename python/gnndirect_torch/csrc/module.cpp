@@ -26,7 +26,9 @@ namespace gnndirect_torch {
 
 std::unique_ptr<pipeline_base> make_pipeline(const at::Tensor& indptr, const at::Tensor& indices,
                                              const at::Tensor& features, const at::Tensor& labels,
-                                             const at::Tensor& train_ids, const pipeline_config& config)
+                                             const at::Tensor& train_ids, const pipeline_config& config,
+                                             const std::optional<std::string>& codec,
+                                             const std::optional<at::Tensor>& meta, std::int64_t cols)
 {
   TORCH_CHECK_TYPE(indptr.scalar_type() == at::kLong, "gnndirect: the pipeline needs int64 indptr, got ",
                    indptr.scalar_type());
@@ -47,6 +49,17 @@ std::unique_ptr<pipeline_base> make_pipeline(const at::Tensor& indptr, const at:
   TORCH_CHECK_VALUE(!config.fanouts.empty(), "gnndirect: at least one fanout is needed");
   check_indptr_end(indptr, indices);
   bool const narrow = indices.scalar_type() == at::kInt;
+  if (codec.has_value()) {
+    check_encoded_args(features, meta, cols, *codec, true);
+    // The pipeline's tier of encoded rows copies whole strides; Python keeps it coherent with
+    // Table.scatter by writing codes rows into it, which needs the two widths to agree.
+    TORCH_CHECK_VALUE(features.stride(0) == features.size(1),
+                      "gnndirect: the pipeline needs encoded rows that are packed (stride == row bytes)");
+    encoded_features const encoded{*codec, meta, cols};
+    return narrow ? make_encoded_pipeline_for<std::int32_t>(indptr, indices, features, labels, train_ids, config, encoded)
+                  : make_encoded_pipeline_for<std::int64_t>(indptr, indices, features, labels, train_ids, config, encoded);
+  }
+  TORCH_CHECK_VALUE(!meta.has_value(), "gnndirect: meta is for encoded features: pass codec too");
   switch (features.element_size()) {
     case 2:
       return narrow ? make_pipeline_for<std::int32_t, 2>(indptr, indices, features, labels, train_ids, config)
@@ -191,8 +204,12 @@ PYBIND11_MODULE(_C, m)
 
   py::class_<pipeline_base>(m, "Pipeline", "gnndirect::minibatch_pipeline over tensors.")
     .def(py::init(&make_pipeline), py::arg("indptr"), py::arg("indices"), py::arg("features"),
-         py::arg("labels"), py::arg("train_ids"), py::arg("config"),
-         "Builds the pipeline (synchronous). Raises TypeError, ValueError, MemoryError.")
+         py::arg("labels"), py::arg("train_ids"), py::arg("config"), py::kw_only(),
+         py::arg("codec") = py::none(), py::arg("meta") = py::none(), py::arg("cols") = 0,
+         "Builds the pipeline (synchronous). With codec (and meta, cols) features are the codes of "
+         "an encoded table (uint8 [rows, stride], packed rows) and batches hold float32 rows "
+         "decoded inside the pipeline's feature gather; config.cache_bytes then sizes a tier of "
+         "encoded rows. Raises TypeError, ValueError, MemoryError.")
     // Detaching re-points the storages of tensors Python holds: done with the GIL; the waits
     // (worker stop, batch preparation) without it.
     .def(

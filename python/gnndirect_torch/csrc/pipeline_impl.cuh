@@ -1,8 +1,10 @@
 #pragma once
 /// @file pipeline_impl.cuh
-/// @brief The typed pipeline behind pipeline_base (included by pipeline_cuda_i{32,64}_f{2,4}.cu).
+/// @brief The typed pipeline behind pipeline_base (included by pipeline_cuda_i{32,64}_f{2,4}.cu
+/// for plain features and pipeline_cuda_i{32,64}_codecs.cu for encoded ones).
 
 #include "batch_hand_off.hpp"
+#include "codec.hpp"
 #include "common.hpp"
 #include "pipeline.hpp"
 #include "torch_resource.cuh"
@@ -17,6 +19,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace gnndirect_torch {
@@ -49,20 +52,33 @@ struct uniform_choice_sampler {
   }
 };
 
-template <class Index, class Feature>
+/// The pipeline over one instantiation. Codec void: `features` holds the values (moved as
+/// Feature-sized bytes). Codec a row codec: `features` holds its codes, `encoded` the metadata and
+/// decoded width, and the pipeline decodes into Feature (float) rows inside its feature gather.
+template <class Index, class Feature, class Codec = void>
 class typed_pipeline final : public pipeline_base {
+  static_assert(std::is_void_v<Codec> || std::is_same_v<Feature, float>,
+                "the binding decodes encoded tables to float32 only (see make_encoded_pipeline_for)");
+
  public:
   using pipeline_type =
-    gnndirect::minibatch_pipeline<std::int64_t, Index, Feature, std::int64_t, uniform_choice_sampler>;
+    gnndirect::minibatch_pipeline<std::int64_t, Index, Feature, std::int64_t, uniform_choice_sampler, Codec>;
 
   typed_pipeline(const at::Tensor& indptr, const at::Tensor& indices, const at::Tensor& features,
-                 const at::Tensor& labels, const at::Tensor& train_ids, const pipeline_config& config)
+                 const at::Tensor& labels, const at::Tensor& train_ids, const pipeline_config& config,
+                 const encoded_features* encoded)
     : indptr_(indptr), indices_(indices), features_(features), labels_(labels),
+      meta_(encoded != nullptr ? encoded->meta : std::nullopt),
       device_(labels.is_cuda() ? labels.device() : at::Device(at::kCUDA, current_device())),
-      feature_dtype_(features.scalar_type()), index_dtype_(indices.scalar_type())
+      feature_dtype_(std::is_void_v<Codec> ? features.scalar_type() : at::kFloat),
+      index_dtype_(indices.scalar_type())
   {
     c10::cuda::CUDAGuard const guard(device_);
     int const device = device_.index();
+    if (meta_.has_value() && meta_->numel() > 0) {
+      TORCH_CHECK_VALUE(meta_->device() == device_, "gnndirect: the encoded table's metadata must be on the "
+                        "pipeline's device ", device_, ", got ", meta_->device());
+    }
     placed_pointer const ptr = placement_of(indptr, "indptr", device);
     placed_pointer const idx = placement_of(indices, "indices", device);
     placed_pointer const feat = placement_of(features, "features", device);
@@ -74,8 +90,7 @@ class typed_pipeline final : public pipeline_base {
     csr.num_edges = indices.size(0);
     csr.indptr_kind = ptr.kind;
     csr.indices_kind = idx.kind;
-    gnndirect::table_view<const Feature> table(static_cast<const Feature*>(feat.device), features.size(0),
-                                               features.size(1), features.stride(0), feat.kind);
+    auto const table = feature_rows(features, feat, encoded);
     at::Tensor const ids = train_ids.contiguous();
     std::vector<Index> training(data_as<const Index>(ids), data_as<const Index>(ids) + ids.numel());
     gnndirect::pipeline_options options;
@@ -194,12 +209,14 @@ class typed_pipeline final : public pipeline_base {
   {
     auto* cache = pipeline()->feature_cache();
     if (cache == nullptr) { return {}; }
-    gnndirect::tiered_view<Feature> const view = cache->view();
+    auto const view = cache->view();
     auto const options = at::TensorOptions().device(device_);
+    // An encoded table's tier holds its codes: uint8 rows of the codes' stride (view.host.cols).
+    at::ScalarType const cached_dtype = std::is_void_v<Codec> ? feature_dtype_ : at::kByte;
     // Non-owning views of the tier's device buffers (the tier owns them; the Python side uses
     // them only under the loader's lock, while the pipeline lives).
-    at::Tensor rows = at::from_blob(const_cast<Feature*>(view.cache), {view.cache_rows, features_.size(1)},
-                                    options.dtype(feature_dtype_));
+    at::Tensor rows = at::from_blob(const_cast<void*>(static_cast<const void*>(view.cache)),
+                                    {view.cache_rows, view.host.cols}, options.dtype(cached_dtype));
     at::Tensor slots = at::from_blob(const_cast<std::int32_t*>(view.slot_of), {features_.size(0)},
                                      options.dtype(at::kInt));
     return {rows, slots};
@@ -213,8 +230,21 @@ class typed_pipeline final : public pipeline_base {
     return device;
   }
 
+  /// The rows the pipeline reads: a table_view of `features`, or the encoded_view of its codes.
+  static typename pipeline_type::preparer_type::feature_rows_type
+  feature_rows(const at::Tensor& features, const placed_pointer& feat, const encoded_features* encoded)
+  {
+    if constexpr (std::is_void_v<Codec>) {
+      return gnndirect::table_view<const Feature>(static_cast<const Feature*>(feat.device), features.size(0),
+                                                  features.size(1), features.stride(0), feat.kind);
+    } else {
+      return encoded_rows_view<Codec>(features, feat, encoded->meta, encoded->cols);
+    }
+  }
+
   // Declared first, destroyed last: the tensors the pipeline's views point into.
   at::Tensor indptr_, indices_, features_, labels_;
+  std::optional<at::Tensor> meta_;  // an encoded table's per-row metadata
   at::Device device_;
   at::ScalarType feature_dtype_;
   at::ScalarType index_dtype_;
@@ -227,15 +257,16 @@ class typed_pipeline final : public pipeline_base {
   std::shared_ptr<hand_off_type> hand_off_;
 };
 
-/// Builds the typed pipeline (errors translated to c10 errors).
-template <class Index, class Feature>
+/// Builds the typed pipeline (errors translated to c10 errors); `encoded` with a Codec only.
+template <class Index, class Feature, class Codec = void>
 std::unique_ptr<pipeline_base> make_typed(const at::Tensor& indptr, const at::Tensor& indices,
                                           const at::Tensor& features, const at::Tensor& labels,
-                                          const at::Tensor& train_ids, const pipeline_config& config)
+                                          const at::Tensor& train_ids, const pipeline_config& config,
+                                          const encoded_features* encoded = nullptr)
 {
   return translate_errors([&]() -> std::unique_ptr<pipeline_base> {
-    return std::make_unique<typed_pipeline<Index, Feature>>(indptr, indices, features, labels,
-                                                            train_ids, config);
+    return std::make_unique<typed_pipeline<Index, Feature, Codec>>(indptr, indices, features, labels,
+                                                                   train_ids, config, encoded);
   });
 }
 
@@ -257,6 +288,26 @@ class translating_pipeline final : public pipeline_base {
  private:
   std::unique_ptr<pipeline_base> inner_;
 };
+
+/// make_encoded_pipeline_for's body: the typed pipeline of the codec `encoded` names, decoding to
+/// float32; the identity codec's codes are float32 values in padded rows, which the plain 4-byte
+/// pipeline reads as they are (no decode to instantiate). @throws c10 errors.
+template <class Index>
+std::unique_ptr<pipeline_base> make_encoded(const at::Tensor& indptr, const at::Tensor& indices, const at::Tensor& codes,
+                                            const at::Tensor& labels, const at::Tensor& train_ids,
+                                            const pipeline_config& config, const encoded_features& encoded)
+{
+  return dispatch_codec(encoded.codec, [&](auto codec) -> std::unique_ptr<pipeline_base> {
+    using C = decltype(codec);
+    if constexpr (std::is_same_v<C, gnndirect::codecs::fp32>) {
+      at::Tensor const values = codes.view(at::kFloat).narrow(1, 0, encoded.cols);
+      return make_pipeline_for<Index, 4>(indptr, indices, values, labels, train_ids, config);
+    } else {
+      return std::make_unique<translating_pipeline>(
+        make_typed<Index, float, C>(indptr, indices, codes, labels, train_ids, config, &encoded));
+    }
+  });
+}
 
 }  // namespace detail
 }  // namespace gnndirect_torch
