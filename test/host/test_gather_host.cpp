@@ -34,6 +34,40 @@ TEST_CASE("selector: tile size grows with the row, rows in flight shrink")
   CHECK(select_gather_policy(no_align, memory_kind::pinned, 256, 10).tile_size == 16);
 }
 
+TEST_CASE("selector: heavy decodes (>= 4x) get small tiles, 2 rows in flight and more blocks from host memory")
+{
+  auto const pick = [](std::size_t encoded_row_bytes, int expansion, memory_kind kind = memory_kind::managed_host) {
+    return select_gather_policy({}, kind, encoded_row_bytes, 1 << 20, expansion);
+  };
+  // 602 int8 features (640-B rows) into fp32: 8 threads over 6 passes, 2 rows, the plain 32 blocks.
+  auto const int8_602 = pick(640, 4);
+  CHECK(int8_602.tile_size == 8);
+  CHECK(int8_602.rows_in_flight == 2);
+  CHECK(int8_602.max_blocks == 32);
+  // 602 4-bit features (384-B rows) into fp32 expand 8x: twice the block cap.
+  auto const int4_602 = pick(384, 8);
+  CHECK(int4_602.tile_size == 8);
+  CHECK(int4_602.rows_in_flight == 2);
+  CHECK(int4_602.max_blocks == 64);
+  // One-pass rows keep the plain choice (128 int8 features: 8 threads, 4 rows).
+  CHECK(pick(128, 4).tile_size == 8);
+  CHECK(pick(128, 4).rows_in_flight == 4);
+  // Light decodes (fp16 into fp32) and plain copies are unchanged, and HBM sources get no cap.
+  CHECK(pick(1280, 2).tile_size == select_gather_policy({}, memory_kind::managed_host, 1280, 1 << 20).tile_size);
+  CHECK(pick(1280, 2).rows_in_flight == 1);
+  CHECK(pick(1280, 2).max_blocks == 32);
+  CHECK(pick(384, 8, memory_kind::device).max_blocks == 0);
+  // Explicit values win.
+  gather_policy mine;
+  mine.tile_size = 32;
+  mine.rows_in_flight = 1;
+  mine.max_blocks = 7;
+  auto const kept = select_gather_policy(mine, memory_kind::managed_host, 640, 1 << 20, 8);
+  CHECK(kept.tile_size == 32);
+  CHECK(kept.rows_in_flight == 1);
+  CHECK(kept.max_blocks == 7);
+}
+
 TEST_CASE("selector: sort large batches from host-resident sources only")
 {
   CHECK(select_gather_policy({}, memory_kind::pinned, 128, 1 << 20).order == locality_order::sorted);

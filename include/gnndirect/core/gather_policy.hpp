@@ -62,14 +62,26 @@ constexpr int host_gather_max_blocks(int block_threads = 256) noexcept
 /// Minimum batch for which automatic locality ordering sorts (sorting tiny batches never pays).
 inline constexpr std::int64_t sort_min_batch = 4096;
 
+/// Decoded bytes per encoded byte from which a gather counts as decoding-heavy (int8, fp8 into
+/// fp32; 4-bit into fp16 or fp32): its threads spend as long decoding and storing as loading.
+inline constexpr int heavy_decode_expansion = 4;
+
 /// Fills the defaults of `policy` for a source in `source_kind` with rows of `row_bytes` bytes
 /// and a batch of `count` rows; validates explicit values. Pure; never touches the GPU.
+/// A decoding gather whose codec expands each loaded byte `decode_expansion` >= 4 times gets
+/// tiles of at most 8 threads with 2 rows in flight on multi-pass rows, and from host memory
+/// expansion / 4 times the block cap (H200 sweep `gather_codec_tune`, 2026-12-05, 602 features:
+/// int8 3.45 -> 3.91x, fp8 3.29 -> 3.93x, 4-bit 3.95 -> 6.95x the link peak in decoded bytes;
+/// unchanged at 128 features, where the rows are one 8-thread pass already).
 /// @param policy the caller's policy (0 fields: defaults)
 /// @param source_kind placement of the source
-/// @param row_bytes bytes per row  @param count rows in the batch  @return the resolved policy
+/// @param row_bytes bytes loaded per row (the encoded row of a decoding gather)
+/// @param count rows in the batch
+/// @param decode_expansion decoded bytes per loaded byte (1: a plain copy)
+/// @return the resolved policy
 /// @throws invalid_argument for a bad tile size, rows in flight, block size or budget.
 inline gather_policy select_gather_policy(gather_policy policy, memory_kind source_kind,
-                                          std::size_t row_bytes, std::int64_t count)
+                                          std::size_t row_bytes, std::int64_t count, int decode_expansion = 1)
 {
   auto const is_pow2_upto = [](int v, int limit) { return v >= 1 && v <= limit && (v & (v - 1)) == 0; };
   GNNDIRECT_EXPECTS(policy.tile_size == 0 || is_pow2_upto(policy.tile_size, 32),
@@ -86,22 +98,27 @@ inline gather_policy select_gather_policy(gather_policy policy, memory_kind sour
 
   // Bytes a tile may have to cover: the row plus, when aligned, its head within the 128-B line.
   std::size_t const span = row_bytes + (policy.align_128 && row_bytes > 128 ? 127 : 0);
+  bool const heavy_decode = decode_expansion >= heavy_decode_expansion;
   if (policy.tile_size == 0) {
-    // One 16-byte vector per lane covers the span.
+    // One 16-byte vector per lane covers the span; a heavy decode spreads a long row over
+    // passes of a small tile instead, so that more rows are decoded at once.
+    int const widest = heavy_decode ? 8 : 32;
     int tile = 1;
-    while (tile < 32 && static_cast<std::size_t>(tile) * 16 < span) { tile *= 2; }
+    while (tile < widest && static_cast<std::size_t>(tile) * 16 < span) { tile *= 2; }
     policy.tile_size = tile;
   }
   if (policy.rows_in_flight == 0) {
     std::size_t const per_pass = static_cast<std::size_t>(policy.tile_size) * 16;
     std::size_t const passes = (span + per_pass - 1) / per_pass;
-    policy.rows_in_flight = passes <= 1 ? 4 : (passes == 2 ? 2 : 1);
+    policy.rows_in_flight = passes <= 1 ? 4 : (passes == 2 || heavy_decode ? 2 : 1);
   }
   if (policy.max_blocks == 0 && is_host_resident(source_kind)) {
     // 32 blocks of 256 threads already saturate the link, and a smaller grid keeps the sorted
     // sweep's working set (pages being translated) narrow: H200, 16 GiB table, 64-B rows:
     // 37 GB/s with 32 blocks vs 31 GB/s with a full grid. It also leaves most SMs to training.
-    policy.max_blocks = host_gather_max_blocks(policy.block_threads);
+    // A heavy decode needs more threads to keep as many bytes in flight.
+    int const scale = heavy_decode ? decode_expansion / heavy_decode_expansion : 1;
+    policy.max_blocks = host_gather_max_blocks(policy.block_threads) * scale;
   }
   if (policy.order == locality_order::automatic) {
     // Every host-resident placement is translation-bound on large tables: sorted order turns

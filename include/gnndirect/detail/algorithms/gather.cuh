@@ -102,6 +102,19 @@ constexpr bool gather_source_fits()
   }
 }
 
+/// Decoded bytes per loaded byte of a gather from `Source` into `D` rows: the codec's expansion
+/// for a decoding source (4-bit into fp32: 8), 1 for a plain copy.
+template <class Source, class D>
+constexpr int decode_expansion()
+{
+  if constexpr (is_decoding_source_v<Source>) {
+    constexpr int expansion = decoded_bytes_per_load<typename Source::codec_type, D, 16> / 16;
+    return expansion < 1 ? 1 : expansion;
+  } else {
+    return 1;
+  }
+}
+
 /// Bytes loaded per row of `source` (its encoded row for a decoding source, else the batch's).
 template <class Source, class B>
 std::size_t source_row_bytes(const Source& source, const table_view<B>& batch)
@@ -183,9 +196,9 @@ struct move_plan {
 /// one writes (no torn rows from concurrent writers).
 template <move_direction Dir>
 move_plan plan_move(const gather_policy& policy, memory_kind remote_kind, std::size_t row_bytes,
-                    std::int64_t count)
+                    std::int64_t count, int decode_expansion = 1)
 {
-  move_plan plan{select_gather_policy(policy, remote_kind, row_bytes, count), false, false};
+  move_plan plan{select_gather_policy(policy, remote_kind, row_bytes, count, decode_expansion), false, false};
   bool const wants_sort = plan.policy.order == locality_order::sorted ||
                           (Dir == move_direction::scatter && !plan.policy.unique_indices);
   plan.sorted = wants_sort && count > 1;
@@ -280,7 +293,8 @@ void move_rows_async(cudaStream_t stream, const Source& source, const Index* ind
 {
   check_move_shapes<Dir>(source, batch, indices, count);
   check_move_pointers<Dir>(indices, count, batch);
-  move_plan const plan = plan_move<Dir>(policy, source.placement(), source_row_bytes(source, batch), count);
+  move_plan const plan = plan_move<Dir>(policy, source.placement(), source_row_bytes(source, batch), count,
+                                        decode_expansion<Source, std::remove_const_t<B>>());
   GNNDIRECT_EXPECTS(ws.data != nullptr, "gather/scatter: null workspace (size it with "
                                         "gather_workspace_bytes or scatter_workspace_bytes)");
   check_device_accessible(ws.data, ws.bytes, workspace_alignment, "workspace");
@@ -307,7 +321,8 @@ void move_rows_sync(cudaStream_t stream, const Source& source, const Index* indi
 {
   check_move_shapes<Dir>(source, batch, indices, count);
   check_move_pointers<Dir>(indices, count, batch);
-  move_plan const plan = plan_move<Dir>(policy, source.placement(), source_row_bytes(source, batch), count);
+  move_plan const plan = plan_move<Dir>(policy, source.placement(), source_row_bytes(source, batch), count,
+                                        decode_expansion<Source, std::remove_const_t<B>>());
   buffer<std::byte> const scratch(
     carve_gather_scratch<Index>(workspace_view{}, count, sort_bits<Index>(source.num_rows(), plan.all_key_bits),
                                 plan.sorted)
