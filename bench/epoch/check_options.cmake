@@ -20,6 +20,7 @@ set(cases
   "--epochs|0=>--epochs expects an integer in {1, 1000}, got '0'"
   "--cache-pct|150=>--cache-pct expects a percentage in (0, 100}, got '150'"
   "--workers|0=>--workers expects an integer in {1, 256}, got '0'"
+  "--sample-blocks|-1=>--sample-blocks expects an integer in {0, 65536}, got '-1'"
   "--depth|x=>--depth expects an integer in {1, 256}, got 'x'"
   "--workers|1,,2=>--workers expects a comma-separated list of integers in {1, 256} (no empty entries), got '1,,2'"
   "--workers|0,2=>--workers expects an integer in {1, 256}, got '0'"

@@ -42,6 +42,7 @@ struct demo_args {
   int workers{2};  // pipeline worker threads in use (gnndirect, cached and all-in-gpu paths)
   int depth{3};    // pipeline batches in flight in use (after a sweep: the best combination's)
   int gather_blocks{demo_gather_blocks};  // thread-block cap of the feature gathers in use
+  int sample_blocks{0};  // --sample-blocks: thread-block cap of the pipelines' sampling (0: none)
   std::string json;
   std::string codec{"fp32"};  // --codec: row codec of the features the codec paths read (codec_applies_to)
 
@@ -89,6 +90,8 @@ inline void print_usage(std::FILE* out)
     "                       library's default, which leaves SMs to training; default 256, as\n"
     "                       the demo prepares with nothing else on the GPU); a list is a third\n"
     "                       sweep dimension, like --workers and --depth\n"
+    "  --sample-blocks N    thread-block cap of every pipeline path's sampling kernels (default\n"
+    "                       0: none), so that feature gathers of other batches find free SMs\n"
     "  --codec NAME         fp32 | fp16 | bf16 | int8 | fp8 | int4 (default fp32): the paths\n"
     "                       gnndirect, cached, graph-hbm, cached-graph-hbm and transfer read a\n"
     "                       copy of the features encoded once with this row codec (same\n"
@@ -246,7 +249,7 @@ inline bool is_option_with_value(const std::string& flag)
   static const char* const flags[] = {"--preset", "--scale", "--batch-size", "--fanouts", "--epochs",
                                       "--max-batches", "--cpu-max-batches", "--cache-pct", "--paths",
                                       "--feature-dim", "--train-nodes", "--workers", "--depth",
-                                      "--gather-blocks", "--seed", "--json", "--codec"};
+                                      "--gather-blocks", "--sample-blocks", "--seed", "--json", "--codec"};
   return std::find(std::begin(flags), std::end(flags), flag) != std::end(flags);
 }
 
@@ -292,6 +295,8 @@ inline void apply_option(demo_args& a, const std::string& flag, const std::strin
   } else if (flag == "--gather-blocks") {
     a.gather_blocks_list = parse_int_list(flag, value, 0, 65536);
     a.gather_blocks = a.gather_blocks_list.front();
+  } else if (flag == "--sample-blocks") {
+    a.sample_blocks = parse_integer<int>(flag, value, 0, 65536);
   } else if (flag == "--seed") {
     a.seed = parse_seed(flag, value);
   } else if (flag == "--json") {

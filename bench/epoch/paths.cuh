@@ -63,6 +63,7 @@ inline gnndirect::pipeline_options pipeline_options_for(const demo_args& a)
   options.batch_size = a.batch_size;
   options.sampling_seed = a.seed;
   options.sampling.tile_size = 32;
+  options.sampling.max_blocks = a.sample_blocks;
   options.shuffle_seed = a.seed;
   options.depth = a.depth;
   options.workers = a.workers;

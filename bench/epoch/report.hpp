@@ -174,14 +174,14 @@ inline bool write_json(const std::string& file, const demo_args& a, const report
                "  \"scale\": %g,\n  \"nodes\": %lld,\n  \"edges\": %lld,\n  \"feature_dim\": %lld,\n"
                "  \"train_nodes\": %lld,\n  \"index_type\": \"%s\",\n  \"batch_size\": %lld,\n"
                "  \"fanouts\": [%s],\n  \"seed\": %llu,\n  \"workers\": %d,\n  \"depth\": %d,\n"
-               "  \"gather_blocks\": %d,\n  \"link_peak_gbps\": %.3f,\n  \"codec\": \"%s\",\n"
+               "  \"gather_blocks\": %d,\n  \"sample_blocks\": %d,\n  \"link_peak_gbps\": %.3f,\n  \"codec\": \"%s\",\n"
                "  \"codec_note\": \"--codec applies to gnndirect, cached, graph-hbm, cached-graph-hbm and transfer; "
                "cpu-centric and all-in-gpu are fp32 baselines\",\n  \"paths\": [",
                json_escape(ctx.device).c_str(), ctx.placement.c_str(), a.preset_name.c_str(), a.scale,
                static_cast<long long>(ctx.nodes), static_cast<long long>(ctx.edges),
                static_cast<long long>(ctx.dim), static_cast<long long>(ctx.train),
                ctx.index_type.c_str(), static_cast<long long>(a.batch_size), fanouts.c_str(),
-               static_cast<unsigned long long>(a.seed), a.workers, a.depth, a.gather_blocks, ctx.link_peak / 1e9,
+               static_cast<unsigned long long>(a.seed), a.workers, a.depth, a.gather_blocks, a.sample_blocks, ctx.link_peak / 1e9,
                a.codec.c_str());
   bool first = true;
   for (auto const& r : results) {

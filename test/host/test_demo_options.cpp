@@ -55,6 +55,15 @@ TEST_CASE("demo options: command-line values win over the preset's, each on its 
   CHECK(shape.depth == 4);
 }
 
+TEST_CASE("demo options: --sample-blocks caps the pipelines' sampling (default: no cap)")
+{
+  CHECK(parse({"--preset", "papers100m"}).sample_blocks == 0);
+  auto const a = parse({"--sample-blocks", "66", "--preset", "papers100m"});
+  CHECK(a.sample_blocks == 66);
+  CHECK(a.gather_blocks == 256);  // the gathers' cap is its own
+  CHECK_FALSE(a.sweeps());
+}
+
 TEST_CASE("demo options: --gather-blocks lists are a third sweep dimension")
 {
   auto const a = parse({"--preset", "papers100m", "--gather-blocks", "32,128,512", "--depth", "6,10"});
