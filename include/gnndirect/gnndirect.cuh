@@ -92,3 +92,4 @@
 #include <gnndirect/pipeline/gnn_preparer.cuh>
 #include <gnndirect/pipeline/minibatch_pipeline.cuh>
 #include <gnndirect/pipeline/scheduler.cuh>
+#include <gnndirect/pipeline/timeline.hpp>

@@ -13,6 +13,7 @@
 #include <gnndirect/owners/host_memory.hpp>
 #include <gnndirect/owners/table.hpp>
 #include <gnndirect/pipeline/minibatch_pipeline.cuh>
+#include <gnndirect/pipeline/timeline.hpp>
 #include <gnndirect/reference/gather_reference.hpp>
 #include <gnndirect/reference/sample_reference.hpp>
 
@@ -27,7 +28,9 @@
 #include <cstdlib>
 #include <chrono>
 #include <cstdint>
+#include <iterator>
 #include <numeric>
+#include <string>
 #include <random>
 #include <thread>
 #include <vector>
@@ -279,6 +282,76 @@ bool wait_until_ready(const pipeline_of<Index>& pipeline, std::int64_t index,
 }
 
 }  // namespace
+
+TEST_CASE("pipeline with prioritized gathers and a timeline: batches equal the reference, every stage recorded in order")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  fixture<std::int32_t> const f(seed, 0.05, 50, 1500, csr_placement{memory_kind::device, memory_kind::managed_host},
+                                memory_kind::managed_host, memory_kind::device);
+  gnndirect::pipeline_timeline timeline;
+  pipeline_options options = test_options(seed, 3, 2);
+  options.prioritize_gathers = true;
+  options.timeline = &timeline;
+  auto const consumer = gnndirect::make_non_blocking_stream();
+  auto pipeline = f.make_pipeline(options);
+  // Before start(): nothing is recorded (the first epoch runs unrecorded).
+  (void)checked_epoch(f, pipeline, options, 0, consumer.get());
+  CHECK(timeline.spans().empty());
+  timeline.name_stream(consumer.get(), "consumer");
+  timeline.start(consumer.get());
+  (void)checked_epoch(f, pipeline, options, 1, consumer.get());
+  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(consumer.get()));
+  auto const spans = timeline.spans();
+  std::int64_t const batches = pipeline.num_batches();
+  char const* const gpu_stages[] = {"seeds", "sample", "counts", "features", "labels", "held"};
+  char const* const host_stages[] = {"enqueue", "wait"};
+  auto find = [&](std::int64_t b, const std::string& stage) {
+    std::vector<gnndirect::timeline_span> found;
+    for (auto const& s : spans) {
+      if (s.batch == b && s.stage == stage) { found.push_back(s); }
+    }
+    return found;
+  };
+  CHECK(spans.size() == static_cast<std::size_t>(batches) * (std::size(gpu_stages) + std::size(host_stages)));
+  for (std::int64_t b = 0; b < batches; ++b) {
+    CAPTURE(b);
+    std::vector<gnndirect::timeline_span> one;
+    for (const char* stage : gpu_stages) {
+      CAPTURE(stage);
+      auto const found = find(b, stage);
+      REQUIRE(found.size() == 1);
+      CHECK(found[0].gpu);
+      CHECK(found[0].start_ms >= 0);
+      CHECK(found[0].end_ms >= found[0].start_ms);
+      one.push_back(found[0]);
+    }
+    // Stream order: seeds, sample, counts on the slot's stream; the gathers on its priority
+    // stream after them; the consumer holds the batch only after its gathers ended.
+    CHECK(one[1].start_ms >= one[0].end_ms);
+    CHECK(one[2].start_ms >= one[1].end_ms);
+    CHECK(one[3].start_ms >= one[2].end_ms);
+    CHECK(one[4].start_ms >= one[3].end_ms);
+    CHECK(one[5].start_ms >= one[4].end_ms);
+    CHECK(one[0].lane.rfind("slot ", 0) == 0);
+    CHECK(one[3].lane == one[0].lane + " gathers");
+    CHECK(one[4].lane == one[3].lane);
+    CHECK(one[5].lane == "consumer");
+    for (const char* stage : host_stages) {
+      CAPTURE(stage);
+      auto const found = find(b, stage);
+      REQUIRE(found.size() == 1);
+      CHECK(!found[0].gpu);
+      CHECK(found[0].lane.rfind("worker ", 0) == 0);
+      CHECK(found[0].end_ms >= found[0].start_ms);
+    }
+  }
+  std::string const json = timeline.to_json("\"path\": \"test\"");
+  std::size_t entries = 0;
+  for (std::size_t at = json.find("\"stage\""); at != std::string::npos; at = json.find("\"stage\"", at + 1)) { ++entries; }
+  CHECK(entries == spans.size());
+  CHECK(json.find("\"path\": \"test\"") != std::string::npos);
+}
 
 TEST_CASE("pipeline prepares batch i+1 while batch i is held, and at most depth batches")
 {

@@ -36,6 +36,7 @@
 #include <gnndirect/device/samplers.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/pipeline/epoch_order.hpp>
+#include <gnndirect/pipeline/timeline.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -49,6 +50,10 @@
 #include <vector>
 
 GNNDIRECT_NAMESPACE_BEGIN
+
+/// Default of pipeline_options::prioritize_gathers (one line to change once measured: scripts/gpu
+/// overlap compares both on the same data).
+inline constexpr bool default_prioritize_gathers = false;
 
 /// What a minibatch_pipeline (or a gnn_preparer) prepares and how.
 struct pipeline_options {
@@ -94,6 +99,19 @@ struct pipeline_options {
   /// comes from: mapped page-locked memory (see core/host_resource.hpp); default
   /// pinned_host_resource (cudaHostAlloc). The resource must outlive the pipeline.
   host_resource_ref host_memory{};
+  /// Run each batch's feature and label gathers on a stream of the device's greatest priority
+  /// (one per slot, forked from the slot's stream after sampling and joined back with events),
+  /// so that the block scheduler dispatches their blocks before those of other batches'
+  /// sampling kernels already queued: a link-bound gather then starts as soon as its batch is
+  /// sampled instead of after the GPU drains, and sampling fills the SMs it leaves (the MLPerf
+  /// GNN recipe's high-priority feature stream). False: everything on the slot's stream.
+  bool prioritize_gathers{default_prioritize_gathers};
+  /// When not null, every batch records its stages into this timeline (borrowed; it must outlive
+  /// the pipeline): "seeds" (the seeds' copy), "sample" (every layer's sampling and relabelling),
+  /// "counts" (the sizes' copy back), "features", "labels", on lanes "slot S" (and "slot S
+  /// gathers" with prioritize_gathers), plus the scheduler's spans (scheduler_options::timeline).
+  /// Null (the default): nothing is recorded.
+  pipeline_timeline* timeline{nullptr};
 };
 
 /// One prepared mini-batch. Every device array lives in its slot and stays valid until the batch
@@ -211,6 +229,15 @@ class gnn_preparer {
                                     options_.gather),
       stream, mr_);
     st.stream = stream;
+    st.slot = slots_++;
+    if (options_.prioritize_gathers) {
+      st.gather_stream = detail::make_greatest_priority_stream();
+      st.sampled = make_sync_event();
+      st.gathered = make_sync_event();
+    }
+    if (options_.timeline != nullptr && st.gather_stream.get()) {
+      options_.timeline->name_stream(st.gather_stream.get(), "slot " + std::to_string(st.slot) + " gathers");
+    }
   }
 
   /// Shuffles the training ids for `epoch`.  @param epoch the epoch  @return the number of batches
@@ -241,16 +268,23 @@ class gnn_preparer {
       std::min(options_.batch_size, static_cast<std::int64_t>(order_.size()) - batch.first);
     batch.host_seeds = order_.data() + batch.first;
     std::copy_n(batch.host_seeds, batch.num_seeds, st.staging.host_data());
+    pipeline_timeline* const timeline = options_.timeline;
+    auto span = timeline_begin(timeline, stream, b, "seeds");
     GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(st.seeds.data(), st.staging.data(),
                                        sizeof(Index) * static_cast<std::size_t>(batch.num_seeds),
                                        cudaMemcpyDefault, stream));
+    timeline_end(timeline, span, stream);
     batch.seeds = st.seeds.data();
     batch.sampling_seed = batch_sampling_seed(options_.sampling_seed, epoch, b);
+    span = timeline_begin(timeline, stream, b, "sample");
     sample_blocks_async(stream, graph_, batch.seeds, batch.num_seeds, options_.fanouts,
                         reseeded(sampler_, batch.sampling_seed), options_.sampling, st.blocks.ref(),
                         st.blocks.workspace());
+    timeline_end(timeline, span, stream);
+    span = timeline_begin(timeline, stream, b, "counts");
     GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(st.host_counts.host_data(), st.blocks.counts(),
                                        st.host_counts.bytes(), cudaMemcpyDefault, stream));
+    timeline_end(timeline, span, stream);
     gather_inputs(batch, stream);
   }
 
@@ -373,10 +407,20 @@ class gnn_preparer {
   }
 
   /// Enqueues the feature gather of the input nodes (their count read on the device) and the
-  /// label gather of the seeds into the slot's bound-sized storage. Checks are raised by complete().
-  void gather_inputs(batch_type& batch, cudaStream_t stream)
+  /// label gather of the seeds into the slot's bound-sized storage, on the slot's stream or, with
+  /// prioritize_gathers, on its high-priority stream ordered between events. Checks are raised
+  /// by complete().
+  void gather_inputs(batch_type& batch, cudaStream_t slot_stream)
   {
     auto& st = batch.storage;
+    cudaStream_t stream = slot_stream;
+    if (st.gather_stream.get()) {
+      GNNDIRECT_CUDA_TRY(cudaEventRecord(st.sampled.get(), slot_stream));
+      GNNDIRECT_CUDA_TRY(cudaStreamWaitEvent(st.gather_stream.get(), st.sampled.get(), 0));
+      stream = st.gather_stream.get();
+    }
+    pipeline_timeline* const timeline = options_.timeline;
+    auto span = timeline_begin(timeline, stream, batch.index, "features");
     auto const& last = st.blocks.ref().layers.back();
     std::int64_t const bound = input_bound();
     table_view<Feature> const out(batch.feature_storage.data(), bound, features_.cols, features_.cols,
@@ -392,11 +436,18 @@ class gnn_preparer {
     } else {
       gather_async(stream, features_, last.src_nodes, bound, out, feature_ws, feature_policy(), last.num_src);
     }
+    timeline_end(timeline, span, stream);
+    span = timeline_begin(timeline, stream, batch.index, "labels");
     table_view<const Label> const label_table(labels_, graph_.num_nodes, 1, 1, labels_kind_);
     table_view<Label> const labels(batch.label_storage.data(), batch.num_seeds, 1, 1, memory_kind::device);
     gather_async(stream, label_table, batch.seeds, batch.num_seeds, labels,
                  workspace_view{st.label_ws.data(), st.label_ws.bytes()}, options_.gather);
+    timeline_end(timeline, span, stream);
     batch.labels = batch.label_storage.data();
+    if (stream != slot_stream) {  // the slot's stream (its ready event, its release) follows the gathers
+      GNNDIRECT_CUDA_TRY(cudaEventRecord(st.gathered.get(), stream));
+      GNNDIRECT_CUDA_TRY(cudaStreamWaitEvent(slot_stream, st.gathered.get(), 0));
+    }
   }
 
   Sampler sampler_;  // what every batch draws (reseeded per batch)
@@ -410,6 +461,7 @@ class gnn_preparer {
   resource_ref mr_;
   std::unique_ptr<feature_cache_type> cache_;  // hot feature rows in HBM (options.cache_bytes)
   std::vector<Index> order_;  // the epoch's shuffled ids; read by the workers
+  int slots_{0};              // slots initialised (init_batch runs on the constructing thread)
 };
 
 GNNDIRECT_NAMESPACE_END

@@ -93,7 +93,7 @@ class minibatch_pipeline {
       preparer_(graph, features, labels, std::move(training_ids), std::move(options), sampler,
                 mr.is_default() ? resource_ref(own_resource_) : mr, stream_.get()),
       scheduler_(preparer_, scheduler_options{preparer_.options().depth, preparer_.options().workers,
-                                              preparer_.options().worker_wait})
+                                              preparer_.options().worker_wait, preparer_.options().timeline})
   {
   }
 

@@ -50,6 +50,7 @@
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/owners/cuda_handles.hpp>
+#include <gnndirect/pipeline/timeline.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -77,6 +78,12 @@ struct scheduler_options {
   int workers{2};
   /// How the workers wait for the GPU (sleep: no CPU time while waiting; spin: lowest latency).
   wait_mode worker_wait{wait_mode::sleep};
+  /// When not null, records the slots' streams as lanes "slot S", each batch's time held by the
+  /// consumer ("held", from next() to release(), on the consumer's stream) and each worker's host
+  /// spans ("enqueue": prepare() returning, "wait": until the batch's GPU work completed) into
+  /// this timeline (borrowed; it must outlive the scheduler and be start()ed before each epoch
+  /// it should record). Null: nothing is recorded.
+  pipeline_timeline* timeline{nullptr};
 };
 
 /// Host timestamps of one batch's preparation (std::chrono::steady_clock).
@@ -118,6 +125,9 @@ class batch_scheduler {
     slots_.reserve(static_cast<std::size_t>(options_.depth));
     for (int s = 0; s < options_.depth; ++s) {
       slots_.push_back(std::make_unique<slot>());
+      if (options_.timeline != nullptr) {
+        options_.timeline->name_stream(slots_.back()->stream.get(), "slot " + std::to_string(s));
+      }
       preparer_.init_batch(*slots_.back()->batch, slots_.back()->stream.get());
     }
   }
@@ -171,7 +181,7 @@ class batch_scheduler {
       timings_.clear();
     }
     if (failure) { return; }
-    for (int w = 0; w < options_.workers; ++w) { start_worker(epoch); }
+    for (int w = 0; w < options_.workers; ++w) { start_worker(epoch, w); }
   }
 
   /// Waits (host) until the next batch of the epoch is prepared, makes `consumer` wait for it on
@@ -205,6 +215,7 @@ class batch_scheduler {
       ++next_to_hand_out_;
     }
     GNNDIRECT_CUDA_TRY(cudaStreamWaitEvent(consumer, chosen->ready.get(), 0));
+    chosen->held = timeline_begin(options_.timeline, consumer, chosen->batch_index, "held");
     return chosen->batch.get();
   }
 
@@ -222,6 +233,7 @@ class batch_scheduler {
       GNNDIRECT_EXPECTS(owner != nullptr && owner->state == slot_state::handed_out,
                         "batch_scheduler::release: not a batch handed out by next()");
     }
+    timeline_end(options_.timeline, owner->held, consumer);
     GNNDIRECT_CUDA_TRY(cudaEventRecord(owner->consumed.get(), consumer));
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -264,6 +276,7 @@ class batch_scheduler {
     std::int64_t batch_index{-1};  // batch of the current epoch held in the slot (-1: none)
     bool consumed_pending{false};  // `consumed` was recorded since the stream last waited on it
     cudaStream_t consumer{nullptr};
+    pipeline_timeline::token held{pipeline_timeline::no_span};  // the "held" span while handed out (with a timeline)
     event_handle ready{make_sync_event()};
     event_handle consumed{make_sync_event()};
   };
@@ -310,14 +323,14 @@ class batch_scheduler {
   }
 
   /// Starts one worker thread, counted in running_ before it can finish.
-  void start_worker(std::int64_t epoch)
+  void start_worker(std::int64_t epoch, int worker)
   {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       ++running_;
     }
     try {
-      workers_.emplace_back(&batch_scheduler::run, this, epoch);
+      workers_.emplace_back(&batch_scheduler::run, this, epoch, worker);
     } catch (...) {
       {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -358,7 +371,7 @@ class batch_scheduler {
 
   /// Worker thread body: takes the epoch's batches in order while slots are free, prepares and
   /// publishes each; the first failure stops every worker from taking more batches.
-  void run(std::int64_t epoch) noexcept
+  void run(std::int64_t epoch, int worker) noexcept
   {
     try {
       GNNDIRECT_CUDA_TRY(cudaSetDevice(device_));  // the current device is per host thread
@@ -368,7 +381,7 @@ class batch_scheduler {
         if (target == nullptr) { break; }
         std::uint64_t bytes = 0;
         try {
-          bytes = prepare(*target, epoch, b);
+          bytes = prepare(*target, epoch, b, worker);
         } catch (...) {
           abandon(*target);
           record_failure(b, std::current_exception());
@@ -420,12 +433,19 @@ class batch_scheduler {
 
   /// Enqueues batch b through the preparer, waits for its GPU work (the ready event) and lets the
   /// preparer complete it; returns its payload bytes.
-  std::uint64_t prepare(slot& target, std::int64_t epoch, std::int64_t b)
+  std::uint64_t prepare(slot& target, std::int64_t epoch, std::int64_t b, int worker)
   {
     cudaStream_t const stream = target.stream.get();
+    auto const started = std::chrono::steady_clock::now();
     preparer_.prepare(*target.batch, stream, epoch, b);
     GNNDIRECT_CUDA_TRY(cudaEventRecord(target.ready.get(), stream));
+    auto const enqueued = std::chrono::steady_clock::now();
     GNNDIRECT_CUDA_TRY(cudaEventSynchronize(target.ready.get()));  // a blocking-sync event: sleeps
+    if (options_.timeline != nullptr) {
+      std::string const lane = "worker " + std::to_string(worker);
+      options_.timeline->host_span(lane, b, "enqueue", started, enqueued);
+      options_.timeline->host_span(lane, b, "wait", enqueued, std::chrono::steady_clock::now());
+    }
     return preparer_.complete(*target.batch);
   }
 

@@ -13,6 +13,7 @@
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/device/row_codec.hpp>
 #include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/owners/cuda_handles.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -36,7 +37,25 @@ struct gnn_slot_storage {
   buffer<unsigned char> feature_ws;    // gather workspaces, sized for the bounds
   buffer<unsigned char> label_ws;
   cudaStream_t stream{nullptr};        // the slot's stream (complete() reads the error records)
+  int slot{0};                         // the slot's number (timeline lanes)
+  // With prioritize_gathers: the gathers' high-priority stream, and the events that fork it from
+  // the slot's stream after sampling and join it back. Empty otherwise.
+  stream_handle gather_stream;
+  event_handle sampled;
+  event_handle gathered;
 };
+
+/// A non-blocking stream of the current device's greatest priority (block scheduler: its
+/// kernels' blocks are dispatched before those of lower-priority streams). @throws cuda_error.
+inline stream_handle make_greatest_priority_stream()
+{
+  int least = 0;
+  int greatest = 0;
+  GNNDIRECT_CUDA_TRY(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  cudaStream_t stream{};
+  GNNDIRECT_CUDA_TRY(cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking, greatest));
+  return stream_handle(stream);
+}
 
 /// Placement of a device-visible pointer as the gather policy needs it (pinned and registered
 /// memory behave alike). @throws invalid_argument for memory the GPU cannot read; cuda_error.
