@@ -12,8 +12,15 @@ plots). Each subcommand has its own --help:
       GB/s vs row size per path for one table size (docs/img/gather-*.png)
   scripts/results.py plot headline TRAIN_GRAPHSAGE.json OUT.png
       GraphSAGE epoch time per data path (docs/img/headline-graphsage*.png)
+  scripts/results.py timeline TIMELINE.json [--png OUT.png] [--zoom MS] [--json OUT.json]
+      an epoch timeline (bench/epoch --timeline, the pipeline's pipeline_timeline, the Python
+      loader's timeline=) -> how much sampling and gathering overlapped, where batches waited;
+      --png draws lanes per stream (matplotlib)
+  scripts/results.py overlap EPOCH.json...
+      the --overlap-sweep tables of bench/epoch JSON files, one line per variant and path
 
-table, compare and paper need only Python 3; plot (and paper's PNG) need matplotlib.
+table, compare, paper, timeline (without --png) and overlap need only Python 3; plot, paper's PNG
+and timeline --png need matplotlib.
 test/python/check_results.py tests it.
 """
 import argparse
@@ -673,13 +680,205 @@ def plot_headline_main(args):
     return 0
 
 
+# --- timeline / overlap ---------------------------------------------------------------------------
+
+SAMPLING_STAGES = ("seeds", "sample", "counts")
+GATHER_STAGES = ("features", "labels")
+STAGE_COLOURS = {"seeds": "#9ecae1", "sample": "#3182bd", "counts": "#c6dbef", "features": "#e6550d",
+                 "labels": "#fdae6b", "held": "#31a354", "step": "#74c476", "enqueue": "#bcbddc",
+                 "wait": "#dadaeb"}
+
+
+def union(intervals):
+    """Merged, sorted (start, end) intervals."""
+    merged = []
+    for a, b in sorted(intervals):
+        if merged and a <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    return [(a, b) for a, b in merged]
+
+
+def length(intervals):
+    return sum(b - a for a, b in intervals)
+
+
+def intersection(x, y):
+    """Intersection of two merged interval lists."""
+    out, i, j = [], 0, 0
+    while i < len(x) and j < len(y):
+        a, b = max(x[i][0], y[j][0]), min(x[i][1], y[j][1])
+        if a < b:
+            out.append((a, b))
+        if x[i][1] < y[j][1]:
+            i += 1
+        else:
+            j += 1
+    return out
+
+
+def median(values):
+    v = sorted(values)
+    if not v:
+        return None
+    n = len(v)
+    return v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2])
+
+
+def summarise_timeline(doc):
+    """Figures of one timeline: the GPU span of the epoch, the time sampling (of any batch) and
+    gathering (of any batch) were in progress and both at once, the mean number of batches with GPU
+    work in progress, and per batch the gap from its sampling's end to its gathers' start."""
+    spans = [s for s in doc.get("spans", []) if s.get("gpu", True)]
+    if not spans:
+        return {"spans": 0}
+    t0 = min(s["start"] for s in spans)
+    t1 = max(s["end"] for s in spans)
+    sampling = union((s["start"], s["end"]) for s in spans if s["stage"] in SAMPLING_STAGES)
+    gathering = union((s["start"], s["end"]) for s in spans if s["stage"] in GATHER_STAGES)
+    both = intersection(sampling, gathering)
+    per_batch = {}
+    for s in spans:
+        if s["stage"] in SAMPLING_STAGES + GATHER_STAGES:
+            per_batch.setdefault(s["batch"], []).append(s)
+    # Batches in flight: the integral of the number of batches between their first and last stage.
+    flight = sum(max(x["end"] for x in v) - min(x["start"] for x in v) for v in per_batch.values())
+    gaps, gather_times, sample_times = [], [], []
+    for v in per_batch.values():
+        stages = {x["stage"]: x for x in v}
+        if "counts" in stages and "features" in stages:
+            gaps.append(stages["features"]["start"] - stages["counts"]["end"])
+        if "features" in stages:
+            gather_times.append(stages["features"]["end"] - stages["features"]["start"])
+        if "sample" in stages:
+            sample_times.append(stages["sample"]["end"] - stages["sample"]["start"])
+    held = [s for s in spans if s["stage"] == "held"]
+    waits = []  # consumer: from releasing batch b-1 to holding batch b
+    by_batch = sorted(held, key=lambda s: s["batch"])
+    for prev, cur in zip(by_batch, by_batch[1:]):
+        waits.append(max(0.0, cur["start"] - prev["end"]))
+    epoch = t1 - t0
+    sampling_ms, gathering_ms, both_ms = length(sampling), length(gathering), length(both)
+    return {
+        "spans": len(doc.get("spans", [])), "batches": len(per_batch), "epoch_ms": epoch,
+        "sampling_busy_ms": sampling_ms, "gathering_busy_ms": gathering_ms, "both_busy_ms": both_ms,
+        "sum_busy_ms": sampling_ms + gathering_ms - both_ms,
+        "overlap_of_shorter": both_ms / min(sampling_ms, gathering_ms) if min(sampling_ms, gathering_ms) > 0 else None,
+        "batches_in_flight": flight / epoch if epoch > 0 else None,
+        "median_sample_ms": median(sample_times), "median_features_ms": median(gather_times),
+        "median_gap_sample_to_gather_ms": median(gaps), "consumer_wait_ms": sum(waits),
+    }
+
+
+def print_timeline_summary(name, doc, f):
+    print(f"timeline {name}: {doc.get('path', '?')} {doc.get('codec', '')} ({f.get('batches', 0)} batches, "
+          f"{f.get('spans', 0)} spans)")
+    if f.get("spans", 0) == 0:
+        print("  no GPU spans")
+        return
+    print(f"  GPU epoch span {f['epoch_ms']:.1f} ms; sampling in progress {f['sampling_busy_ms']:.1f} ms, "
+          f"gathers {f['gathering_busy_ms']:.1f} ms, both at once {f['both_busy_ms']:.1f} ms "
+          f"({fmt(f['overlap_of_shorter'], '%.2f')} of the shorter)")
+    print(f"  batches in flight (mean) {fmt(f['batches_in_flight'], '%.2f')}; per batch (median): sample "
+          f"{fmt(f['median_sample_ms'], '%.3f')} ms, features {fmt(f['median_features_ms'], '%.3f')} ms, "
+          f"sampled -> gather start {fmt(f['median_gap_sample_to_gather_ms'], '%.3f')} ms; "
+          f"consumer waited {f['consumer_wait_ms']:.1f} ms in all")
+
+
+def lane_key(lane):
+    """Slots (and their gather streams) first, by number, then the consumer, then workers."""
+    parts = lane.split()
+    number = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
+    order = {"slot": 0, "consumer": 1, "stream": 2, "worker": 3}.get(parts[0], 4)
+    return (order, number, lane)
+
+
+def plot_timeline(doc, out, zoom=None, title=None):
+    plt = pyplot()
+    spans = doc.get("spans", [])
+    lanes = sorted({s["lane"] for s in spans}, key=lane_key)
+    if not spans:
+        raise SystemExit("results.py timeline: no spans to draw")
+    t0 = min(s["start"] for s in spans)
+    t1 = max(s["end"] for s in spans)
+    lo, hi = t0, t1
+    if zoom:
+        mid = 0.5 * (t0 + t1)
+        lo, hi = max(t0, mid - zoom / 2), min(t1, mid + zoom / 2)
+    fig, ax = plt.subplots(figsize=(14, max(3, 0.35 * len(lanes) + 1.5)))
+    row = {lane: i for i, lane in enumerate(lanes)}
+    for s in spans:
+        if s["end"] < lo or s["start"] > hi:
+            continue
+        y = row[s["lane"]]
+        alpha = 1.0 if s["batch"] % 2 == 0 else 0.6  # neighbouring batches told apart
+        ax.broken_barh([(s["start"], max(s["end"] - s["start"], 1e-3))], (y - 0.4, 0.8),
+                       facecolors=STAGE_COLOURS.get(s["stage"], "#969696"), alpha=alpha, edgecolor="none")
+        if zoom and s["end"] - s["start"] > (hi - lo) / 60:
+            ax.text(0.5 * (s["start"] + s["end"]), y, str(s["batch"]), ha="center", va="center", fontsize=6)
+    ax.set_yticks(range(len(lanes)))
+    ax.set_yticklabels(lanes, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlim(lo, hi)
+    ax.set_xlabel("ms since the timeline's start")
+    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in STAGE_COLOURS.values()]
+    ax.legend(handles, list(STAGE_COLOURS), ncol=len(STAGE_COLOURS), fontsize=7, loc="upper center",
+              bbox_to_anchor=(0.5, -0.12), frameon=False)
+    ax.set_title(title or f"{doc.get('path', '')} {doc.get('codec', '')}: stages per stream"
+                 + (f" ({zoom:g} ms around the middle)" if zoom else ""), fontsize=9)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+
+
+def timeline_main(args):
+    with open(args.json) as f:
+        doc = json.load(f)
+    figures = summarise_timeline(doc)
+    print_timeline_summary(os.path.basename(args.json), doc, figures)
+    if args.json_out:
+        with open(args.json_out, "w") as f:
+            json.dump(figures, f, indent=2)
+    if args.png:
+        try:
+            plot_timeline(doc, args.png, args.zoom)
+        except ImportError:
+            print("results.py timeline --png: matplotlib is not installed (pip install matplotlib, or "
+                  "apt-get install python3-matplotlib); the summary above needs none", file=sys.stderr)
+            return 2
+    return 0
+
+
+def overlap_main(args):
+    status = 0
+    for path in args.json:
+        with open(path) as f:
+            doc = json.load(f)
+        rows = doc.get("overlap", [])
+        print(f"{os.path.basename(path)}: {doc.get('preset', '?')} scale {doc.get('scale', '?')} codec "
+              f"{doc.get('codec', '?')}, link peak {fmt(doc.get('link_peak_gbps'), '%.1f')} GB/s")
+        if not rows:
+            print("  no overlap sweep in this file")
+            status = 1
+            continue
+        print("  %-12s %-20s %8s %8s %8s %8s %8s" % ("variant", "path", "epoch", "gpu", "floor", "sum", "overlap"))
+        for r in rows:
+            print("  %-12s %-20s %8.3f %8.3f %8.3f %8.3f %8.2f" % (
+                r["variant"], r["path"], r["epoch_seconds"], r["all_in_gpu_seconds"], r["link_floor_seconds"],
+                r["sum_seconds"], r["overlap"]))
+        for p in sorted({r["path"] for r in rows}):
+            best = min((r for r in rows if r["path"] == p), key=lambda r: r["epoch_seconds"])
+            print(f"  fastest {p}: {best['variant']} {best['epoch_seconds']:.3f} s (overlap {best['overlap']:.2f})")
+    return status
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "paper":  # its own parser (it predates the others; its --help is PAPER_DOC)
         return paper_main(argv[1:])
     ap = argparse.ArgumentParser(prog="scripts/results.py", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest="command", metavar="{table,compare,paper,plot}")
+    sub = ap.add_subparsers(dest="command", metavar="{table,compare,paper,plot,timeline,overlap}")
     sub.required = True
     p = sub.add_parser("table", help="bench_gather JSON -> GB/s per table size, row size and path")
     p.add_argument("json", help="bench_gather --benchmark_out JSON")
@@ -702,6 +901,15 @@ def main(argv=None):
     q.add_argument("json", help="train_graphsage.py --json result")
     q.add_argument("out", help="PNG to write")
     q.set_defaults(func=plot_headline_main)
+    p = sub.add_parser("timeline", help="an epoch timeline JSON -> overlap figures (and a PNG of lanes)")
+    p.add_argument("json", help="a timeline JSON (bench/epoch --timeline, pipeline_timeline::write_json)")
+    p.add_argument("--png", help="draw the lanes per stream into this PNG (matplotlib)")
+    p.add_argument("--zoom", type=float, help="draw only this many ms around the epoch's middle")
+    p.add_argument("--json", dest="json_out", help="also write the figures as JSON")
+    p.set_defaults(func=timeline_main)
+    p = sub.add_parser("overlap", help="bench/epoch --overlap-sweep JSON -> one line per variant and path")
+    p.add_argument("json", nargs="+", help="bench/epoch --json files")
+    p.set_defaults(func=overlap_main)
     args = ap.parse_args(argv)
     return args.func(args)
 

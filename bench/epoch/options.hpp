@@ -45,6 +45,10 @@ struct demo_args {
   int sample_blocks{0};  // --sample-blocks: thread-block cap of the pipelines' sampling (0: none)
   std::string json;
   std::string codec{"fp32"};  // --codec: row codec of the features the codec paths read (codec_applies_to)
+  int prioritize_gathers{-1};  // --prioritize-gathers 0|1 (-1: the library's default_prioritize_gathers)
+  std::string gather_order{"auto"};  // --gather-order auto|none|sorted: the feature gathers' locality order
+  std::string timeline;              // --timeline FILE: per-path timelines of the last epoch (FILE-<path>.json)
+  std::vector<std::string> overlap_variants;  // --overlap-sweep: the variants to run (empty: no sweep)
 
   /// Combinations of --workers, --depth and --gather-blocks.
   std::size_t combinations() const { return workers_list.size() * depth_list.size() * gather_blocks_list.size(); }
@@ -102,6 +106,19 @@ inline void print_usage(std::FILE* out)
     "                       path it applies to.\n"
     "                       Each path reports the encoded bytes it read, its link floor from\n"
     "                       them, and checks one batch against the host decode\n"
+    "  --prioritize-gathers 0|1  run each batch's gathers on a stream of the greatest\n"
+    "                       priority (pipeline_options::prioritize_gathers; default the library's)\n"
+    "  --gather-order auto|none|sorted  locality order of the feature gathers (default auto:\n"
+    "                       the selector sorts large batches from host memory; none: one launch)\n"
+    "  --timeline FILE      record every batch's stages in the last epoch of each pipeline path\n"
+    "                       (CUDA events per stream, worker host spans) and write FILE-<path>.json\n"
+    "                       (in an --overlap-sweep: FILE-<path>-<variant>.json, gnndirect paths\n"
+    "                       only); draw with scripts/results.py timeline\n"
+    "  --overlap-sweep all|V,V..  run the pipeline paths of --paths (gnndirect, graph-hbm, gpu,\n"
+    "                       cached, cached-graph-hbm) once per overlap variant on the same data and\n"
+    "                       print how much of the GPU work and the link floor each overlaps\n"
+    "                       (variants: base prio noprio gb32 gbfull sbsms prio+sbsms unsorted\n"
+    "                       more w1; see bench/epoch/overlap.cuh)\n"
     "  --json FILE          also write the results as JSON\n"
     "  --help               this text\n");
 }
@@ -217,6 +234,31 @@ inline std::vector<int> parse_int_list(const std::string& flag, const std::strin
   return values;
 }
 
+/// The overlap variants --overlap-sweep accepts (bench/epoch/overlap.cuh applies them).
+constexpr const char* overlap_variant_names[] = {"base",  "prio",       "noprio",   "gb32", "gbfull",
+                                                 "sbsms", "prio+sbsms", "unsorted", "more", "w1"};
+
+/// --overlap-sweep's value: "all" or distinct variant names.
+inline std::vector<std::string> parse_overlap_variants(const std::string& text)
+{
+  if (text == "all") { return {std::begin(overlap_variant_names), std::end(overlap_variant_names)}; }
+  std::string expected = "all or a comma-separated list of";
+  for (const char* v : overlap_variant_names) { expected += std::string(" ") + v; }
+  auto variants = split_list("--overlap-sweep", text, expected);
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    auto const& v = variants[i];
+    if (std::find(std::begin(overlap_variant_names), std::end(overlap_variant_names), v) ==
+        std::end(overlap_variant_names)) {
+      bad_option("--overlap-sweep", expected + " ('" + v + "' is none of them)", text);
+    }
+    if (std::find(variants.begin(), variants.begin() + static_cast<std::ptrdiff_t>(i), v) !=
+        variants.begin() + static_cast<std::ptrdiff_t>(i)) {
+      bad_option("--overlap-sweep", "distinct variants ('" + v + "' repeats)", text);
+    }
+  }
+  return variants;
+}
+
 inline std::vector<std::string> parse_paths(const std::string& text)
 {
   std::string expected = "a comma-separated list of";
@@ -249,7 +291,8 @@ inline bool is_option_with_value(const std::string& flag)
   static const char* const flags[] = {"--preset", "--scale", "--batch-size", "--fanouts", "--epochs",
                                       "--max-batches", "--cpu-max-batches", "--cache-pct", "--paths",
                                       "--feature-dim", "--train-nodes", "--workers", "--depth",
-                                      "--gather-blocks", "--sample-blocks", "--seed", "--json", "--codec"};
+                                      "--gather-blocks", "--sample-blocks", "--seed", "--json", "--codec",
+                                      "--prioritize-gathers", "--gather-order", "--timeline", "--overlap-sweep"};
   return std::find(std::begin(flags), std::end(flags), flag) != std::end(flags);
 }
 
@@ -297,6 +340,16 @@ inline void apply_option(demo_args& a, const std::string& flag, const std::strin
     a.gather_blocks = a.gather_blocks_list.front();
   } else if (flag == "--sample-blocks") {
     a.sample_blocks = parse_integer<int>(flag, value, 0, 65536);
+  } else if (flag == "--prioritize-gathers") {
+    a.prioritize_gathers = parse_integer<int>(flag, value, 0, 1);
+  } else if (flag == "--gather-order") {
+    if (value != "auto" && value != "none" && value != "sorted") { bad_option(flag, "one of auto, none, sorted", value); }
+    a.gather_order = value;
+  } else if (flag == "--timeline") {
+    if (value.empty()) { bad_option(flag, "a file name", value); }
+    a.timeline = value;
+  } else if (flag == "--overlap-sweep") {
+    a.overlap_variants = parse_overlap_variants(value);
   } else if (flag == "--seed") {
     a.seed = parse_seed(flag, value);
   } else if (flag == "--json") {
@@ -351,6 +404,11 @@ inline demo_args parse_args(int argc, char** argv)
   if (a.sweeps() && std::find(a.paths.begin(), a.paths.end(), "gnndirect") == a.paths.end()) {
     std::fprintf(stderr, "demo: --workers/--depth/--gather-blocks lists (a sweep) need the gnndirect "
                          "path in --paths (see --help)\n");
+    std::exit(2);
+  }
+  if (!a.overlap_variants.empty() && a.sweeps()) {
+    std::fprintf(stderr, "demo: --overlap-sweep and --workers/--depth/--gather-blocks lists are two sweeps: "
+                         "give one (see --help)\n");
     std::exit(2);
   }
   if (a.codec != "fp32" && std::none_of(a.paths.begin(), a.paths.end(), codec_applies_to)) {

@@ -11,6 +11,7 @@
 #include <gnndirect/owners/encoded_table.hpp>
 #include <gnndirect/pipeline/epoch_order.hpp>
 #include <gnndirect/pipeline/minibatch_pipeline.cuh>
+#include <gnndirect/pipeline/timeline.hpp>
 #include <gnndirect/util/parallel.hpp>
 #include <gnndirect/util/worker_pool.hpp>
 
@@ -45,6 +46,11 @@ struct path_result {
   int depth{0};
   int gather_blocks{0};         // pipeline paths: the feature gathers' block cap (0: selector's)
   bool sweep_entry{false};      // one combination of a --workers/--depth/--gather-blocks sweep
+  std::string variant;          // an --overlap-sweep entry: its variant (empty: none)
+  std::string base_name;        // ... and the path's own name (e.g. "graph-in-hbm")
+  int sample_blocks{0};         // pipeline paths: the sampling block cap, gathers' priority, order
+  bool prioritize_gathers{false};
+  std::string gather_order{"auto"};
   std::string codec{"fp32"};    // pipeline paths: the row codec of the feature rows read
   std::uint64_t encoded_bytes{0};  // pipeline paths: bytes of (encoded) feature rows read, stride included
   bool checked{false};          // pipeline paths: one batch's features compared with the host rows
@@ -67,6 +73,9 @@ inline gnndirect::pipeline_options pipeline_options_for(const demo_args& a)
   options.shuffle_seed = a.seed;
   options.depth = a.depth;
   options.workers = a.workers;
+  if (a.prioritize_gathers >= 0) { options.prioritize_gathers = a.prioritize_gathers == 1; }
+  if (a.gather_order == "none") { options.gather.order = gnndirect::locality_order::none; }
+  if (a.gather_order == "sorted") { options.gather.order = gnndirect::locality_order::sorted; }
   return options;
 }
 
@@ -129,6 +138,54 @@ bool batch_matches_host(const Batch& batch, const feature_reference& ref, cudaSt
   return true;
 }
 
+/// The file of the timeline of `path` (and `variant`, in an overlap sweep): FILE-<path>[-<variant>].json
+/// for --timeline FILE (a trailing ".json" of FILE is moved to the end); empty without --timeline.
+inline std::string timeline_file(const std::string& file, const std::string& path, const std::string& variant = {})
+{
+  if (file.empty()) { return {}; }
+  std::string stem = file;
+  if (stem.size() > 5 && stem.compare(stem.size() - 5, 5, ".json") == 0) { stem.resize(stem.size() - 5); }
+  std::string name = path;
+  if (!variant.empty()) { name += "-" + variant; }
+  for (char& c : name) {
+    if (c == ' ' || c == '+' || c == '/') { c = '_'; }
+  }
+  return stem + "-" + name + ".json";
+}
+
+/// One more epoch of `pipeline` after the timed ones, recorded into `timeline` (so that recording
+/// never moves the reported median), then written to a.timeline with the path's figures. The
+/// consumer only holds and releases each batch, as in the timed epochs.
+template <class Pipeline>
+void record_timeline_epoch(Pipeline& pipeline, gnndirect::pipeline_timeline& timeline, const demo_args& a,
+                           const path_result& result, cudaStream_t consumer, std::int64_t batches)
+{
+  timeline.start(consumer);
+  auto const t0 = clock_type::now();
+  pipeline.start_epoch(a.epochs);
+  for (std::int64_t b = 0; b < batches; ++b) {
+    auto* batch = pipeline.next(consumer);
+    if (batch == nullptr) { break; }
+    pipeline.release(batch, consumer);
+  }
+  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(consumer));
+  double const recorded = seconds_since(t0);
+  char extra[512];
+  std::snprintf(extra, sizeof extra,
+                "\"path\": \"%s\", \"codec\": \"%s\", \"workers\": %d, \"depth\": %d, \"gather_blocks\": %d, "
+                "\"sample_blocks\": %d, \"prioritize_gathers\": %s, \"gather_order\": \"%s\", \"batches\": %lld, "
+                "\"epoch_seconds\": %.6f, \"recorded_epoch_seconds\": %.6f",
+                result.name.c_str(), result.codec.c_str(), a.workers, a.depth, a.gather_blocks, a.sample_blocks,
+                pipeline.options().prioritize_gathers ? "true" : "false", a.gather_order.c_str(),
+                static_cast<long long>(batches), result.seconds, recorded);
+  if (timeline.write_json(a.timeline, extra)) {
+    std::printf("%s: timeline of one more epoch (%.3f s recorded) written to %s\n", result.name.c_str(), recorded,
+                a.timeline.c_str());
+  } else {
+    std::fprintf(stderr, "demo: cannot write the timeline %s: %s\n", a.timeline.c_str(), std::strerror(errno));
+  }
+}
+
 /// Runs the pipeline on the given views for the configured epochs; the consumer only waits for
 /// each batch (and, when counting, enqueues the link-byte model kernel) and releases it. The last
 /// batch of the last epoch is held past the epoch's end and checked against `ref` (not timed).
@@ -152,6 +209,12 @@ path_result run_pipeline_path(const std::string& name, const demo_args& a, const
   options.cache_bytes = cache_bytes;
   // --gather-blocks tunes gathers from host memory; an HBM table keeps a full grid.
   if (gnndirect::is_host_resident(features.kind)) { options.gather.max_blocks = a.gather_blocks; }
+  std::unique_ptr<gnndirect::pipeline_timeline> timeline;  // --timeline: an extra, untimed epoch recorded
+  if (!a.timeline.empty()) {
+    timeline = std::make_unique<gnndirect::pipeline_timeline>();
+    timeline->name_stream(consumer.get(), "consumer");
+    options.timeline = timeline.get();
+  }
   pipeline_type<Index, Codec> pipeline(graph, features, d.labels.data(), d.training_ids, options);
   auto* const tier = pipeline.feature_cache();
   if (tier != nullptr) {
@@ -162,6 +225,9 @@ path_result run_pipeline_path(const std::string& name, const demo_args& a, const
   result.workers = a.workers;
   result.depth = a.depth;
   result.gather_blocks = a.gather_blocks;
+  result.sample_blocks = a.sample_blocks;
+  result.prioritize_gathers = pipeline.options().prioritize_gathers;
+  result.gather_order = a.gather_order;
   epoch_log log;
   for (int epoch = 0; epoch < a.epochs; ++epoch) {
     progress_bar bar(name + " epoch " + std::to_string(epoch), batches);
@@ -218,6 +284,7 @@ path_result run_pipeline_path(const std::string& name, const demo_args& a, const
   result.core_seconds = log.median_core_seconds();
   result.epoch_seconds = log.seconds;
   result.ran = true;
+  if (timeline) { record_timeline_epoch(pipeline, *timeline, a, result, consumer.get(), batches); }
   return result;
 }
 
@@ -454,6 +521,7 @@ void run_gnndirect_sweep(demo_args& a, const dataset<Index>& d, feature_rows_t<I
   {
     demo_args warm = a;
     warm.epochs = 1;
+    warm.timeline.clear();
     warm.max_batches = std::min<std::int64_t>(batches_per_epoch(a, static_cast<std::int64_t>(d.training_ids.size())), 32);
     (void)run_pipeline_path<Codec>("warm-up", warm, d, d.graph.view(), features, ref, false);
   }
@@ -465,6 +533,7 @@ void run_gnndirect_sweep(demo_args& a, const dataset<Index>& d, feature_rows_t<I
         combo.workers = w;
         combo.depth = depth;
         combo.gather_blocks = gather_blocks;
+        combo.timeline.clear();  // one timeline per path: not one per combination
         path_result r = run_pipeline_path<Codec>(sweep_entry_name(a, w, depth, gather_blocks), combo, d,
                                                  d.graph.view(), features, ref, count_link_bytes);
         r.sweep_entry = true;

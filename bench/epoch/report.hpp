@@ -158,6 +158,79 @@ inline void write_json_transfer(std::FILE* out, const transfer_result& t)
   std::fprintf(out, "}");
 }
 
+/// The overlap figures of one host-resident path of one variant against the all-in-GPU epoch of
+/// the same variant: overlap = (sum - epoch) / (sum - max), 1 when the epoch is the larger of
+/// GPU work and link floor, 0 when it is their sum.
+struct overlap_row {
+  std::string variant;
+  std::string path;
+  double epoch{0};
+  double gpu{0};    // all-in-gpu epoch of the same variant
+  double floor{0};  // link bytes / link peak
+  double sum() const { return gpu + floor; }
+  double max() const { return std::max(gpu, floor); }
+  double overlap() const { return sum() > max() ? (sum() - epoch) / (sum() - max()) : 0; }
+};
+
+/// The overlap rows of the sweep's results (host-resident paths with an all-in-gpu epoch of the
+/// same variant).
+inline std::vector<overlap_row> overlap_rows(const report_context& ctx, const std::vector<path_result>& results)
+{
+  std::vector<overlap_row> rows;
+  for (auto const& r : results) {
+    if (!r.ran || r.variant.empty() || r.base_name == "all-in-gpu" || r.link_bytes == 0) { continue; }
+    for (auto const& g : results) {
+      if (g.ran && g.variant == r.variant && g.base_name == "all-in-gpu") {
+        rows.push_back(overlap_row{r.variant, r.base_name, r.seconds, g.seconds,
+                                   static_cast<double>(r.link_bytes) / ctx.link_peak});
+      }
+    }
+  }
+  return rows;
+}
+
+/// The sweep's table: one line per variant and host-resident path, then the best variant of each.
+inline void print_overlap_table(const report_context& ctx, const std::vector<path_result>& results)
+{
+  auto const rows = overlap_rows(ctx, results);
+  std::printf("\noverlap sweep: epoch against all-in-gpu (same variant) and the link floor (link bytes / %.1f GB/s);\n"
+              "overlap = (sum - epoch) / (sum - max): 1 = the larger of the two, 0 = their sum\n",
+              ctx.link_peak / 1e9);
+  std::printf("%-12s %-20s %9s %9s %9s %9s %9s %8s\n", "variant", "path", "epoch s", "gpu s", "floor s", "sum s",
+              "max s", "overlap");
+  for (auto const& o : rows) {
+    std::printf("%-12s %-20s %9.3f %9.3f %9.3f %9.3f %9.3f %8.2f\n", o.variant.c_str(), o.path.c_str(), o.epoch,
+                o.gpu, o.floor, o.sum(), o.max(), o.overlap());
+  }
+  std::vector<std::string> paths;
+  for (auto const& o : rows) {
+    if (std::find(paths.begin(), paths.end(), o.path) == paths.end()) { paths.push_back(o.path); }
+  }
+  for (auto const& p : paths) {
+    overlap_row const* best = nullptr;
+    for (auto const& o : rows) {
+      if (o.path == p && (best == nullptr || o.epoch < best->epoch)) { best = &o; }
+    }
+    std::printf("fastest %-20s %-12s %.3f s (overlap %.2f)\n", p.c_str(), best->variant.c_str(), best->epoch,
+                best->overlap());
+  }
+}
+
+/// Writes the overlap rows as the JSON member "overlap" (none without a sweep).
+inline void write_json_overlap(std::FILE* out, const report_context& ctx, const std::vector<path_result>& results)
+{
+  bool first = true;
+  for (auto const& o : overlap_rows(ctx, results)) {
+    std::fprintf(out,
+                 "%s\n    {\"variant\": \"%s\", \"path\": \"%s\", \"epoch_seconds\": %.6f, \"all_in_gpu_seconds\": "
+                 "%.6f, \"link_floor_seconds\": %.6f, \"sum_seconds\": %.6f, \"max_seconds\": %.6f, \"overlap\": %.4f}",
+                 first ? ",\n  \"overlap\": [" : ",", o.variant.c_str(), o.path.c_str(), o.epoch, o.gpu, o.floor,
+                 o.sum(), o.max(), o.overlap());
+    first = false;
+  }
+  if (!first) { std::fprintf(out, "\n  ]"); }
+}
+
 /// Writes the results as JSON; false (after a message) when the file cannot be written.
 inline bool write_json(const std::string& file, const demo_args& a, const report_context& ctx,
                 const std::vector<path_result>& results, const transfer_result& transfer)
@@ -205,6 +278,13 @@ inline bool write_json(const std::string& file, const demo_args& a, const report
         std::fprintf(out, ", \"workers\": %d, \"depth\": %d, \"gather_blocks\": %d", r.workers, r.depth,
                      r.gather_blocks);
       }
+      if (!r.variant.empty()) {
+        std::fprintf(out,
+                     ", \"variant\": \"%s\", \"path\": \"%s\", \"workers\": %d, \"depth\": %d, \"gather_blocks\": %d, "
+                     "\"sample_blocks\": %d, \"prioritize_gathers\": %s, \"gather_order\": \"%s\"",
+                     r.variant.c_str(), r.base_name.c_str(), r.workers, r.depth, r.gather_blocks, r.sample_blocks,
+                     r.prioritize_gathers ? "true" : "false", r.gather_order.c_str());
+      }
       if (r.checked) {  // pipeline paths: the codec of the rows read, their bytes, the host check
         std::fprintf(out, ", \"codec\": \"%s\", \"encoded_bytes\": %llu, \"verified\": %s", r.codec.c_str(),
                      static_cast<unsigned long long>(r.encoded_bytes), r.verified ? "true" : "false");
@@ -222,6 +302,7 @@ inline bool write_json(const std::string& file, const demo_args& a, const report
   }
   std::fprintf(out, "\n  ]");
   write_json_sweep(out, results, find_path(results, "gnndirect"));
+  write_json_overlap(out, ctx, results);
   write_json_transfer(out, transfer);
   std::fprintf(out, "\n}\n");
   if (std::fclose(out) != 0) {

@@ -9,6 +9,7 @@
 #include <gnndirect/owners/placement.hpp>
 
 #include "dataset.cuh"
+#include "overlap.cuh"
 #include "paths.cuh"
 #include "report.hpp"
 
@@ -74,11 +75,20 @@ int run(demo_args a, report_context ctx, gnndirect::placement_decision where)
   }
   std::vector<path_result> results;
   transfer_result transfer;
+  if (!a.overlap_variants.empty()) {
+    run_overlap_sweep<Codec>(a, d, features, ref, gnndirect::is_host_resident(where.kind), stream.get(), results);
+    print_table(ctx, results);
+    print_overlap_table(ctx, results);
+    if (!a.json.empty() && !write_json(a.json, a, ctx, results, transfer)) { return 1; }
+    return 0;
+  }
   std::vector<std::string> paths = a.paths;
   if (a.sweeps()) {  // the sweep picks the combination the other pipeline paths then use
     std::stable_partition(paths.begin(), paths.end(), [](const std::string& p) { return p == "gnndirect"; });
   }
+  std::string const timeline = a.timeline;
   for (auto const& path : paths) {
+    a.timeline = timeline_file(timeline, path);  // --timeline FILE: FILE-<path>.json
     if (path == "gnndirect" && a.sweeps()) {
       run_gnndirect_sweep<Codec>(a, d, features, ref, gnndirect::is_host_resident(where.kind), results);
     } else if (path == "gnndirect") {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tests scripts/results.py paper on fabricated inputs (no GPU): two demo JSON files, an nvidia-smi
+"""Tests scripts/results.py paper, timeline and overlap on fabricated inputs (no GPU): two demo JSON files, an nvidia-smi
 power log and a RAPL log whose counter wraps, with values chosen so that every mean, ratio and
 energy has a known answer; then the same without RAPL ("not readable") and with a failed run.
 usage: check_results.py REPO_ROOT   (exit 0: passed; 1: a check failed)
@@ -73,6 +73,53 @@ def run(tmp, files, extra):
     with open(os.path.join(out, "paper-table.md")) as f:
         md = f.read()
     return summary, md
+
+
+def check_timeline_and_overlap(tmp):
+    """results.py timeline on a fabricated two-batch timeline whose figures are known by hand, and
+    results.py overlap on a fabricated --overlap-sweep JSON."""
+    def span(lane, batch, stage, start, end, gpu=True):
+        return {"lane": lane, "batch": batch, "stage": stage, "start": start, "end": end, "gpu": gpu}
+    doc = {"unit": "ms", "path": "gnndirect", "codec": "int8", "lanes": [], "spans": [
+        span("slot 0", 0, "seeds", 0, 1), span("slot 0", 0, "sample", 1, 5), span("slot 0", 0, "counts", 5, 6),
+        span("slot 0", 0, "features", 6, 14),
+        span("slot 1", 1, "seeds", 2, 3), span("slot 1", 1, "sample", 8, 12), span("slot 1", 1, "counts", 12, 13),
+        span("slot 1", 1, "features", 15, 20),
+        span("consumer", 0, "held", 14, 15), span("consumer", 1, "held", 20, 21),
+        span("worker 0", 0, "wait", 0, 100, False)]}  # host spans do not count
+    path = os.path.join(tmp, "timeline.json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    out = os.path.join(tmp, "timeline-figures.json")
+    proc = subprocess.run([sys.executable, SCRIPT, "timeline", path, "--json", out], capture_output=True, text=True)
+    check(proc.returncode == 0, "results.py timeline exit %d: %s" % (proc.returncode, proc.stderr))
+    if proc.returncode == 0:
+        with open(out) as f:
+            got = json.load(f)
+        # Sampling [0,6] + [8,13] = 11 ms, gathers [6,14] + [15,20] = 13 ms, both [8,13] = 5 ms; batches
+        # span 14 and 18 ms of a 21 ms epoch; gaps counts -> features 0 and 2 ms; consumer idle 15..20.
+        want = {"epoch_ms": 21, "sampling_busy_ms": 11, "gathering_busy_ms": 13, "both_busy_ms": 5,
+                "sum_busy_ms": 19, "overlap_of_shorter": 5 / 11, "batches_in_flight": 32 / 21,
+                "median_sample_ms": 4, "median_features_ms": 6.5, "median_gap_sample_to_gather_ms": 1,
+                "consumer_wait_ms": 5, "batches": 2}
+        for key, value in want.items():
+            check(close(got.get(key), value), "timeline %s: %s, expected %s" % (key, got.get(key), value))
+        check("both at once 5.0 ms" in proc.stdout, "timeline summary line: %s" % proc.stdout)
+    sweep = {"preset": "papers100m", "scale": 0.5, "codec": "int8", "link_peak_gbps": 50.0, "overlap": [
+        {"variant": "base", "path": "graph-in-hbm", "epoch_seconds": 1.1, "all_in_gpu_seconds": 0.4,
+         "link_floor_seconds": 0.7, "sum_seconds": 1.1, "max_seconds": 0.7, "overlap": 0.0},
+        {"variant": "prio", "path": "graph-in-hbm", "epoch_seconds": 0.8, "all_in_gpu_seconds": 0.4,
+         "link_floor_seconds": 0.7, "sum_seconds": 1.1, "max_seconds": 0.7, "overlap": 0.75}]}
+    path = os.path.join(tmp, "sweep.json")
+    with open(path, "w") as f:
+        json.dump(sweep, f)
+    proc = subprocess.run([sys.executable, SCRIPT, "overlap", path], capture_output=True, text=True)
+    check(proc.returncode == 0, "results.py overlap exit %d: %s" % (proc.returncode, proc.stderr))
+    check("fastest graph-in-hbm: prio 0.800 s (overlap 0.75)" in proc.stdout, "overlap best line: %s" % proc.stdout)
+    with open(path, "w") as f:
+        json.dump({"preset": "small"}, f)
+    proc = subprocess.run([sys.executable, SCRIPT, "overlap", path], capture_output=True, text=True)
+    check(proc.returncode == 1 and "no overlap sweep" in proc.stdout, "overlap without a sweep: exit 1")
 
 
 def main():
@@ -166,6 +213,7 @@ def main():
         check(summary["rapl"] == "not readable", "rapl not readable: %s" % summary["rapl"])
         check(summary["shapes"][0]["gpu_power_w"]["gnndirect"]["mean"] is None, "no power log -> None")
         check("RAPL energy_uj, not readable" in md, "md says not readable")
+        check_timeline_and_overlap(tmp)
     if failures:
         print("%d check(s) failed" % len(failures))
         return 1
