@@ -68,6 +68,14 @@ inline void record_rate(benchmark::State& state, const std::string& key, double 
   state.counters["GBps"] = gb_per_s;
   auto const peak = results().find("link_peak");
   if (peak != results().end() && peak->second > 0) { state.counters["pct_link"] = 100.0 * gb_per_s / peak->second; }
+  // Both peaks of this run in every row that has them (bench_gather's link_peak and zero_copy_peak):
+  // the copy engines' and the SMs' own sequential zero-copy read.
+  auto const zero_copy = results().find("zero_copy_peak");
+  if (zero_copy != results().end() && zero_copy->second > 0) {
+    state.counters["zero_copy_peak_GBps"] = zero_copy->second;
+    state.counters["pct_zero_copy"] = 100.0 * gb_per_s / zero_copy->second;
+    if (peak != results().end()) { state.counters["link_peak_GBps"] = peak->second; }
+  }
   for (const std::string& name : baselines) {
     auto const base = results().find(name);
     if (base != results().end() && base->second > 0) { state.counters["vs_" + name] = gb_per_s / base->second; }

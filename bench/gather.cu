@@ -58,6 +58,17 @@
 // codec's at the same width and path), device_MB / host_MB (the encoded table's memory).
 // gather_codec_tune/<codec>/cols:<n>/blocks:<b>/tile:<t>/rows:<r> (a study) times the zero-copy
 // decode of int8, fp8 and int4 under explicit policies, to choose the selector's defaults.
+//
+// link_peak_zero_copy (always, after link_peak): the SMs' sequential zero-copy read of a 2 GiB
+// pinned buffer; with link_peak, every later row reports both (link_peak_GBps, zero_copy_peak_GBps,
+// pct_link, pct_zero_copy). gather_link is the link study (issue #44: what each machine's link
+// allows): on --link-gib GiB tables (default 16) in managed_host and pinned memory, filled by the
+// GPU, at 128, 512 and 2048-B rows: warp_per_row (a plain one-warp-per-row kernel, float4 loads,
+// indices sorted untimed, 256 blocks of 256 threads; warp_per_row_full: a full grid), gnndirect
+// (the selector's defaults, its sort timed), gnndirect_presorted (the same presorted indices,
+// order none: the row kernel alone) and the selector sweep blocks:B/rows:F/tile:T (B in 32, 64,
+// 128, 256, SMs x 4, SMs x 8; F in 1, 2, 4; T the selector's tile and twice it). Counters:
+// vs_warp_per_row, and the resolved blocks, tile, rows_in_flight.
 #include "bench_common.cuh"
 
 #include <gnndirect/algorithms/gather.cuh>
@@ -69,6 +80,8 @@
 #include <gnndirect/owners/registration.hpp>
 #include <gnndirect/reference/gather_reference.hpp>
 #include <gnndirect/util/parallel.hpp>
+
+#include <cub/device/device_radix_sort.cuh>
 
 #include <sys/mman.h>
 
@@ -94,6 +107,7 @@ struct gather_options {
   double sparse_gib = 53.0;  ///< --sparse-gib: the sparse study's table
   double alloc_gib = 16.0;   ///< --alloc-gib: the allocation study's tables
   double codec_gib = 8.0;    ///< --codec-gib: the codecs' fp32 features
+  double link_gib = 16.0;    ///< --link-gib: the link study's tables (managed_host and pinned)
   std::string filter;        ///< --benchmark_filter as given: which studies register
   bool help = false;         ///< --help / -h: the usage was printed
   bool listing = false;      ///< --benchmark_list_tests[=true]: names only, no GPU needed
@@ -106,11 +120,12 @@ gather_options& options()
 }
 
 constexpr char const* usage_text =
-  "usage: bench_gather [--tables GIB,GIB,...] [--sparse-gib GIB] [--alloc-gib GIB] [--codec-gib GIB]\n"
+  "usage: bench_gather [--tables GIB,GIB,...] [--sparse-gib GIB] [--alloc-gib GIB] [--codec-gib GIB] [--link-gib GIB]\n"
   "                    [Google Benchmark options, e.g. --benchmark_filter=REGEX]\n"
   "Random row gathers from host memory, path by path (see bench/gather.cu's comment).\n"
   "Benchmarks (a plain run: link_peak, device_copy, the sweep and the codecs):\n"
   "  link_peak, device_copy   the pinned H2D memcpy peak and the device copy rate\n"
+  "  link_peak_zero_copy      the SMs' sequential zero-copy read of 2 GiB of pinned memory\n"
   "  gather/PATH/table_MiB:T/row_bytes:R   the sweep over paths, tables and row sizes\n"
   "  gather_codec/CODEC/PATH/cols:N        row codecs, zero-copy against CPU-centric\n"
   "Studies, registered only when --benchmark_filter names them:\n"
@@ -118,9 +133,12 @@ constexpr char const* usage_text =
   "  gather_sparse   512-B rows spread over a large table, as the papers100M epoch gathers them\n"
   "  gather_alloc    the same gathers from host memory allocated in several ways\n"
   "  gather_codec_tune  int8/fp8/int4 zero-copy decode over block cap x tile x rows in flight\n"
+  "  gather_link     the plain warp-per-row kernel vs gnndirect and the selector sweep (block cap\n"
+  "                  x rows in flight x tile), managed_host and pinned tables, 128/512/2048-B rows\n"
   "  e.g. bench_gather --benchmark_filter='link_peak|gather_sparse'\n"
   "Sizes: --tables the sweep's tables in GiB (default 0.25,1,4,16); --sparse-gib (default 53),\n"
-  "  --alloc-gib (default 16), --codec-gib (default 8): the studies' and the codecs' tables.\n";
+  "  --alloc-gib (default 16), --codec-gib (default 8), --link-gib (default 16): the studies'\n"
+  "  and the codecs' tables.\n";
 
 /// A GiB value > 0 of option `flag`, or exit 2 naming the option and the text.
 double parse_gib(const std::string& flag, const std::string& text)
@@ -150,7 +168,8 @@ void parse_options(int& argc, char** argv)
       arg.resize(eq);
       has_value = true;
     }
-    bool const ours = arg == "--tables" || arg == "--sparse-gib" || arg == "--alloc-gib" || arg == "--codec-gib";
+    bool const ours = arg == "--tables" || arg == "--sparse-gib" || arg == "--alloc-gib" || arg == "--codec-gib" ||
+                      arg == "--link-gib";
     if (!ours) {
       if (arg == "--benchmark_filter" && has_value) { o.filter = value; }
       if (arg == "--benchmark_list_tests") { o.listing = !has_value || value == "true" || value == "1"; }
@@ -181,6 +200,8 @@ void parse_options(int& argc, char** argv)
       o.sparse_gib = parse_gib(arg, value);
     } else if (arg == "--alloc-gib") {
       o.alloc_gib = parse_gib(arg, value);
+    } else if (arg == "--link-gib") {
+      o.link_gib = parse_gib(arg, value);
     } else {
       o.codec_gib = parse_gib(arg, value);
     }
@@ -989,9 +1010,230 @@ void register_codec_tune(const char* name)
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// gather_link: what each machine's link allows, and how close the gather and its selector come.
+
+/// Sums a mapped pinned buffer with float4 loads, each thread striding over the whole grid: the
+/// SMs' own sequential zero-copy read (the ceiling of any zero-copy gather, above or below the
+/// copy engines' peak). `sink` is written only when the sum is a value no fill produces.
+__global__ void stream_read_kernel(const float4* src, std::size_t count, float* sink)
+{
+  float4 acc{0, 0, 0, 0};
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    float4 const v = src[i];
+    acc.x += v.x;
+    acc.y += v.y;
+    acc.z += v.z;
+    acc.w += v.w;
+  }
+  if (acc.x == 1234.5f && acc.y == -1.0f) { *sink = acc.z + acc.w; }
+}
+
+/// The device's SM count.
+int sm_count()
+{
+  return gnndirect::device_attribute(cudaDevAttrMultiProcessorCount, gnndirect::require_device());
+}
+
+/// Sequential zero-copy read of a 2 GiB pinned buffer by a full grid (SMs x 8 blocks of 256
+/// threads), median of 7 reads after a warm-up, in GB/s; recorded as results()["zero_copy_peak"]
+/// so that every later row reports it beside the copy engines' link_peak.
+void bm_zero_copy_peak(benchmark::State& state)
+{
+  std::size_t const bytes = std::size_t{2} << 30;
+  gnndirect::buffer<std::byte> host(bytes, memory_kind::pinned);
+  gnndirect::buffer<float> sink(1, memory_kind::device);
+  fill_pattern_kernel<<<1024, 256>>>(reinterpret_cast<std::uint64_t*>(host.data()), bytes / 8);
+  GNNDIRECT_CUDA_TRY(cudaGetLastError());
+  GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());
+  int const grid = sm_count() * 8;
+  gb::event_timer timer;
+  std::vector<double> times;
+  stream_read_kernel<<<grid, 256>>>(reinterpret_cast<const float4*>(host.data()), bytes / 16, sink.data());  // warm-up
+  GNNDIRECT_CUDA_TRY(cudaGetLastError());
+  for (auto _ : state) {
+    timer.start(nullptr);
+    stream_read_kernel<<<grid, 256>>>(reinterpret_cast<const float4*>(host.data()), bytes / 16, sink.data());
+    timer.stop(nullptr);
+    GNNDIRECT_CUDA_TRY(cudaGetLastError());
+    times.push_back(timer.seconds());
+    state.SetIterationTime(times.back());
+  }
+  double const gbps = static_cast<double>(bytes) / gb::median(times) * 1e-9;
+  gb::results()["zero_copy_peak"] = gbps;
+  state.counters["GBps"] = gbps;
+  auto const peak = gb::results().find("link_peak");
+  if (peak != gb::results().end()) { state.counters["vs_link_peak"] = gbps / peak->second; }
+}
+
+/// One warp per row, float4 loads, rows written in the order given (the plain baseline of the
+/// issue: with sorted indices and 256 x 256 blocks). `row_vecs`: float4 per row.
+__global__ void warp_per_row_kernel(const float4* table, std::int64_t row_vecs, const std::int64_t* indices,
+                                    std::int64_t count, float4* out)
+{
+  int const lane = static_cast<int>(threadIdx.x & 31u);
+  std::int64_t const warps = (std::int64_t{gridDim.x} * blockDim.x) >> 5;
+  for (std::int64_t i = (blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x) >> 5; i < count; i += warps) {
+    const float4* src = table + indices[i] * row_vecs;
+    float4* dst = out + i * row_vecs;
+    for (std::int64_t v = lane; v < row_vecs; v += 32) { dst[v] = src[v]; }
+  }
+}
+
+/// The link study's host tables: 16 GiB (--link-gib) in managed_host and in pinned memory, filled
+/// by the GPU (seconds, where filling on the CPU takes tens).
+struct link_table {
+  std::size_t bytes{0};
+  gnndirect::buffer<std::byte> managed, pinned;
+  explicit link_table(std::size_t size)
+    : bytes(size), managed(size, memory_kind::managed_host), pinned(size, memory_kind::pinned)
+  {
+    for (auto* t : {&managed, &pinned}) {
+      fill_pattern_kernel<<<4096, 256>>>(reinterpret_cast<std::uint64_t*>(t->data()), size / 8);
+      GNNDIRECT_CUDA_TRY(cudaGetLastError());
+    }
+    GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());
+  }
+};
+
+std::unique_ptr<link_table>& link_table_slot()
+{
+  static std::unique_ptr<link_table> table;
+  return table;
+}
+
+link_table& link_tables()
+{
+  auto& t = link_table_slot();
+  if (!t) {
+    current_tables().reset();
+    sparse_table_slot().reset();
+    t = std::make_unique<link_table>(static_cast<std::size_t>(options().link_gib * (1ull << 30)));
+  }
+  return *t;
+}
+
+/// How a link-study row gathers: gnndirect with a policy (the selector fills its zero fields),
+/// gnndirect on indices sorted beforehand with order none (the kernel alone), or the plain warp-per-row kernel.
+enum class link_method { gnndirect, gnndirect_presorted, warp_per_row };
+
+/// `count` random rows of `row_bytes` (fresh indices every iteration) from the study's table in
+/// `kind`; the sort of presorted methods is not timed. GB/s of gathered rows (median).
+void bm_gather_link(benchmark::State& state, const std::string& key, memory_kind kind, std::size_t row_bytes,
+                    link_method method, gnndirect::gather_policy policy, int plain_blocks = 256)
+{
+  link_table& t = link_tables();
+  const void* const table = kind == memory_kind::pinned ? t.pinned.data() : t.managed.data();
+  std::int64_t const cols = static_cast<std::int64_t>(row_bytes / sizeof(float));
+  std::int64_t const rows = static_cast<std::int64_t>(t.bytes / row_bytes);
+  std::int64_t const count = batch_rows(row_bytes);
+  gnndirect::table_view<const float> const src(static_cast<const float*>(table), rows, cols, cols, kind);
+  gnndirect::buffer<float> out(static_cast<std::size_t>(count * cols), memory_kind::device);
+  gnndirect::buffer<std::int64_t> indices(static_cast<std::size_t>(count), memory_kind::device);
+  gnndirect::buffer<std::int64_t> sorted(static_cast<std::size_t>(count), memory_kind::device);
+  gnndirect::table_view<float> const dst(out.data(), count, cols, cols, memory_kind::device);
+  if (method == link_method::gnndirect_presorted) { policy.order = gnndirect::locality_order::none; }
+  gnndirect::buffer<std::byte> ws(gnndirect::gather_workspace_bytes<std::int64_t>(count, rows, kind, row_bytes, policy),
+                                  memory_kind::device);
+  int key_bits = 1;  // the table's significant index bits: the sort looks at no more
+  while (key_bits < 63 && (std::int64_t{1} << key_bits) < rows) { ++key_bits; }
+  std::size_t sort_bytes = 0;
+  GNNDIRECT_CUDA_TRY(cub::DeviceRadixSort::SortKeys(nullptr, sort_bytes, indices.data(), sorted.data(), count));
+  gnndirect::buffer<std::byte> sort_temp(std::max<std::size_t>(sort_bytes, 1), memory_kind::device);
+  gb::event_timer timer;
+  std::vector<double> times;
+  std::uint64_t seed = 4242;
+  for (auto _ : state) {
+    gb::fill_random_indices(nullptr, indices.data(), count, rows, ++seed);
+    const std::int64_t* ids = indices.data();
+    if (method != link_method::gnndirect) {
+      GNNDIRECT_CUDA_TRY(cub::DeviceRadixSort::SortKeys(sort_temp.data(), sort_bytes, indices.data(), sorted.data(),
+                                                        count, 0, key_bits));
+      ids = sorted.data();
+    }
+    timer.start(nullptr);
+    if (method == link_method::warp_per_row) {
+      warp_per_row_kernel<<<plain_blocks, 256>>>(static_cast<const float4*>(table),
+                                                 static_cast<std::int64_t>(row_bytes / 16), ids, count,
+                                                 reinterpret_cast<float4*>(out.data()));
+      GNNDIRECT_CUDA_TRY(cudaGetLastError());
+    } else {
+      gnndirect::gather_async(cudaStream_t{}, src, ids, count, dst, {ws.data(), ws.bytes()}, policy);
+    }
+    timer.stop(nullptr);
+    times.push_back(timer.seconds());
+    state.SetIterationTime(times.back());
+  }
+  if (method != link_method::warp_per_row) { gnndirect::gather_check(nullptr, {ws.data(), ws.bytes()}, rows); }
+  double const gbps = static_cast<double>(count) * static_cast<double>(row_bytes) / gb::median(times) * 1e-9;
+  std::string const base = std::string(gnndirect::to_string(kind)) + "/" + std::to_string(row_bytes) + "/";
+  gb::record_rate(state, key, gbps, {base + "warp_per_row"});
+  auto it = state.counters.find("vs_" + base + "warp_per_row");
+  if (it != state.counters.end()) {
+    state.counters["vs_warp_per_row"] = it->second;
+    state.counters.erase(it);
+  }
+  if (method != link_method::warp_per_row) {  // what the selector made of the policy
+    auto const resolved = gnndirect::select_gather_policy(policy, kind, row_bytes, count);
+    state.counters["blocks"] = resolved.max_blocks;
+    state.counters["tile"] = resolved.tile_size;
+    state.counters["rows_in_flight"] = resolved.rows_in_flight;
+  } else {
+    state.counters["blocks"] = plain_blocks;
+  }
+  state.counters["rows"] = static_cast<double>(count);
+}
+
+/// The link study (only when the filter names gather_link): both peaks, then for managed_host and
+/// pinned tables of --link-gib GiB at 128, 512 and 2048-B rows: the plain warp-per-row kernel
+/// (first: the others' vs_warp_per_row), gnndirect's defaults, gnndirect on presorted indices,
+/// and the selector sweep block cap x rows in flight x tile (the selector's tile and twice it).
+/// Names: gather_link/<placement>/row_bytes:<R>/<method or blocks:B/rows:F/tile:T>.
+void register_link_study()
+{
+  int const sms = gnndirect::device_count() > 0 ? sm_count() : 132;  // listing needs no GPU
+  for (memory_kind kind : {memory_kind::managed_host, memory_kind::pinned}) {
+    for (std::size_t row_bytes : {128, 512, 2048}) {
+      std::string const prefix = std::string("gather_link/") + std::string(gnndirect::to_string(kind)) +
+                                 "/row_bytes:" + std::to_string(row_bytes) + "/";
+      std::string const base = std::string(gnndirect::to_string(kind)) + "/" + std::to_string(row_bytes) + "/";
+      auto add = [&](const std::string& name, const std::string& key, link_method method,
+                     gnndirect::gather_policy policy, int plain_blocks = 256) {
+        benchmark::RegisterBenchmark((prefix + name).c_str(), [=](benchmark::State& s) {
+          bm_gather_link(s, key, kind, row_bytes, method, policy, plain_blocks);
+        })->UseManualTime()->Iterations(7)->Unit(benchmark::kMillisecond);
+      };
+      add("warp_per_row", base + "warp_per_row", link_method::warp_per_row, {});
+      add("warp_per_row_full", base + "warp_per_row_full", link_method::warp_per_row, {}, sms * 8);
+      add("gnndirect", base + "gnndirect", link_method::gnndirect, {});
+      add("gnndirect_presorted", base + "gnndirect_presorted", link_method::gnndirect_presorted, {});
+      int const tile = gnndirect::select_gather_policy({}, kind, row_bytes, 1 << 20).tile_size;
+      std::vector<int> tiles{tile};
+      if (2 * tile <= 32) { tiles.push_back(2 * tile); }  // no tile wider than a warp
+      for (int blocks : {32, 64, 128, 256, sms * 4, sms * 8}) {
+        for (int rows_in_flight : {1, 2, 4}) {
+          for (int t : tiles) {
+            gnndirect::gather_policy policy{};
+            policy.max_blocks = blocks;
+            policy.rows_in_flight = rows_in_flight;
+            policy.tile_size = t;
+            std::string const name = "blocks:" + std::to_string(blocks) + "/rows:" + std::to_string(rows_in_flight) +
+                                     "/tile:" + std::to_string(t);
+            add(name, base + name, link_method::gnndirect, policy);
+          }
+        }
+      }
+    }
+  }
+}
+
 void register_all()
 {
   benchmark::RegisterBenchmark("link_peak", bm_link_peak)->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+  // Named so that every filter naming link_peak runs it too: each later row reports both peaks.
+  benchmark::RegisterBenchmark("link_peak_zero_copy", bm_zero_copy_peak)
+    ->UseManualTime()->Iterations(7)->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("device_copy", bm_device_copy)->UseManualTime()->Iterations(9)->Unit(benchmark::kMillisecond);
   for (std::size_t table_bytes : table_sizes()) {
     for (std::size_t row_bytes : {64, 128, 256, 400, 512, 1024, 2408, 4096}) {
@@ -1009,6 +1251,7 @@ void register_all()
   if (filter_names("gather64")) { register_study64(); }
   if (filter_names("gather_sparse")) { register_sparse_study(); }
   if (filter_names("gather_alloc")) { register_alloc_study(); }
+  if (filter_names("gather_link")) { register_link_study(); }
   register_codec_sweep();
   if (filter_names("gather_codec_tune")) {
     namespace codecs = gnndirect::codecs;
@@ -1025,6 +1268,7 @@ void release_tables()
   if (codec_release() != nullptr) { codec_release()(); }
   sparse_table_slot().reset();
   study_table_slot().reset();
+  link_table_slot().reset();
 }
 
 }  // namespace

@@ -18,8 +18,11 @@ plots). Each subcommand has its own --help:
       --png draws lanes per stream (matplotlib)
   scripts/results.py overlap EPOCH.json...
       the --overlap-sweep tables of bench/epoch JSON files, one line per variant and path
+  scripts/results.py link BENCH_GATHER.json
+      bench_gather's gather_link study: both link peaks, then per placement and row size the plain
+      warp-per-row kernel, gnndirect's defaults, presorted, and the best of the selector sweep
 
-table, compare, paper, timeline (without --png) and overlap need only Python 3; plot, paper's PNG
+table, compare, paper, timeline (without --png), overlap and link need only Python 3; plot, paper's PNG
 and timeline --png need matplotlib.
 test/python/check_results.py tests it.
 """
@@ -872,13 +875,54 @@ def overlap_main(args):
     return status
 
 
+def link_main(args):
+    """The gather_link study's table (bench/gather.cu): per (placement, row bytes) GB/s of the
+    plain kernel, gnndirect's defaults and the fastest sweep entry, each over the zero-copy peak."""
+    with open(args.json) as f:
+        data = json.load(f)
+    peaks, rows = {}, {}
+    for bench in data.get("benchmarks", []):
+        parts = [p for p in bench["name"].split("/") if not p.startswith(("iterations:", "manual_time", "real_time"))]
+        if parts[0] in ("link_peak", "link_peak_zero_copy"):
+            peaks[parts[0]] = bench.get("GBps")
+            continue
+        if parts[0] != "gather_link" or len(parts) < 4:
+            continue
+        key = (parts[1], int(parts[2].split(":")[1]))
+        rows.setdefault(key, {})["/".join(parts[3:])] = bench
+    copy, zero = peaks.get("link_peak"), peaks.get("link_peak_zero_copy")
+    print(f"link peaks: copy engines (pinned H2D memcpy) {fmt(copy, '%.1f')} GB/s, "
+          f"SMs' sequential zero-copy read {fmt(zero, '%.1f')} GB/s")
+    if not rows:
+        print("no gather_link rows")
+        return 1
+    print("%-13s %6s %10s %10s %10s %10s  %-28s %8s" % ("placement", "row B", "plain", "gnndirect", "presorted",
+                                                      "best sweep", "(blocks/rows/tile)", "best/zc"))
+    for (placement, row), entries in sorted(rows.items()):
+        def rate(name):
+            return entries.get(name, {}).get("GBps")
+        sweep = {n: b for n, b in entries.items() if n.startswith("blocks:")}
+        best = max(sweep, key=lambda n: sweep[n].get("GBps", 0)) if sweep else None
+        best_rate = sweep[best].get("GBps") if best else None
+        plain = rate("warp_per_row")
+        full = rate("warp_per_row_full")
+        if plain is not None and full is not None and full > plain:
+            plain = full
+        print("%-13s %6d %10s %10s %10s %10s  %-28s %8s" % (
+            placement, row, fmt(plain, "%.1f"), fmt(rate("gnndirect"), "%.1f"), fmt(rate("gnndirect_presorted"), "%.1f"),
+            fmt(best_rate, "%.1f"), best or "-", fmt(best_rate / zero if best_rate and zero else None, "%.2f")))
+    print("(plain: the warp-per-row kernel, the better of 256 blocks and a full grid; gnndirect: the selector's "
+          "defaults; GB/s of gathered rows, medians)")
+    return 0
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "paper":  # its own parser (it predates the others; its --help is PAPER_DOC)
         return paper_main(argv[1:])
     ap = argparse.ArgumentParser(prog="scripts/results.py", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest="command", metavar="{table,compare,paper,plot,timeline,overlap}")
+    sub = ap.add_subparsers(dest="command", metavar="{table,compare,paper,plot,timeline,overlap,link}")
     sub.required = True
     p = sub.add_parser("table", help="bench_gather JSON -> GB/s per table size, row size and path")
     p.add_argument("json", help="bench_gather --benchmark_out JSON")
@@ -910,6 +954,9 @@ def main(argv=None):
     p = sub.add_parser("overlap", help="bench/epoch --overlap-sweep JSON -> one line per variant and path")
     p.add_argument("json", nargs="+", help="bench/epoch --json files")
     p.set_defaults(func=overlap_main)
+    p = sub.add_parser("link", help="bench_gather gather_link JSON -> peaks, plain kernel, defaults, best sweep")
+    p.add_argument("json", help="bench_gather --benchmark_out JSON of --benchmark_filter='^link_peak|gather_link'")
+    p.set_defaults(func=link_main)
     args = ap.parse_args(argv)
     return args.func(args)
 

@@ -47,8 +47,9 @@ struct demo_args {
   std::string codec{"fp32"};  // --codec: row codec of the features the codec paths read (codec_applies_to)
   int prioritize_gathers{-1};  // --prioritize-gathers 0|1 (-1: the library's default_prioritize_gathers)
   std::string gather_order{"auto"};  // --gather-order auto|none|sorted: the feature gathers' locality order
-  std::string timeline;              // --timeline FILE: per-path timelines of the last epoch (FILE-<path>.json)
+  std::string timeline;              // --timeline FILE: per-path timelines of one more epoch (FILE-<path>.json)
   std::vector<std::string> overlap_variants;  // --overlap-sweep: the variants to run (empty: no sweep)
+  std::vector<std::string> timeline_variants;  // --timeline-variants: the sweep's variants recorded (empty: all)
 
   /// Combinations of --workers, --depth and --gather-blocks.
   std::size_t combinations() const { return workers_list.size() * depth_list.size() * gather_blocks_list.size(); }
@@ -110,8 +111,9 @@ inline void print_usage(std::FILE* out)
     "                       priority (pipeline_options::prioritize_gathers; default the library's)\n"
     "  --gather-order auto|none|sorted  locality order of the feature gathers (default auto:\n"
     "                       the selector sorts large batches from host memory; none: one launch)\n"
-    "  --timeline FILE      record every batch's stages in the last epoch of each pipeline path\n"
-    "                       (CUDA events per stream, worker host spans) and write FILE-<path>.json\n"
+    "  --timeline FILE      record every batch's stages in one more (untimed) epoch of each\n"
+    "                       pipeline path (CUDA events per stream, worker host spans) and write\n"
+    "                       FILE-<path>.json\n"
     "                       (in an --overlap-sweep: FILE-<path>-<variant>.json, gnndirect paths\n"
     "                       only); draw with scripts/results.py timeline\n"
     "  --overlap-sweep all|V,V..  run the pipeline paths of --paths (gnndirect, graph-hbm, gpu,\n"
@@ -119,6 +121,8 @@ inline void print_usage(std::FILE* out)
     "                       print how much of the GPU work and the link floor each overlaps\n"
     "                       (variants: base prio noprio gb32 gbfull sbsms prio+sbsms unsorted\n"
     "                       more w1; see bench/epoch/overlap.cuh)\n"
+    "  --timeline-variants V,V..  in an --overlap-sweep, record --timeline for these variants only\n"
+    "                       (default: every variant)\n"
     "  --json FILE          also write the results as JSON\n"
     "  --help               this text\n");
 }
@@ -238,25 +242,42 @@ inline std::vector<int> parse_int_list(const std::string& flag, const std::strin
 constexpr const char* overlap_variant_names[] = {"base",  "prio",       "noprio",   "gb32", "gbfull",
                                                  "sbsms", "prio+sbsms", "unsorted", "more", "w1"};
 
-/// --overlap-sweep's value: "all" or distinct variant names.
-inline std::vector<std::string> parse_overlap_variants(const std::string& text)
+/// The value of --overlap-sweep (or --timeline-variants, `flag`): "all" or distinct variant names.
+inline std::vector<std::string> parse_overlap_variants(const std::string& flag, const std::string& text)
 {
   if (text == "all") { return {std::begin(overlap_variant_names), std::end(overlap_variant_names)}; }
   std::string expected = "all or a comma-separated list of";
   for (const char* v : overlap_variant_names) { expected += std::string(" ") + v; }
-  auto variants = split_list("--overlap-sweep", text, expected);
+  auto variants = split_list(flag, text, expected);
   for (std::size_t i = 0; i < variants.size(); ++i) {
     auto const& v = variants[i];
     if (std::find(std::begin(overlap_variant_names), std::end(overlap_variant_names), v) ==
         std::end(overlap_variant_names)) {
-      bad_option("--overlap-sweep", expected + " ('" + v + "' is none of them)", text);
+      bad_option(flag, expected + " ('" + v + "' is none of them)", text);
     }
     if (std::find(variants.begin(), variants.begin() + static_cast<std::ptrdiff_t>(i), v) !=
         variants.begin() + static_cast<std::ptrdiff_t>(i)) {
-      bad_option("--overlap-sweep", "distinct variants ('" + v + "' repeats)", text);
+      bad_option(flag, "distinct variants ('" + v + "' repeats)", text);
     }
   }
   return variants;
+}
+
+/// `a` with overlap variant `name` applied (bench/epoch/overlap.cuh says what each tests); `sms`: the device's SM count.
+inline demo_args with_overlap_variant(demo_args a, const std::string& name, int sms)
+{
+  if (name == "prio" || name == "prio+sbsms") { a.prioritize_gathers = 1; }
+  if (name == "noprio") { a.prioritize_gathers = 0; }
+  if (name == "gb32") { a.gather_blocks = 32; }
+  if (name == "gbfull") { a.gather_blocks = sms * 8; }
+  if (name == "sbsms" || name == "prio+sbsms") { a.sample_blocks = sms; }
+  if (name == "unsorted") { a.gather_order = "none"; }
+  if (name == "more") {
+    a.workers *= 2;
+    a.depth *= 2;
+  }
+  if (name == "w1") { a.workers = 1; }
+  return a;
 }
 
 inline std::vector<std::string> parse_paths(const std::string& text)
@@ -292,7 +313,8 @@ inline bool is_option_with_value(const std::string& flag)
                                       "--max-batches", "--cpu-max-batches", "--cache-pct", "--paths",
                                       "--feature-dim", "--train-nodes", "--workers", "--depth",
                                       "--gather-blocks", "--sample-blocks", "--seed", "--json", "--codec",
-                                      "--prioritize-gathers", "--gather-order", "--timeline", "--overlap-sweep"};
+                                      "--prioritize-gathers", "--gather-order", "--timeline", "--overlap-sweep",
+                                      "--timeline-variants"};
   return std::find(std::begin(flags), std::end(flags), flag) != std::end(flags);
 }
 
@@ -349,7 +371,9 @@ inline void apply_option(demo_args& a, const std::string& flag, const std::strin
     if (value.empty()) { bad_option(flag, "a file name", value); }
     a.timeline = value;
   } else if (flag == "--overlap-sweep") {
-    a.overlap_variants = parse_overlap_variants(value);
+    a.overlap_variants = parse_overlap_variants("--overlap-sweep", value);
+  } else if (flag == "--timeline-variants") {
+    a.timeline_variants = parse_overlap_variants("--timeline-variants", value);
   } else if (flag == "--seed") {
     a.seed = parse_seed(flag, value);
   } else if (flag == "--json") {

@@ -25,28 +25,11 @@
 
 namespace gnndirect_demo {
 
-/// `a` with overlap variant `name` applied (see the file comment); `sms`: the device's SM count.
-inline demo_args with_overlap_variant(demo_args a, const std::string& name, int sms)
-{
-  if (name == "prio" || name == "prio+sbsms") { a.prioritize_gathers = 1; }
-  if (name == "noprio") { a.prioritize_gathers = 0; }
-  if (name == "gb32") { a.gather_blocks = 32; }
-  if (name == "gbfull") { a.gather_blocks = sms * 8; }
-  if (name == "sbsms" || name == "prio+sbsms") { a.sample_blocks = sms; }
-  if (name == "unsorted") { a.gather_order = "none"; }
-  if (name == "more") {
-    a.workers *= 2;
-    a.depth *= 2;
-  }
-  if (name == "w1") { a.workers = 1; }
-  return a;
-}
-
 /// The pipeline paths of --paths (gnndirect, cached, graph-hbm, cached-graph-hbm, gpu), each once
 /// per --overlap-sweep variant on the same data, after a short untimed warm-up; the device copies
 /// a path needs are made once for all its variants. Paths that are no pipeline (cpu, transfer)
-/// are left out with a line saying so. With --timeline, the gnndirect path of every variant
-/// writes its timeline (FILE-gnndirect-<variant>.json).
+/// are left out with a line saying so. With --timeline, the gnndirect path of every variant (of
+/// --timeline-variants, when given) writes its timeline (FILE-gnndirect-<variant>.json).
 /// @tparam Codec void (fp32 features) or the row codec of `features` (see run_pipeline_path)
 template <class Codec, class Index>
 void run_overlap_sweep(const demo_args& a, const dataset<Index>& d, feature_rows_t<Index, Codec> features,
@@ -94,8 +77,10 @@ void run_overlap_sweep(const demo_args& a, const dataset<Index>& d, feature_rows
     for (auto const& variant : a.overlap_variants) {
       std::string const name = base + " [" + variant + "]";
       demo_args va = with_overlap_variant(a, variant, sms);
-      va.timeline = base == "gnndirect" ? timeline_file(a.timeline, base, variant) : std::string{};
-      // --gather-blocks tunes gathers from host memory; pipeline_options_for leaves HBM tables alone.
+      bool const recorded = base == "gnndirect" &&
+                            (a.timeline_variants.empty() || std::find(a.timeline_variants.begin(), a.timeline_variants.end(),
+                                                                      variant) != a.timeline_variants.end());
+      va.timeline = recorded ? timeline_file(a.timeline, base, variant) : std::string{};
       path_result r{name};
       if (why) {
         r = skipped_path(name, *why);

@@ -112,6 +112,40 @@ def test_pipeline_tuning_keeps_the_batches(seed, option):
 
 
 @cuda
+def test_loader_timeline_records_each_step_and_next(seed, tmp_path):
+    """With a LoaderTimeline, every batch of the latest epoch has one consumer step (after its
+    hand-off, before the next batch's) and one host next(); the batches are unchanged; JSON
+    loads back; without one, nothing is recorded."""
+    from gnndirect_torch.loader import LoaderTimeline
+    indptr, indices, x, y, train, graph, table = _setup()
+    timeline = LoaderTimeline()
+    loader = gd.NeighborLoader(graph, table, y, train, fanouts=[4, 3], batch_size=256, shuffle_seed=seed,
+                               timeline=timeline)
+    plain = gd.NeighborLoader(graph, table, y, train, fanouts=[4, 3], batch_size=256, shuffle_seed=seed)
+    for _ in range(2):  # each epoch restarts the timeline
+        for batch, same in zip(loader, plain):
+            assert torch.equal(batch.x, same.x)
+            (batch.x * 2).sum()  # the caller's step
+    spans = timeline.spans()
+    steps = sorted((s for s in spans if s["stage"] == "step"), key=lambda s: s["batch"])
+    nexts = [s for s in spans if s["stage"] == "next"]
+    assert [s["batch"] for s in steps] == list(range(len(loader)))
+    assert len(nexts) == len(loader) + 1  # the last next() found the epoch's end
+    assert all(s["gpu"] and s["lane"] == "consumer" and s["end"] >= s["start"] >= 0 for s in steps)
+    assert all(b["start"] >= a["end"] for a, b in zip(steps, steps[1:]))
+    assert all(not s["gpu"] and s["end"] >= s["start"] for s in nexts)
+    path = tmp_path / "timeline.json"
+    timeline.write_json(str(path), path="loader")
+    import json
+    doc = json.loads(path.read_text())
+    assert doc["path"] == "loader" and len(doc["spans"]) == len(spans)
+    with pytest.raises(TypeError):
+        gd.NeighborLoader(graph, table, y, train, fanouts=[3], timeline="yes")
+    loader.close()
+    plain.close()
+
+
+@cuda
 def test_pipeline_negative_options_raise_value_error():
     _, _, _, y, train, graph, table = _setup()
     with pytest.raises(ValueError, match="max_blocks"):

@@ -115,3 +115,50 @@ TEST_CASE("demo host check: an encoded copy costs its padded rows beside the fp3
   CHECK(encoded_row_bytes("int8_affine", 100) == 128);  // the library's names too
   CHECK_THROWS_AS(encoded_row_bytes("int3", 128), gnndirect::invalid_argument);
 }
+
+TEST_CASE("demo options: --overlap-sweep names its variants (all: every one), each changing only its knob")
+{
+  auto const all = parse({"--preset", "papers100m", "--overlap-sweep", "all"});
+  CHECK(all.overlap_variants.size() == std::size(gnndirect_demo::overlap_variant_names));
+  CHECK(all.overlap_variants.front() == "base");
+  auto const two = parse({"--overlap-sweep", "prio,w1", "--timeline", "t.json", "--timeline-variants", "w1"});
+  CHECK(two.overlap_variants == std::vector<std::string>{"prio", "w1"});
+  CHECK(two.timeline == "t.json");
+  CHECK(two.timeline_variants == std::vector<std::string>{"w1"});
+  CHECK(parse({}).overlap_variants.empty());
+  CHECK(parse({}).prioritize_gathers == -1);  // the library's default unless given
+  CHECK(parse({"--prioritize-gathers", "1"}).prioritize_gathers == 1);
+  CHECK(parse({"--gather-order", "none"}).gather_order == "none");
+
+  auto const base = parse({"--preset", "papers100m"});  // 6 workers, depth 6, 256-block gathers
+  int const sms = 132;
+  auto same_except = [&](const gnndirect_demo::demo_args& v, const char* knob) {
+    std::string const k = knob;
+    CHECK((k == "prio" || v.prioritize_gathers == base.prioritize_gathers));
+    CHECK((k == "gather_blocks" || v.gather_blocks == base.gather_blocks));
+    CHECK((k == "sample_blocks" || k == "prio" || v.sample_blocks == base.sample_blocks));
+    CHECK((k == "order" || v.gather_order == base.gather_order));
+    CHECK((k == "workers" || v.workers == base.workers));
+    CHECK((k == "workers" || v.depth == base.depth));
+  };
+  auto const variant = [&](const char* name) { return gnndirect_demo::with_overlap_variant(base, name, sms); };
+  same_except(variant("base"), "");
+  CHECK(variant("prio").prioritize_gathers == 1);
+  same_except(variant("prio"), "prio");
+  CHECK(variant("noprio").prioritize_gathers == 0);
+  CHECK(variant("gb32").gather_blocks == 32);
+  same_except(variant("gb32"), "gather_blocks");
+  CHECK(variant("gbfull").gather_blocks == sms * 8);
+  CHECK(variant("sbsms").sample_blocks == sms);
+  same_except(variant("sbsms"), "sample_blocks");
+  CHECK(variant("prio+sbsms").sample_blocks == sms);
+  CHECK(variant("prio+sbsms").prioritize_gathers == 1);
+  same_except(variant("prio+sbsms"), "prio");
+  CHECK(variant("unsorted").gather_order == "none");
+  same_except(variant("unsorted"), "order");
+  CHECK(variant("more").workers == 12);
+  CHECK(variant("more").depth == 12);
+  same_except(variant("more"), "workers");
+  CHECK(variant("w1").workers == 1);
+  CHECK(variant("w1").depth == base.depth);
+}
