@@ -38,13 +38,14 @@ set(cases
   "--preset|huge=>--preset expects one of small, products, reddit, twitter, papers100m, got 'huge'"
   "--preset|Twitter=>--preset expects one of small, products, reddit, twitter, papers100m, got 'Twitter'"
   "--json|${WORK_DIR}/no-such-dir/out.json=>--json: cannot write"
-  "--overlap-sweep|prio,fast=>--overlap-sweep expects all or a comma-separated list of base prio noprio gb32 gbfull sbsms prio+sbsms unsorted more w1 ('fast' is none of them)"
+  "--overlap-sweep|prio,fast=>--overlap-sweep expects all or a comma-separated list of base prio noprio gb32 gbfull sbsms prio+sbsms unsorted more w1 calib ('fast' is none of them)"
   "--overlap-sweep|prio,prio=>--overlap-sweep expects distinct variants ('prio' repeats)"
   "--overlap-sweep|all|--workers|2,4=>--overlap-sweep and --workers/--depth/--gather-blocks lists are two sweeps"
   "--timeline-variants|w2=>--timeline-variants expects all or a comma-separated list of"
   "--prioritize-gathers|2=>--prioritize-gathers expects an integer in {0, 1}, got '2'"
   "--gather-order|random=>--gather-order expects one of auto, none, sorted, got 'random'"
   "--timeline=>--timeline needs a value"
+  "--calibrate-gather|yes=>--calibrate-gather expects an integer in {0, 1}, got 'yes'"
   "--preset|papers100m|--scale|1000=>of host memory"
   "--preset|twitter|--scale|1000=>use a smaller --scale")
 set(failures 0)

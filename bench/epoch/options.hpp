@@ -46,6 +46,7 @@ struct demo_args {
   std::string json;
   std::string codec{"fp32"};  // --codec: row codec of the features the codec paths read (codec_applies_to)
   int prioritize_gathers{-1};  // --prioritize-gathers 0|1 (-1: the library's default_prioritize_gathers)
+  int calibrate_gather{-1};    // --calibrate-gather 0|1 (-1: the library's default_calibrate_gather)
   std::string gather_order{"auto"};  // --gather-order auto|none|sorted: the feature gathers' locality order
   std::string timeline;              // --timeline FILE: per-path timelines of one more epoch (FILE-<path>.json)
   std::vector<std::string> overlap_variants;  // --overlap-sweep: the variants to run (empty: no sweep)
@@ -109,6 +110,9 @@ inline void print_usage(std::FILE* out)
     "                       them, and checks one batch against the host decode\n"
     "  --prioritize-gathers 0|1  run each batch's gathers on a stream of the greatest\n"
     "                       priority (pipeline_options::prioritize_gathers; default the library's)\n"
+    "  --calibrate-gather 0|1  calibrate the feature gathers' block cap and rows in flight on the\n"
+    "                       features at construction (pipeline_options::calibrate_gather; only\n"
+    "                       with --gather-blocks 0: an explicit cap wins)\n"
     "  --gather-order auto|none|sorted  locality order of the feature gathers (default auto:\n"
     "                       the selector sorts large batches from host memory; none: one launch)\n"
     "  --timeline FILE      record every batch's stages in one more (untimed) epoch of each\n"
@@ -120,7 +124,7 @@ inline void print_usage(std::FILE* out)
     "                       cached, cached-graph-hbm) once per overlap variant on the same data and\n"
     "                       print how much of the GPU work and the link floor each overlaps\n"
     "                       (variants: base prio noprio gb32 gbfull sbsms prio+sbsms unsorted\n"
-    "                       more w1; see bench/epoch/overlap.cuh)\n"
+    "                       more w1 calib; see bench/epoch/overlap.cuh)\n"
     "  --timeline-variants V,V..  in an --overlap-sweep, record --timeline for these variants only\n"
     "                       (default: every variant)\n"
     "  --json FILE          also write the results as JSON\n"
@@ -239,8 +243,8 @@ inline std::vector<int> parse_int_list(const std::string& flag, const std::strin
 }
 
 /// The overlap variants --overlap-sweep accepts (bench/epoch/overlap.cuh applies them).
-constexpr const char* overlap_variant_names[] = {"base",  "prio",       "noprio",   "gb32", "gbfull",
-                                                 "sbsms", "prio+sbsms", "unsorted", "more", "w1"};
+constexpr const char* overlap_variant_names[] = {"base",       "prio",     "noprio", "gb32", "gbfull", "sbsms",
+                                                 "prio+sbsms", "unsorted", "more",   "w1",   "calib"};
 
 /// The value of --overlap-sweep (or --timeline-variants, `flag`): "all" or distinct variant names.
 inline std::vector<std::string> parse_overlap_variants(const std::string& flag, const std::string& text)
@@ -277,6 +281,10 @@ inline demo_args with_overlap_variant(demo_args a, const std::string& name, int 
     a.depth *= 2;
   }
   if (name == "w1") { a.workers = 1; }
+  if (name == "calib") {  // the calibration replaces the cap: none given
+    a.gather_blocks = 0;
+    a.calibrate_gather = 1;
+  }
   return a;
 }
 
@@ -314,7 +322,7 @@ inline bool is_option_with_value(const std::string& flag)
                                       "--feature-dim", "--train-nodes", "--workers", "--depth",
                                       "--gather-blocks", "--sample-blocks", "--seed", "--json", "--codec",
                                       "--prioritize-gathers", "--gather-order", "--timeline", "--overlap-sweep",
-                                      "--timeline-variants"};
+                                      "--timeline-variants", "--calibrate-gather"};
   return std::find(std::begin(flags), std::end(flags), flag) != std::end(flags);
 }
 
@@ -364,6 +372,8 @@ inline void apply_option(demo_args& a, const std::string& flag, const std::strin
     a.sample_blocks = parse_integer<int>(flag, value, 0, 65536);
   } else if (flag == "--prioritize-gathers") {
     a.prioritize_gathers = parse_integer<int>(flag, value, 0, 1);
+  } else if (flag == "--calibrate-gather") {
+    a.calibrate_gather = parse_integer<int>(flag, value, 0, 1);
   } else if (flag == "--gather-order") {
     if (value != "auto" && value != "none" && value != "sorted") { bad_option(flag, "one of auto, none, sorted", value); }
     a.gather_order = value;

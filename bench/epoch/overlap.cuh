@@ -16,6 +16,7 @@
 //   unsorted    no locality sort before the feature gathers (one launch instead of iota + sort + gather)
 //   more        twice the workers and twice the batches in flight
 //   w1          one worker (a control: no two batches' GPU work at once)
+//   calib       no explicit gather cap; the pipeline calibrates cap and rows in flight on the features
 #include <gnndirect/core/device.hpp>
 
 #include "paths.cuh"

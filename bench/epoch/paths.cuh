@@ -74,6 +74,7 @@ inline gnndirect::pipeline_options pipeline_options_for(const demo_args& a)
   options.depth = a.depth;
   options.workers = a.workers;
   if (a.prioritize_gathers >= 0) { options.prioritize_gathers = a.prioritize_gathers == 1; }
+  if (a.calibrate_gather >= 0) { options.calibrate_gather = a.calibrate_gather == 1; }
   if (a.gather_order == "none") { options.gather.order = gnndirect::locality_order::none; }
   if (a.gather_order == "sorted") { options.gather.order = gnndirect::locality_order::sorted; }
   return options;
@@ -217,6 +218,11 @@ path_result run_pipeline_path(const std::string& name, const demo_args& a, const
   }
   pipeline_type<Index, Codec> pipeline(graph, features, d.labels.data(), d.training_ids, options);
   auto* const tier = pipeline.feature_cache();
+  if (pipeline.options().calibrate_gather && features_remote) {
+    auto const tuned = pipeline.feature_gather_policy();
+    result.note = "calibrated feature gathers: " + std::to_string(tuned.max_blocks) + " blocks, " +
+                  std::to_string(tuned.rows_in_flight) + " rows in flight (0: the selector's)";
+  }
   if (tier != nullptr) {
     result.note = "device tier: " + std::to_string(tier->capacity()) + " of " + std::to_string(features.rows) +
                   " rows (" + ref.codec + ")";

@@ -2,10 +2,13 @@
 // seeds it used, epochs cover the training ids once and are deterministic per (seed, epoch);
 // batch i+1 is prepared while batch i is held; no pool growth after the first epoch; bad
 // training ids raise index_out_of_range from next() and leave the context usable; the pipeline
-// on a caller's memory resource; the batch scheduler driving a second (link-prediction) preparer.
+// on a caller's memory resource; the batch scheduler driving a second (link-prediction) preparer;
+// prioritized gathers with a timeline (every stage in stream order); the gather calibration.
 #include <doctest/doctest.h>
 
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/device.hpp>
+#include <gnndirect/core/gather_policy.hpp>
 #include <gnndirect/owners/cuda_handles.hpp>
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/graph/generate.hpp>
@@ -351,6 +354,43 @@ TEST_CASE("pipeline with prioritized gathers and a timeline: batches equal the r
   for (std::size_t at = json.find("\"stage\""); at != std::string::npos; at = json.find("\"stage\"", at + 1)) { ++entries; }
   CHECK(entries == spans.size());
   CHECK(json.find("\"path\": \"test\"") != std::string::npos);
+}
+
+TEST_CASE("pipeline calibrate_gather: a candidate cap and rows in flight, batches unchanged, an explicit cap wins")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  fixture<std::int32_t> const f(seed, 0.05, 50, 1500, csr_placement{memory_kind::device, memory_kind::managed_host},
+                                memory_kind::managed_host, memory_kind::device);
+  pipeline_options options = test_options(seed, 3, 2);
+  options.calibrate_gather = true;
+  auto const consumer = gnndirect::make_non_blocking_stream();
+  auto pipeline = f.make_pipeline(options);
+  auto const tuned = pipeline.feature_gather_policy();
+  int const sms = gnndirect::device_attribute(cudaDevAttrMultiProcessorCount, gnndirect::require_device());
+  bool candidate = false;
+  for (auto const& p : gnndirect::gather_calibration_candidates(sms)) {
+    candidate = candidate || (p.max_blocks == tuned.max_blocks && p.rows_in_flight == tuned.rows_in_flight);
+  }
+  CAPTURE(tuned.max_blocks);
+  CAPTURE(tuned.rows_in_flight);
+  CHECK(candidate);
+  (void)checked_epoch(f, pipeline, options, 0, consumer.get());  // every batch against the host reference
+  // Cached per process: a second pipeline on the same source gets the same choice.
+  auto again = f.make_pipeline(options);
+  CHECK(again.feature_gather_policy().max_blocks == tuned.max_blocks);
+  CHECK(again.feature_gather_policy().rows_in_flight == tuned.rows_in_flight);
+  // An explicit cap is the caller's: no calibration.
+  options.gather.max_blocks = 8;
+  auto explicit_cap = f.make_pipeline(options);
+  CHECK(explicit_cap.feature_gather_policy().max_blocks == 8);
+  CHECK(explicit_cap.feature_gather_policy().rows_in_flight == 0);
+  // Device-resident features are never calibrated.
+  fixture<std::int32_t> const hbm(seed, 0.05, 50, 600, csr_placement::all(memory_kind::device), memory_kind::device,
+                                  memory_kind::device);
+  options.gather.max_blocks = 0;
+  auto device_features = hbm.make_pipeline(options);
+  CHECK(device_features.feature_gather_policy().max_blocks == 0);
 }
 
 TEST_CASE("pipeline prepares batch i+1 while batch i is held, and at most depth batches")

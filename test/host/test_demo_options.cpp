@@ -161,4 +161,7 @@ TEST_CASE("demo options: --overlap-sweep names its variants (all: every one), ea
   same_except(variant("more"), "workers");
   CHECK(variant("w1").workers == 1);
   CHECK(variant("w1").depth == base.depth);
+  CHECK(variant("calib").calibrate_gather == 1);
+  CHECK(variant("calib").gather_blocks == 0);  // an explicit cap would win over the calibration
+  CHECK(base.calibrate_gather == -1);
 }

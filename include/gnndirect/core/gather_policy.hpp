@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 GNNDIRECT_NAMESPACE_BEGIN
 
@@ -129,6 +130,62 @@ inline gather_policy select_gather_policy(gather_policy policy, memory_kind sour
                                                                            : locality_order::none;
   }
   return policy;
+}
+
+/// One timed probe of a gather calibration: the block cap and rows in flight it ran with and the
+/// seconds its gather took (the median of its repeats).
+struct gather_probe {
+  int max_blocks{0};      ///< block cap of the probe
+  int rows_in_flight{0};  ///< rows each tile kept in flight
+  double seconds{0};      ///< its time (0 before it ran)
+};
+
+/// The block caps x rows in flight a calibration of host-memory gathers tries on a device of
+/// `sm_count` SMs, in blocks of 256 threads: 32, 64, 128, 256, SMs x 2 and SMs x 4 (distinct,
+/// ascending; the H200 saturated its link with 32, the H100 needs more requests in flight)
+/// times rows in flight 1, 2 and 4. Pure.
+/// @param sm_count the device's SM count (>= 1)  @return the candidates, seconds 0
+/// @throws invalid_argument for sm_count < 1.
+inline std::vector<gather_probe> gather_calibration_candidates(int sm_count)
+{
+  GNNDIRECT_EXPECTS(sm_count >= 1, "gather_calibration_candidates: sm_count must be >= 1, got " +
+                                     std::to_string(sm_count));
+  std::vector<int> caps{32, 64, 128, 256, 2 * sm_count, 4 * sm_count};
+  std::sort(caps.begin(), caps.end());
+  caps.erase(std::unique(caps.begin(), caps.end()), caps.end());
+  std::vector<gather_probe> out;
+  for (int cap : caps) {
+    for (int rows : {1, 2, 4}) { out.push_back(gather_probe{cap, rows, 0}); }
+  }
+  return out;
+}
+
+/// Chooses among timed probes: the fastest, unless a probe with fewer blocks (then fewer rows in
+/// flight) is within `tolerance` of it, so that a budget which gains nothing measurable leaves its
+/// SMs to the work beside the gather (sampling, training). Pure.
+/// @param probes the timed probes (each seconds > 0)  @param tolerance relative slack (>= 0)
+/// @return the chosen probe
+/// @throws invalid_argument for no probe, a probe not timed (seconds <= 0) or a negative tolerance.
+inline gather_probe choose_gather_probe(const std::vector<gather_probe>& probes, double tolerance = 0.03)
+{
+  GNNDIRECT_EXPECTS(!probes.empty(), "choose_gather_probe: no probe");
+  GNNDIRECT_EXPECTS(tolerance >= 0, "choose_gather_probe: negative tolerance");
+  double fastest = probes.front().seconds;
+  for (auto const& p : probes) {
+    GNNDIRECT_EXPECTS(p.seconds > 0, "choose_gather_probe: a probe was not timed (" +
+                                       std::to_string(p.max_blocks) + " blocks, " +
+                                       std::to_string(p.rows_in_flight) + " rows in flight)");
+    fastest = std::min(fastest, p.seconds);
+  }
+  gather_probe const* chosen = nullptr;
+  for (auto const& p : probes) {
+    if (p.seconds > fastest * (1 + tolerance)) { continue; }
+    if (chosen == nullptr || p.max_blocks < chosen->max_blocks ||
+        (p.max_blocks == chosen->max_blocks && p.rows_in_flight < chosen->rows_in_flight)) {
+      chosen = &p;
+    }
+  }
+  return *chosen;
 }
 
 /// Widest vector width (16, 8, 4, 2 or 1 bytes) that divides all of the given byte quantities

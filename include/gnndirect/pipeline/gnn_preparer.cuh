@@ -54,6 +54,8 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// Default of pipeline_options::prioritize_gathers (one line to change once measured: scripts/gpu
 /// overlap compares both on the same data).
 inline constexpr bool default_prioritize_gathers = false;
+/// Default of pipeline_options::calibrate_gather (likewise one line, set from scripts/gpu overlap).
+inline constexpr bool default_calibrate_gather = false;
 
 /// What a minibatch_pipeline (or a gnn_preparer) prepares and how.
 struct pipeline_options {
@@ -106,6 +108,14 @@ struct pipeline_options {
   /// sampled instead of after the GPU drains, and sampling fills the SMs it leaves (the MLPerf
   /// GNN recipe's high-priority feature stream). False: everything on the slot's stream.
   bool prioritize_gathers{default_prioritize_gathers};
+  /// Calibrate the feature gathers at construction on the actual features (host-resident, no
+  /// cache tier, gather.max_blocks and gather.rows_in_flight left 0 and max_blocks 0): a probe
+  /// gather of 64K random rows timed under block caps 32 to SMs x 4 and 1, 2, 4 rows in flight
+  /// (gather_calibration_candidates), the fastest kept unless fewer blocks come within 3%
+  /// (choose_gather_probe); tens of milliseconds, once per process, device, placement and row
+  /// size. The selector's defaults were measured on one machine; this finds what each host's link
+  /// needs. An explicit budget or rows in flight always wins. See feature_gather_policy().
+  bool calibrate_gather{default_calibrate_gather};
   /// When not null, every batch records its stages into this timeline (borrowed; it must outlive
   /// the pipeline): "seeds" (the seeds' copy), "sample" (every layer's sampling and relabelling),
   /// "counts" (the sizes' copy back), "features", "labels", on lanes "slot S" (and "slot S
@@ -200,6 +210,11 @@ class gnn_preparer {
       cache_ = std::make_unique<feature_cache_type>(cached_rows(), options_.cache_bytes, stream, mr_);
       buffer<std::int64_t> const hot = hot_rows_by_degree(stream, graph_, cache_->capacity(), mr_);
       cache_->rebuild(stream, hot.data(), cache_->capacity());
+    }
+    if (options_.calibrate_gather && !cache_ && is_host_resident(features_.kind) && features_.rows > 0 &&
+        options_.gather.max_blocks == 0 && options_.gather.rows_in_flight == 0) {
+      calibrated_ = detail::calibrate_feature_gather<Feature>(features_, feature_policy(), stream, mr_);
+      has_calibration_ = true;
     }
   }
 
@@ -321,6 +336,11 @@ class gnn_preparer {
   feature_cache_type* feature_cache() noexcept { return cache_.get(); }
   /// @return the options in effect (max_blocks applied)
   const pipeline_options& options() const noexcept { return options_; }
+  /// The policy of the feature gathers as given to gather_async: options.gather with the index
+  /// checks of sampling, the host-gather cap through a cache tier and the calibration
+  /// (calibrate_gather) applied; zero fields are filled by the selector per batch.
+  /// @return the policy
+  gather_policy feature_gather_policy() const { return feature_policy(); }
 
  private:
   static pipeline_options checked_options(pipeline_options options, const Sampler& sampler,
@@ -403,6 +423,10 @@ class gnn_preparer {
     policy.check_indices = policy.check_indices || options_.sampling.check_indices;
     // Through the cache tier too, the host-gather cap leaves SMs to training.
     if (cache_ && policy.max_blocks == 0) { policy.max_blocks = host_gather_max_blocks(policy.block_threads); }
+    if (has_calibration_) {
+      policy.max_blocks = calibrated_.max_blocks;
+      policy.rows_in_flight = calibrated_.rows_in_flight;
+    }
     return policy;
   }
 
@@ -462,6 +486,8 @@ class gnn_preparer {
   std::unique_ptr<feature_cache_type> cache_;  // hot feature rows in HBM (options.cache_bytes)
   std::vector<Index> order_;  // the epoch's shuffled ids; read by the workers
   int slots_{0};              // slots initialised (init_batch runs on the constructing thread)
+  gather_probe calibrated_{};    // the feature gathers' calibrated cap and rows in flight
+  bool has_calibration_{false};  // calibrated_ applies (calibrate_gather ran)
 };
 
 GNNDIRECT_NAMESPACE_END

@@ -146,6 +146,10 @@ class minibatch_pipeline {
     return pipeline_stats{s.batches_prepared, s.payload_bytes, s.epoch, std::move(s.batches)};
   }
 
+  /// The feature gathers' policy (gnn_preparer::feature_gather_policy: calibration applied).
+  /// @return the policy
+  gather_policy feature_gather_policy() const { return preparer_.feature_gather_policy(); }
+
   /// The pipeline's own memory pool (used when no resource was given; e.g. to read
   /// cudaMemPoolAttrReservedMemCurrent).  @return the pool
   cudaMemPool_t memory_pool() const noexcept { return pool_.get(); }
