@@ -818,19 +818,21 @@ def plot_timeline(doc, out, zoom=None, title=None):
         alpha = 1.0 if s["batch"] % 2 == 0 else 0.6  # neighbouring batches told apart
         ax.broken_barh([(s["start"], max(s["end"] - s["start"], 1e-3))], (y - 0.4, 0.8),
                        facecolors=STAGE_COLOURS.get(s["stage"], "#969696"), alpha=alpha, edgecolor="none")
-        if zoom and s["end"] - s["start"] > (hi - lo) / 60:
-            ax.text(0.5 * (s["start"] + s["end"]), y, str(s["batch"]), ha="center", va="center", fontsize=6)
+        mid = 0.5 * (max(s["start"], lo) + min(s["end"], hi))  # the visible part's middle
+        if zoom and min(s["end"], hi) - max(s["start"], lo) > (hi - lo) / 60:
+            ax.text(mid, y, str(s["batch"]), ha="center", va="center", fontsize=6, clip_on=True)
     ax.set_yticks(range(len(lanes)))
     ax.set_yticklabels(lanes, fontsize=7)
     ax.invert_yaxis()
     ax.set_xlim(lo, hi)
     ax.set_xlabel("ms since the timeline's start")
     handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in STAGE_COLOURS.values()]
-    ax.legend(handles, list(STAGE_COLOURS), ncol=len(STAGE_COLOURS), fontsize=7, loc="upper center",
-              bbox_to_anchor=(0.5, -0.12), frameon=False)
-    ax.set_title(title or f"{doc.get('path', '')} {doc.get('codec', '')}: stages per stream"
-                 + (f" ({zoom:g} ms around the middle)" if zoom else ""), fontsize=9)
-    fig.tight_layout()
+    ax.legend(handles, list(STAGE_COLOURS), ncol=len(STAGE_COLOURS), fontsize=7, loc="lower center",
+              bbox_to_anchor=(0.5, 1.0), frameon=False)
+    fig.suptitle(title or f"{doc.get('path', '')} {doc.get('codec', '')}: stages per stream (batch number "
+                 f"on each span; alternate batches lighter)" + (f", {zoom:g} ms around the middle" if zoom else ""),
+                 fontsize=9)
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
     fig.savefig(out, dpi=110)
 
 

@@ -13,6 +13,8 @@
 - `scripts/gpu compare` with stand-in benchmarks of prebuilt old/new folders: old and new
   alternate in every round, and the medians and new/old come out right;
 - `scripts/gpu paper demo` with a stand-in demo: its arguments per shape and its outputs;
+- `scripts/gpu overlap` with stand-in bench_gather and epoch: their arguments, the timeline
+  summaries and the tables it prints last;
 - scripts/results.py table and compare on fabricated JSON with known answers, and table on a
   committed bench/results JSON; plot gather and plot headline where matplotlib imports.
 usage: check_scripts.py REPO_ROOT   (exit 0: passed; 1: a check failed)
@@ -33,7 +35,7 @@ RETIRED = ["gpu-check", "gpu-session", "gpu-compare", "gpu-torch-paper", "prebui
            "build-torch-sparse", "paper-table", "paper_table.py", "bench_table.py", "compare_bench.py",
            "plot_gather.py", "plot_headline.py"]
 GPU_COMMANDS = ["check", "sanitize", "bench", "all", "demo", "session", "compare", "torch", "torch-sparse",
-                "paper", "prebuild"]
+                "paper", "prebuild", "overlap"]
 failures = []
 
 
@@ -63,7 +65,7 @@ def check_help(tmp):
     env = {"BUILD_DIR": nowhere, "GNNDIRECT_BUILD_DIR": nowhere, "FUZZ_BUILD_DIR": nowhere,
            "OUT": os.path.join(tmp, "help-out")}
     calls = [[os.path.join(ROOT, "scripts", n), "--help"] for n in names]
-    calls += [[GPU, c, "--help"] for c in GPU_COMMANDS] + [[RESULTS, c, "--help"] for c in ("table", "compare", "paper")]
+    calls += [[GPU, c, "--help"] for c in GPU_COMMANDS] + [[RESULTS, c, "--help"] for c in ("table", "compare", "paper", "timeline", "overlap", "link")]
     for cmd in calls:
         proc = run(cmd, env)
         what = " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd)
@@ -192,6 +194,47 @@ def check_gpu_paper(tmp):
     check("paper demo papers100m" in summary and "paper table" in summary, "paper demo: summary:\n" + summary)
 
 
+def check_gpu_overlap(tmp):
+    """`scripts/gpu overlap` on stand-in executables (no build): bench_gather with the link study's
+    filter, bench/epoch once per codec with the overlap sweep and timelines, then the summaries."""
+    log = os.path.join(tmp, "overlap-args.log")
+    gather = os.path.join(tmp, "overlap-gather")
+    write_exe(gather, '#!/bin/sh\necho "gather $*" >> %s\n'
+              'for a; do case $a in --benchmark_out=*) f=${a#*=};; esac; done\n'
+              'echo \'{"benchmarks": [{"name": "link_peak/iterations:1/manual_time", "GBps": 10.0}, '
+              '{"name": "link_peak_zero_copy/iterations:7/manual_time", "GBps": 8.0}, '
+              '{"name": "gather_link/pinned/row_bytes:512/warp_per_row/iterations:7/manual_time", "GBps": 7.0}, '
+              '{"name": "gather_link/pinned/row_bytes:512/gnndirect/iterations:7/manual_time", "GBps": 5.0}, '
+              '{"name": "gather_link/pinned/row_bytes:512/blocks:64/rows:2/tile:32/iterations:7/manual_time", "GBps": 6.0}]}\' '
+              '> "$f"\n' % log)
+    demo = os.path.join(tmp, "overlap-demo")
+    write_exe(demo, '#!/bin/sh\necho "demo $*" >> %s\n'
+              'while [ $# -gt 0 ]; do case $1 in --json) j=$2;; --timeline) t=$2;; --codec) c=$2;; esac; shift; done\n'
+              'echo \'{"codec": "\'$c\'", "overlap": [{"variant": "prio", "path": "graph-in-hbm", "epoch_seconds": 2.0, '
+              '"all_in_gpu_seconds": 1.0, "link_floor_seconds": 1.5, "sum_seconds": 2.5, "max_seconds": 1.5, '
+              '"overlap": 0.5}]}\' > "$j"\n'
+              'echo \'{"unit": "ms", "path": "gnndirect", "spans": [{"lane": "slot 0", "batch": 0, "stage": "sample", '
+              '"start": 0, "end": 2, "gpu": true}, {"lane": "slot 1", "batch": 1, "stage": "features", "start": 1, '
+              '"end": 3, "gpu": true}]}\' > "${t%%.json}-gnndirect-base.json"\n' % log)
+    out = os.path.join(tmp, "overlap-out")
+    proc = run([GPU, "overlap"], {"GATHER_BIN": gather, "DEMO_BIN": demo, "OUT": out, "CODECS": "int8 fp32",
+                                  "PATH": os.path.join(tmp, "no-mpl") + os.pathsep + os.environ["PATH"]})
+    check(proc.returncode == 0, "overlap: exit %d\n%s" % (proc.returncode, proc.stdout[-1500:]))
+    lines = read(log).splitlines() if os.path.exists(log) else []
+    check(len(lines) == 3 and lines[0].startswith("gather --link-gib 16 --benchmark_filter=^link_peak|gather_link"),
+          "overlap: runs %r" % lines)
+    for codec, line in zip(("int8", "fp32"), lines[1:]):
+        check(("--preset papers100m --scale 0.5 --codec %s --paths graph-hbm,gnndirect,gpu" % codec) in line
+              and "--overlap-sweep base,prio," in line and "--timeline %s/timeline-%s.json" % (out, codec) in line
+              and "--timeline-variants base,prio,w1" in line, "overlap: demo run %r" % line)
+    check("fastest graph-in-hbm: prio 2.000 s (overlap 0.50)" in proc.stdout, "overlap: no overlap table:\n" + proc.stdout[-1500:])
+    check("plain" in proc.stdout and "blocks:64/rows:2/tile:32" in proc.stdout, "overlap: no link table:\n" + proc.stdout[-1500:])
+    check("both at once 1.0 ms" in read(os.path.join(out, "timelines.txt")), "overlap: timelines.txt: %r" %
+          read(os.path.join(out, "timelines.txt")))
+    proc = run([GPU, "overlap", "nonsense"], {"OUT": out})
+    check(proc.returncode == 2 and "unknown stage" in proc.stderr, "overlap nonsense: exit %d" % proc.returncode)
+
+
 def check_gpu_sanitize(tmp):
     build, bindir, log = fake_build(os.path.join(tmp, "s"))
     out = os.path.join(tmp, "sanitize-out")
@@ -304,6 +347,7 @@ def main():
         check_gpu_demo_bench(tmp)
         check_gpu_sanitize(tmp)
         check_gpu_paper(tmp)
+        check_gpu_overlap(tmp)
         check_gpu_compare(tmp)
         check_results(tmp)
         check_plots(tmp)
