@@ -45,7 +45,7 @@ struct demo_args {
   int sample_blocks{0};  // --sample-blocks: thread-block cap of the pipelines' sampling (0: none)
   std::string json;
   std::string codec{"fp32"};  // --codec: row codec of the features the codec paths read (codec_applies_to)
-  int prioritize_gathers{-1};  // --prioritize-gathers 0|1 (-1: the library's default_prioritize_gathers)
+  std::optional<int> gather_priority;  // --gather-priority -1|0|1 (none: the library's default_gather_priority)
   int calibrate_gather{-1};    // --calibrate-gather 0|1 (-1: the library's default_calibrate_gather)
   std::string gather_order{"auto"};  // --gather-order auto|none|sorted: the feature gathers' locality order
   std::string timeline;              // --timeline FILE: per-path timelines of one more epoch (FILE-<path>.json)
@@ -108,8 +108,9 @@ inline void print_usage(std::FILE* out)
     "                       path it applies to.\n"
     "                       Each path reports the encoded bytes it read, its link floor from\n"
     "                       them, and checks one batch against the host decode\n"
-    "  --prioritize-gathers 0|1  run each batch's gathers on a stream of the greatest\n"
-    "                       priority (pipeline_options::prioritize_gathers; default the library's)\n"
+    "  --gather-priority -1|0|1  1: each batch's gathers on a stream of the greatest priority,\n"
+    "                       -1: its sampling there instead, 0: neither\n"
+    "                       (pipeline_options::gather_priority; default the library's)\n"
     "  --calibrate-gather 0|1  calibrate the feature gathers' block cap and rows in flight on the\n"
     "                       features at construction (pipeline_options::calibrate_gather; only\n"
     "                       with --gather-blocks 0: an explicit cap wins)\n"
@@ -123,8 +124,8 @@ inline void print_usage(std::FILE* out)
     "  --overlap-sweep all|V,V..  run the pipeline paths of --paths (gnndirect, graph-hbm, gpu,\n"
     "                       cached, cached-graph-hbm) once per overlap variant on the same data and\n"
     "                       print how much of the GPU work and the link floor each overlaps\n"
-    "                       (variants: base prio noprio gb32 gbfull sbsms prio+sbsms unsorted\n"
-    "                       more w1 calib; see bench/epoch/overlap.cuh)\n"
+    "                       (variants: base prio sprio noprio gb32 gbfull sbsms prio+sbsms\n"
+    "                       unsorted more w1 calib; see bench/epoch/overlap.cuh)\n"
     "  --timeline-variants V,V..  in an --overlap-sweep, record --timeline for these variants only\n"
     "                       (default: every variant)\n"
     "  --json FILE          also write the results as JSON\n"
@@ -243,8 +244,8 @@ inline std::vector<int> parse_int_list(const std::string& flag, const std::strin
 }
 
 /// The overlap variants --overlap-sweep accepts (bench/epoch/overlap.cuh applies them).
-constexpr const char* overlap_variant_names[] = {"base",       "prio",     "noprio", "gb32", "gbfull", "sbsms",
-                                                 "prio+sbsms", "unsorted", "more",   "w1",   "calib"};
+constexpr const char* overlap_variant_names[] = {"base",  "prio",       "sprio",    "noprio", "gb32", "gbfull",
+                                                 "sbsms", "prio+sbsms", "unsorted", "more",   "w1",   "calib"};
 
 /// The value of --overlap-sweep (or --timeline-variants, `flag`): "all" or distinct variant names.
 inline std::vector<std::string> parse_overlap_variants(const std::string& flag, const std::string& text)
@@ -270,8 +271,9 @@ inline std::vector<std::string> parse_overlap_variants(const std::string& flag, 
 /// `a` with overlap variant `name` applied (bench/epoch/overlap.cuh says what each tests); `sms`: the device's SM count.
 inline demo_args with_overlap_variant(demo_args a, const std::string& name, int sms)
 {
-  if (name == "prio" || name == "prio+sbsms") { a.prioritize_gathers = 1; }
-  if (name == "noprio") { a.prioritize_gathers = 0; }
+  if (name == "prio" || name == "prio+sbsms") { a.gather_priority = 1; }
+  if (name == "sprio") { a.gather_priority = -1; }
+  if (name == "noprio") { a.gather_priority = 0; }
   if (name == "gb32") { a.gather_blocks = 32; }
   if (name == "gbfull") { a.gather_blocks = sms * 8; }
   if (name == "sbsms" || name == "prio+sbsms") { a.sample_blocks = sms; }
@@ -321,7 +323,7 @@ inline bool is_option_with_value(const std::string& flag)
                                       "--max-batches", "--cpu-max-batches", "--cache-pct", "--paths",
                                       "--feature-dim", "--train-nodes", "--workers", "--depth",
                                       "--gather-blocks", "--sample-blocks", "--seed", "--json", "--codec",
-                                      "--prioritize-gathers", "--gather-order", "--timeline", "--overlap-sweep",
+                                      "--gather-priority", "--gather-order", "--timeline", "--overlap-sweep",
                                       "--timeline-variants", "--calibrate-gather"};
   return std::find(std::begin(flags), std::end(flags), flag) != std::end(flags);
 }
@@ -370,8 +372,8 @@ inline void apply_option(demo_args& a, const std::string& flag, const std::strin
     a.gather_blocks = a.gather_blocks_list.front();
   } else if (flag == "--sample-blocks") {
     a.sample_blocks = parse_integer<int>(flag, value, 0, 65536);
-  } else if (flag == "--prioritize-gathers") {
-    a.prioritize_gathers = parse_integer<int>(flag, value, 0, 1);
+  } else if (flag == "--gather-priority") {
+    a.gather_priority = parse_integer<int>(flag, value, -1, 1);
   } else if (flag == "--calibrate-gather") {
     a.calibrate_gather = parse_integer<int>(flag, value, 0, 1);
   } else if (flag == "--gather-order") {

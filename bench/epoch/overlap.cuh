@@ -7,8 +7,9 @@
 // of the two. Each variant changes one knob against `base` (the command line as given), so the
 // table shows which remedy moves the epoch from the sum towards the maximum:
 //   base        the command line as given
-//   prio        gathers on a stream of the greatest priority (pipeline_options::prioritize_gathers)
-//   noprio      gathers on the slot's own stream (the same knob off)
+//   prio        gathers on a stream of the greatest priority (pipeline_options::gather_priority 1)
+//   sprio       sampling on that stream instead, the gathers below it (gather_priority -1)
+//   noprio      every stage on the slot's own stream (gather_priority 0)
 //   gb32        feature gathers capped at 32 blocks (the library selector's budget from host memory)
 //   gbfull      feature gathers on a full grid (SMs x 8 blocks of 256 threads)
 //   sbsms       sampling kernels capped at one block per SM, leaving SMs for other batches' gathers

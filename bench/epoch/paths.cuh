@@ -49,7 +49,7 @@ struct path_result {
   std::string variant;          // an --overlap-sweep entry: its variant (empty: none)
   std::string base_name;        // ... and the path's own name (e.g. "graph-in-hbm")
   int sample_blocks{0};         // pipeline paths: the sampling block cap, gathers' priority, order
-  bool prioritize_gathers{false};
+  int gather_priority{0};
   std::string gather_order{"auto"};
   std::string codec{"fp32"};    // pipeline paths: the row codec of the feature rows read
   std::uint64_t encoded_bytes{0};  // pipeline paths: bytes of (encoded) feature rows read, stride included
@@ -73,7 +73,7 @@ inline gnndirect::pipeline_options pipeline_options_for(const demo_args& a)
   options.shuffle_seed = a.seed;
   options.depth = a.depth;
   options.workers = a.workers;
-  if (a.prioritize_gathers >= 0) { options.prioritize_gathers = a.prioritize_gathers == 1; }
+  if (a.gather_priority) { options.gather_priority = *a.gather_priority; }
   if (a.calibrate_gather >= 0) { options.calibrate_gather = a.calibrate_gather == 1; }
   if (a.gather_order == "none") { options.gather.order = gnndirect::locality_order::none; }
   if (a.gather_order == "sorted") { options.gather.order = gnndirect::locality_order::sorted; }
@@ -174,10 +174,10 @@ void record_timeline_epoch(Pipeline& pipeline, gnndirect::pipeline_timeline& tim
   char extra[512];
   std::snprintf(extra, sizeof extra,
                 "\"path\": \"%s\", \"codec\": \"%s\", \"workers\": %d, \"depth\": %d, \"gather_blocks\": %d, "
-                "\"sample_blocks\": %d, \"prioritize_gathers\": %s, \"gather_order\": \"%s\", \"batches\": %lld, "
+                "\"sample_blocks\": %d, \"gather_priority\": %d, \"gather_order\": \"%s\", \"batches\": %lld, "
                 "\"epoch_seconds\": %.6f, \"recorded_epoch_seconds\": %.6f",
                 result.name.c_str(), result.codec.c_str(), a.workers, a.depth, a.gather_blocks, a.sample_blocks,
-                pipeline.options().prioritize_gathers ? "true" : "false", a.gather_order.c_str(),
+                pipeline.options().gather_priority, a.gather_order.c_str(),
                 static_cast<long long>(batches), result.seconds, recorded);
   if (timeline.write_json(a.timeline, extra)) {
     std::printf("%s: timeline of one more epoch (%.3f s recorded) written to %s\n", result.name.c_str(), recorded,
@@ -232,7 +232,7 @@ path_result run_pipeline_path(const std::string& name, const demo_args& a, const
   result.depth = a.depth;
   result.gather_blocks = a.gather_blocks;
   result.sample_blocks = a.sample_blocks;
-  result.prioritize_gathers = pipeline.options().prioritize_gathers;
+  result.gather_priority = pipeline.options().gather_priority;
   result.gather_order = a.gather_order;
   epoch_log log;
   for (int epoch = 0; epoch < a.epochs; ++epoch) {

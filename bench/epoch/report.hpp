@@ -281,9 +281,9 @@ inline bool write_json(const std::string& file, const demo_args& a, const report
       if (!r.variant.empty()) {
         std::fprintf(out,
                      ", \"variant\": \"%s\", \"path\": \"%s\", \"workers\": %d, \"depth\": %d, \"gather_blocks\": %d, "
-                     "\"sample_blocks\": %d, \"prioritize_gathers\": %s, \"gather_order\": \"%s\"",
+                     "\"sample_blocks\": %d, \"gather_priority\": %d, \"gather_order\": \"%s\"",
                      r.variant.c_str(), r.base_name.c_str(), r.workers, r.depth, r.gather_blocks, r.sample_blocks,
-                     r.prioritize_gathers ? "true" : "false", r.gather_order.c_str());
+                     r.gather_priority, r.gather_order.c_str());
       }
       if (r.checked) {  // pipeline paths: the codec of the rows read, their bytes, the host check
         std::fprintf(out, ", \"codec\": \"%s\", \"encoded_bytes\": %llu, \"verified\": %s", r.codec.c_str(),

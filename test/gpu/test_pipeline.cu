@@ -3,7 +3,8 @@
 // batch i+1 is prepared while batch i is held; no pool growth after the first epoch; bad
 // training ids raise index_out_of_range from next() and leave the context usable; the pipeline
 // on a caller's memory resource; the batch scheduler driving a second (link-prediction) preparer;
-// prioritized gathers with a timeline (every stage in stream order); the gather calibration.
+// a gather priority (either direction) with a timeline (every stage in stream order); the gather
+// calibration.
 #include <doctest/doctest.h>
 
 #include <gnndirect/core/cuda_error.hpp>
@@ -286,15 +287,18 @@ bool wait_until_ready(const pipeline_of<Index>& pipeline, std::int64_t index,
 
 }  // namespace
 
-TEST_CASE("pipeline with prioritized gathers and a timeline: batches equal the reference, every stage recorded in order")
+namespace {
+
+/// One epoch with gather_priority `priority` and a timeline: every batch against the reference, and
+/// every stage recorded once per batch, in stream order, on the lane its priority puts it on.
+void check_priority_timeline(std::uint64_t seed, int priority)
 {
-  std::uint64_t const seed = gnndirect::test::fresh_seed();
-  CAPTURE(seed);
+  CAPTURE(priority);
   fixture<std::int32_t> const f(seed, 0.05, 50, 1500, csr_placement{memory_kind::device, memory_kind::managed_host},
                                 memory_kind::managed_host, memory_kind::device);
   gnndirect::pipeline_timeline timeline;
   pipeline_options options = test_options(seed, 3, 2);
-  options.prioritize_gathers = true;
+  options.gather_priority = priority;
   options.timeline = &timeline;
   auto const consumer = gnndirect::make_non_blocking_stream();
   auto pipeline = f.make_pipeline(options);
@@ -329,16 +333,20 @@ TEST_CASE("pipeline with prioritized gathers and a timeline: batches equal the r
       CHECK(found[0].end_ms >= found[0].start_ms);
       one.push_back(found[0]);
     }
-    // Stream order: seeds, sample, counts on the slot's stream; the gathers on its priority
-    // stream after them; the consumer holds the batch only after its gathers ended.
+    // Stream order: seeds, sample, counts, then the gathers (across the two streams with a
+    // priority); the consumer holds the batch only after its gathers ended.
     CHECK(one[1].start_ms >= one[0].end_ms);
     CHECK(one[2].start_ms >= one[1].end_ms);
     CHECK(one[3].start_ms >= one[2].end_ms);
     CHECK(one[4].start_ms >= one[3].end_ms);
     CHECK(one[5].start_ms >= one[4].end_ms);
     CHECK(one[0].lane.rfind("slot ", 0) == 0);
-    CHECK(one[3].lane == one[0].lane + " gathers");
+    CHECK(one[1].lane == one[0].lane);
+    CHECK(one[2].lane == one[0].lane);
     CHECK(one[4].lane == one[3].lane);
+    std::string const slot = one[0].lane.substr(0, one[0].lane.find(' ', 5));  // "slot S"
+    CHECK(one[0].lane == (priority < 0 ? slot + " priority" : slot));
+    CHECK(one[3].lane == (priority > 0 ? slot + " priority" : slot));
     CHECK(one[5].lane == "consumer");
     for (const char* stage : host_stages) {
       CAPTURE(stage);
@@ -354,6 +362,25 @@ TEST_CASE("pipeline with prioritized gathers and a timeline: batches equal the r
   for (std::size_t at = json.find("\"stage\""); at != std::string::npos; at = json.find("\"stage\"", at + 1)) { ++entries; }
   CHECK(entries == spans.size());
   CHECK(json.find("\"path\": \"test\"") != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("pipeline with a gather priority and a timeline: batches equal the reference, every stage recorded in order")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  SUBCASE("gathers on the high-priority stream") { check_priority_timeline(seed, 1); }
+  SUBCASE("sampling on the high-priority stream") { check_priority_timeline(seed, -1); }
+  SUBCASE("no priority: one stream per slot") { check_priority_timeline(seed, 0); }
+  SUBCASE("a priority outside -1..1 is refused")
+  {
+    fixture<std::int32_t> const f(seed, 0.05, 20, 300, csr_placement::all(memory_kind::device), memory_kind::device,
+                                  memory_kind::device);
+    pipeline_options options = test_options(seed, 2, 1);
+    options.gather_priority = 2;
+    CHECK_THROWS_AS((void)f.make_pipeline(options), gnndirect::invalid_argument);
+  }
 }
 
 TEST_CASE("pipeline calibrate_gather: a candidate cap and rows in flight, batches unchanged, an explicit cap wins")

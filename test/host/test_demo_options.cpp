@@ -126,15 +126,15 @@ TEST_CASE("demo options: --overlap-sweep names its variants (all: every one), ea
   CHECK(two.timeline == "t.json");
   CHECK(two.timeline_variants == std::vector<std::string>{"w1"});
   CHECK(parse({}).overlap_variants.empty());
-  CHECK(parse({}).prioritize_gathers == -1);  // the library's default unless given
-  CHECK(parse({"--prioritize-gathers", "1"}).prioritize_gathers == 1);
+  CHECK(!parse({}).gather_priority.has_value());  // the library's default unless given
+  CHECK(parse({"--gather-priority", "-1"}).gather_priority == -1);
   CHECK(parse({"--gather-order", "none"}).gather_order == "none");
 
   auto const base = parse({"--preset", "papers100m"});  // 6 workers, depth 6, 256-block gathers
   int const sms = 132;
   auto same_except = [&](const gnndirect_demo::demo_args& v, const char* knob) {
     std::string const k = knob;
-    CHECK((k == "prio" || v.prioritize_gathers == base.prioritize_gathers));
+    CHECK((k == "prio" || v.gather_priority == base.gather_priority));
     CHECK((k == "gather_blocks" || v.gather_blocks == base.gather_blocks));
     CHECK((k == "sample_blocks" || k == "prio" || v.sample_blocks == base.sample_blocks));
     CHECK((k == "order" || v.gather_order == base.gather_order));
@@ -143,16 +143,18 @@ TEST_CASE("demo options: --overlap-sweep names its variants (all: every one), ea
   };
   auto const variant = [&](const char* name) { return gnndirect_demo::with_overlap_variant(base, name, sms); };
   same_except(variant("base"), "");
-  CHECK(variant("prio").prioritize_gathers == 1);
+  CHECK(variant("prio").gather_priority == 1);
   same_except(variant("prio"), "prio");
-  CHECK(variant("noprio").prioritize_gathers == 0);
+  CHECK(variant("noprio").gather_priority == 0);
+  CHECK(variant("sprio").gather_priority == -1);
+  same_except(variant("sprio"), "prio");
   CHECK(variant("gb32").gather_blocks == 32);
   same_except(variant("gb32"), "gather_blocks");
   CHECK(variant("gbfull").gather_blocks == sms * 8);
   CHECK(variant("sbsms").sample_blocks == sms);
   same_except(variant("sbsms"), "sample_blocks");
   CHECK(variant("prio+sbsms").sample_blocks == sms);
-  CHECK(variant("prio+sbsms").prioritize_gathers == 1);
+  CHECK(variant("prio+sbsms").gather_priority == 1);
   same_except(variant("prio+sbsms"), "prio");
   CHECK(variant("unsorted").gather_order == "none");
   same_except(variant("unsorted"), "order");

@@ -51,9 +51,9 @@
 
 GNNDIRECT_NAMESPACE_BEGIN
 
-/// Default of pipeline_options::prioritize_gathers (one line to change once measured: scripts/gpu
-/// overlap compares both on the same data).
-inline constexpr bool default_prioritize_gathers = false;
+/// Default of pipeline_options::gather_priority (one line to change once measured: scripts/gpu
+/// overlap compares -1, 0 and 1 on the same data).
+inline constexpr int default_gather_priority = 0;
 /// Default of pipeline_options::calibrate_gather (likewise one line, set from scripts/gpu overlap).
 inline constexpr bool default_calibrate_gather = false;
 
@@ -101,13 +101,15 @@ struct pipeline_options {
   /// comes from: mapped page-locked memory (see core/host_resource.hpp); default
   /// pinned_host_resource (cudaHostAlloc). The resource must outlive the pipeline.
   host_resource_ref host_memory{};
-  /// Run each batch's feature and label gathers on a stream of the device's greatest priority
-  /// (one per slot, forked from the slot's stream after sampling and joined back with events),
-  /// so that the block scheduler dispatches their blocks before those of other batches'
-  /// sampling kernels already queued: a link-bound gather then starts as soon as its batch is
-  /// sampled instead of after the GPU drains, and sampling fills the SMs it leaves (the MLPerf
-  /// GNN recipe's high-priority feature stream). False: everything on the slot's stream.
-  bool prioritize_gathers{default_prioritize_gathers};
+  /// Which of a batch's stages the GPU's block scheduler favours, through a second stream per
+  /// slot of the device's greatest priority, forked from the slot's stream and joined back with
+  /// events. 1: the feature and label gathers run there, so their blocks are dispatched before
+  /// those of other batches' sampling kernels already queued (a link-bound gather starts as soon
+  /// as its batch is sampled; the MLPerf GNN recipe's high-priority feature stream). -1: the
+  /// seeds' copy, sampling and the counts run there instead, so that sampling is not queued
+  /// behind the link-bound gathers of other batches holding the SMs. 0: every stage on the
+  /// slot's stream (no priorities).
+  int gather_priority{default_gather_priority};
   /// Calibrate the feature gathers at construction on the actual features (host-resident, no
   /// cache tier, gather.max_blocks and gather.rows_in_flight left 0 and max_blocks 0): a probe
   /// gather of 64K random rows timed under block caps 32 to SMs x 4 and 1, 2, 4 rows in flight
@@ -119,7 +121,8 @@ struct pipeline_options {
   /// When not null, every batch records its stages into this timeline (borrowed; it must outlive
   /// the pipeline): "seeds" (the seeds' copy), "sample" (every layer's sampling and relabelling),
   /// "counts" (the sizes' copy back), "features", "labels", on lanes "slot S" (and "slot S
-  /// gathers" with prioritize_gathers), plus the scheduler's spans (scheduler_options::timeline).
+  /// priority", the second stream of gather_priority), plus the scheduler's spans
+  /// (scheduler_options::timeline).
   /// Null (the default): nothing is recorded.
   pipeline_timeline* timeline{nullptr};
 };
@@ -245,13 +248,14 @@ class gnn_preparer {
       stream, mr_);
     st.stream = stream;
     st.slot = slots_++;
-    if (options_.prioritize_gathers) {
-      st.gather_stream = detail::make_greatest_priority_stream();
+    if (options_.gather_priority != 0) {
+      st.priority_stream = detail::make_greatest_priority_stream();
+      st.forked = make_sync_event();
       st.sampled = make_sync_event();
       st.gathered = make_sync_event();
     }
-    if (options_.timeline != nullptr && st.gather_stream.get()) {
-      options_.timeline->name_stream(st.gather_stream.get(), "slot " + std::to_string(st.slot) + " gathers");
+    if (options_.timeline != nullptr && st.priority_stream.get()) {
+      options_.timeline->name_stream(st.priority_stream.get(), "slot " + std::to_string(st.slot) + " priority");
     }
   }
 
@@ -284,23 +288,30 @@ class gnn_preparer {
     batch.host_seeds = order_.data() + batch.first;
     std::copy_n(batch.host_seeds, batch.num_seeds, st.staging.host_data());
     pipeline_timeline* const timeline = options_.timeline;
-    auto span = timeline_begin(timeline, stream, b, "seeds");
+    // gather_priority -1: sampling on the slot's high-priority stream, after the slot's stream.
+    cudaStream_t sampling = stream;
+    if (options_.gather_priority < 0) {
+      GNNDIRECT_CUDA_TRY(cudaEventRecord(st.forked.get(), stream));
+      GNNDIRECT_CUDA_TRY(cudaStreamWaitEvent(st.priority_stream.get(), st.forked.get(), 0));
+      sampling = st.priority_stream.get();
+    }
+    auto span = timeline_begin(timeline, sampling, b, "seeds");
     GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(st.seeds.data(), st.staging.data(),
                                        sizeof(Index) * static_cast<std::size_t>(batch.num_seeds),
-                                       cudaMemcpyDefault, stream));
-    timeline_end(timeline, span, stream);
+                                       cudaMemcpyDefault, sampling));
+    timeline_end(timeline, span, sampling);
     batch.seeds = st.seeds.data();
     batch.sampling_seed = batch_sampling_seed(options_.sampling_seed, epoch, b);
-    span = timeline_begin(timeline, stream, b, "sample");
-    sample_blocks_async(stream, graph_, batch.seeds, batch.num_seeds, options_.fanouts,
+    span = timeline_begin(timeline, sampling, b, "sample");
+    sample_blocks_async(sampling, graph_, batch.seeds, batch.num_seeds, options_.fanouts,
                         reseeded(sampler_, batch.sampling_seed), options_.sampling, st.blocks.ref(),
                         st.blocks.workspace());
-    timeline_end(timeline, span, stream);
-    span = timeline_begin(timeline, stream, b, "counts");
+    timeline_end(timeline, span, sampling);
+    span = timeline_begin(timeline, sampling, b, "counts");
     GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(st.host_counts.host_data(), st.blocks.counts(),
-                                       st.host_counts.bytes(), cudaMemcpyDefault, stream));
-    timeline_end(timeline, span, stream);
-    gather_inputs(batch, stream);
+                                       st.host_counts.bytes(), cudaMemcpyDefault, sampling));
+    timeline_end(timeline, span, sampling);
+    gather_inputs(batch, stream, sampling);
   }
 
   /// Once the batch's GPU work is done: raises a recorded bad id (with checks on), points the
@@ -352,6 +363,9 @@ class gnn_preparer {
     GNNDIRECT_EXPECTS(options.depth >= 1, "minibatch_pipeline: depth must be >= 1");
     GNNDIRECT_EXPECTS(options.workers >= 1, "minibatch_pipeline: workers must be >= 1");
     GNNDIRECT_EXPECTS(options.max_blocks >= 0, "minibatch_pipeline: max_blocks must be >= 0");
+    GNNDIRECT_EXPECTS(options.gather_priority >= -1 && options.gather_priority <= 1,
+                      "minibatch_pipeline: gather_priority must be -1, 0 or 1, got " +
+                        std::to_string(options.gather_priority));
     if (options.max_blocks > 0) {
       options.sampling.max_blocks = options.max_blocks;
       options.gather.max_blocks = options.max_blocks;
@@ -431,17 +445,20 @@ class gnn_preparer {
   }
 
   /// Enqueues the feature gather of the input nodes (their count read on the device) and the
-  /// label gather of the seeds into the slot's bound-sized storage, on the slot's stream or, with
-  /// prioritize_gathers, on its high-priority stream ordered between events. Checks are raised
-  /// by complete().
-  void gather_inputs(batch_type& batch, cudaStream_t slot_stream)
+  /// label gather of the seeds into the slot's bound-sized storage, after the sampling enqueued
+  /// on `sampling`: on the slot's stream or, with gather_priority 1, on its high-priority stream,
+  /// ordered with events; the slot's stream ends after both. Checks are raised by complete().
+  void gather_inputs(batch_type& batch, cudaStream_t slot_stream, cudaStream_t sampling)
   {
     auto& st = batch.storage;
     cudaStream_t stream = slot_stream;
-    if (st.gather_stream.get()) {
+    if (options_.gather_priority > 0) {  // fork the gathers off the slot's stream
       GNNDIRECT_CUDA_TRY(cudaEventRecord(st.sampled.get(), slot_stream));
-      GNNDIRECT_CUDA_TRY(cudaStreamWaitEvent(st.gather_stream.get(), st.sampled.get(), 0));
-      stream = st.gather_stream.get();
+      GNNDIRECT_CUDA_TRY(cudaStreamWaitEvent(st.priority_stream.get(), st.sampled.get(), 0));
+      stream = st.priority_stream.get();
+    } else if (sampling != slot_stream) {  // gather_priority -1: the slot's stream follows sampling
+      GNNDIRECT_CUDA_TRY(cudaEventRecord(st.sampled.get(), sampling));
+      GNNDIRECT_CUDA_TRY(cudaStreamWaitEvent(slot_stream, st.sampled.get(), 0));
     }
     pipeline_timeline* const timeline = options_.timeline;
     auto span = timeline_begin(timeline, stream, batch.index, "features");

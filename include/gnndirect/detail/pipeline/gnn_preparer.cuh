@@ -47,9 +47,10 @@ struct gnn_slot_storage {
   buffer<unsigned char> label_ws;
   cudaStream_t stream{nullptr};        // the slot's stream (complete() reads the error records)
   int slot{0};                         // the slot's number (timeline lanes)
-  // With prioritize_gathers: the gathers' high-priority stream, and the events that fork it from
-  // the slot's stream after sampling and join it back. Empty otherwise.
-  stream_handle gather_stream;
+  // With gather_priority != 0: the slot's high-priority stream (the gathers' with 1, sampling's
+  // with -1) and the events that fork it from the slot's stream and join it back. Empty otherwise.
+  stream_handle priority_stream;
+  event_handle forked;
   event_handle sampled;
   event_handle gathered;
 };
