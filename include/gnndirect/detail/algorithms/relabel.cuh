@@ -133,15 +133,15 @@ GNNDIRECT_KERNEL void fill_occurrences_kernel(relabel_input<Offset, Index> in, I
     positions[t] = t;
     if (t < dst_bound) {
       Index const dst = t < num_dst ? in.dst[t] : Index{0};
-      Index const id = valid_or_sentinel(dst, t < num_dst, in.num_nodes);
+      ids[t] = valid_or_sentinel(dst, t < num_dst, in.num_nodes);
       if (t < num_dst) {
         // A dst id outside the graph would leave its src row unwritten though counted.
-        if (id != dst && in.bad_dst.record != nullptr) { in.bad_dst.report(t, static_cast<long long>(dst)); }
+        bool const valid = dst >= 0 && static_cast<std::int64_t>(dst) < in.num_nodes;
+        if (!valid && in.bad_dst.record != nullptr) { in.bad_dst.report(t, static_cast<long long>(dst)); }
         if (checked_row_count(in, t) < 0 && in.bad_counts.record != nullptr) {
           in.bad_counts.report(t, static_cast<long long>(in.counts[t]));
         }
       }
-      ids[t] = id;
       continue;
     }
     std::int64_t const s = t - dst_bound;
