@@ -271,6 +271,13 @@ TEST_CASE("capture: sample_neighbors_async (both count forms), compact_sampled_a
                                           hop.workspace());
       },
       "out.seed_capacity is not given");
+    // A fanout whose scratch cannot fit in shared memory: refused before the records' reset.
+    check_refused_before_enqueue<invalid_argument>(
+      [&](cudaStream_t s) {
+        gnndirect::sample_neighbors_async(s, csr, d_seeds.data(), n, 100000, 0, sampler, sampling_policy{},
+                                          hop.ref(), hop.workspace());
+      },
+      "bytes of shared memory");
   }
   SUBCASE("sample_neighbors_async (device count): seeds past the count get count 0")
   {
@@ -383,6 +390,13 @@ TEST_CASE("capture: sample_neighbors_async (both count forms), compact_sampled_a
         gnndirect::sample_blocks_async(s, csr, d_seeds.data(), n, fanouts, sampler, sampling_policy{}, one_layer, w);
       },
       "out has 1 layers for 2 fanouts");
+    // Layer 1's fanout needs more shared memory than the device has: refused before layer 0.
+    check_refused_before_enqueue<invalid_argument>(
+      [&](cudaStream_t s) {
+        gnndirect::sample_blocks_async(s, csr, d_seeds.data(), n, std::vector<int>{5, 100000}, sampler,
+                                       sampling_policy{}, out, w);
+      },
+      "bytes of shared memory");
   }
   SUBCASE("count_accesses_async")
   {

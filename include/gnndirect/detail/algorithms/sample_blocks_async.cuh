@@ -89,7 +89,10 @@ void check_blocks_arguments(const csr_view<Offset, Index>& csr, const Index* see
                 "(device/samplers.hpp): needs_weights, scratch_bytes(fanout, tile_size), "
                 "sample(tile, csr, edges, fanout, layer, scratch, out), trivially copyable");
   GNNDIRECT_EXPECTS(!fanouts.empty(), "sample_blocks: at least one fanout is needed");
-  for (int fanout : fanouts) { validate(sampler, policy, csr, fanout); }
+  for (int fanout : fanouts) {
+    validate(sampler, policy, csr, fanout);
+    check_sample_shared_memory(sampler, policy, fanout);  // every layer's, before layer 0 is enqueued
+  }
   check_sample_inputs(csr, seeds, num_seeds);  // once, not per layer
   GNNDIRECT_EXPECTS(csr.num_nodes < std::int64_t{std::numeric_limits<Index>::max()},
                     "sample_blocks: num_nodes must be below the largest Index (the relabelling's "

@@ -113,6 +113,15 @@ void check_sample_inputs(const csr_view<Offset, Index>& csr, const Index* seeds,
   if (csr.edge_ids != nullptr) { check_device_accessible(csr.edge_ids, 0, alignof(Offset), "edge_ids"); }
 }
 
+/// Refuses a fanout whose per-tile scratch exceeds the device's shared memory, here rather than
+/// at the launch, after the error records' reset was enqueued. @throws invalid_argument,
+/// cuda_error.
+template <class Sampler>
+void check_sample_shared_memory(const Sampler& sampler, const sampling_policy& policy, int fanout)
+{
+  (void)sample_launch(1, fanout, sampler.scratch_bytes(fanout, policy.tile_size), policy);
+}
+
 /// Argument checks shared by the async and synchronous calls (before any launch).
 template <class Sampler, class Offset, class Index>
 void check_sample_arguments(const csr_view<Offset, Index>& csr, const Index* seeds,
@@ -124,6 +133,7 @@ void check_sample_arguments(const csr_view<Offset, Index>& csr, const Index* see
                 "(device/samplers.hpp): needs_weights, scratch_bytes(fanout, tile_size), "
                 "sample(tile, csr, edges, fanout, layer, scratch, out), trivially copyable");
   validate(sampler, policy, csr, fanout);
+  check_sample_shared_memory(sampler, policy, fanout);
   check_sample_inputs(csr, seeds, num_seeds);
 }
 
