@@ -413,9 +413,11 @@ TEST_CASE("capture: sample_neighbors_async (both count forms), compact_sampled_a
                           [&] { return counter_out.snapshot(); });
     check_refused_before_enqueue<invalid_argument>(
       [&](cudaStream_t s) {
-        gnndirect::count_accesses_async(s, seeds.data(), n, g.nodes(), const_cast<std::uint32_t*>(counters.data()));
+        auto const* const misaligned =
+          reinterpret_cast<const Index*>(reinterpret_cast<const unsigned char*>(d_seeds.data()) + 2);
+        gnndirect::count_accesses_async(s, misaligned, n - 1, g.nodes(), const_cast<std::uint32_t*>(counters.data()));
       },
-      "ids");  // pageable host ids
+      "ids");  // ids 2 bytes off their 4-byte alignment
   }
 }
 
