@@ -508,11 +508,13 @@ TEST_CASE("count guards: compact_sampled_async with offsets that are not the cou
   guarded_hop hop(n, n * fanout);
   std::vector<std::int64_t> counts(static_cast<std::size_t>(n), fanout);
   hop.fill(rng, counts, 1000);
-  // offsets[0] = -2 and offsets[n] = n * fanout + 5: the first and the last row reach outside.
+  // offsets[0] = -2: the first row would start 2 entries before the outputs; offsets[n - 1] =
+  // n * fanout - 1: the last row would end 2 entries past them.
   std::vector<std::int64_t> offsets(static_cast<std::size_t>(n) + 1);
   for (std::int64_t i = 0; i <= n; ++i) { offsets[static_cast<std::size_t>(i)] = i * fanout; }
   offsets[0] = -2;
-  offsets[static_cast<std::size_t>(n)] = n * fanout + 5;
+  offsets[static_cast<std::size_t>(n - 1)] = n * fanout - 1;
+  offsets[static_cast<std::size_t>(n)] = n * fanout + 2;
   gnndirect::test::copy_from_host(hop.offsets.data(), offsets.data(), offsets.size() * sizeof(std::int64_t));
   guarded<Index> const compact(n * fanout);
   guarded<Offset> const compact_ids(n * fanout);
@@ -520,7 +522,7 @@ TEST_CASE("count guards: compact_sampled_async with offsets that are not the cou
   GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(s.stream));
   CHECK(compact.guards_intact());
   CHECK(compact_ids.guards_intact());
-  // The rows in between are moved as usual.
+  // The rows in between are moved as usual (row n - 2 ends later, but moves its fanout slots).
   auto const ids = hop.neighbors.values();
   auto const moved = compact.values();
   for (std::int64_t s_ = fanout; s_ < (n - 1) * fanout; ++s_) {
