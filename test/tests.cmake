@@ -31,6 +31,10 @@ gnndirect_gpu_test(test_gpu_codecs gpu/test_codecs.cu)
 gnndirect_host_test(test_host_bad_input host/test_bad_input_host.cpp)
 gnndirect_gpu_test(test_gpu_bad_input gpu/test_bad_input.cu)
 gnndirect_gpu_test(test_gpu_resource_faults gpu/test_resource_faults.cu)
+# Counts the library did not compute (a sampler's return, a hop's counts, a told fanout) stay
+# inside the outputs (guard regions), and every public *_async call under stream capture.
+gnndirect_gpu_test(test_gpu_count_guards gpu/test_count_guards.cu)
+gnndirect_gpu_test(test_gpu_capture gpu/test_capture.cu)
 # Counts the CUDA runtime's allocation calls by defining them in the executable (interposition),
 # which needs the shared cudart: the static one would define them too.
 gnndirect_gpu_test(test_gpu_allocations gpu/test_allocations.cu gpu/allocation_interposer.cpp)

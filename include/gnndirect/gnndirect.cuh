@@ -3,6 +3,7 @@
 /// @brief Umbrella header: every public gnndirect header, layer by layer (needs nvcc). Prefer the
 /// per-concept headers in libraries that care about compile time.
 // core
+#include <gnndirect/core/bounded_count.hpp>
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>

@@ -309,4 +309,44 @@ TEST_CASE("a corrupt neighbour list samples nothing on an emulated tile")
   run(gnndirect::weighted_sampler{rng()});
 }
 
+/// A sampler's emit outside the slots it was given is refused (nothing written) and recorded as
+/// the first (row, slot) pair: what keeps a faulty sampler inside the bulk calls' slot arrays
+/// (issue #42; the GPU side is test/gpu/test_count_guards.cu). Without slots set, emit checks
+/// nothing (outputs built by callers from the five pointers alone).
+TEST_CASE("sampled_output::emit refuses a slot outside [0, slots) and records the first (row, slot)")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  std::vector<std::int32_t> indices(40);
+  for (auto& id : indices) { id = static_cast<std::int32_t>(rng() % 1000); }
+  int const slots = 4;
+  std::vector<std::int32_t> ids(slots + 2, -7);  // two guard entries past the slots
+  std::vector<std::int64_t> eids(slots + 2, -8);
+  gnndirect::detail::error_record record{gnndirect::detail::no_bad_position, 0};
+  std::int64_t const first = 3 + static_cast<std::int64_t>(rng() % 10);
+  gnndirect::sampled_output<std::int64_t, std::int32_t> const out{indices.data(), nullptr, first, ids.data(),
+                                                                  eids.data(), slots, &record, 17};
+  out.emit(0, slots);   // one past: refused, recorded
+  out.emit(1, -1);      // refused; the same row, so the record keeps its first value
+  out.emit(2, slots - 1);
+  CHECK(record.position == 17);
+  CHECK(record.value == slots);
+  CHECK(ids[slots - 1] == indices[static_cast<std::size_t>(first + 2)]);
+  CHECK(eids[slots - 1] == first + 2);
+  CHECK(ids[slots] == -7);
+  CHECK(ids[slots + 1] == -7);
+  CHECK(std::count(ids.begin(), ids.end(), -7) == static_cast<std::ptrdiff_t>(ids.size()) - 1);
+  auto lower = out;
+  lower.row = 5;
+  lower.emit(0, slots + 3);  // an earlier row lowers the record, with its own value
+  CHECK(record.position == 5);
+  CHECK(record.value == slots + 3);
+  gnndirect::sampled_output<std::int64_t, std::int32_t> const unchecked{indices.data(), nullptr, first, ids.data(),
+                                                                        eids.data()};
+  unchecked.emit(1, slots + 1);  // no slots given: written
+  CHECK(ids[slots + 1] == indices[static_cast<std::size_t>(first + 1)]);
+  CHECK(record.position == 5);
+}
+
 }  // namespace

@@ -14,6 +14,7 @@
 /// Every size stays on the device; nothing allocates or synchronises, so it can be captured in a
 /// CUDA graph.
 
+#include <gnndirect/core/bounded_count.hpp>
 #include <gnndirect/core/sampled_refs.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/error.hpp>
@@ -49,8 +50,12 @@ std::size_t relabel_workspace_bytes(std::int64_t num_dst, int fanout)
 /// *out.num_src, *out.num_edges, src_nodes[0, num_src), indices[0, num_edges) and, when
 /// out.edge_ids is not null, edge_ids[0, num_edges) (the sampled edge ids, compacted). Nothing
 /// else. A sampled id outside [0, num_nodes) (a corrupt graph or a faulty sampler) is dropped
-/// from the src nodes, its local id left unwritten, and recorded in `ws`: call relabel_check
-/// afterwards to raise it. Never synchronises, never allocates: capturable.
+/// from the src nodes, its local id left unwritten, and recorded in `ws`; so is a dst id outside
+/// [0, num_nodes) (its src row left unwritten) and a row whose sampled count or offsets cannot be
+/// the slots' (a count outside [0, fanout], e.g. a fanout other than the hop's, or offsets that
+/// disagree with the counts or leave [0, num_dst * fanout]: the row is relabelled as empty and
+/// num_edges clamped, so nothing is written outside the outputs). Call relabel_check afterwards
+/// to raise them. Never synchronises, never allocates: capturable.
 /// @tparam Offset, Index the graph's offset and node id types
 /// @param stream stream to enqueue on
 /// @param dst device-visible dst ids (the hop's seeds)  @param num_dst their number
@@ -71,76 +76,43 @@ void relabel_async(cudaStream_t stream, const Index* dst, std::int64_t num_dst, 
                    const sampled_slots_ref<Offset, Index>& sampled, std::int64_t num_nodes,
                    const sampled_block_ref<Offset, Index>& out, workspace_view ws)
 {
-  GNNDIRECT_EXPECTS(num_dst >= 0, "relabel_async: num_dst must be >= 0");
-  GNNDIRECT_EXPECTS(fanout >= 0, "relabel_async: fanout must be >= 0");
-  GNNDIRECT_EXPECTS(num_nodes >= 0 && num_nodes < std::int64_t{std::numeric_limits<Index>::max()},
-                    "relabel_async: num_nodes must be in [0, largest Index) (the sentinel id is "
-                    "num_nodes)");
-  GNNDIRECT_EXPECTS(num_dst == 0 || dst != nullptr, "relabel_async: null dst");
-  GNNDIRECT_EXPECTS(sampled.offsets != nullptr && (num_dst == 0 || sampled.counts != nullptr),
-                    "relabel_async: null sampled counts or offsets");
-  std::int64_t const slots = num_dst * fanout;
-  GNNDIRECT_EXPECTS(slots == 0 || sampled.neighbors != nullptr, "relabel_async: null sampled neighbours");
-  GNNDIRECT_EXPECTS(out.edge_ids == nullptr || slots == 0 || sampled.edge_ids != nullptr,
-                    "relabel_async: out.edge_ids wanted but sampled.edge_ids is null");
-  GNNDIRECT_EXPECTS(out.offsets != nullptr && out.num_src != nullptr && out.num_edges != nullptr,
-                    "relabel_async: null offsets, num_src or num_edges");
-  GNNDIRECT_EXPECTS(num_dst == 0 || out.src_nodes != nullptr, "relabel_async: null src_nodes");
-  GNNDIRECT_EXPECTS(slots == 0 || out.indices != nullptr, "relabel_async: null indices");
-  GNNDIRECT_EXPECTS(ws.data != nullptr,
-                    "relabel_async: null workspace (size it with relabel_workspace_bytes)");
-  detail::check_slots_capacity(sampled, num_dst, fanout, "relabel_async", "sampled");  // read
-  block_bounds const need{num_dst, slots, num_dst + std::min(slots, num_nodes)};
-  detail::check_block_capacity(out, need, "relabel_async", "out",
-                               " (sample_blocks_bounds(num_dst, {fanout}, num_nodes)[0] gives the sizes)");
-  auto const bytes = [](std::int64_t n, std::size_t size) { return static_cast<std::size_t>(n) * size; };
-  detail::check_device_accessible(dst, bytes(num_dst, sizeof(Index)), alignof(Index), "dst");
-  detail::check_device_accessible(sampled.neighbors, bytes(slots, sizeof(Index)), alignof(Index), "sampled neighbors");
-  detail::check_device_accessible(sampled.counts, bytes(num_dst, 8), 8, "sampled counts");
-  detail::check_device_accessible(sampled.offsets, bytes(num_dst + 1, 8), 8, "sampled offsets");
-  detail::check_device_accessible(out.offsets, bytes(num_dst + 1, 8), 8, "offsets");
-  detail::check_device_accessible(out.src_nodes, 0, alignof(Index), "src_nodes");
-  detail::check_device_accessible(out.indices, 0, alignof(Index), "indices");
-  if (out.edge_ids != nullptr) {
-    detail::check_device_accessible(sampled.edge_ids, bytes(slots, sizeof(Offset)), alignof(Offset), "sampled edge_ids");
-    detail::check_device_accessible(out.edge_ids, 0, alignof(Offset), "edge_ids");
-  }
-  detail::check_device_accessible(out.num_src, 8, 8, "num_src");
-  detail::check_device_accessible(out.num_edges, 8, 8, "num_edges");
-  detail::check_device_accessible(ws.data, ws.bytes, workspace_alignment, "workspace");
-  auto const w = detail::carve_relabel_workspace<Index>(ws, num_dst, fanout);
-  w.flag.reset_async(stream);
-  if (out.offsets != sampled.offsets) {
-    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(out.offsets, sampled.offsets, bytes(num_dst + 1, 8),
-                                       cudaMemcpyDefault, stream));
-  }
-  detail::relabel_input<Offset, Index> in;
-  in.dst = dst;
-  in.num_dst = detail::device_count{nullptr, num_dst};
-  in.slot_neighbors = sampled.neighbors;
-  in.slot_edge_ids = out.edge_ids == nullptr ? nullptr : sampled.edge_ids;
-  in.counts = sampled.counts;
-  in.offsets = sampled.offsets;
-  in.fanout = fanout;
-  in.num_nodes = num_nodes;
-  in.bad_neighbors = w.flag;
-  detail::relabel_output<Offset, Index> const result{out.src_nodes, out.indices, out.edge_ids,
-                                                     out.num_src, out.num_edges};
-  detail::relabel_async(stream, in, result, w.scratch);
+  detail::relabel_hop_async(stream, dst, bounded_count{nullptr, num_dst}, fanout, sampled, num_nodes, out, ws);
 }
 
-/// Synchronises `stream` and raises the bad neighbour id recorded in `ws` by the last
-/// relabel_async that used it. Not capturable.
+/// The same with the dst count on the device (e.g. the previous hop's out.num_src): the first
+/// num_dst.get() dst rows are relabelled, read when the work runs, so composed hops need no
+/// read-back and can be captured in one CUDA graph. Everything the host checks and sizes
+/// (capacities, workspace, the copy of sampled.offsets[0, bound]) uses num_dst.bound; rows from
+/// the device count to the bound must have count 0 (sample_neighbors_async's device-count form
+/// writes them so) and give offsets entries equal to num_edges. Writes as the host-count form,
+/// with bound in place of num_dst for out.offsets. Never synchronises, never allocates:
+/// capturable.
+/// @tparam Offset, Index the graph's offset and node id types
+/// @param stream stream to enqueue on  @param dst device-visible dst ids (num_dst.bound of room)
+/// @param num_dst the dst count on the device and its bound
+/// @param fanout, sampled, num_nodes, out, ws as the host-count form (sized for num_dst.bound)
+/// @throws as the host-count form (before any launch); cuda_error.
+template <class Offset, class Index>
+void relabel_async(cudaStream_t stream, const Index* dst, bounded_count num_dst, int fanout,
+                   const sampled_slots_ref<Offset, Index>& sampled, std::int64_t num_nodes,
+                   const sampled_block_ref<Offset, Index>& out, workspace_view ws)
+{
+  detail::relabel_hop_async(stream, dst, num_dst, fanout, sampled, num_nodes, out, ws);
+}
+
+/// Synchronises `stream` and raises what the last relabel_async that used `ws` recorded: a
+/// dst id outside the graph first, then a row whose count or offsets do not fit the slots, then a
+/// sampled neighbour outside the graph. Not capturable.
 /// @param stream the stream relabel_async ran on  @param ws the workspace it used
 /// @param num_nodes the graph's node count (for the message)
-/// @throws index_out_of_range naming "sampled neighbours"[edge position] = value; invalid_argument
-/// (null workspace); cuda_error.
+/// @throws index_out_of_range naming "relabel_async: dst"[row] = id, or "sampled
+/// neighbours"[edge position] = value; invalid_argument naming sampled.counts[row] = count (a
+/// count or offsets that cannot be the slots'), or a null workspace; cuda_error.
 inline void relabel_check(cudaStream_t stream, workspace_view ws, std::int64_t num_nodes)
 {
   GNNDIRECT_EXPECTS(ws.data != nullptr, "relabel_check: null workspace");
   detail::check_device_accessible(ws.data, 0, workspace_alignment, "workspace");
-  detail::error_flag_ref{static_cast<detail::error_record*>(ws.data)}.throw_if_set(
-    stream, "sampled neighbours", num_nodes);
+  detail::relabel_raise(stream, ws, num_nodes);
 }
 
 GNNDIRECT_NAMESPACE_END

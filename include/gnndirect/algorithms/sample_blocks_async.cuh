@@ -107,8 +107,9 @@ std::size_t sample_blocks_workspace_bytes(std::int64_t num_seeds, const std::vec
 /// the work runs, so a graph replays with new seeds copied into the same array). A seed outside
 /// [0, csr.num_nodes) (checked when policy.check_indices) is recorded in `ws` and gets no
 /// neighbours, and a sampled neighbour id outside the graph (always checked: it is dropped from
-/// the src nodes, its local id left unwritten) is recorded too: call sample_blocks_check
-/// afterwards to raise them. Without seed checks a bad seed is undefined behaviour.
+/// the src nodes, its local id left unwritten) is recorded too, as is a faulty sampler (a slot
+/// outside [0, fanout) is refused; a count outside [0, fanout] gives the row count 0): call
+/// sample_blocks_check afterwards to raise them. Without seed checks a bad seed is undefined behaviour.
 /// @param stream stream to enqueue on
 /// @param csr device-visible graph (any placement); its neighbour ids should lie in
 /// [0, num_nodes) (check untrusted graphs with validate())
@@ -142,10 +143,10 @@ void sample_blocks_async(cudaStream_t stream, const csr_view<Offset, Index>& csr
   for (std::size_t l = 0; l < bounds.size(); ++l) { detail::check_layer_output(out.layers[l], bounds[l], l); }
   auto const w = detail::carve_blocks_workspace<Offset, Index>(ws, bounds);
   GNNDIRECT_CUDA_TRY(
-    cudaMemsetAsync(w.records, 0xFF, 3 * sizeof(detail::error_record) * bounds.size(), stream));
+    cudaMemsetAsync(w.records, 0xFF, detail::block_records * sizeof(detail::error_record) * bounds.size(), stream));
   for (std::size_t l = 0; l < bounds.size(); ++l) {
     const Index* const dst = l == 0 ? seeds : out.layers[l - 1].src_nodes;
-    detail::device_count const num_dst{l == 0 ? nullptr : out.layers[l - 1].num_src, bounds[l].num_dst};
+    bounded_count const num_dst{l == 0 ? nullptr : out.layers[l - 1].num_src, bounds[l].num_dst};
     detail::sample_block_async(stream, csr, dst, num_dst, fanouts[l], static_cast<int>(l), sampler,
                                policy, out.layers[l], w);
   }
@@ -153,31 +154,41 @@ void sample_blocks_async(cudaStream_t stream, const csr_view<Offset, Index>& csr
 
 /// Synchronises `stream` and raises the first error recorded in `ws` by the last
 /// sample_blocks_async of `num_layers` layers that used it, layer by layer (a layer's seeds, its
-/// corrupt neighbour lists, then its sampled neighbours). Not capturable.
+/// corrupt neighbour lists, its sampler's misbehaviour, then its sampled neighbours). Not
+/// capturable.
 /// @param stream the stream it ran on  @param ws the workspace it used
 /// @param num_layers its layers
 /// @param num_nodes the graph's node count (for the message)
 /// @throws index_out_of_range naming "seeds of layer l"[position] = value, or "sampled neighbours
 /// of layer l"[edge position] = value (a corrupt graph); invalid_argument naming the layer, the
 /// node whose neighbour list is corrupt (indptr decreasing there, or past the edge array) and its
-/// indptr[node + 1], or a null workspace; cuda_error.
+/// indptr[node + 1], or the count (outside [0, fanout]) or slot (outside [0, fanout)) the
+/// sampler gave for a dst row, or a null workspace; cuda_error.
 inline void sample_blocks_check(cudaStream_t stream, workspace_view ws, std::size_t num_layers,
                                 std::int64_t num_nodes)
 {
   GNNDIRECT_EXPECTS(ws.data != nullptr, "sample_blocks_check: null workspace");
   detail::check_device_accessible(ws.data, 0, workspace_alignment, "workspace");
-  std::vector<detail::error_record> records(3 * num_layers);
+  constexpr std::size_t per_layer = detail::block_records;
+  std::vector<detail::error_record> records(per_layer * num_layers);
   GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(records.data(), ws.data, sizeof(detail::error_record) * records.size(),
                                      cudaMemcpyDefault, stream));
   detail::synchronize(stream);
   for (std::size_t l = 0; l < num_layers; ++l) {
-    for (std::size_t r : {3 * l, 3 * l + 2, 3 * l + 1}) {  // seeds, lists, sampled neighbours
+    std::size_t const first = per_layer * l;
+    std::string const layer = "layer " + std::to_string(l);
+    // seeds, lists, the sampler (count, slot), sampled neighbours
+    for (std::size_t r : {first, first + 2, first + 3, first + 1}) {
       detail::error_record const& record = records[r];
+      if (r == first + 3) {
+        detail::throw_if_sampler_failed(record, records[first + 4], "sample_blocks (" + layer + ")",
+                                        "dst nodes of " + layer);
+        continue;
+      }
       if (record.position == detail::no_bad_position) { continue; }
       auto const position = static_cast<std::int64_t>(record.position);
       auto const value = static_cast<std::int64_t>(record.value);
-      std::string const layer = "layer " + std::to_string(l);
-      if (r == 3 * l + 2) {
+      if (r == first + 2) {
         throw invalid_argument(__FILE__, __LINE__,
                                "sample_blocks: corrupt graph (" + layer + "): node " +
                                  std::to_string(position) + "'s neighbour list ends at indptr[" +
@@ -185,7 +196,7 @@ inline void sample_blocks_check(cudaStream_t stream, workspace_view ws, std::siz
                                  ", before it starts or past the edge array (nothing was read "
                                  "there; check untrusted graphs with validate())");
       }
-      std::string const what = (r == 3 * l ? "seeds of " : "sampled neighbours of ") + layer;
+      std::string const what = (r == first ? "seeds of " : "sampled neighbours of ") + layer;
       throw index_out_of_range(__FILE__, __LINE__, what, position, value, num_nodes);
     }
   }

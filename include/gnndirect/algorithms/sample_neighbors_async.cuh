@@ -16,6 +16,7 @@
 #include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/bounded_count.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/core/workspace.hpp>
 #include <gnndirect/detail/algorithms/sample_kernels.cuh>
@@ -48,7 +49,9 @@ inline std::size_t sample_neighbors_workspace_bytes(std::int64_t num_seeds)
 /// a seed whose neighbour list is corrupt (indptr decreasing there, or past the edge array:
 /// always checked, one comparison per seed) gets count 0 and is recorded too; call
 /// sample_neighbors_check(stream, ws, csr.num_nodes) afterwards to raise them. Nothing is read
-/// or written out of bounds. Capturable in a CUDA graph (no allocation, no synchronisation).
+/// or written out of bounds, also with a faulty sampler: an emitted slot outside [0, fanout) is
+/// refused and a returned count outside [0, fanout] gives the seed count 0, both recorded too.
+/// Capturable in a CUDA graph (no allocation, no synchronisation).
 /// @tparam Sampler any model of the sampler concept (device/samplers.hpp); the kernel is
 /// instantiated for it alone
 /// @param stream stream to enqueue on  @param csr device-visible graph
@@ -68,27 +71,58 @@ void sample_neighbors_async(cudaStream_t stream, const csr_view<Offset, Index>& 
                             const Sampler& sampler, const sampling_policy& policy,
                             const sampled_slots_ref<Offset, Index>& out, workspace_view ws)
 {
-  detail::check_sample_arguments(csr, seeds, num_seeds, fanout, sampler, policy);
+  sample_neighbors_async(stream, csr, seeds, bounded_count{nullptr, num_seeds}, fanout, layer, sampler, policy,
+                         out, ws);
+}
+
+/// The same with the seed count on the device (e.g. the previous hop's relabel_async
+/// out.num_src, with the previous hop's src nodes as seeds): the first num_seeds.get() seeds are
+/// sampled, read when the work runs, and the others up to num_seeds.bound get count 0 (so
+/// out.offsets[bound] is the edge count), which lets composed hops stay on the device and be
+/// captured in one CUDA graph. Every host check, the launch and the workspace use
+/// num_seeds.bound. Capturable.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
+/// @tparam Sampler any model of the sampler concept (device/samplers.hpp)
+/// @param stream stream to enqueue on  @param csr device-visible graph
+/// @param seeds device-visible node ids (num_seeds.bound of room)
+/// @param num_seeds the seed count on the device and its bound
+/// @param fanout, layer, sampler, policy as the host-count form
+/// @param out, ws as the host-count form, sized for num_seeds.bound seeds
+/// @throws as the host-count form (before any launch); cuda_error.
+template <class Offset, class Index, class Sampler>
+void sample_neighbors_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
+                            const Index* seeds, bounded_count num_seeds, int fanout, int layer,
+                            const Sampler& sampler, const sampling_policy& policy,
+                            const sampled_slots_ref<Offset, Index>& out, workspace_view ws)
+{
+  std::int64_t const bound = num_seeds.bound;
+  detail::check_sample_arguments(csr, seeds, bound, fanout, sampler, policy);
   detail::enqueue_sample_neighbors(
-    stream, csr.indptr, seeds, num_seeds, fanout, policy.check_indices, out, ws,
-    [&](detail::error_flag_ref flag, detail::error_flag_ref graph_flag) {
-      detail::launch_sample_neighbors(stream, csr, seeds, num_seeds, nullptr, fanout, layer, sampler,
-                                      policy, out.neighbors, out.edge_ids, out.counts, flag, graph_flag);
+    stream, csr.indptr, seeds, bound, fanout, policy.check_indices, out, ws,
+    [&](detail::error_flag_ref flag, detail::error_flag_ref graph_flag, detail::sampler_flags sampler_flags) {
+      detail::launch_sample_neighbors(stream, csr, seeds, bound, num_seeds.value, fanout, layer, sampler,
+                                      policy, out.neighbors, out.edge_ids, out.counts, flag, graph_flag,
+                                      sampler_flags);
     });
 }
 
 /// Synchronises `stream` and raises the error recorded in `ws` by the last
-/// sample_neighbors_async that used it: a bad seed first, then a corrupt neighbour list.
+/// sample_neighbors_async that used it: a bad seed first, then a corrupt neighbour list, then a
+/// faulty sampler (a returned count outside [0, fanout], then an emitted slot outside
+/// [0, fanout)).
 /// @param stream the stream it ran on  @param ws the workspace it used
 /// @param num_nodes the graph's node count (for the message)
 /// @throws index_out_of_range naming seeds[position] = value; invalid_argument naming the node
-/// whose neighbour list is corrupt and its indptr[node + 1]; cuda_error. Not capturable.
+/// whose neighbour list is corrupt and its indptr[node + 1], or the sampler's count or slot and
+/// the seed position; cuda_error. Not capturable.
 inline void sample_neighbors_check(cudaStream_t stream, workspace_view ws, std::int64_t num_nodes)
 {
   GNNDIRECT_EXPECTS(ws.data != nullptr, "sample_neighbors_check: null workspace");
   detail::check_device_accessible(ws.data, 0, workspace_alignment, "workspace");
   detail::sample_flag(ws).throw_if_set(stream, "seeds", num_nodes);
   detail::throw_if_corrupt_list(stream, detail::sample_graph_flag(ws), "sample_neighbors");
+  detail::sampler_flags const flags = detail::sample_sampler_flags(ws);
+  detail::throw_if_sampler_failed(flags.count.read(stream), flags.slot.read(stream), "sample_neighbors", "seeds");
 }
 
 /// Enqueues the compaction of sampled slots into CSR arrays: neighbors[offsets[i] + j] =

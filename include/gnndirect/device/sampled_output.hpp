@@ -4,6 +4,7 @@
 /// sample goes (sampled_output). Trivially copyable; host-compilable, used in device code.
 
 #include <gnndirect/core/config.hpp>
+#include <gnndirect/detail/core/error_record.hpp>
 
 #include <cstdint>
 
@@ -21,7 +22,9 @@ struct node_edges {
 /// Where one node's sample goes: emit(position, slot) stores the neighbour id of the node's edge
 /// at `position` (relative to `first`) in slot `slot`, and, when out_edge_ids is not null, its
 /// edge id. Holds the two CSR pointers by value (not the view by address, which would force a
-/// kernel parameter copy into local memory).
+/// kernel parameter copy into local memory). A slot outside [0, slots) is not written (a faulty
+/// sampler cannot write past the node's slots): the library's calls set slots to the fanout and
+/// record such a slot, with the row it came from, in bad_slot.
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct sampled_output {
@@ -30,11 +33,21 @@ struct sampled_output {
   Offset first;                ///< the node's first edge position
   Index* out_neighbors;        ///< slots for neighbour ids
   Offset* out_edge_ids;        ///< slots for edge ids, or null
+  /// Slots in out_neighbors (and out_edge_ids): emit writes nothing outside [0, slots). The
+  /// default (the largest int64) checks nothing, for outputs built without it.
+  std::int64_t slots{INT64_MAX};
+  detail::error_record* bad_slot{nullptr};  ///< records (row, slot) of a refused slot, or null
+  std::int64_t row{0};                      ///< the position reported with a refused slot
 
-  /// Writes the edge at `position` (relative to first) to `slot`. Device (and host) code.
+  /// Writes the edge at `position` (relative to first) to `slot`; a slot outside [0, slots) is
+  /// refused (recorded in bad_slot when set). Device (and host) code.
   /// @param position edge position relative to first  @param slot output slot
   GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE void emit(std::int64_t position, std::int64_t slot) const
   {
+    if (slot < 0 || slot >= slots) {  // one compare of registers on the hot path
+      if (bad_slot != nullptr) { detail::report_first(bad_slot, row, static_cast<long long>(slot)); }
+      return;
+    }
     auto const e = static_cast<Offset>(first + position);
     out_neighbors[slot] = indices[e];
     if (out_edge_ids != nullptr) {

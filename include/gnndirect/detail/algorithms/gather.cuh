@@ -293,6 +293,9 @@ void move_rows_async(cudaStream_t stream, const Source& source, const Index* ind
 {
   check_move_shapes<Dir>(source, batch, indices, count);
   check_move_pointers<Dir>(indices, count, batch);
+  if constexpr (is_decoding_source_v<Source>) {  // before the first enqueue (the record's reset)
+    check_decode_alignment<Source, std::remove_const_t<B>>(source, source_row_bytes(source, batch));
+  }
   move_plan const plan = plan_move<Dir>(policy, source.placement(), source_row_bytes(source, batch), count,
                                         decode_expansion<Source, std::remove_const_t<B>>());
   GNNDIRECT_EXPECTS(ws.data != nullptr, "gather/scatter: null workspace (size it with "
@@ -321,6 +324,9 @@ void move_rows_sync(cudaStream_t stream, const Source& source, const Index* indi
 {
   check_move_shapes<Dir>(source, batch, indices, count);
   check_move_pointers<Dir>(indices, count, batch);
+  if constexpr (is_decoding_source_v<Source>) {  // before the first enqueue (the record's reset)
+    check_decode_alignment<Source, std::remove_const_t<B>>(source, source_row_bytes(source, batch));
+  }
   move_plan const plan = plan_move<Dir>(policy, source.placement(), source_row_bytes(source, batch), count,
                                         decode_expansion<Source, std::remove_const_t<B>>());
   buffer<std::byte> const scratch(

@@ -286,10 +286,26 @@ void launch_decode_rows_v(cudaStream_t stream, const Source& source, const move_
   }
 }
 
+/// Refuses encoded rows that a decoding codec cannot load one code at a time (addresses, stride
+/// and bytes per row not aligned to one code). Host only, before anything is enqueued.
+/// @throws invalid_argument.
+template <class Source, class D>
+void check_decode_alignment(const Source& source, std::size_t source_row_bytes)
+{
+  using codec = typename Source::codec_type;
+  if constexpr (!codec_copies_bytes_v<codec, D>) {
+    constexpr int narrow = codec::code_bits >= 8 ? codec::code_bits / 8 : 1;
+    int const width = vector_width_for(source.address_bits(), source_row_bytes, 0, 0, 16);
+    GNNDIRECT_EXPECTS(width >= narrow, "decoding gather: encoded rows (addresses, stride and bytes per row) "
+                                       "must be aligned to one code (" + std::to_string(narrow) + " bytes)");
+  }
+}
+
 /// Enqueues the decoding gather from a decoding source into `D` rows. Byte-copy codecs take the
 /// widest vector that every address and both row sizes allow (copy_rows' rule); decoding codecs
 /// load 16 bytes when the encoded rows allow it, else one code's bytes. `policy` must be resolved.
-/// @throws invalid_argument (encoded rows not aligned to one code), cuda_error.
+/// @throws invalid_argument (encoded rows not aligned to one code: the callers check it first,
+/// check_decode_alignment), cuda_error.
 template <class Source, class D, class Index>
 void enqueue_decode_rows(cudaStream_t stream, const Source& source, move_rows_args<Index> args,
                          const gather_policy& policy)
@@ -313,8 +329,7 @@ void enqueue_decode_rows(cudaStream_t stream, const Source& source, move_rows_ar
   } else {
     constexpr int narrow = codec::code_bits >= 8 ? codec::code_bits / 8 : 1;
     int const width = vector_width_for(source.address_bits(), args.source_row_bytes, 0, 0, 16);
-    GNNDIRECT_EXPECTS(width >= narrow, "decoding gather: encoded rows (addresses, stride and bytes per row) "
-                                       "must be aligned to one code (" + std::to_string(narrow) + " bytes)");
+    check_decode_alignment<Source, D>(source, args.source_row_bytes);  // done before enqueueing too
     if (width == 16) {
       launch_decode_rows_v<Source, D, Index, 16>(stream, source, args, policy, grid);
     } else {

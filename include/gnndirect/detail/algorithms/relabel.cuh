@@ -21,10 +21,15 @@
 
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/bounded_count.hpp>
+#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/host_wait.hpp>
+#include <gnndirect/core/sampled_refs.hpp>
 #include <gnndirect/core/workspace.hpp>
 #include <gnndirect/detail/core/workspace.hpp>
 #include <gnndirect/detail/core/bits.hpp>
 #include <gnndirect/detail/core/error_flag.cuh>
+#include <gnndirect/detail/core/pointer_checks.hpp>
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
@@ -33,29 +38,17 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <string>
 
 GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
-
-/// A count the device reads: *value when value is not null, else `bound` (a host-known size).
-struct device_count {
-  const std::int64_t* value{nullptr};  ///< device-visible count, or null
-  std::int64_t bound{0};               ///< upper bound (the count itself when value is null)
-
-  /// The count on the device (never above bound).
-  GNNDIRECT_DEVICE std::int64_t get() const noexcept
-  {
-    if (value == nullptr) { return bound; }
-    std::int64_t const n = *value;
-    return n < bound ? n : bound;
-  }
-};
 
 /// Upper-bound sizes and device-side inputs of one relabelling.
 template <class Offset, class Index>
 struct relabel_input {
   const Index* dst{nullptr};             ///< dst ids (first num_dst valid)
-  device_count num_dst;                  ///< dst rows (bound: dst_bound)
+  bounded_count num_dst;                 ///< dst rows (bound: dst_bound)
   const Index* slot_neighbors{nullptr};  ///< dst_bound * fanout slots
   const Offset* slot_edge_ids{nullptr};  ///< slots of edge ids, or null
   const std::int64_t* counts{nullptr};   ///< dst_bound sampled counts (0 past num_dst)
@@ -63,6 +56,13 @@ struct relabel_input {
   int fanout{0};
   std::int64_t num_nodes{0};             ///< valid ids are [0, num_nodes); num_nodes is the sentinel
   error_flag_ref bad_neighbors;          ///< records the first sampled id outside the graph
+  /// Records the first dst id outside the graph as (row, id), or null (sample_blocks: its
+  /// sampling kernel checks the seeds, and later layers' dst are its own src nodes).
+  error_flag_ref bad_dst;
+  /// Records the first row whose count or offsets cannot be the slots' (count outside [0, fanout],
+  /// or offsets[i], offsets[i + 1] not bracketing it inside [0, slot_bound]) as (row, count), or
+  /// null (sample_blocks: it computed the counts and offsets itself). Checked either way.
+  error_flag_ref bad_counts;
 
   GNNDIRECT_HOST_DEVICE std::int64_t dst_bound() const noexcept { return num_dst.bound; }
   GNNDIRECT_HOST_DEVICE std::int64_t slot_bound() const noexcept { return num_dst.bound * fanout; }
@@ -103,6 +103,22 @@ GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE Index valid_or_sentinel(Index id, bool us
   return valid ? id : static_cast<Index>(num_nodes);
 }
 
+/// The sampled edges of dst row i (< num_dst) when its count and offsets are those of the slots:
+/// 0 <= counts[i] <= fanout and offsets[i], offsets[i + 1] = offsets[i] + counts[i] inside
+/// [0, slot_bound]; else -1 (the row is used as empty, so no write through it leaves the
+/// outputs). The caller's counts and offsets are not trusted: a wrong fanout or a faulty sampler
+/// must not write past indices / edge_ids.
+template <class Offset, class Index>
+GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE std::int64_t checked_row_count(const relabel_input<Offset, Index>& in,
+                                                                      std::int64_t i) noexcept
+{
+  std::int64_t const count = in.counts[i];
+  std::int64_t const begin = in.offsets[i];
+  bool const fits = count >= 0 && count <= in.fanout && begin >= 0 && begin <= in.slot_bound() - count &&
+                    in.offsets[i + 1] - begin == count;
+  return fits ? count : -1;
+}
+
 /// Fills the (id, position) occurrences over the whole bound and compacts the sampled edge ids
 /// into CSR order (coalesced reads of the slots).
 template <class Offset, class Index>
@@ -116,13 +132,22 @@ GNNDIRECT_KERNEL void fill_occurrences_kernel(relabel_input<Offset, Index> in, I
   for (std::int64_t t = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; t < n; t += stride) {
     positions[t] = t;
     if (t < dst_bound) {
-      ids[t] = valid_or_sentinel(t < num_dst ? in.dst[t] : Index{0}, t < num_dst, in.num_nodes);
+      Index const dst = t < num_dst ? in.dst[t] : Index{0};
+      ids[t] = valid_or_sentinel(dst, t < num_dst, in.num_nodes);
+      if (t < num_dst) {
+        // A dst id outside the graph would leave its src row unwritten though counted.
+        bool const valid = dst >= 0 && static_cast<std::int64_t>(dst) < in.num_nodes;
+        if (!valid && in.bad_dst.record != nullptr) { in.bad_dst.report(t, static_cast<long long>(dst)); }
+        if (checked_row_count(in, t) < 0 && in.bad_counts.record != nullptr) {
+          in.bad_counts.report(t, static_cast<long long>(in.counts[t]));
+        }
+      }
       continue;
     }
     std::int64_t const s = t - dst_bound;
     std::int64_t const i = s / in.fanout;
     std::int64_t const j = s - i * in.fanout;
-    bool const used = i < num_dst && j < in.counts[i];
+    bool const used = i < num_dst && j < checked_row_count(in, i);
     Index const id = valid_or_sentinel(used ? in.slot_neighbors[s] : Index{0}, used, in.num_nodes);
     if (used && id == static_cast<Index>(in.num_nodes)) { in.bad_neighbors.report(s); }
     ids[t] = id;
@@ -196,7 +221,8 @@ GNNDIRECT_KERNEL void assign_local_kernel(relabel_input<Offset, Index> in, const
   }
 }
 
-/// num_src = num_dst + new nodes; num_edges = offsets[dst_bound] (counts past num_dst are 0).
+/// num_src = num_dst + new nodes; num_edges = offsets[dst_bound] (counts past num_dst are 0),
+/// clamped to [0, slot_bound] (wrong offsets are reported by fill_occurrences_kernel).
 template <class Offset, class Index>
 GNNDIRECT_KERNEL void relabel_counts_kernel(relabel_input<Offset, Index> in,
                                             const std::int64_t* new_rank, std::int64_t* num_src,
@@ -204,7 +230,8 @@ GNNDIRECT_KERNEL void relabel_counts_kernel(relabel_input<Offset, Index> in,
 {
   std::int64_t const slots = in.slot_bound();
   *num_src = in.num_dst.get() + (slots > 0 ? new_rank[slots - 1] : 0);
-  *num_edges = in.offsets[in.dst_bound()];
+  std::int64_t const edges = in.offsets[in.dst_bound()];  // the caller's: clamped to the outputs
+  *num_edges = edges < 0 ? 0 : (edges < slots ? edges : slots);
 }
 
 /// Max of two int64 (the head-finding scan operator).
@@ -319,11 +346,16 @@ void relabel_async(cudaStream_t stream, const relabel_input<Offset, Index>& in,
   GNNDIRECT_CUDA_TRY(cudaGetLastError());
 }
 
-/// Slices of a relabel_async workspace: the error record first (relabel_check finds it without
-/// sizes), then the relabelling's scratch.
+/// Error records at the start of a relabel_async workspace.
+inline constexpr int relabel_records = 3;
+
+/// Slices of a relabel_async workspace: the error records first (relabel_check finds them
+/// without sizes: bad neighbours, bad dst ids, bad counts), then the relabelling's scratch.
 template <class Index>
 struct relabel_workspace {
   error_flag_ref flag;
+  error_flag_ref dst_flag;
+  error_flag_ref count_flag;
   relabel_scratch<Index> scratch;
   std::size_t total{0};
 };
@@ -336,11 +368,109 @@ relabel_workspace<Index> carve_relabel_workspace(workspace_view ws, std::int64_t
   std::int64_t const slots = num_dst * fanout;
   workspace_carver carver(ws);
   relabel_workspace<Index> w;
-  w.flag.record = carver.take<error_record>(sizeof(error_record));
+  w.flag.record = carver.take<error_record>(relabel_records * sizeof(error_record));
+  w.dst_flag.record = w.flag.record == nullptr ? nullptr : w.flag.record + 1;
+  w.count_flag.record = w.flag.record == nullptr ? nullptr : w.flag.record + 2;
   w.scratch = carve_relabel_scratch<Index>(carver, num_dst + slots, slots,
                                            relabel_cub_bytes<Index>(num_dst + slots, slots, num_dst));
   w.total = carver.used();
   return w;
+}
+
+/// The body of both public relabel_async forms (algorithms/relabel.cuh): every argument check,
+/// sized by dst_count.bound, before the first enqueue, then the records' reset, the offsets' copy
+/// and the relabelling. @throws invalid_argument, cuda_error.
+template <class Offset, class Index>
+void relabel_hop_async(cudaStream_t stream, const Index* dst, bounded_count dst_count, int fanout,
+                       const sampled_slots_ref<Offset, Index>& sampled, std::int64_t num_nodes,
+                       const sampled_block_ref<Offset, Index>& out, workspace_view ws)
+{
+  std::int64_t const num_dst = dst_count.bound;
+  GNNDIRECT_EXPECTS(num_dst >= 0, "relabel_async: num_dst must be >= 0");
+  GNNDIRECT_EXPECTS(fanout >= 0, "relabel_async: fanout must be >= 0");
+  GNNDIRECT_EXPECTS(num_nodes >= 0 && num_nodes < std::int64_t{std::numeric_limits<Index>::max()},
+                    "relabel_async: num_nodes must be in [0, largest Index) (the sentinel id is "
+                    "num_nodes)");
+  GNNDIRECT_EXPECTS(num_dst == 0 || dst != nullptr, "relabel_async: null dst");
+  GNNDIRECT_EXPECTS(sampled.offsets != nullptr && (num_dst == 0 || sampled.counts != nullptr),
+                    "relabel_async: null sampled counts or offsets");
+  std::int64_t const slots = num_dst * fanout;
+  GNNDIRECT_EXPECTS(slots == 0 || sampled.neighbors != nullptr, "relabel_async: null sampled neighbours");
+  GNNDIRECT_EXPECTS(out.edge_ids == nullptr || slots == 0 || sampled.edge_ids != nullptr,
+                    "relabel_async: out.edge_ids wanted but sampled.edge_ids is null");
+  GNNDIRECT_EXPECTS(out.offsets != nullptr && out.num_src != nullptr && out.num_edges != nullptr,
+                    "relabel_async: null offsets, num_src or num_edges");
+  GNNDIRECT_EXPECTS(num_dst == 0 || out.src_nodes != nullptr, "relabel_async: null src_nodes");
+  GNNDIRECT_EXPECTS(slots == 0 || out.indices != nullptr, "relabel_async: null indices");
+  GNNDIRECT_EXPECTS(ws.data != nullptr,
+                    "relabel_async: null workspace (size it with relabel_workspace_bytes)");
+  check_slots_capacity(sampled, num_dst, fanout, "relabel_async", "sampled");  // read
+  block_bounds const need{num_dst, slots, num_dst + std::min(slots, num_nodes)};
+  check_block_capacity(out, need, "relabel_async", "out",
+                       " (sample_blocks_bounds(num_dst, {fanout}, num_nodes)[0] gives the sizes)");
+  auto const bytes = [](std::int64_t n, std::size_t size) { return static_cast<std::size_t>(n) * size; };
+  check_device_accessible(dst, bytes(num_dst, sizeof(Index)), alignof(Index), "dst");
+  check_device_accessible(sampled.neighbors, bytes(slots, sizeof(Index)), alignof(Index), "sampled neighbors");
+  check_device_accessible(sampled.counts, bytes(num_dst, 8), 8, "sampled counts");
+  check_device_accessible(sampled.offsets, bytes(num_dst + 1, 8), 8, "sampled offsets");
+  check_device_accessible(out.offsets, bytes(num_dst + 1, 8), 8, "offsets");
+  check_device_accessible(out.src_nodes, 0, alignof(Index), "src_nodes");
+  check_device_accessible(out.indices, 0, alignof(Index), "indices");
+  if (out.edge_ids != nullptr) {
+    check_device_accessible(sampled.edge_ids, bytes(slots, sizeof(Offset)), alignof(Offset), "sampled edge_ids");
+    check_device_accessible(out.edge_ids, 0, alignof(Offset), "edge_ids");
+  }
+  check_device_accessible(out.num_src, 8, 8, "num_src");
+  check_device_accessible(out.num_edges, 8, 8, "num_edges");
+  check_device_accessible(ws.data, ws.bytes, workspace_alignment, "workspace");
+  auto const w = carve_relabel_workspace<Index>(ws, num_dst, fanout);
+  GNNDIRECT_CUDA_TRY(cudaMemsetAsync(w.flag.record, 0xFF, relabel_records * sizeof(error_record), stream));
+  if (out.offsets != sampled.offsets) {
+    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(out.offsets, sampled.offsets, bytes(num_dst + 1, 8),
+                                       cudaMemcpyDefault, stream));
+  }
+  relabel_input<Offset, Index> in;
+  in.dst = dst;
+  in.num_dst = dst_count;
+  in.slot_neighbors = sampled.neighbors;
+  in.slot_edge_ids = out.edge_ids == nullptr ? nullptr : sampled.edge_ids;
+  in.counts = sampled.counts;
+  in.offsets = sampled.offsets;
+  in.fanout = fanout;
+  in.num_nodes = num_nodes;
+  in.bad_neighbors = w.flag;
+  in.bad_dst = w.dst_flag;
+  in.bad_counts = w.count_flag;
+  relabel_output<Offset, Index> const result{out.src_nodes, out.indices, out.edge_ids,
+                                             out.num_src, out.num_edges};
+  relabel_async(stream, in, result, w.scratch);
+}
+
+/// Synchronises `stream` and raises what the last relabel_async recorded in `ws`: a dst id
+/// outside the graph, then a row whose count or offsets do not fit the slots, then a sampled
+/// neighbour outside the graph. @throws index_out_of_range, invalid_argument, cuda_error.
+inline void relabel_raise(cudaStream_t stream, workspace_view ws, std::int64_t num_nodes)
+{
+  error_record host[relabel_records];
+  GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(host, ws.data, sizeof(host), cudaMemcpyDefault, stream));
+  synchronize(stream);
+  if (host[1].position != no_bad_position) {
+    throw index_out_of_range(__FILE__, __LINE__, "relabel_async: dst", static_cast<std::int64_t>(host[1].position),
+                             static_cast<std::int64_t>(host[1].value), num_nodes);
+  }
+  if (host[2].position != no_bad_position) {
+    std::string const row = std::to_string(host[2].position);
+    throw invalid_argument(__FILE__, __LINE__,
+                           "relabel_async: sampled.counts[" + row + "] = " + std::to_string(host[2].value) +
+                             " does not fit the slots: a count must lie in [0, fanout] and equal "
+                             "offsets[" + row + " + 1] - offsets[" + row + "] inside [0, num_dst * fanout] "
+                             "(a fanout other than the hop's, or a faulty sampler?); the row was "
+                             "relabelled as empty, nothing written outside the outputs");
+  }
+  if (host[0].position != no_bad_position) {
+    throw index_out_of_range(__FILE__, __LINE__, "sampled neighbours", static_cast<std::int64_t>(host[0].position),
+                             static_cast<std::int64_t>(host[0].value), num_nodes);
+  }
 }
 
 }  // namespace detail

@@ -6,6 +6,7 @@
 
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/csr_view.hpp>
+#include <gnndirect/core/bounded_count.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/core/sampled_refs.hpp>
@@ -32,9 +33,12 @@
 GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
 
-/// Slices of a sample_blocks workspace: three error records per layer first (its seeds, its
-/// sampled neighbours, its corrupt neighbour lists; so the check finds them from the layer count
-/// alone), then the temporaries of one layer sized for the largest layer (layers run one after
+/// Error records per layer at the start of a sample_blocks workspace: its seeds, its sampled
+/// neighbours, its corrupt neighbour lists, its sampler's bad counts, its sampler's bad slots.
+inline constexpr int block_records = 5;
+
+/// Slices of a sample_blocks workspace: block_records error records per layer first (so the
+/// check finds them from the layer count alone), then the temporaries of one layer sized for the largest layer (layers run one after
 /// another on the stream and reuse them).
 template <class Offset, class Index>
 struct blocks_workspace {
@@ -65,7 +69,7 @@ blocks_workspace<Offset, Index> carve_blocks_workspace(workspace_view ws,
   auto const n = [](std::int64_t count, std::size_t size) { return static_cast<std::size_t>(count) * size; };
   workspace_carver carver(ws);
   blocks_workspace<Offset, Index> w;
-  w.records = carver.take<error_record>(n(3 * static_cast<std::int64_t>(bounds.size()), sizeof(error_record)));
+  w.records = carver.take<error_record>(n(block_records * static_cast<std::int64_t>(bounds.size()), sizeof(error_record)));
   w.counts = carver.take<std::int64_t>(n(dst, sizeof(std::int64_t)));
   w.slot_neighbors = carver.take<Index>(n(slots, sizeof(Index)));
   w.slot_edge_ids = carver.take<Offset>(n(slots, sizeof(Offset)));
@@ -85,7 +89,10 @@ void check_blocks_arguments(const csr_view<Offset, Index>& csr, const Index* see
                 "(device/samplers.hpp): needs_weights, scratch_bytes(fanout, tile_size), "
                 "sample(tile, csr, edges, fanout, layer, scratch, out), trivially copyable");
   GNNDIRECT_EXPECTS(!fanouts.empty(), "sample_blocks: at least one fanout is needed");
-  for (int fanout : fanouts) { validate(sampler, policy, csr, fanout); }
+  for (int fanout : fanouts) {
+    validate(sampler, policy, csr, fanout);
+    check_sample_shared_memory(sampler, policy, fanout);  // every layer's, before layer 0 is enqueued
+  }
   check_sample_inputs(csr, seeds, num_seeds);  // once, not per layer
   GNNDIRECT_EXPECTS(csr.num_nodes < std::int64_t{std::numeric_limits<Index>::max()},
                     "sample_blocks: num_nodes must be below the largest Index (the relabelling's "
@@ -121,13 +128,15 @@ void check_layer_output(const sampled_block_ref<Offset, Index>& out, const block
 /// l > 0). Capturable.
 template <class Sampler, class Offset, class Index>
 void sample_block_async(cudaStream_t stream, const csr_view<Offset, Index>& csr, const Index* dst,
-                        device_count num_dst, int fanout, int l, const Sampler& sampler,
+                        bounded_count num_dst, int fanout, int l, const Sampler& sampler,
                         const sampling_policy& policy,
                         const sampled_block_ref<Offset, Index>& out,
                         const blocks_workspace<Offset, Index>& w)
 {
-  error_flag_ref const flag{w.records + 3 * l};
-  error_flag_ref const graph_flag{w.records + 3 * l + 2};
+  error_record* const records = w.records + block_records * l;
+  error_flag_ref const flag{records};
+  error_flag_ref const graph_flag{records + 2};
+  sampler_flags const sampler_records{{records + 3}, {records + 4}};
   std::int64_t const dst_bound = num_dst.bound;
   Offset* const slot_edge_ids = out.edge_ids == nullptr ? nullptr : w.slot_edge_ids;
   GNNDIRECT_CUDA_TRY(cudaMemsetAsync(out.offsets, 0, sizeof(std::int64_t), stream));
@@ -136,7 +145,7 @@ void sample_block_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
     // unreported and leave its src row unwritten), and it writes the counts the scan reads.
     // Seeds past the device-side count get count 0 and are not read.
     launch_sample_neighbors(stream, csr, dst, dst_bound, num_dst.value, fanout, l, sampler, policy,
-                            w.slot_neighbors, slot_edge_ids, w.counts, flag, graph_flag);
+                            w.slot_neighbors, slot_edge_ids, w.counts, flag, graph_flag, sampler_records);
     if (policy.check_indices) { flag.capture_value_async(stream, dst); }
     capture_list_end_async(stream, graph_flag, csr.indptr);
     std::size_t bytes = w.relabel.cub_bytes;
@@ -152,7 +161,9 @@ void sample_block_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
   in.offsets = out.offsets;
   in.fanout = fanout;
   in.num_nodes = csr.num_nodes;
-  in.bad_neighbors = error_flag_ref{w.records + 3 * l + 1};
+  in.bad_neighbors = error_flag_ref{records + 1};
+  // bad_dst and bad_counts stay null: the sampling kernel checked the seeds (later layers' dst are
+  // this call's own src nodes) and the counts, and the scan of those counts gave the offsets.
   relabel_output<Offset, Index> const result{out.src_nodes, out.indices, out.edge_ids, out.num_src,
                                              out.num_edges};
   relabel_async(stream, in, result, w.relabel);

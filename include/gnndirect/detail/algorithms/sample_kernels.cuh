@@ -7,6 +7,7 @@
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
+#include <gnndirect/core/bounded_count.hpp>
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/detail/core/error_flag.cuh>
@@ -27,15 +28,34 @@
 GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
 
+/// The two records of a sampler's misbehaviour (see sample_neighbors_kernel), both reported as
+/// (seed position, value) pairs.
+struct sampler_flags {
+  error_flag_ref count;  ///< a returned count outside [0, fanout]
+  error_flag_ref slot;   ///< an emitted slot outside [0, fanout)
+};
+
+/// *value clamped to [0, bound], or bound when value is null (core/bounded_count.hpp). Device code.
+GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE std::int64_t device_count_value(const std::int64_t* value,
+                                                                       std::int64_t bound) noexcept
+{
+  return bounded_count{value, bound}.get();
+}
+
 GNNDIRECT_USER_KERNELS_BEGIN
 /// One tile per seed (grid-stride over seeds, tile-uniform so the tile stays converged): samples
 /// into the fixed-stride slots [i * fanout, i * fanout + count) and writes counts[i]. A seed
 /// outside [0, num_nodes) (when checked) is reported to `flag`, gets count 0 and no slot write;
 /// a seed whose neighbour list is corrupt (indptr decreasing there, or past the edge array) is
 /// reported to `graph_flag` by node id, likewise with count 0.
-/// With `device_count` set, only the first *device_count seeds (<= num_seeds) are sampled and the
-/// others up to num_seeds get count 0, so a caller can size a launch by an upper bound without
-/// reading the real count back to the host.
+/// With `device_count` set, only the first *device_count seeds (clamped to [0, num_seeds]) are
+/// sampled and the others up to num_seeds get count 0, so a caller can size a launch by an upper
+/// bound without reading the real count back to the host.
+/// The sampler is not trusted with the outputs: an emitted slot outside [0, fanout) is not
+/// written and is recorded as (seed position, slot) in `sampler_flags.slot`; a returned count
+/// outside [0, fanout] gives the seed count 0 and is recorded as (seed position, count) in
+/// `sampler_flags.count`. So counts[i] <= fanout always, and the scan, the compaction and the
+/// relabelling stay inside their outputs.
 template <class Sampler, class Offset, class Index>
 GNNDIRECT_KERNEL void sample_neighbors_kernel(csr_view<Offset, Index> csr, const Index* seeds,
                                               std::int64_t num_seeds, const std::int64_t* device_count,
@@ -43,7 +63,7 @@ GNNDIRECT_KERNEL void sample_neighbors_kernel(csr_view<Offset, Index> csr, const
                                               bool check_indices, std::size_t scratch_bytes,
                                               Index* slot_neighbors, Offset* slot_edge_ids,
                                               std::int64_t* counts, error_flag_ref flag,
-                                              error_flag_ref graph_flag)
+                                              error_flag_ref graph_flag, sampler_flags sampler_flags)
 {
   // Uniquely named: other headers' kernels may declare dynamic shared memory of another type.
   extern __shared__ __align__(16) unsigned char gnndirect_sample_scratch[];
@@ -52,7 +72,7 @@ GNNDIRECT_KERNEL void sample_neighbors_kernel(csr_view<Offset, Index> csr, const
   std::int64_t const tile_in_block = threadIdx.x / tile.size;
   void* const scratch = gnndirect_sample_scratch + tile_in_block * scratch_bytes;
   std::int64_t const stride = std::int64_t{gridDim.x} * tiles_per_block;
-  std::int64_t const active = device_count != nullptr ? *device_count : num_seeds;
+  std::int64_t const active = device_count_value(device_count, num_seeds);
   for (std::int64_t i = blockIdx.x * tiles_per_block + tile_in_block; i < num_seeds; i += stride) {
     std::int64_t count = 0;
     if (i < active) {
@@ -63,7 +83,12 @@ GNNDIRECT_KERNEL void sample_neighbors_kernel(csr_view<Offset, Index> csr, const
           if (edges.degree >= 0) {
             std::int64_t const slot = i * fanout;
             count = sample_list(tile, csr, edges, fanout, layer, sampler, scratch, slot_neighbors + slot,
-                                slot_edge_ids == nullptr ? nullptr : slot_edge_ids + slot);
+                                slot_edge_ids == nullptr ? nullptr : slot_edge_ids + slot,
+                                sampler_flags.slot.record, i);
+            if (count < 0 || count > fanout) {  // the sampler's count, checked in registers
+              if (tile.lane == 0) { sampler_flags.count.report(i, static_cast<long long>(count)); }
+              count = 0;
+            }
           } else if (tile.lane == 0) {
             graph_flag.report(node);  // corrupt list: count 0, nothing read or written
           }
@@ -78,7 +103,8 @@ GNNDIRECT_KERNEL void sample_neighbors_kernel(csr_view<Offset, Index> csr, const
 GNNDIRECT_USER_KERNELS_END
 
 /// Moves slot j < count of seed i to neighbors[offsets[i] + j] (one thread per slot, so reads
-/// and writes are both coalesced); offsets are the scanned counts.
+/// and writes are both coalesced); offsets are the scanned counts. Writes stay in
+/// [0, num_seeds * fanout) whatever the offsets hold.
 template <class Offset, class Index>
 GNNDIRECT_KERNEL void compact_slots_kernel(const Index* slot_neighbors, const Offset* slot_edge_ids,
                                            const std::int64_t* offsets, std::int64_t num_seeds,
@@ -90,7 +116,9 @@ GNNDIRECT_KERNEL void compact_slots_kernel(const Index* slot_neighbors, const Of
     std::int64_t const i = s / fanout;
     std::int64_t const j = s - i * fanout;
     std::int64_t const begin = offsets[i];
-    if (j < offsets[i + 1] - begin) {
+    // The caller's offsets: a position outside [0, slots) (offsets that are not the scanned
+    // counts of these slots) is never written.
+    if (j < offsets[i + 1] - begin && begin >= 0 && begin + j < slots) {
       neighbors[begin + j] = slot_neighbors[s];
       if (edge_ids != nullptr) { edge_ids[begin + j] = slot_edge_ids[s]; }
     }
@@ -152,8 +180,9 @@ inline void allow_max_dynamic_shared(const void* kernel, int device)
   done.push_back(key);
 }
 
-/// Enqueues the sampling kernel for one sampler type (its only instantiation). `device_count` (nullable) caps the seeds
-/// sampled on the device (see sample_neighbors_kernel). @throws invalid_argument (shared memory),
+/// Enqueues the sampling kernel for one sampler type (its only instantiation). `device_count`
+/// (nullable) caps the seeds sampled on the device; `sampler_flags` record a faulty sampler (see
+/// sample_neighbors_kernel). @throws invalid_argument (shared memory),
 /// cuda_error when the launch fails.
 template <class Sampler, class Offset, class Index>
 void launch_sample_neighbors(cudaStream_t stream, const csr_view<Offset, Index>& csr,
@@ -161,7 +190,7 @@ void launch_sample_neighbors(cudaStream_t stream, const csr_view<Offset, Index>&
                                   const std::int64_t* device_count, int fanout, int layer,
                                   const Sampler& sampler, const sampling_policy& policy,
                                   Index* slot_neighbors, Offset* slot_edge_ids, std::int64_t* counts,
-                                  error_flag_ref flag, error_flag_ref graph_flag)
+                                  error_flag_ref flag, error_flag_ref graph_flag, sampler_flags sampler_flags)
 {
   static_assert(is_sampler_v<Sampler>, "gnndirect sampling: the sampler must model the sampler "
                                        "concept (device/samplers.hpp)");
@@ -173,7 +202,8 @@ void launch_sample_neighbors(cudaStream_t stream, const csr_view<Offset, Index>&
   }
   kernel<<<shape.blocks, shape.threads, shape.shared_bytes, stream>>>(
     csr, seeds, num_seeds, device_count, fanout, layer, sampler, policy.tile_size,
-    policy.check_indices, shape.tile_scratch, slot_neighbors, slot_edge_ids, counts, flag, graph_flag);
+    policy.check_indices, shape.tile_scratch, slot_neighbors, slot_edge_ids, counts, flag, graph_flag,
+    sampler_flags);
   GNNDIRECT_CUDA_TRY(cudaGetLastError());
 }
 

@@ -68,7 +68,7 @@ inline std::int64_t read_scalar(cudaStream_t stream, const std::int64_t* value)
   return host;
 }
 
-/// Samples into `storage`, raises a recorded seed error, and returns the sampled edge count
+/// Samples into `storage`, raises a recorded seed, graph or sampler error, and returns the sampled edge count
 /// (one device-to-host read). `what` names the seed array in the error.
 template <class Offset, class Index, class Sampler>
 std::int64_t sample_into(cudaStream_t stream, const csr_view<Offset, Index>& csr, const Index* seeds,
@@ -82,6 +82,8 @@ std::int64_t sample_into(cudaStream_t stream, const csr_view<Offset, Index>& csr
     sample_flag(storage.ws()).throw_if_set(stream, what, csr.num_nodes);
   }
   throw_if_corrupt_list(stream, sample_graph_flag(storage.ws()), "sample_neighbors");
+  sampler_flags const flags = sample_sampler_flags(storage.ws());
+  throw_if_sampler_failed(flags.count.read(stream), flags.slot.read(stream), "sample_neighbors", what);
   return read_scalar(stream, storage.offsets.data() + num_seeds);
 }
 

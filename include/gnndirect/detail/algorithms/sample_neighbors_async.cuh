@@ -27,12 +27,16 @@
 GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
 
-/// Slices of a sampling workspace: the two error records first (bad seeds, corrupt neighbour
-/// lists; so checks find them without sizes), then CUB's scan storage. The sizing pass and the
-/// operation share this carving.
+/// Error records at the start of a sampling workspace: bad seeds, corrupt neighbour lists, the
+/// sampler's bad counts, its bad slots.
+inline constexpr int sample_records = 4;
+
+/// Slices of a sampling workspace: the error records first (so checks find them without sizes),
+/// then CUB's scan storage. The sizing pass and the operation share this carving.
 struct sample_workspace {
   error_flag_ref flag;
   error_flag_ref graph_flag;
+  sampler_flags sampler;
   void* scan_storage{nullptr};
   std::size_t scan_bytes{0};
   std::size_t total{0};
@@ -44,8 +48,11 @@ inline sample_workspace carve_sample_workspace(workspace_view ws, std::int64_t n
 {
   sample_workspace slices;
   workspace_carver carver(ws);
-  slices.flag.record = carver.take<error_record>(2 * sizeof(error_record));
-  slices.graph_flag.record = slices.flag.record == nullptr ? nullptr : slices.flag.record + 1;
+  slices.flag.record = carver.take<error_record>(sample_records * sizeof(error_record));
+  if (slices.flag.record != nullptr) {
+    slices.graph_flag.record = slices.flag.record + 1;
+    slices.sampler = sampler_flags{{slices.flag.record + 2}, {slices.flag.record + 3}};
+  }
   GNNDIRECT_CUDA_TRY(::cub::DeviceScan::InclusiveSum(nullptr, slices.scan_bytes,
                                                      static_cast<const std::int64_t*>(nullptr),
                                                      static_cast<std::int64_t*>(nullptr), num_seeds));
@@ -66,6 +73,33 @@ inline error_flag_ref sample_graph_flag(workspace_view ws) noexcept
   return error_flag_ref{static_cast<error_record*>(ws.data) + 1};
 }
 
+/// The sampler records of a sampling workspace (its third and fourth slices).
+inline sampler_flags sample_sampler_flags(workspace_view ws) noexcept
+{
+  auto* const records = static_cast<error_record*>(ws.data);
+  return sampler_flags{{records + 2}, {records + 3}};
+}
+
+/// Throws invalid_argument when `count` or `slot` (host copies of a sampler_flags pair) holds a
+/// report; `where` names the call (and layer), `seeds` the array whose position is reported.
+inline void throw_if_sampler_failed(const error_record& count, const error_record& slot, const std::string& where,
+                                    const std::string& seeds)
+{
+  if (count.position != no_bad_position) {
+    throw invalid_argument(__FILE__, __LINE__,
+                           where + ": the sampler returned " + std::to_string(count.value) + " for " + seeds + "[" +
+                             std::to_string(count.position) +
+                             "], outside [0, fanout] (a sampler returns the number of slots it wrote); "
+                             "that seed was given count 0, nothing written outside the outputs");
+  }
+  if (slot.position != no_bad_position) {
+    throw invalid_argument(__FILE__, __LINE__,
+                           where + ": the sampler emitted slot " + std::to_string(slot.value) + " for " + seeds +
+                             "[" + std::to_string(slot.position) +
+                             "], outside [0, fanout); the write was refused");
+  }
+}
+
 /// The seed array and where the graph's arrays live (one cudaPointerGetAttributes per array).
 template <class Offset, class Index>
 void check_sample_inputs(const csr_view<Offset, Index>& csr, const Index* seeds, std::int64_t num_seeds)
@@ -79,6 +113,15 @@ void check_sample_inputs(const csr_view<Offset, Index>& csr, const Index* seeds,
   if (csr.edge_ids != nullptr) { check_device_accessible(csr.edge_ids, 0, alignof(Offset), "edge_ids"); }
 }
 
+/// Refuses a fanout whose per-tile scratch exceeds the device's shared memory, here rather than
+/// at the launch, after the error records' reset was enqueued. @throws invalid_argument,
+/// cuda_error.
+template <class Sampler>
+void check_sample_shared_memory(const Sampler& sampler, const sampling_policy& policy, int fanout)
+{
+  (void)sample_launch(1, fanout, sampler.scratch_bytes(fanout, policy.tile_size), policy);
+}
+
 /// Argument checks shared by the async and synchronous calls (before any launch).
 template <class Sampler, class Offset, class Index>
 void check_sample_arguments(const csr_view<Offset, Index>& csr, const Index* seeds,
@@ -90,12 +133,14 @@ void check_sample_arguments(const csr_view<Offset, Index>& csr, const Index* see
                 "(device/samplers.hpp): needs_weights, scratch_bytes(fanout, tile_size), "
                 "sample(tile, csr, edges, fanout, layer, scratch, out), trivially copyable");
   validate(sampler, policy, csr, fanout);
+  check_sample_shared_memory(sampler, policy, fanout);
   check_sample_inputs(csr, seeds, num_seeds);
 }
 
 /// The body of sample_neighbors_async: output (capacities required) and workspace checks, error
-/// records reset, offsets[0] = 0, then `launch(flag, graph_flag)` enqueues the sampling kernel,
-/// then the value captures of the checks and the scan of the counts.
+/// records reset, offsets[0] = 0, then `launch(flag, graph_flag, sampler_flags)` enqueues the
+/// sampling kernel, then the value captures of the checks and the scan of the counts.
+/// num_seeds is the bound (the device-count form samples fewer, with count 0 past them).
 template <class Offset, class Index, class Launch>
 void enqueue_sample_neighbors(cudaStream_t stream, const Offset* indptr, const Index* seeds,
                               std::int64_t num_seeds, int fanout, bool check_indices,
@@ -116,11 +161,10 @@ void enqueue_sample_neighbors(cudaStream_t stream, const Offset* indptr, const I
   check_device_accessible(out.edge_ids, 0, alignof(Offset), "edge_ids");
   check_device_accessible(ws.data, ws.bytes, workspace_alignment, "workspace");
   sample_workspace const slices = carve_sample_workspace(ws, num_seeds);
-  slices.flag.reset_async(stream);
-  slices.graph_flag.reset_async(stream);
+  GNNDIRECT_CUDA_TRY(cudaMemsetAsync(slices.flag.record, 0xFF, sample_records * sizeof(error_record), stream));
   GNNDIRECT_CUDA_TRY(cudaMemsetAsync(out.offsets, 0, sizeof(std::int64_t), stream));
   if (num_seeds == 0) { return; }
-  launch(slices.flag, slices.graph_flag);
+  launch(slices.flag, slices.graph_flag, slices.sampler);
   if (check_indices) { slices.flag.capture_value_async(stream, seeds); }
   capture_list_end_async(stream, slices.graph_flag, indptr);
   std::size_t scan_bytes = slices.scan_bytes;

@@ -22,6 +22,7 @@
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/core/memory_kind.hpp>
+#include <gnndirect/detail/core/error_record.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -31,20 +32,6 @@
 
 GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
-
-/// What a checked kernel records. `position` is the smallest bad position reported (all ones when
-/// none); `value` is the index found there, valid once capture_value_async has run.
-struct error_record {
-  unsigned long long position;
-  long long value;
-};
-
-/// error_record::position of a clean record (the memset pattern 0xFF..FF).
-inline constexpr unsigned long long no_bad_position = ~0ull;
-
-/// Bytes of workspace one error record needs (callers that carve it out of a larger workspace
-/// must keep it 8-byte aligned).
-inline constexpr std::size_t error_record_bytes = sizeof(error_record);
 
 /// Copies the bad value out of `indices` on the device, after the checked kernel, so that the
 /// reported value belongs to the reported (minimum) position without any race between threads.
@@ -64,13 +51,14 @@ struct error_flag_ref {
 
   /// Records `position` as bad; concurrent reports keep the minimum (atomicMin), so the host
   /// names the first bad position whatever the launch order. Device only; never throws.
-  GNNDIRECT_DEVICE void report(std::int64_t position) const noexcept
+  GNNDIRECT_DEVICE void report(std::int64_t position) const noexcept { report_min(record, position); }
+
+  /// Records (`position`, `value`) as one pair when `position` is the smallest so far
+  /// (report_first): for a value no later kernel can read back. A record takes one kind of
+  /// report only. Device only; never throws.
+  GNNDIRECT_DEVICE void report(std::int64_t position, long long value) const noexcept
   {
-#if defined(__CUDA_ARCH__)
-    atomicMin(&record->position, static_cast<unsigned long long>(position));
-#else
-    (void)position;
-#endif
+    report_first(record, position, value);
   }
 
   /// Marks the record clean. Enqueued on `stream` (capturable). @throws cuda_error.

@@ -35,14 +35,18 @@ GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE node_edges<Offset> neighbour_list(co
 }  // namespace detail
 
 namespace detail {
-/// Runs the sampler over a checked neighbour list (degree >= 0) into the given slots.
+/// Runs the sampler over a checked neighbour list (degree >= 0) into the given `fanout` slots:
+/// an emit outside them is refused and, when bad_slot is set, recorded with `row`. The returned
+/// count is the sampler's (the bulk kernel checks it against fanout).
 template <class Tile, class Sampler, class Offset, class Index>
 GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE std::int64_t sample_list(const Tile& tile, const csr_view<Offset, Index>& csr,
                                                                const node_edges<Offset>& edges, int fanout,
                                                                int layer, const Sampler& sampler, void* scratch,
-                                                               Index* out_neighbors, Offset* out_edge_ids)
+                                                               Index* out_neighbors, Offset* out_edge_ids,
+                                                               error_record* bad_slot = nullptr, std::int64_t row = 0)
 {
-  sampled_output<Offset, Index> const out{csr.indices, csr.edge_ids, edges.first, out_neighbors, out_edge_ids};
+  sampled_output<Offset, Index> const out{csr.indices, csr.edge_ids, edges.first, out_neighbors,
+                                          out_edge_ids, std::int64_t{fanout}, bad_slot, row};
   return sampler.sample(tile, csr, edges, fanout, layer, scratch, out);
 }
 }  // namespace detail
