@@ -24,6 +24,7 @@
 #include <gnndirect/core/typed_graph_view.hpp>
 #include <gnndirect/core/workspace.hpp>
 #include <gnndirect/detail/algorithms/relabel.cuh>
+#include <gnndirect/detail/algorithms/csr_rules.hpp>
 #include <gnndirect/detail/algorithms/sample_kernels.cuh>
 #include <gnndirect/detail/algorithms/validate_kernels.cuh>
 #include <gnndirect/detail/core/error_flag.cuh>
