@@ -103,3 +103,4 @@
 #include <gnndirect/pipeline/gnn_preparer.cuh>
 #include <gnndirect/pipeline/minibatch_pipeline.cuh>
 #include <gnndirect/pipeline/scheduler.cuh>
+#include <gnndirect/pipeline/typed_preparer.cuh>

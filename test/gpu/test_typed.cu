@@ -3,7 +3,8 @@
 // placements (HBM and host memory), with one sampler for all relations, weighted draws and a
 // per-relation sampler list; outputs poisoned first, nothing written past the valid node
 // prefixes; a CUDA graph captured once and replayed with new seeds; bad seeds raised by
-// sample_typed_blocks_check.
+// sample_typed_blocks_check; the typed preparer under batch_scheduler (blocks, features of
+// every node type with a table from its own table and placement, labels), and its bad input.
 #include <doctest/doctest.h>
 
 #include "support/random.hpp"
@@ -17,6 +18,9 @@
 #include <gnndirect/graph/generate_typed.hpp>
 #include <gnndirect/graph/typed_graph.hpp>
 #include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/pipeline/epoch_order.hpp>
+#include <gnndirect/pipeline/scheduler.cuh>
+#include <gnndirect/pipeline/typed_preparer.cuh>
 #include <gnndirect/reference/sample_typed_reference.hpp>
 
 #include <cstdint>
@@ -232,4 +236,113 @@ TEST_CASE("sample_typed_blocks: bad seeds and bad outputs are named")
                                                      gd::uniform_sampler{1}, gd::sampling_policy{}, small,
                                                      storage.workspace()),
                        doctest::Contains("layer 1 relation 2"), gd::invalid_argument);
+}
+
+TEST_CASE("typed_preparer under batch_scheduler: blocks, per-type features and labels")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  using Offset = std::int64_t;
+  using Index = std::int64_t;
+  typed_pair<Offset, Index> const g(seed, false);
+  auto const& schema = g.host.schema;
+  int const paper = schema.node_type("paper");
+  int const institution = schema.node_type("institution");
+  std::int64_t const papers = g.host.num_nodes[static_cast<std::size_t>(paper)];
+  std::int64_t const institutions = g.host.num_nodes[static_cast<std::size_t>(institution)];
+  // paper: 7 float features in pinned memory; institution: 3 doubles in HBM; author and
+  // field_of_study have none.
+  std::vector<float> paper_x(static_cast<std::size_t>(papers * 7));
+  for (auto& x : paper_x) { x = static_cast<float>(rng() % 100000); }
+  std::vector<double> inst_x(static_cast<std::size_t>(institutions * 3));
+  for (auto& x : inst_x) { x = static_cast<double>(rng() % 100000); }
+  std::vector<std::int32_t> labels(static_cast<std::size_t>(papers));
+  for (auto& y : labels) { y = static_cast<std::int32_t>(rng() % 349); }
+  auto const d_paper_x = to_buffer(paper_x, gd::memory_kind::pinned);
+  auto const d_inst_x = to_buffer(inst_x);
+  auto const d_labels = to_buffer(labels);
+  std::vector<Index> training(300);
+  for (auto& id : training) { id = static_cast<Index>(rng() % static_cast<std::uint64_t>(papers)); }
+  gd::typed_pipeline_options options;
+  options.fanouts = gd::typed_fanouts_of(schema, std::vector<int>{5, 3});
+  options.batch_size = 128;
+  options.sampling_seed = rng();
+  options.shuffle_seed = rng();
+  gd::uniform_sampler const sampler{rng()};
+  auto tables = std::make_tuple(
+    gd::typed_features(paper, gd::table_view<const float>(d_paper_x.data(), papers, 7, 7, gd::memory_kind::pinned)),
+    gd::typed_features(institution, gd::table_view<const double>(d_inst_x.data(), institutions, 3, 3,
+                                                                 gd::memory_kind::device)));
+  using preparer_t = gd::typed_preparer<Offset, Index, std::int32_t, gd::uniform_sampler,
+                                        gd::typed_feature_table<float, gd::table_view<const float>>,
+                                        gd::typed_feature_table<double, gd::table_view<const double>>>;
+  preparer_t preparer(g.device.view(), schema, paper, tables, d_labels.data(), training, options, sampler,
+                      gd::resource_ref{});
+  stream_guard consumer;
+  gd::batch_scheduler<preparer_t> scheduler(preparer, gd::scheduler_options{3, 2});
+  for (std::int64_t epoch = 0; epoch < 2; ++epoch) {
+    CAPTURE(epoch);
+    scheduler.start_epoch(epoch);
+    REQUIRE(preparer.num_batches() == 3);
+    std::int64_t b = 0;
+    while (auto* batch = scheduler.next(consumer.stream)) {
+      CAPTURE(b);
+      GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(consumer.stream));
+      std::vector<Index> const seeds(batch->host_seeds, batch->host_seeds + batch->num_seeds);
+      auto const expected = gd::host::sample_typed_blocks_reference(
+        g.host.view(), paper, seeds.data(), batch->num_seeds, options.fanouts,
+        gd::reseeded(sampler, gd::batch_sampling_seed(options.sampling_seed, epoch, b)));
+      for (std::size_t t = 0; t < expected.node_types.size(); ++t) {
+        CAPTURE(t);
+        REQUIRE(to_host(batch->blocks.node_types[t].nodes.data(), batch->blocks.node_types[t].nodes.count) ==
+                expected.node_types[t].nodes);
+      }
+      for (std::size_t l = 0; l < expected.layers.size(); ++l) {
+        for (std::size_t r = 0; r < expected.layers[l].size(); ++r) {
+          auto const& got = batch->blocks.layers[l][r];
+          CHECK(to_host(got.indices.data(), got.indices.count) == expected.layers[l][r].indices);
+          CHECK(to_host(got.offsets.data(), got.offsets.count) == expected.layers[l][r].offsets);
+        }
+      }
+      auto const& pnodes = expected.node_types[static_cast<std::size_t>(paper)].nodes;
+      auto const px = std::get<0>(batch->features);
+      REQUIRE(px.rows == static_cast<std::int64_t>(pnodes.size()));
+      auto const got_px = to_host(px.data, px.rows * 7);
+      for (std::size_t i = 0; i < pnodes.size(); ++i) {
+        for (std::size_t c = 0; c < 7; ++c) {
+          REQUIRE(got_px[i * 7 + c] == paper_x[static_cast<std::size_t>(pnodes[i]) * 7 + c]);
+        }
+      }
+      auto const& inodes = expected.node_types[static_cast<std::size_t>(institution)].nodes;
+      auto const ix = std::get<1>(batch->features);
+      REQUIRE(ix.rows == static_cast<std::int64_t>(inodes.size()));
+      auto const got_ix = to_host(ix.data, ix.rows * 3);
+      for (std::size_t i = 0; i < inodes.size(); ++i) {
+        for (std::size_t c = 0; c < 3; ++c) {
+          REQUIRE(got_ix[i * 3 + c] == inst_x[static_cast<std::size_t>(inodes[i]) * 3 + c]);
+        }
+      }
+      auto const got_y = to_host(batch->labels, batch->num_seeds);
+      for (std::size_t i = 0; i < seeds.size(); ++i) { REQUIRE(got_y[i] == labels[static_cast<std::size_t>(seeds[i])]); }
+      scheduler.release(batch, consumer.stream);
+      ++b;
+    }
+    CHECK(b == 3);
+  }
+  SUBCASE("bad tables are named")
+  {
+    auto bad = std::make_tuple(gd::typed_features(
+      paper, gd::table_view<const float>(d_paper_x.data(), papers - 1, 7, 7, gd::memory_kind::pinned)));
+    using bad_t = gd::typed_preparer<Offset, Index, std::int32_t, gd::uniform_sampler,
+                                     gd::typed_feature_table<float, gd::table_view<const float>>>;
+    CHECK_THROWS_WITH_AS(bad_t(g.device.view(), schema, paper, bad, d_labels.data(), training, options, sampler,
+                               gd::resource_ref{}),
+                         doctest::Contains("the table of node type 'paper' has"), gd::invalid_argument);
+    auto unknown = std::make_tuple(gd::typed_features(
+      9, gd::table_view<const float>(d_paper_x.data(), papers, 7, 7, gd::memory_kind::pinned)));
+    CHECK_THROWS_WITH_AS(bad_t(g.device.view(), schema, paper, unknown, d_labels.data(), training, options, sampler,
+                               gd::resource_ref{}),
+                         doctest::Contains("names node type 9"), gd::invalid_argument);
+  }
 }

@@ -95,13 +95,20 @@ class sample_typed_blocks_buffers {
       GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(host.data(), counts_.data(), host.size() * 8, cudaMemcpyDefault, stream));
     }
     detail::synchronize(stream);
+    return view_of(host.data());
+  }
+
+  /// The exactly sized view of a finished sample from a host copy of counts() (e.g. one a
+  /// pipeline copied asynchronously and waited for). Pure host function.
+  /// @param host_counts num_counts() entries copied from counts()  @return the typed blocks
+  typed_blocks_ref<Offset, Index> view_of(const std::int64_t* host_counts) const
+  {
     std::size_t const types = bounds_.nodes.size();
     std::size_t const layers = bounds_.num_layers();
     std::size_t const relations = relation_.size();
     typed_blocks_ref<Offset, Index> out;
     for (std::size_t t = 0; t < types; ++t) {
-      std::vector<std::int64_t> c(host.begin() + static_cast<std::ptrdiff_t>(t * (layers + 1)),
-                                  host.begin() + static_cast<std::ptrdiff_t>((t + 1) * (layers + 1)));
+      std::vector<std::int64_t> c(host_counts + t * (layers + 1), host_counts + (t + 1) * (layers + 1));
       out.node_types.push_back({{nodes_[t].data(), c.back()}, c});
     }
     for (std::size_t l = 0; l < layers; ++l) {
@@ -111,7 +118,7 @@ class sample_typed_blocks_buffers {
         auto const& c = out.node_types[static_cast<std::size_t>(dst)].counts;
         std::int64_t const begin = l == 0 ? 0 : c[l - 1];
         std::int64_t const rows = c[l] - begin;
-        std::int64_t const edges = host[types * (layers + 1) + l * relations + r];
+        std::int64_t const edges = host_counts[types * (layers + 1) + l * relations + r];
         std::size_t const i = l * relations + r;
         out.layers.back().push_back({static_cast<int>(r), src, dst, begin,
                                      {offsets_[i].data(), rows + 1},
