@@ -69,6 +69,7 @@
 #include <gnndirect/algorithms/typed_samplers.hpp>
 #include <gnndirect/algorithms/validate.cuh>
 #include <gnndirect/algorithms/validate.hpp>
+#include <gnndirect/algorithms/validate_typed.cuh>
 #include <gnndirect/algorithms/validate_typed.hpp>
 // reference
 #include <gnndirect/reference/gather_reference.hpp>

@@ -12,6 +12,7 @@
 
 #include <gnndirect/algorithms/sample_typed_blocks_async.cuh>
 #include <gnndirect/algorithms/sample_typed_blocks_buffers.cuh>
+#include <gnndirect/algorithms/validate_typed.cuh>
 #include <gnndirect/algorithms/validate_typed.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/device/samplers.hpp>
@@ -345,4 +346,33 @@ TEST_CASE("typed_preparer under batch_scheduler: blocks, per-type features and l
                                gd::resource_ref{}),
                          doctest::Contains("names node type 9"), gd::invalid_argument);
   }
+}
+
+TEST_CASE("validate_typed on the GPU: relations in HBM and host memory, the culprit named")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  typed_pair<std::int64_t, std::int32_t> g(seed, true);
+  stream_guard s;
+  gd::validate_typed(s.stream, g.device.view(), &g.host.schema);  // valid
+  // Relation 0 (author, writes, paper) sits in HBM, relation 1 (author, affiliated_with,
+  // institution) in pinned memory: a src id past the author count in each.
+  for (int r : {0, 1}) {
+    CAPTURE(r);
+    auto host = g.host;
+    auto& rel = host.relations[static_cast<std::size_t>(r)];
+    REQUIRE(rel.num_edges() > 3);
+    rel.indices[3] = static_cast<std::int32_t>(host.num_nodes[static_cast<std::size_t>(host.schema.src_type(r))]);
+    gd::typed_graph<std::int64_t, std::int32_t> const bad(host, typed_pair<std::int64_t, std::int32_t>::placements(8));
+    std::string const expected = "relation " + gd::to_string(host.schema.relation(r)) + ": indices[3] = ";
+    CHECK_THROWS_WITH_AS(gd::validate_typed(s.stream, bad.view(), &host.schema), doctest::Contains(expected.c_str()),
+                         gd::corrupt_graph);
+    CHECK_THROWS_WITH_AS(gd::validate_typed(host.view(), &host.schema), doctest::Contains(expected.c_str()),
+                         gd::corrupt_graph);
+  }
+  auto host = g.host;
+  host.relations[2].weights[0] = -1.0f;
+  gd::typed_graph<std::int64_t, std::int32_t> const bad(host, typed_pair<std::int64_t, std::int32_t>::placements(8));
+  CHECK_THROWS_WITH_AS(gd::validate_typed(s.stream, bad.view(), &host.schema),
+                       doctest::Contains("relation (paper, cites, paper): weights[0] = -1"), gd::corrupt_graph);
 }
