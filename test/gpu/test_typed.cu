@@ -18,7 +18,9 @@
 #include <gnndirect/device/samplers.hpp>
 #include <gnndirect/graph/generate_typed.hpp>
 #include <gnndirect/graph/typed_graph.hpp>
+#include <gnndirect/device/codecs.hpp>
 #include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/owners/encoded_table.hpp>
 #include <gnndirect/pipeline/epoch_order.hpp>
 #include <gnndirect/pipeline/scheduler.cuh>
 #include <gnndirect/pipeline/typed_preparer.cuh>
@@ -258,6 +260,13 @@ TEST_CASE("typed_preparer under batch_scheduler: blocks, per-type features and l
   for (auto& x : paper_x) { x = static_cast<float>(rng() % 100000); }
   std::vector<double> inst_x(static_cast<std::size_t>(institutions * 3));
   for (auto& x : inst_x) { x = static_cast<double>(rng() % 100000); }
+  // author: 5 features encoded as fp16 in pinned memory, decoded to float inside the gather
+  // (small integers: fp16 holds them exactly).
+  int const author = schema.node_type("author");
+  std::int64_t const authors = g.host.num_nodes[static_cast<std::size_t>(author)];
+  std::vector<float> author_x(static_cast<std::size_t>(authors * 5));
+  for (auto& x : author_x) { x = static_cast<float>(rng() % 2048); }
+  gd::encoded_table<gd::codecs::fp16> const author_codes(author_x.data(), authors, 5, gd::memory_kind::pinned);
   std::vector<std::int32_t> labels(static_cast<std::size_t>(papers));
   for (auto& y : labels) { y = static_cast<std::int32_t>(rng() % 349); }
   auto const d_paper_x = to_buffer(paper_x, gd::memory_kind::pinned);
@@ -274,10 +283,12 @@ TEST_CASE("typed_preparer under batch_scheduler: blocks, per-type features and l
   auto tables = std::make_tuple(
     gd::typed_features(paper, gd::table_view<const float>(d_paper_x.data(), papers, 7, 7, gd::memory_kind::pinned)),
     gd::typed_features(institution, gd::table_view<const double>(d_inst_x.data(), institutions, 3, 3,
-                                                                 gd::memory_kind::device)));
+                                                                 gd::memory_kind::device)),
+    gd::typed_feature_table<float, gd::encoded_view<gd::codecs::fp16>>{author, author_codes.view()});
   using preparer_t = gd::typed_preparer<Offset, Index, std::int32_t, gd::uniform_sampler,
                                         gd::typed_feature_table<float, gd::table_view<const float>>,
-                                        gd::typed_feature_table<double, gd::table_view<const double>>>;
+                                        gd::typed_feature_table<double, gd::table_view<const double>>,
+                                        gd::typed_feature_table<float, gd::encoded_view<gd::codecs::fp16>>>;
   preparer_t preparer(g.device.view(), schema, paper, tables, d_labels.data(), training, options, sampler,
                       gd::resource_ref{});
   stream_guard consumer;
@@ -322,6 +333,15 @@ TEST_CASE("typed_preparer under batch_scheduler: blocks, per-type features and l
       for (std::size_t i = 0; i < inodes.size(); ++i) {
         for (std::size_t c = 0; c < 3; ++c) {
           REQUIRE(got_ix[i * 3 + c] == inst_x[static_cast<std::size_t>(inodes[i]) * 3 + c]);
+        }
+      }
+      auto const& anodes = expected.node_types[static_cast<std::size_t>(author)].nodes;
+      auto const ax = std::get<2>(batch->features);
+      REQUIRE(ax.rows == static_cast<std::int64_t>(anodes.size()));
+      auto const got_ax = to_host(ax.data, ax.rows * 5);
+      for (std::size_t i = 0; i < anodes.size(); ++i) {
+        for (std::size_t c = 0; c < 5; ++c) {
+          REQUIRE(got_ax[i * 5 + c] == author_x[static_cast<std::size_t>(anodes[i]) * 5 + c]);
         }
       }
       auto const got_y = to_host(batch->labels, batch->num_seeds);
