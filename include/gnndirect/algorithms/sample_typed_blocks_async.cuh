@@ -126,7 +126,7 @@ void sample_typed_blocks_async(cudaStream_t stream, const typed_graph_view<Offse
   }
   for (std::size_t t = 0; t < b.nodes.size(); ++t) {
     bool const seed = static_cast<int>(t) == seed_type;
-    detail::typed_set_count_kernel<<<1, 1, 0, stream>>>(out.node_types[t].counts, seed ? num_seeds : 0);
+    detail::typed_set_count_kernel<std::int64_t><<<1, 1, 0, stream>>>(out.node_types[t].counts, seed ? num_seeds : std::int64_t{0});
     GNNDIRECT_CUDA_TRY(cudaGetLastError());
   }
   if (num_seeds > 0) {
@@ -150,7 +150,7 @@ void sample_typed_blocks_async(cudaStream_t stream, const typed_graph_view<Offse
       int const fanout = b.fanouts[l][r];
       GNNDIRECT_CUDA_TRY(cudaMemsetAsync(o.offsets, 0, sizeof(std::int64_t), stream));
       if (rb.num_edges == 0) {
-        detail::typed_set_count_kernel<<<1, 1, 0, stream>>>(o.num_edges, 0);
+        detail::typed_set_count_kernel<std::int64_t><<<1, 1, 0, stream>>>(o.num_edges, std::int64_t{0});
         GNNDIRECT_CUDA_TRY(cudaGetLastError());
       }
       if (rb.num_dst == 0) { continue; }
@@ -178,7 +178,7 @@ void sample_typed_blocks_async(cudaStream_t stream, const typed_graph_view<Offse
         slots += b.layers[l][r].num_edges;
       }
       if (slots == 0) {
-        detail::typed_keep_count_kernel<<<1, 1, 0, stream>>>(out.node_types[static_cast<std::size_t>(s)].counts,
+        detail::typed_keep_count_kernel<std::int64_t><<<1, 1, 0, stream>>>(out.node_types[static_cast<std::size_t>(s)].counts,
                                                              static_cast<int>(l));
         GNNDIRECT_CUDA_TRY(cudaGetLastError());
         continue;

@@ -79,8 +79,9 @@ typed_workspace<Offset, Index> carve_typed_workspace(workspace_view ws, const ty
   std::int64_t type_slots = 0;
   std::int64_t items = 0;
   std::int64_t max_rows = 0;
-  std::vector<std::int64_t> prefix(b.frontier.empty() ? types : types, 0);
-  prefix[static_cast<std::size_t>(b.seed_type)] = b.frontier.empty() ? 0 : b.frontier[0][static_cast<std::size_t>(b.seed_type)];
+  // The list's bound before each layer: the seeds at layer 0, then (conservatively) the final one.
+  std::vector<std::int64_t> prefix(types, 0);
+  if (!b.frontier.empty()) { prefix[static_cast<std::size_t>(b.seed_type)] = b.frontier[0][static_cast<std::size_t>(b.seed_type)]; }
   for (std::size_t l = 0; l < b.num_layers(); ++l) {
     std::vector<std::int64_t> per_type(types, 0);
     for (std::size_t t = 0; t < types; ++t) { frontier[t] = std::max(frontier[t], b.frontier[l][t]); }
@@ -114,14 +115,17 @@ typed_workspace<Offset, Index> carve_typed_workspace(workspace_view ws, const ty
   return w;
 }
 
-/// Writes *count = value (capturable: no host memory in the graph).
-GNNDIRECT_KERNEL void typed_set_count_kernel(std::int64_t* count, std::int64_t value)
+/// Writes *count = value (capturable: no host memory in the graph). A template, as every kernel
+/// in a header (one definition per program without inline).
+template <class Count>
+GNNDIRECT_KERNEL void typed_set_count_kernel(Count* count, Count value)
 {
   *count = value;
 }
 
 /// counts[l + 1] = counts[l] for a type that gains no nodes at layer l.
-GNNDIRECT_KERNEL void typed_keep_count_kernel(std::int64_t* counts, int l)
+template <class Count>
+GNNDIRECT_KERNEL void typed_keep_count_kernel(Count* counts, int l)
 {
   counts[l + 1] = counts[l];
 }
@@ -203,8 +207,8 @@ GNNDIRECT_KERNEL void typed_assign_kernel(const Index* ids, const std::int64_t* 
 }
 
 /// counts[l + 1] = prefix + new nodes.
-GNNDIRECT_KERNEL void typed_new_count_kernel(std::int64_t* counts, int l, const std::int64_t* new_rank,
-                                             std::int64_t slots)
+template <class Count>
+GNNDIRECT_KERNEL void typed_new_count_kernel(Count* counts, int l, const Count* new_rank, std::int64_t slots)
 {
   counts[l + 1] = counts[l] + (slots > 0 ? new_rank[slots - 1] : 0);
 }
@@ -339,7 +343,7 @@ void typed_relabel_async(cudaStream_t stream, const typed_graph_view<Offset, Ind
                                                          tmp.new_rank, items, prefix, prefix_count,
                                                          sentinel, list.nodes, w.local_of);
   GNNDIRECT_CUDA_TRY(cudaGetLastError());
-  typed_new_count_kernel<<<1, 1, 0, stream>>>(list.counts, static_cast<int>(l), tmp.new_rank, slots);
+  typed_new_count_kernel<std::int64_t><<<1, 1, 0, stream>>>(list.counts, static_cast<int>(l), tmp.new_rank, slots);
   GNNDIRECT_CUDA_TRY(cudaGetLastError());
   base = 0;
   for (int r : rels) {
