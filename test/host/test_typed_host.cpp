@@ -270,6 +270,15 @@ TEST_CASE("typed reference: PyG's invariants on a fresh ogbn-mag-shaped graph")
   for (int t = 0; t < v.num_node_types; ++t) {
     CHECK(static_cast<std::int64_t>(out.node_types[static_cast<std::size_t>(t)].nodes.size()) <= b.nodes[static_cast<std::size_t>(t)]);
   }
+  for (std::size_t l = 0; l < 3; ++l) {
+    for (std::size_t r = 0; r < out.layers[l].size(); ++r) {
+      CAPTURE(l);
+      CAPTURE(r);
+      auto const& block = out.layers[l][r];
+      CHECK(static_cast<std::int64_t>(block.offsets.size()) - 1 <= b.layers[l][r].num_dst);
+      CHECK(static_cast<std::int64_t>(block.indices.size()) <= b.layers[l][r].num_edges);
+    }
+  }
 }
 
 TEST_CASE("typed generators: IGBH's schema and scaled counts")
@@ -282,4 +291,34 @@ TEST_CASE("typed generators: IGBH's schema and scaled counts")
   CHECK(g.num_nodes[0] == 2693);
   CHECK(g.relations[0].num_edges() == 39964);
   gd::validate_typed(g.view(), &g.schema);
+}
+
+TEST_CASE("typed reference: relation 0 draws what the homogeneous sampler draws at the same layer")
+{
+  std::uint64_t const seed = std::random_device{}();
+  CAPTURE(seed);
+  auto const mag = gd::host::generate_typed<offset_t, index_t>(gd::typed_preset::ogbn_mag, 1e-3, seed);
+  // A one-type, one-relation graph: papers citing papers (ogbn-mag's relation 2).
+  gd::host_typed_graph<offset_t, index_t> g;
+  g.schema = gd::typed_schema({"paper"}, {{"paper", "cites", "paper"}});
+  g.num_nodes = {mag.num_nodes[0]};
+  g.relations.push_back(mag.relations[2]);
+  std::mt19937_64 rng(seed);
+  std::vector<index_t> seeds(50);
+  for (auto& x : seeds) { x = static_cast<index_t>(rng() % static_cast<std::uint64_t>(g.num_nodes[0])); }
+  gd::uniform_sampler const sampler{rng()};
+  auto const typed = gd::host::sample_typed_blocks_reference(g.view(), 0, seeds.data(), 50,
+                                                             gd::typed_fanouts_of(g.schema, std::vector<int>{4}), sampler, 1);
+  auto const plain = gd::host::sample_neighbors_reference(g.relations[0].view(), seeds.data(), 50, 4, 0, sampler, 1);
+  auto const& block = typed.layers[0][0];
+  CHECK(block.offsets == plain.offsets);
+  CHECK(block.edge_ids == plain.edge_ids);
+  auto const& nodes = typed.node_types[0].nodes;
+  REQUIRE(block.indices.size() == plain.neighbors.size());
+  for (std::size_t e = 0; e < plain.neighbors.size(); ++e) {
+    CHECK(nodes[static_cast<std::size_t>(block.indices[e])] == plain.neighbors[e]);
+  }
+  // Relation 1 at layer 0 draws with counter layer 65536: other neighbours than relation 0's.
+  CHECK(gd::typed_random_layer(0, 1) == 65536);
+  CHECK(gd::typed_random_layer(2, 3) == 2 + 3 * 65536);
 }
