@@ -1,0 +1,398 @@
+// GPU tests of typed (heterogeneous) sampling: sample_typed_blocks_async against the host
+// reference bit for bit on fresh ogbn-mag-shaped graphs whose relations sit in different
+// placements (HBM and host memory), with one sampler for all relations, weighted draws and a
+// per-relation sampler list; outputs poisoned first, nothing written past the valid node
+// prefixes; a CUDA graph captured once and replayed with new seeds; bad seeds raised by
+// sample_typed_blocks_check; the typed preparer under batch_scheduler (blocks, features of
+// every node type with a table from its own table and placement, labels), and its bad input.
+#include <doctest/doctest.h>
+
+#include "support/random.hpp"
+#include "support/transfer.hpp"
+
+#include <gnndirect/algorithms/sample_typed_blocks_async.cuh>
+#include <gnndirect/algorithms/sample_typed_blocks_buffers.cuh>
+#include <gnndirect/algorithms/validate_typed.cuh>
+#include <gnndirect/algorithms/validate_typed.hpp>
+#include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/device/samplers.hpp>
+#include <gnndirect/graph/generate_typed.hpp>
+#include <gnndirect/graph/typed_graph.hpp>
+#include <gnndirect/device/codecs.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/owners/encoded_table.hpp>
+#include <gnndirect/pipeline/epoch_order.hpp>
+#include <gnndirect/pipeline/scheduler.cuh>
+#include <gnndirect/pipeline/typed_preparer.cuh>
+#include <gnndirect/reference/sample_typed_reference.hpp>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace gd = gnndirect;
+using gnndirect::test::to_buffer;
+using gnndirect::test::to_host;
+
+namespace {
+
+struct stream_guard {
+  cudaStream_t stream{};
+  stream_guard() { GNNDIRECT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)); }
+  ~stream_guard() { (void)cudaStreamDestroy(stream); }
+};
+
+/// Every output array set to 0xFF bytes (-1 ids and offsets), on `stream`.
+template <class Offset, class Index>
+void poison(const gd::sampled_typed_blocks_ref<Offset, Index>& out, cudaStream_t stream)
+{
+  for (auto const& t : out.node_types) {
+    GNNDIRECT_CUDA_TRY(cudaMemsetAsync(t.nodes, 0xFF, static_cast<std::size_t>(t.capacity) * sizeof(Index), stream));
+  }
+  for (auto const& layer : out.layers) {
+    for (auto const& r : layer) {
+      GNNDIRECT_CUDA_TRY(cudaMemsetAsync(r.offsets, 0xFF, static_cast<std::size_t>(r.capacity.num_dst + 1) * 8, stream));
+      GNNDIRECT_CUDA_TRY(cudaMemsetAsync(r.indices, 0xFF, static_cast<std::size_t>(r.capacity.num_edges) * sizeof(Index), stream));
+      if (r.edge_ids != nullptr) {
+        GNNDIRECT_CUDA_TRY(cudaMemsetAsync(r.edge_ids, 0xFF, static_cast<std::size_t>(r.capacity.num_edges) * sizeof(Offset), stream));
+      }
+    }
+  }
+}
+
+/// Compares the GPU's typed blocks with the reference's, array by array; checks that node
+/// lists past their length still hold the poison.
+template <class Offset, class Index>
+void check_equal(const gd::sample_typed_blocks_buffers<Offset, Index>& storage, cudaStream_t stream,
+                 const gd::host::typed_reference_blocks<Offset, Index>& expected)
+{
+  auto const got = storage.read(stream);
+  REQUIRE(got.node_types.size() == expected.node_types.size());
+  for (std::size_t t = 0; t < got.node_types.size(); ++t) {
+    CAPTURE(t);
+    CHECK(got.node_types[t].counts == expected.node_types[t].counts);
+    CHECK(to_host(got.node_types[t].nodes.data(), got.node_types[t].nodes.count) == expected.node_types[t].nodes);
+    std::int64_t const capacity = storage.ref().node_types[t].capacity;
+    auto const all = to_host(storage.ref().node_types[t].nodes, capacity);
+    for (std::int64_t i = got.node_types[t].nodes.count; i < capacity; ++i) {
+      CAPTURE(i);
+      REQUIRE(all[static_cast<std::size_t>(i)] == Index{-1});
+    }
+  }
+  REQUIRE(got.layers.size() == expected.layers.size());
+  for (std::size_t l = 0; l < got.layers.size(); ++l) {
+    for (std::size_t r = 0; r < got.layers[l].size(); ++r) {
+      CAPTURE(l);
+      CAPTURE(r);
+      auto const& g = got.layers[l][r];
+      auto const& e = expected.layers[l][r];
+      CHECK(g.dst_begin == e.dst_begin);
+      CHECK(to_host(g.offsets.data(), g.offsets.count) == e.offsets);
+      CHECK(to_host(g.indices.data(), g.indices.count) == e.indices);
+      CHECK(to_host(g.edge_ids.data(), g.edge_ids.count) == e.edge_ids);
+    }
+  }
+}
+
+/// An ogbn-mag-shaped graph (weights when asked) whose relations alternate between lists in
+/// HBM and lists in pinned host memory.
+template <class Offset, class Index>
+struct typed_pair {
+  gd::host_typed_graph<Offset, Index> host;
+  gd::typed_graph<Offset, Index> device;
+  typed_pair(std::uint64_t seed, bool weights)
+    : host(gd::host::generate_typed<Offset, Index>(gd::typed_preset::ogbn_mag, 2e-3, seed, weights)),
+      device(host, placements(host.schema.num_relations()))
+  {
+  }
+  static std::vector<gd::csr_placement> placements(int relations)
+  {
+    std::vector<gd::csr_placement> out;
+    for (int r = 0; r < relations; ++r) {
+      out.push_back(r % 2 == 0 ? gd::csr_placement::all(gd::memory_kind::device)
+                               : gd::csr_placement{gd::memory_kind::device, gd::memory_kind::pinned});
+    }
+    return out;
+  }
+};
+
+template <class Index>
+std::vector<Index> seeds_with_repeats(std::mt19937_64& rng, std::int64_t n, std::int64_t nodes)
+{
+  std::vector<Index> out(static_cast<std::size_t>(n));
+  for (auto& s : out) { s = static_cast<Index>(rng() % static_cast<std::uint64_t>(nodes)); }
+  if (n > 2) { out[1] = out[0]; }
+  return out;
+}
+
+template <class Offset, class Index, class Samplers>
+void run_and_compare(const typed_pair<Offset, Index>& g, int seed_type, const std::vector<Index>& seeds,
+                     const gd::typed_fanouts& fanouts, const Samplers& samplers, std::int64_t max_seeds)
+{
+  stream_guard s;
+  gd::sample_typed_blocks_buffers<Offset, Index> const storage(g.device.view(), seed_type, max_seeds, fanouts,
+                                                               s.stream);
+  auto const d_seeds = to_buffer(seeds);
+  poison(storage.ref(), s.stream);
+  auto const n = static_cast<std::int64_t>(seeds.size());
+  gd::sample_typed_blocks_async(s.stream, g.device.view(), seed_type, d_seeds.data(), n, fanouts, samplers,
+                                gd::sampling_policy{}, storage.ref(), storage.workspace());
+  gd::sample_typed_blocks_check(s.stream, storage.workspace(), g.device.view(), seed_type,
+                                static_cast<std::size_t>(fanouts.num_layers()));
+  check_equal(storage, s.stream,
+              gd::host::sample_typed_blocks_reference(g.host.view(), seed_type, seeds.data(), n, fanouts, samplers));
+}
+
+}  // namespace
+
+TEST_CASE("sample_typed_blocks_async equals the host reference (HBM and host-memory relations)")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  typed_pair<std::int64_t, std::int32_t> const g(seed, true);
+  gd::validate_typed(g.host.view(), &g.host.schema);
+  int const paper = g.host.schema.node_type("paper");
+  auto const seeds = seeds_with_repeats<std::int32_t>(rng, 77, g.host.num_nodes[static_cast<std::size_t>(paper)]);
+  auto const fanouts = gd::typed_fanouts_of(g.host.schema, std::vector<int>{15, 10, 5});
+  SUBCASE("uniform for all relations") { run_and_compare(g, paper, seeds, fanouts, gd::uniform_sampler{rng()}, 100); }
+  SUBCASE("weighted for all relations") { run_and_compare(g, paper, seeds, fanouts, gd::weighted_sampler{rng()}, 77); }
+  SUBCASE("a sampler type per relation, a dict with 0 and -1")
+  {
+    gd::per_relation_samplers<gd::uniform_sampler, gd::uniform_with_replacement_sampler, gd::weighted_sampler> const
+      samplers{{gd::uniform_sampler{rng()}, gd::uniform_with_replacement_sampler{rng()}, gd::weighted_sampler{rng()}},
+               {0, 1, 2, 0, 1, 2, 0, 1}};
+    auto const dict = gd::typed_fanouts_of(g.host.schema, {{{"author", "affiliated_with", "institution"}, {-1, 3}},
+                                                           {{"paper", "cites", "paper"}, {0, 4}}},
+                                           {6, 2});
+    run_and_compare(g, paper, seeds, dict, samplers, 200);
+  }
+  SUBCASE("seeds of another type, no seeds")
+  {
+    int const author = g.host.schema.node_type("author");
+    auto const a = seeds_with_repeats<std::int32_t>(rng, 40, g.host.num_nodes[static_cast<std::size_t>(author)]);
+    run_and_compare(g, author, a, fanouts, gd::uniform_sampler{rng()}, 40);
+    run_and_compare(g, author, std::vector<std::int32_t>{}, fanouts, gd::uniform_sampler{rng()}, 0);
+  }
+}
+
+TEST_CASE("sample_typed_blocks_async captured in a CUDA graph, replayed with new seeds")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  typed_pair<std::int64_t, std::int64_t> const g(seed, false);
+  int const paper = g.host.schema.node_type("paper");
+  auto const fanouts = gd::typed_fanouts_of(g.host.schema, std::vector<int>{8, 4});
+  std::int64_t const n = 64;
+  stream_guard s;
+  gd::sample_typed_blocks_buffers<std::int64_t, std::int64_t> const storage(g.device.view(), paper, n, fanouts,
+                                                                            s.stream);
+  gd::buffer<std::int64_t> d_seeds(static_cast<std::size_t>(n), gd::memory_kind::device);
+  gd::uniform_sampler const sampler{rng()};
+  cudaGraph_t graph{};
+  GNNDIRECT_CUDA_TRY(cudaStreamBeginCapture(s.stream, cudaStreamCaptureModeThreadLocal));
+  gd::sample_typed_blocks_async(s.stream, g.device.view(), paper, d_seeds.data(), n, fanouts, sampler,
+                                gd::sampling_policy{}, storage.ref(), storage.workspace());
+  GNNDIRECT_CUDA_TRY(cudaStreamEndCapture(s.stream, &graph));
+  cudaGraphExec_t exec{};
+  GNNDIRECT_CUDA_TRY(cudaGraphInstantiate(&exec, graph, 0));
+  for (int round = 0; round < 2; ++round) {
+    CAPTURE(round);
+    auto const seeds = seeds_with_repeats<std::int64_t>(rng, n, g.host.num_nodes[static_cast<std::size_t>(paper)]);
+    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(d_seeds.data(), seeds.data(), d_seeds.bytes(), cudaMemcpyHostToDevice, s.stream));
+    poison(storage.ref(), s.stream);
+    GNNDIRECT_CUDA_TRY(cudaGraphLaunch(exec, s.stream));
+    gd::sample_typed_blocks_check(s.stream, storage.workspace(), g.device.view(), paper, 2);
+    check_equal(storage, s.stream,
+                gd::host::sample_typed_blocks_reference(g.host.view(), paper, seeds.data(), n, fanouts, sampler));
+  }
+  GNNDIRECT_CUDA_TRY(cudaGraphExecDestroy(exec));
+  GNNDIRECT_CUDA_TRY(cudaGraphDestroy(graph));
+}
+
+TEST_CASE("sample_typed_blocks: bad seeds and bad outputs are named")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  typed_pair<std::int64_t, std::int32_t> const g(seed, false);
+  int const paper = g.host.schema.node_type("paper");
+  auto const fanouts = gd::typed_fanouts_of(g.host.schema, std::vector<int>{3, 2});
+  stream_guard s;
+  gd::sample_typed_blocks_buffers<std::int64_t, std::int32_t> const storage(g.device.view(), paper, 4, fanouts, s.stream);
+  std::int32_t const papers = static_cast<std::int32_t>(g.host.num_nodes[static_cast<std::size_t>(paper)]);
+  auto const d_seeds = to_buffer(std::vector<std::int32_t>{0, 1, papers, 2});
+  gd::sample_typed_blocks_async(s.stream, g.device.view(), paper, d_seeds.data(), 4, fanouts, gd::uniform_sampler{1},
+                                gd::sampling_policy{}, storage.ref(), storage.workspace());
+  try {
+    gd::sample_typed_blocks_check(s.stream, storage.workspace(), g.device.view(), paper, 2);
+    FAIL("no exception for a seed outside its type");
+  } catch (const gd::index_out_of_range& e) {
+    CHECK(e.position() == 2);
+    CHECK(e.value() == papers);
+    CHECK(std::string(e.what()).find("seeds (node type 0)") != std::string::npos);
+  }
+  auto small = storage.ref();
+  small.layers[1][2].capacity.num_edges = 0;
+  CHECK_THROWS_WITH_AS(gd::sample_typed_blocks_async(s.stream, g.device.view(), paper, d_seeds.data(), 4, fanouts,
+                                                     gd::uniform_sampler{1}, gd::sampling_policy{}, small,
+                                                     storage.workspace()),
+                       doctest::Contains("layer 1 relation 2"), gd::invalid_argument);
+}
+
+TEST_CASE("typed_preparer under batch_scheduler: blocks, per-type features and labels")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  using Offset = std::int64_t;
+  using Index = std::int64_t;
+  typed_pair<Offset, Index> const g(seed, false);
+  auto const& schema = g.host.schema;
+  int const paper = schema.node_type("paper");
+  int const institution = schema.node_type("institution");
+  std::int64_t const papers = g.host.num_nodes[static_cast<std::size_t>(paper)];
+  std::int64_t const institutions = g.host.num_nodes[static_cast<std::size_t>(institution)];
+  // paper: 7 float features in pinned memory; institution: 3 doubles in HBM; author and
+  // field_of_study have none.
+  std::vector<float> paper_x(static_cast<std::size_t>(papers * 7));
+  for (auto& x : paper_x) { x = static_cast<float>(rng() % 100000); }
+  std::vector<double> inst_x(static_cast<std::size_t>(institutions * 3));
+  for (auto& x : inst_x) { x = static_cast<double>(rng() % 100000); }
+  // author: 5 features encoded as fp16 in pinned memory, decoded to float inside the gather
+  // (small integers: fp16 holds them exactly).
+  int const author = schema.node_type("author");
+  std::int64_t const authors = g.host.num_nodes[static_cast<std::size_t>(author)];
+  std::vector<float> author_x(static_cast<std::size_t>(authors * 5));
+  for (auto& x : author_x) { x = static_cast<float>(rng() % 2048); }
+  gd::encoded_table<gd::codecs::fp16> const author_codes(author_x.data(), authors, 5, gd::memory_kind::pinned);
+  std::vector<std::int32_t> labels(static_cast<std::size_t>(papers));
+  for (auto& y : labels) { y = static_cast<std::int32_t>(rng() % 349); }
+  auto const d_paper_x = to_buffer(paper_x, gd::memory_kind::pinned);
+  auto const d_inst_x = to_buffer(inst_x);
+  auto const d_labels = to_buffer(labels);
+  std::vector<Index> training(300);
+  for (auto& id : training) { id = static_cast<Index>(rng() % static_cast<std::uint64_t>(papers)); }
+  gd::typed_pipeline_options options;
+  options.fanouts = gd::typed_fanouts_of(schema, std::vector<int>{5, 3});
+  options.batch_size = 128;
+  options.sampling_seed = rng();
+  options.shuffle_seed = rng();
+  gd::uniform_sampler const sampler{rng()};
+  auto tables = std::make_tuple(
+    gd::typed_features(paper, gd::table_view<const float>(d_paper_x.data(), papers, 7, 7, gd::memory_kind::pinned)),
+    gd::typed_features(institution, gd::table_view<const double>(d_inst_x.data(), institutions, 3, 3,
+                                                                 gd::memory_kind::device)),
+    gd::typed_feature_table<float, gd::encoded_view<gd::codecs::fp16>>{author, author_codes.view()});
+  using preparer_t = gd::typed_preparer<Offset, Index, std::int32_t, gd::uniform_sampler,
+                                        gd::typed_feature_table<float, gd::table_view<const float>>,
+                                        gd::typed_feature_table<double, gd::table_view<const double>>,
+                                        gd::typed_feature_table<float, gd::encoded_view<gd::codecs::fp16>>>;
+  preparer_t preparer(g.device.view(), schema, paper, tables, d_labels.data(), training, options, sampler,
+                      gd::resource_ref{});
+  stream_guard consumer;
+  gd::batch_scheduler<preparer_t> scheduler(preparer, gd::scheduler_options{3, 2});
+  for (std::int64_t epoch = 0; epoch < 2; ++epoch) {
+    CAPTURE(epoch);
+    scheduler.start_epoch(epoch);
+    REQUIRE(preparer.num_batches() == 3);
+    std::int64_t b = 0;
+    while (auto* batch = scheduler.next(consumer.stream)) {
+      CAPTURE(b);
+      GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(consumer.stream));
+      std::vector<Index> const seeds(batch->host_seeds, batch->host_seeds + batch->num_seeds);
+      auto const expected = gd::host::sample_typed_blocks_reference(
+        g.host.view(), paper, seeds.data(), batch->num_seeds, options.fanouts,
+        gd::reseeded(sampler, gd::batch_sampling_seed(options.sampling_seed, epoch, b)));
+      for (std::size_t t = 0; t < expected.node_types.size(); ++t) {
+        CAPTURE(t);
+        REQUIRE(to_host(batch->blocks.node_types[t].nodes.data(), batch->blocks.node_types[t].nodes.count) ==
+                expected.node_types[t].nodes);
+      }
+      for (std::size_t l = 0; l < expected.layers.size(); ++l) {
+        for (std::size_t r = 0; r < expected.layers[l].size(); ++r) {
+          auto const& got = batch->blocks.layers[l][r];
+          CHECK(to_host(got.indices.data(), got.indices.count) == expected.layers[l][r].indices);
+          CHECK(to_host(got.offsets.data(), got.offsets.count) == expected.layers[l][r].offsets);
+        }
+      }
+      auto const& pnodes = expected.node_types[static_cast<std::size_t>(paper)].nodes;
+      auto const px = std::get<0>(batch->features);
+      REQUIRE(px.rows == static_cast<std::int64_t>(pnodes.size()));
+      auto const got_px = to_host(px.data, px.rows * 7);
+      for (std::size_t i = 0; i < pnodes.size(); ++i) {
+        for (std::size_t c = 0; c < 7; ++c) {
+          REQUIRE(got_px[i * 7 + c] == paper_x[static_cast<std::size_t>(pnodes[i]) * 7 + c]);
+        }
+      }
+      auto const& inodes = expected.node_types[static_cast<std::size_t>(institution)].nodes;
+      auto const ix = std::get<1>(batch->features);
+      REQUIRE(ix.rows == static_cast<std::int64_t>(inodes.size()));
+      auto const got_ix = to_host(ix.data, ix.rows * 3);
+      for (std::size_t i = 0; i < inodes.size(); ++i) {
+        for (std::size_t c = 0; c < 3; ++c) {
+          REQUIRE(got_ix[i * 3 + c] == inst_x[static_cast<std::size_t>(inodes[i]) * 3 + c]);
+        }
+      }
+      auto const& anodes = expected.node_types[static_cast<std::size_t>(author)].nodes;
+      auto const ax = std::get<2>(batch->features);
+      REQUIRE(ax.rows == static_cast<std::int64_t>(anodes.size()));
+      auto const got_ax = to_host(ax.data, ax.rows * 5);
+      for (std::size_t i = 0; i < anodes.size(); ++i) {
+        for (std::size_t c = 0; c < 5; ++c) {
+          REQUIRE(got_ax[i * 5 + c] == author_x[static_cast<std::size_t>(anodes[i]) * 5 + c]);
+        }
+      }
+      auto const got_y = to_host(batch->labels, batch->num_seeds);
+      for (std::size_t i = 0; i < seeds.size(); ++i) { REQUIRE(got_y[i] == labels[static_cast<std::size_t>(seeds[i])]); }
+      scheduler.release(batch, consumer.stream);
+      ++b;
+    }
+    CHECK(b == 3);
+  }
+  SUBCASE("bad tables are named")
+  {
+    auto bad = std::make_tuple(gd::typed_features(
+      paper, gd::table_view<const float>(d_paper_x.data(), papers - 1, 7, 7, gd::memory_kind::pinned)));
+    using bad_t = gd::typed_preparer<Offset, Index, std::int32_t, gd::uniform_sampler,
+                                     gd::typed_feature_table<float, gd::table_view<const float>>>;
+    CHECK_THROWS_WITH_AS(bad_t(g.device.view(), schema, paper, bad, d_labels.data(), training, options, sampler,
+                               gd::resource_ref{}),
+                         doctest::Contains("the table of node type 'paper' has"), gd::invalid_argument);
+    auto unknown = std::make_tuple(gd::typed_features(
+      9, gd::table_view<const float>(d_paper_x.data(), papers, 7, 7, gd::memory_kind::pinned)));
+    CHECK_THROWS_WITH_AS(bad_t(g.device.view(), schema, paper, unknown, d_labels.data(), training, options, sampler,
+                               gd::resource_ref{}),
+                         doctest::Contains("names node type 9"), gd::invalid_argument);
+  }
+}
+
+TEST_CASE("validate_typed on the GPU: relations in HBM and host memory, the culprit named")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  typed_pair<std::int64_t, std::int32_t> g(seed, true);
+  stream_guard s;
+  gd::validate_typed(s.stream, g.device.view(), &g.host.schema);  // valid
+  // Relation 0 (author, writes, paper) sits in HBM, relation 1 (author, affiliated_with,
+  // institution) in pinned memory: a src id past the author count in each.
+  for (int r : {0, 1}) {
+    CAPTURE(r);
+    auto host = g.host;
+    auto& rel = host.relations[static_cast<std::size_t>(r)];
+    REQUIRE(rel.num_edges() > 3);
+    rel.indices[3] = static_cast<std::int32_t>(host.num_nodes[static_cast<std::size_t>(host.schema.src_type(r))]);
+    gd::typed_graph<std::int64_t, std::int32_t> const bad(host, typed_pair<std::int64_t, std::int32_t>::placements(8));
+    std::string const expected = "relation " + gd::to_string(host.schema.relation(r)) + ": indices[3] = ";
+    CHECK_THROWS_WITH_AS(gd::validate_typed(s.stream, bad.view(), &host.schema), doctest::Contains(expected.c_str()),
+                         gd::corrupt_graph);
+    CHECK_THROWS_WITH_AS(gd::validate_typed(host.view(), &host.schema), doctest::Contains(expected.c_str()),
+                         gd::corrupt_graph);
+  }
+  auto host = g.host;
+  host.relations[2].weights[0] = -1.0f;
+  gd::typed_graph<std::int64_t, std::int32_t> const bad(host, typed_pair<std::int64_t, std::int32_t>::placements(8));
+  CHECK_THROWS_WITH_AS(gd::validate_typed(s.stream, bad.view(), &host.schema),
+                       doctest::Contains("relation (paper, cites, paper): weights[0] = -1"), gd::corrupt_graph);
+}
