@@ -51,10 +51,21 @@ def load_extension():
 #: The error of scatter_rows into a host-resident table under torch.compile.
 COMPILE_HOST_SCATTER_MESSAGE = (
     "gnndirect: scatter_rows into a host-resident table (registered/pinned/managed_host) cannot "
-    "run inside torch.compile: functionalization would hand the op a pageable clone of the "
-    "table and copy it back, so the write could not stay in place. Call Table.scatter / "
-    "gnndirect_torch.scatter outside the compiled region (e.g. in a function decorated with "
-    "torch.compiler.disable); gathers compile fine.")
+    "run inside torch.compile's graph: functionalization would hand the op a pageable clone of the "
+    "table and copy it back, so the write could not stay in place. Without fullgraph=True "
+    "torch.compile runs it eagerly, in place (a graph break); with fullgraph=True, call "
+    "Table.scatter / gnndirect_torch.scatter outside the compiled region (e.g. in a function "
+    "decorated with torch.compiler.disable). Gathers compile fine.")
+
+
+class CompileHostScatterError(NotImplementedError):
+    """scatter_rows into a host-resident table met while tracing (torch.compile, export).
+
+    A NotImplementedError on purpose: Dynamo turns a fake kernel's NotImplementedError into a
+    graph break (the op then runs eagerly, in place) or, under ``fullgraph=True``, into its
+    "unsupported" error carrying this message, instead of a failure inside the fake tensor
+    call (issue #42).
+    """
 
 
 def _register_fakes() -> None:
@@ -75,9 +86,11 @@ def _register_fakes() -> None:
         # Runs only while tracing (torch.compile, export). Functionalization turns the mutation
         # into "write into a clone, copy back": the clone of a host-resident table is pageable
         # memory the GPU cannot write, and the write would not reach the placed table in place.
-        # Refuse it here, while tracing, with a message that says so (issue #31).
+        # Refuse it here, while tracing, with a message that says so (issue #31), as a
+        # NotImplementedError so that Dynamo breaks the graph there (eager, in place) rather
+        # than failing the fake call (issue #42).
         if not table.is_cuda and (index.is_cuda or src.is_cuda):
-            raise RuntimeError(COMPILE_HOST_SCATTER_MESSAGE)
+            raise CompileHostScatterError(COMPILE_HOST_SCATTER_MESSAGE)
         return None
 
     @torch.library.register_fake("gnndirect::sample_neighbors")
