@@ -331,3 +331,32 @@ TEST_CASE("codecs keep the issue's denormal rows exactly (int8, int4, fp8)")
   gnndirect::host_decode_row<float>(codecs::fp8_e4m3{}, codes, scale, 3, out);
   for (float v : out) { CHECK(std::isfinite(v)); }
 }
+
+TEST_CASE("encoded views round their loads up to 16 bytes only where the padding is readable")
+{
+  // Issue #42 item 2: the rule behind the decoding gather's vector width (it divides load_bytes).
+  std::mt19937_64 rng(std::random_device{}());
+  std::int64_t const cols = 1 + static_cast<std::int64_t>(rng() % 700);
+  CAPTURE(cols);
+  std::int64_t const payload = gnndirect::encoded_payload_bytes<codecs::int8_affine>(cols);
+  std::int64_t const stride = gnndirect::encoded_row_stride(payload);
+  std::int64_t const rounded = (payload + 15) / 16 * 16;
+  gnndirect::encoded_view<codecs::int8_affine> view{};
+  view.rows = 10;
+  view.cols = cols;
+  view.stride_bytes = stride;
+  CHECK(view.load_bytes() == payload);  // default: the codes only
+  view.readable_bytes = stride;         // as encoded_table::view() says
+  CHECK(view.load_bytes() == rounded);
+  view.readable_bytes = rounded - 1;    // padding short of a whole vector: the codes only
+  CHECK(view.load_bytes() == payload);
+  // A column slice of a plain fp16 table (the issue's 50 of 64): its last row may end where its
+  // memory ends, so loads stop at its last column.
+  std::vector<std::uint16_t> storage(64 * 4);
+  gnndirect::table_view<const __half> const slice(reinterpret_cast<const __half*>(storage.data()) + 14, 4, 50, 64,
+                                                  gnndirect::memory_kind::pinned);
+  auto const sliced = gnndirect::encoded_view_of<codecs::fp16>(slice);
+  CHECK(sliced.payload_bytes() == 100);
+  CHECK(sliced.load_bytes() == 100);
+  CHECK(sliced.stride_bytes == 128);
+}
