@@ -655,3 +655,38 @@ def test_compile_scatter_into_host_table_runs_in_place_without_fullgraph(seed, p
     assert table.tensor.data_ptr() == before, "the table was replaced, not written in place"
     assert torch.equal(table.tensor, expect)
     assert torch.allclose(got.cpu(), expect[index.cpu()].sum(dim=1))
+
+
+# -- issue #42 item 4: a FIFO or a directory passed as a .npy file -----------------------------
+
+@pytest.mark.parametrize("kind", ["fifo", "directory"])
+def test_from_npy_refuses_non_regular_files_without_blocking(tmp_path, kind):
+    import os
+
+    path = tmp_path / "features.npy"
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.mkdir()
+    outcome = {}
+
+    def load():
+        try:
+            gd.Table.from_npy(path, "pinned" if torch.cuda.is_available() else "auto")
+            outcome["result"] = "accepted"
+        except Exception as error:  # noqa: BLE001 - the type is asserted below
+            outcome["result"] = error
+
+    worker = threading.Thread(target=load, daemon=True)
+    worker.start()
+    worker.join(10)
+    blocked = worker.is_alive()
+    if blocked and kind == "fifo":  # release a blocked open() so that the thread ends
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+        os.close(fd)
+        worker.join(10)
+    assert not blocked, "the loader blocked on a non-regular file"
+    error = outcome["result"]
+    assert isinstance(error, ValueError), repr(error)
+    assert ("FIFO" if kind == "fifo" else "directory") in str(error)
+    assert "not a regular file" in str(error)
