@@ -9,8 +9,8 @@
 /// cannot encode (NaN, infinity, or beyond the format's range for fp16/bf16); the caller names the
 /// row. Error bounds of the fp32 decode, for every finite input, denormals included (per value x
 /// of a row with minimum lo, maximum hi, max |x| amax, M = max(|lo|, |hi|)):
-/// - fp16: |x| * 2^-11 + 2^-25 (round to nearest even; below 2^-24, fp16's smallest subnormal,
-///   values round to a multiple of 2^-24, so fp32 denormals become 0);
+/// - fp16: |x| * 2^-11 + 2^-25 (round to nearest even; fp16 subnormals are multiples of 2^-24,
+///   so values below 2^-25, fp32 denormals among them, become 0);
 /// - bf16: |x| * 2^-8 + 2^-134 (fp32's exponent range; bf16 subnormals are multiples of 2^-133);
 /// - int8: (hi - lo) / 510 + M * 2^-22 + 2^-149; 4-bit: (hi - lo) / 30 + M * 2^-22 + 2^-149
 ///   (the second and third terms are fp32's own rounding of the scale and of the decoded value,
