@@ -59,13 +59,28 @@ COMPILE_HOST_SCATTER_MESSAGE = (
 
 
 class CompileHostScatterError(NotImplementedError):
-    """scatter_rows into a host-resident table met while tracing (torch.compile, export).
+    """scatter_rows into a host-resident table met while tracing, where Dynamo's own "unsupported"
+    exception is not available (see :func:`_compile_host_scatter_refusal`)."""
 
-    A NotImplementedError on purpose: Dynamo turns a fake kernel's NotImplementedError into a
-    graph break (the op then runs eagerly, in place) or, under ``fullgraph=True``, into its
-    "unsupported" error carrying this message, instead of a failure inside the fake tensor
-    call (issue #42).
+
+def _compile_host_scatter_refusal() -> Exception:
+    """The exception the scatter_rows fake raises for a host-resident table while tracing.
+
+    Dynamo's ``Unsupported`` (a graph break) when it can be made: Dynamo passes it through the
+    fake tensor call untouched, so without ``fullgraph`` the op runs eagerly, in place, between
+    the compiled parts, and under ``fullgraph=True`` the user gets this message as the compile
+    error, not "failed to run FX node with fake tensors" (issue #42). Otherwise a
+    NotImplementedError, which Dynamo also turns into a graph break.
     """
+    try:
+        from torch._dynamo.exc import Unsupported  # imported already whenever Dynamo traces
+
+        class CompileHostScatterUnsupported(Unsupported):
+            """scatter_rows into a host-resident table inside a compiled graph."""
+
+        return CompileHostScatterUnsupported(COMPILE_HOST_SCATTER_MESSAGE)
+    except Exception:  # noqa: BLE001 - any import or signature problem: the portable form
+        return CompileHostScatterError(COMPILE_HOST_SCATTER_MESSAGE)
 
 
 def _register_fakes() -> None:
@@ -86,11 +101,10 @@ def _register_fakes() -> None:
         # Runs only while tracing (torch.compile, export). Functionalization turns the mutation
         # into "write into a clone, copy back": the clone of a host-resident table is pageable
         # memory the GPU cannot write, and the write would not reach the placed table in place.
-        # Refuse it here, while tracing, with a message that says so (issue #31), as a
-        # NotImplementedError so that Dynamo breaks the graph there (eager, in place) rather
-        # than failing the fake call (issue #42).
+        # Refuse it here, while tracing, with a message that says so (issue #31), as a graph
+        # break (eager, in place) rather than a failure of the fake call (issue #42).
         if not table.is_cuda and (index.is_cuda or src.is_cuda):
-            raise CompileHostScatterError(COMPILE_HOST_SCATTER_MESSAGE)
+            raise _compile_host_scatter_refusal()
         return None
 
     @torch.library.register_fake("gnndirect::sample_neighbors")
