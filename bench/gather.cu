@@ -920,7 +920,7 @@ void bm_gather_codec(benchmark::State& state, const std::string& codec_name, boo
         GNNDIRECT_CUDA_TRY(cudaMemcpy(meta_staged.data(), meta_out, meta_staging.bytes(), cudaMemcpyHostToDevice));
       }
       gnndirect::encoded_view<Codec> const staged_view{staged.data(), count, cols, stride, memory_kind::device,
-                                                       meta_staged.data(), view.codec};
+                                                       meta_staged.data(), view.codec, stride};
       gnndirect::gather_async(cudaStream_t{}, staged_view, identity.data(), count, dst, {ws.data(), ws.bytes()}, policy);
       GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(nullptr));
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

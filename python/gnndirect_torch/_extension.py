@@ -51,10 +51,36 @@ def load_extension():
 #: The error of scatter_rows into a host-resident table under torch.compile.
 COMPILE_HOST_SCATTER_MESSAGE = (
     "gnndirect: scatter_rows into a host-resident table (registered/pinned/managed_host) cannot "
-    "run inside torch.compile: functionalization would hand the op a pageable clone of the "
-    "table and copy it back, so the write could not stay in place. Call Table.scatter / "
-    "gnndirect_torch.scatter outside the compiled region (e.g. in a function decorated with "
-    "torch.compiler.disable); gathers compile fine.")
+    "run inside torch.compile's graph: functionalization would hand the op a pageable clone of the "
+    "table and copy it back, so the write could not stay in place. Without fullgraph=True "
+    "torch.compile runs it eagerly, in place (a graph break); with fullgraph=True, call "
+    "Table.scatter / gnndirect_torch.scatter outside the compiled region (e.g. in a function "
+    "decorated with torch.compiler.disable). Gathers compile fine.")
+
+
+class CompileHostScatterError(NotImplementedError):
+    """scatter_rows into a host-resident table met while tracing, where Dynamo's own "unsupported"
+    exception is not available (see :func:`_compile_host_scatter_refusal`)."""
+
+
+def _compile_host_scatter_refusal() -> Exception:
+    """The exception the scatter_rows fake raises for a host-resident table while tracing.
+
+    Dynamo's ``Unsupported`` (a graph break) when it can be made: Dynamo passes it through the
+    fake tensor call untouched, so without ``fullgraph`` the op runs eagerly, in place, between
+    the compiled parts, and under ``fullgraph=True`` the user gets this message as the compile
+    error, not "failed to run FX node with fake tensors" (issue #42). Otherwise a
+    NotImplementedError, which Dynamo also turns into a graph break.
+    """
+    try:
+        from torch._dynamo.exc import Unsupported  # imported already whenever Dynamo traces
+
+        class CompileHostScatterUnsupported(Unsupported):
+            """scatter_rows into a host-resident table inside a compiled graph."""
+
+        return CompileHostScatterUnsupported(COMPILE_HOST_SCATTER_MESSAGE)
+    except Exception:  # noqa: BLE001 - any import or signature problem: the portable form
+        return CompileHostScatterError(COMPILE_HOST_SCATTER_MESSAGE)
 
 
 def _register_fakes() -> None:
@@ -75,9 +101,10 @@ def _register_fakes() -> None:
         # Runs only while tracing (torch.compile, export). Functionalization turns the mutation
         # into "write into a clone, copy back": the clone of a host-resident table is pageable
         # memory the GPU cannot write, and the write would not reach the placed table in place.
-        # Refuse it here, while tracing, with a message that says so (issue #31).
+        # Refuse it here, while tracing, with a message that says so (issue #31), as a graph
+        # break (eager, in place) rather than a failure of the fake call (issue #42).
         if not table.is_cuda and (index.is_cuda or src.is_cuda):
-            raise RuntimeError(COMPILE_HOST_SCATTER_MESSAGE)
+            raise _compile_host_scatter_refusal()
         return None
 
     @torch.library.register_fake("gnndirect::sample_neighbors")

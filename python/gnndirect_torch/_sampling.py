@@ -10,7 +10,7 @@ import torch
 
 from ._blocks import Block, Sampled
 from ._extension import _call, _check_fork, load_extension
-from ._util import check_fanouts
+from ._util import check_fanout, check_fanouts
 
 
 def sample_neighbors_csr(indptr: torch.Tensor, indices: torch.Tensor, seeds: torch.Tensor,
@@ -21,7 +21,8 @@ def sample_neighbors_csr(indptr: torch.Tensor, indices: torch.Tensor, seeds: tor
     weights to use, the graph's or the caller's); same devices, synchronisation and errors."""
     load_extension()
     _check_fork("gnndirect_torch.sample_neighbors", indptr, indices, seeds, weights)
-    out = _call(torch.ops.gnndirect.sample_neighbors.default, indptr, indices, seeds, int(fanout),
+    fan = check_fanout(fanout)  # TypeError for a bool, as sample_blocks' fanouts
+    out = _call(torch.ops.gnndirect.sample_neighbors.default, indptr, indices, seeds, fan,
                 int(layer), int(seed), bool(replace), weights, bool(check), int(threads))
     return Sampled(*out)
 

@@ -40,21 +40,43 @@ def check_fanouts(fanouts: Iterable[int]) -> List[int]:
 
     Raises:
         ValueError: empty list, or a fanout < 0 or >= 2**31.
-        TypeError: a fanout that is not an integer.
+        TypeError: a fanout that is not an integer, or a bool (``[True]`` is no fanout list).
     """
     out: List[int] = []
     for fanout in fanouts:
-        if isinstance(fanout, bool) or not isinstance(fanout, int):
-            if hasattr(fanout, "__index__"):
-                fanout = fanout.__index__()
-            else:
-                raise TypeError(f"fanouts must be integers, got {fanout!r}")
-        if fanout < 0 or fanout >= 2**31:
-            raise ValueError(f"fanout must be in [0, 2**31), got {fanout}")
-        out.append(int(fanout))
+        out.append(check_fanout(fanout))
     if not out:
         raise ValueError("at least one fanout is needed")
     return out
+
+
+def _is_boolean(value) -> bool:
+    """True for Python, NumPy and 0-d torch booleans (bool is an int subclass, and NumPy's and
+    torch's booleans have ``__index__``: each would otherwise pass as 0 or 1)."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return True
+    dtype = getattr(value, "dtype", None)
+    return dtype is not None and str(dtype) in ("bool", "torch.bool")
+
+
+def check_fanout(fanout) -> int:
+    """Return one fanout as an int.
+
+    Raises:
+        TypeError: a bool (``True`` is no fanout, though bool is an int subclass) or anything
+            that is not an integer.
+        ValueError: a fanout < 0 or >= 2**31.
+    """
+    if _is_boolean(fanout):
+        raise TypeError(f"fanouts must be integers, got the bool {fanout!r}")
+    if not isinstance(fanout, int):
+        if hasattr(fanout, "__index__"):
+            fanout = fanout.__index__()
+        else:
+            raise TypeError(f"fanouts must be integers, got {fanout!r}")
+    if fanout < 0 or fanout >= 2**31:
+        raise ValueError(f"fanout must be in [0, 2**31), got {fanout}")
+    return int(fanout)
 
 
 def cache_bytes_for(rows: int, row_bytes: int, cache_bytes: Optional[int] = None,

@@ -579,3 +579,114 @@ def test_loader_batch_views_survive_the_batch(seed):
     del rows
     assert loader._pipeline.held_batches == 0
     assert sum(1 for _ in iterator) == 2
+
+
+# -- issue #42 item 7: bool fanouts, scatter_rows under torch.compile ---------------------------
+
+@pytest.mark.parametrize("fanouts", [[True], [False], [5, True], [3, False, 2]])
+def test_sample_blocks_refuses_bool_fanouts(seed, fanouts):
+    # bool is an int subclass (True == 1): the documented TypeError, never a fanout of 1 or 0.
+    indptr, indices = random_csr(200, 12)
+    seeds = torch.randint(0, 200, (30,))
+    with pytest.raises(TypeError, match="bool"):
+        gd.sample_blocks(indptr, seeds, fanouts, indices=indices)
+    graph = gd.Graph(indptr, indices, device="cpu")
+    with pytest.raises(TypeError, match="bool"):
+        graph.sample_blocks(seeds, fanouts)
+    with pytest.raises(TypeError, match="bool"):
+        gd.sample_neighbors(indptr, seeds, fanouts[-1], indices=indices)
+    # integers (and integer-like values) still work and agree with the plain ints
+    fans = [int(f) + 3 for f in fanouts]
+    blocks = gd.sample_blocks(indptr, seeds, fans, indices=indices, seed=seed)
+    same = gd.sample_blocks(indptr, seeds, [torch.tensor(f) for f in fans], indices=indices, seed=seed)
+    assert len(blocks) == len(same) == len(fans)
+    for a, b in zip(blocks, same):
+        assert torch.equal(a.src_nodes, b.src_nodes)
+
+
+@cuda
+@pytest.mark.parametrize("placement", HOST_PLACEMENTS)
+def test_compile_scatter_into_host_table_fullgraph_is_a_clear_refusal(seed, placement):
+    # fullgraph=True: the refusal is Dynamo's "unsupported" error carrying the library's message
+    # (before: a failure inside the fake tensor call, "Dynamo failed to run FX node with fake
+    # tensors"); nothing is written, and eager scatter still works in place.
+    src = torch.randn(500, 8)
+    table = gd.Table(src.clone(), placement)
+
+    def step(index, rows):
+        torch.ops.gnndirect.scatter_rows(table.tensor, index, rows)
+        return rows.sum()
+
+    compiled = torch.compile(step, backend="aot_eager", fullgraph=True)
+    index = torch.randperm(500, device="cuda")[:50]
+    rows = torch.randn(50, 8, device="cuda")
+    with pytest.raises(Exception) as refused:
+        compiled(index, rows)
+    text = str(refused.value)
+    assert "cannot run inside torch.compile" in text
+    assert "fullgraph=True" in text
+    assert "failed to run FX node with fake tensors" not in text
+    assert torch.equal(table.tensor, src), "nothing was written by the refused call"
+    table.scatter(index, rows)
+    assert torch.equal(table.gather(index).cpu(), rows.cpu())
+    assert context_usable()
+
+
+@cuda
+@pytest.mark.parametrize("placement", HOST_PLACEMENTS)
+def test_compile_scatter_into_host_table_runs_in_place_without_fullgraph(seed, placement):
+    # Without fullgraph the op is a graph break: it runs eagerly, in place, between the compiled
+    # parts, and the result equals the eager function's.
+    src = torch.randn(500, 8)
+    table = gd.Table(src.clone(), placement)
+    before = table.tensor.data_ptr()
+
+    def step(index, rows):
+        scaled = rows * 2
+        torch.ops.gnndirect.scatter_rows(table.tensor, index, scaled)
+        return torch.ops.gnndirect.gather(table.tensor, index).sum(dim=1)
+
+    compiled = torch.compile(step, backend="aot_eager")
+    index = torch.randperm(500, device="cuda")[:64]
+    rows = torch.randn(64, 8, device="cuda")
+    got = compiled(index, rows)
+    expect = src.clone()
+    expect[index.cpu()] = (rows * 2).cpu()
+    assert table.tensor.data_ptr() == before, "the table was replaced, not written in place"
+    assert torch.equal(table.tensor, expect)
+    assert torch.allclose(got.cpu(), expect[index.cpu()].sum(dim=1))
+
+
+# -- issue #42 item 4: a FIFO or a directory passed as a .npy file -----------------------------
+
+@pytest.mark.parametrize("kind", ["fifo", "directory"])
+def test_from_npy_refuses_non_regular_files_without_blocking(tmp_path, kind):
+    import os
+
+    path = tmp_path / "features.npy"
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.mkdir()
+    outcome = {}
+
+    def load():
+        try:
+            gd.Table.from_npy(path, "pinned" if torch.cuda.is_available() else "auto")
+            outcome["result"] = "accepted"
+        except Exception as error:  # noqa: BLE001 - the type is asserted below
+            outcome["result"] = error
+
+    worker = threading.Thread(target=load, daemon=True)
+    worker.start()
+    worker.join(10)
+    blocked = worker.is_alive()
+    if blocked and kind == "fifo":  # release a blocked open() so that the thread ends
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+        os.close(fd)
+        worker.join(10)
+    assert not blocked, "the loader blocked on a non-regular file"
+    error = outcome["result"]
+    assert isinstance(error, ValueError), repr(error)
+    assert ("FIFO" if kind == "fifo" else "directory") in str(error)
+    assert "not a regular file" in str(error)

@@ -21,6 +21,7 @@
 #include <gnndirect/graph/generate.cuh>
 #include <gnndirect/graph/generate.hpp>
 #include <gnndirect/host/cpu_gather.hpp>
+#include <gnndirect/io/npy.hpp>
 #include <gnndirect/device/codecs.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/owners/encoded_table.hpp>
@@ -33,8 +34,11 @@
 #include "support/random.hpp"
 #include "support/transfer.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
@@ -168,6 +172,50 @@ TEST_CASE("owners allocate from the caller's resources: buffer, table, csr_graph
                                                                 gnndirect::csr_placement::all(kind), m.device, m.host);
     });
   }
+}
+
+TEST_CASE("the .npy loaders allocate from the caller's resources: load_table_npy, load_csr_npy")
+{
+  // Issue #42 item 7: the loaders took no resource (every allocation went to the defaults).
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  std::string const stem = "/tmp/gnndirect_alloc_npy_" + std::to_string(::getpid()) + "_";
+  std::int64_t const rows = 300, cols = 7;
+  std::vector<float> values(static_cast<std::size_t>(rows * cols));
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  for (float& v : values) { v = normal(rng); }
+  gnndirect::save_npy(stem + "x.npy", gnndirect::npy_dtype::float32, {rows, cols}, values.data());
+  fixture f;
+  CAPTURE(f.seed);
+  gnndirect::save_npy(stem + "indptr.npy", std::vector<Offset>(f.host_graph.indptr.begin(), f.host_graph.indptr.end()));
+  std::vector<std::int64_t> wide(f.host_graph.indices.begin(), f.host_graph.indices.end());  // converted on load
+  gnndirect::save_npy(stem + "indices.npy", wide);
+  std::vector<float> weights(wide.size());
+  for (float& w : weights) { w = std::abs(normal(rng)); }
+  gnndirect::save_npy(stem + "weights.npy", weights);
+  measured m;
+  for (memory_kind kind : {memory_kind::device, memory_kind::pinned}) {
+    std::string const placement(gnndirect::to_string(kind));
+    CAPTURE(placement);
+    bool const device = kind == memory_kind::device;
+    m.check("load_table_npy(path, kind, mr, host_mr)", device, !device, [&] {
+      auto const t = gnndirect::load_table_npy<float>(stem + "x.npy", kind, m.device, m.host);
+      std::vector<float> back(values.size());
+      GNNDIRECT_CUDA_TRY(cudaMemcpy(back.data(), t.view().data, t.bytes(), cudaMemcpyDefault));
+      CHECK(back == values);
+    });
+    m.check("load_csr_npy(indptr, indices, placement, weights, mr, host_mr)", device, !device, [&] {
+      auto const g = gnndirect::load_csr_npy<Offset, Index>(stem + "indptr.npy", stem + "indices.npy",
+                                                            gnndirect::csr_placement::all(kind), stem + "weights.npy",
+                                                            m.device, m.host);
+      CHECK(g.num_nodes() == f.n);
+      std::vector<Index> indices(static_cast<std::size_t>(g.num_edges()));
+      GNNDIRECT_CUDA_TRY(cudaMemcpy(indices.data(), g.view().indices, indices.size() * sizeof(Index), cudaMemcpyDefault));
+      CHECK(std::equal(indices.begin(), indices.end(), f.host_graph.indices.begin()));
+    });
+  }
+  for (const char* name : {"x.npy", "indptr.npy", "indices.npy", "weights.npy"}) { std::remove((stem + name).c_str()); }
 }
 
 TEST_CASE("graph construction and checks allocate from the caller's resources: coo_to_csr, from_coo, validate")

@@ -10,12 +10,16 @@
 #include <gnndirect/device/codecs.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/owners/encoded_table.hpp>
+#include <gnndirect/owners/table.hpp>
 
 #include "support/random.hpp"
 #include "support/transfer.hpp"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -38,7 +42,9 @@ constexpr memory_kind all_kinds[] = {memory_kind::device, memory_kind::pinned, m
                                      memory_kind::managed_host};
 
 /// Feature-like input: heavy-tailed columns (a normal over the root of a uniform) with column
-/// scales spread over e^-3..e^3; row 5 all equal (the affine codecs' scale-0 case).
+/// scales spread over e^-3..e^3; row 5 all equal (the affine codecs' scale-0 case); row 6 fp32
+/// subnormals of both signs (issue #42: the scale must not flush, and the GPU's decode must keep
+/// them as the host's does).
 std::vector<float> features(std::mt19937_64& rng, std::int64_t rows, std::int64_t cols)
 {
   std::normal_distribution<float> normal(0.0f, 1.0f);
@@ -49,6 +55,11 @@ std::vector<float> features(std::mt19937_64& rng, std::int64_t rows, std::int64_
   std::vector<float> x(static_cast<std::size_t>(rows * cols));
   for (std::int64_t r = 0; r < rows; ++r) {
     for (std::int64_t c = 0; c < cols; ++c) {
+      if (r == 6) {
+        std::uint32_t const bits = static_cast<std::uint32_t>(1 + rng() % 0x7fffffu) | (rng() % 2 ? 0x80000000u : 0u);
+        std::memcpy(&x[r * cols + c], &bits, 4);
+        continue;
+      }
       x[r * cols + c] = r == 5 ? 3.25f : scale[c] * normal(rng) / std::sqrt(uniform(rng));
     }
   }
@@ -227,6 +238,89 @@ TEST_CASE("codecs: encoded_view_of converts plain tables (fp32 -> fp16/bf16, fp1
   }
 }
 
+/// Issue #42 item 2: gathers `cols` of `stride` columns of element type S (the last ones, so the
+/// slice's last row ends where the table ends) through encoded_view_of<Codec> into D rows, from
+/// memory registered in place whose next page is unmapped: a load past the slice's last byte
+/// faults (before: load_bytes() rounded the payload up to 16 bytes, cudaErrorIllegalAddress at the
+/// last row). Compared with the host conversion of the same elements, guard rows poisoned.
+template <class Codec, class S, class D>
+void check_slice_ending_at_unmapped_page(std::mt19937_64& rng, std::int64_t cols, std::int64_t stride)
+{
+  CAPTURE(cols);
+  CAPTURE(stride);
+  CAPTURE(sizeof(S));
+  CAPTURE(sizeof(D));
+  auto const page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  std::int64_t const rows = 1000;
+  std::size_t const table_bytes = static_cast<std::size_t>(rows * stride) * sizeof(S);
+  std::size_t const pages = (table_bytes + page - 1) / page;
+  void* const mapping = mmap(nullptr, (pages + 1) * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  REQUIRE(mapping != MAP_FAILED);
+  REQUIRE(munmap(static_cast<char*>(mapping) + pages * page, page) == 0);  // nothing after the end
+  auto* const table_start = reinterpret_cast<S*>(static_cast<char*>(mapping) + pages * page - table_bytes);
+  std::normal_distribution<float> normal(0.0f, 4.0f);
+  for (std::int64_t i = 0; i < rows * stride; ++i) { table_start[i] = gnndirect::numeric::from_float<S>(normal(rng)); }
+  const S* const slice = table_start + (stride - cols);  // columns stride - cols .. stride - 1
+  std::vector<std::int64_t> indices = gnndirect::test::random_indices<std::int64_t>(rng, 257, rows);
+  indices[0] = rows - 1;  // the row whose loads used to run past the end
+  indices.back() = rows - 1;
+  auto const d_indices = gnndirect::test::to_buffer(indices);
+  auto const count = static_cast<std::int64_t>(indices.size());
+  poisoned<D> out(count, cols);
+  {
+    auto const t = gnndirect::table<S>::adopt_by_registration(const_cast<S*>(slice), rows, cols, stride);
+    auto const view = gnndirect::encoded_view_of<Codec>(table_view<const S>(t.view()));
+    CHECK(view.load_bytes() == view.payload_bytes());  // a slice cannot vouch for its padding
+    gnndirect::gather(cudaStreamLegacy, view, d_indices.data(), count, out.view());
+  }
+  CHECK(cudaGetLastError() == cudaSuccess);
+  auto const got = out.read();
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < indices.size(); ++i) {
+    for (std::int64_t c = 0; c < cols; ++c) {
+      D const expected = gnndirect::numeric::from_float<D>(
+        gnndirect::numeric::to_float(slice[static_cast<std::size_t>(indices[i] * stride + c)]));
+      wrong += std::memcmp(got.data() + (i * static_cast<std::size_t>(cols) + static_cast<std::size_t>(c)) * sizeof(D),
+                           &expected, sizeof(D)) != 0;
+    }
+  }
+  CHECK(wrong == 0);
+  for (std::size_t b = indices.size() * static_cast<std::size_t>(cols) * sizeof(D); b < got.size(); ++b) {
+    if (got[b] != poison) { FAIL("write past the output's end at byte " << b); }
+  }
+  REQUIRE(munmap(mapping, pages * page) == 0);
+}
+
+TEST_CASE("codecs: decoding gathers from registered column slices never read past the slice")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  // The issue's three slices: fp16 50 of 64 columns, fp32 3 of 4, bf16 7 of 8; each decoded to
+  // float and to its own type (a byte copy), fp32 also to fp16.
+  check_slice_ending_at_unmapped_page<codecs::fp16, __half, float>(rng, 50, 64);
+  check_slice_ending_at_unmapped_page<codecs::fp16, __half, __half>(rng, 50, 64);
+  check_slice_ending_at_unmapped_page<codecs::fp32, float, __half>(rng, 3, 4);
+  check_slice_ending_at_unmapped_page<codecs::fp32, float, float>(rng, 3, 4);
+  check_slice_ending_at_unmapped_page<codecs::bf16, __nv_bfloat16, float>(rng, 7, 8);
+  check_slice_ending_at_unmapped_page<codecs::bf16, __nv_bfloat16, __nv_bfloat16>(rng, 7, 8);
+  // Wider rows: 600 of 602 fp32 columns (a 16-byte multiple) and 601 of 602.
+  check_slice_ending_at_unmapped_page<codecs::fp32, float, __half>(rng, 600, 602);
+  check_slice_ending_at_unmapped_page<codecs::fp16, __half, float>(rng, 601, 602);
+}
+
+TEST_CASE("codecs: an encoded table's view loads whole 16-byte vectors of its padding")
+{
+  // The common path keeps its 16-byte loads: the owner says every row owns its stride.
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  std::vector<float> const x = features(rng, 10, 100);
+  encoded_table<codecs::int8_affine> const t(x.data(), 10, 100, memory_kind::pinned);
+  CHECK(t.view().readable_bytes == t.stride_bytes());
+  CHECK(t.view().load_bytes() == 112);
+}
+
 TEST_CASE("codecs: tiered gather of encoded rows (int8, 4-bit) equals the host decode")
 {
   std::uint64_t const seed = gnndirect::test::fresh_seed();
@@ -302,7 +396,7 @@ TEST_CASE("codecs: a user codec (codebook in constant memory) through the decodi
     std::vector<std::uint8_t> bytes = gnndirect::test::random_bytes(rng, static_cast<std::size_t>(rows * stride));
     for (memory_kind kind : {memory_kind::device, memory_kind::pinned}) {
       auto const stored = gnndirect::test::to_buffer(bytes, kind);
-      gnndirect::encoded_view<codebook_codec> const view{stored.data(), rows, cols, stride, kind, nullptr, {}};
+      gnndirect::encoded_view<codebook_codec> const view{stored.data(), rows, cols, stride, kind, nullptr, {}, stride};
       std::vector<std::int64_t> const indices = gnndirect::test::random_indices<std::int64_t>(rng, 301, rows);
       auto const d_indices = gnndirect::test::to_buffer(indices);
       poisoned<float> out(301, cols);

@@ -22,6 +22,9 @@
 #include <gnndirect/detail/core/pointer_checks.hpp>
 #include <gnndirect/io/edge_list.hpp>
 #include <gnndirect/io/npy.hpp>
+#include <gnndirect/device/codecs.hpp>
+#include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/owners/encoded_table.hpp>
 #include <gnndirect/owners/registration.hpp>
 #include <gnndirect/owners/table.hpp>
 #include <gnndirect/reference/gather_reference.hpp>
@@ -29,16 +32,21 @@
 
 #include "support/random.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <future>
 #include <limits>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 using gnndirect::corrupt_graph;
@@ -544,6 +552,123 @@ TEST_CASE("bad-input: table size overflow and negative shape")
   std::vector<float> host(16);
   CHECK_THROWS_WITH_AS(gnndirect::table<float>::adopt_by_registration(host.data(), 4, 4, 3),
                        doctest::Contains("row_stride < cols"), gnndirect::invalid_argument);
+}
+
+TEST_CASE("bad-input: buffer size overflow is refused before allocating")
+{
+  // Issue #42 item 3: 2^61 + 4 int64 elements wrapped to 32 bytes (size() 2^61 + 4, bytes() 32)
+  // in pinned, device and stream-ordered memory. The check comes before any CUDA call, so this
+  // runs without a GPU too.
+  std::mt19937_64 rng(gnndirect::test::fresh_seed());
+  std::size_t const wraps = (std::size_t{1} << 61) + 1 + rng() % 1000;  // x 8 wraps past 2^64
+  CAPTURE(wraps);
+  for (memory_kind kind : {memory_kind::device, memory_kind::pinned, memory_kind::managed_host}) {
+    std::string const where(gnndirect::to_string(kind));
+    CAPTURE(where);
+    CHECK_THROWS_WITH_AS(gnndirect::buffer<std::int64_t>(wraps, kind), doctest::Contains("size * sizeof(T) overflows"),
+                         gnndirect::invalid_argument);
+  }
+  CHECK_THROWS_WITH_AS(gnndirect::buffer<std::int64_t>(wraps, cudaStream_t{}), doctest::Contains("overflows"),
+                       gnndirect::invalid_argument);
+  CHECK_THROWS_WITH_AS(gnndirect::buffer<std::int64_t>(wraps, cudaStream_t{}, cudaMemPool_t{}),
+                       doctest::Contains("overflows"), gnndirect::invalid_argument);
+  CHECK_THROWS_WITH_AS(gnndirect::buffer<double>(std::numeric_limits<std::size_t>::max(), memory_kind::pinned),
+                       doctest::Contains("overflows"), gnndirect::invalid_argument);
+  // The helper itself, at the edge: the largest product that fits passes, one more does not.
+  std::size_t const max = std::numeric_limits<std::size_t>::max();
+  CHECK(gnndirect::detail::checked_product(max / 8, 8, "edge") == max / 8 * 8);
+  CHECK_THROWS_AS(gnndirect::detail::checked_product(max / 8 + 1, 8, "edge"), gnndirect::invalid_argument);
+  CHECK(gnndirect::detail::checked_product(0, max, "zero") == 0);
+  CHECK_THROWS_AS(gnndirect::detail::checked_sum(max, 1, "sum"), gnndirect::invalid_argument);
+}
+
+TEST_CASE("bad-input: encoded table size overflow is refused before allocating")
+{
+  // Issue #42 item 3: 2^58 + 1 rows of 64-byte encoded rows threw std::bad_alloc; now the
+  // documented invalid_argument, before anything is allocated or read (the input is never
+  // touched: a pointer to a few values stands for it), in every placement.
+  std::vector<float> const few(64, 1.0f);
+  std::int64_t const rows = (std::int64_t{1} << 58) + 1;
+  for (memory_kind kind : {memory_kind::device, memory_kind::pinned, memory_kind::registered, memory_kind::managed_host}) {
+    std::string const where(gnndirect::to_string(kind));
+    CAPTURE(where);
+    CHECK_THROWS_WITH_AS(gnndirect::encoded_table<gnndirect::codecs::int8_affine>(few.data(), rows, 64, kind),
+                         doctest::Contains("rows * stride bytes overflows"), gnndirect::invalid_argument);
+    CHECK_THROWS_WITH_AS(gnndirect::encoded_table<gnndirect::codecs::fp32>(few.data(), 2, std::int64_t{1} << 62, kind),
+                         doctest::Contains("overflows"), gnndirect::invalid_argument);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Non-regular files passed to the loaders (issue #42 item 4).
+
+namespace {
+
+/// Runs `call` on a thread and expects it to throw invalid_argument containing `text` within
+/// 10 seconds. A call still blocked then (the old open() of a FIFO's read end waited for a
+/// writer forever) is released by opening `fifo`'s write end, and the row fails.
+template <class Call>
+void expect_refused_in_time(Call call, const std::string& text, const std::string& fifo)
+{
+  std::promise<std::string> result;
+  std::future<std::string> done = result.get_future();
+  std::thread worker([&] {
+    try {
+      call();
+      result.set_value("accepted");
+    } catch (const gnndirect::invalid_argument& e) {
+      result.set_value(std::string("invalid_argument: ") + e.what());
+    } catch (const std::exception& e) {
+      result.set_value(std::string("other exception: ") + e.what());
+    }
+  });
+  bool const in_time = done.wait_for(std::chrono::seconds(10)) == std::future_status::ready;
+  if (!in_time) {
+    int const writer = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);  // ends a blocked open(); EOF on close
+    if (writer >= 0) { ::close(writer); }
+  }
+  worker.join();
+  CHECK_MESSAGE(in_time, "the loader blocked on a non-regular file");
+  std::string const what = done.get();
+  CAPTURE(what);
+  CHECK(what.rfind("invalid_argument: ", 0) == 0);
+  CHECK(what.find(text) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("bad-input: loaders refuse FIFOs, devices and directories without blocking")
+{
+  temp_file const fifo(".npy");
+  REQUIRE(::mkfifo(fifo.path.c_str(), 0600) == 0);
+  temp_file const directory(".npy");
+  REQUIRE(::mkdir(directory.path.c_str(), 0700) == 0);
+  temp_file const good(".npy");  // a valid file beside the bad one, so each loader reaches it
+  gnndirect::save_npy(good.path, std::vector<std::int64_t>{0, 1, 2});
+  struct bad_path {
+    std::string path;
+    std::string kind;
+  };
+  std::vector<bad_path> const bad{{fifo.path, "is a FIFO"}, {directory.path, "is a directory"},
+                                  {"/dev/null", "is a character device"}};
+  for (const bad_path& b : bad) {
+    CAPTURE(b.path);
+    expect_refused_in_time([&] { gnndirect::npy_array const a(b.path); }, "npy '" + b.path + "': " + b.kind, fifo.path);
+    expect_refused_in_time([&] { (void)gnndirect::load_table_npy<float>(b.path, memory_kind::pinned); }, b.kind,
+                           fifo.path);
+    expect_refused_in_time(
+      [&] { (void)gnndirect::load_csr_npy<std::int64_t, std::int32_t>(b.path, good.path, {}); }, b.kind, fifo.path);
+    expect_refused_in_time(
+      [&] { (void)gnndirect::load_csr_npy<std::int64_t, std::int32_t>(good.path, b.path, {}); }, b.kind, fifo.path);
+    expect_refused_in_time([&] { (void)gnndirect::load_coo_npy<std::int32_t>(good.path, b.path); }, b.kind,
+                           fifo.path);
+    expect_refused_in_time([&] { (void)gnndirect::read_edge_list<std::int32_t>(b.path); },
+                           "edge list '" + b.path + "': " + b.kind, fifo.path);
+  }
+  // A missing file still says so.
+  expect_refused_in_time([&] { (void)gnndirect::read_edge_list<std::int32_t>(good.path + ".missing"); },
+                         "cannot open", fifo.path);
+  ::rmdir(directory.path.c_str());
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,9 +4,14 @@
 // override, and the chunked .npy streaming that keeps peak memory bounded (io/npy.hpp).
 #include <doctest/doctest.h>
 
+#include <gnndirect/device/codecs.hpp>
 #include <gnndirect/io/npy.hpp>
+#include <gnndirect/owners/encoded_table.hpp>
 #include <gnndirect/owners/allocation.hpp>
 #include <gnndirect/owners/host_memory.hpp>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -249,4 +254,81 @@ TEST_CASE("npy streaming: chunked conversion matches an element-wise reference a
                                                           gnndirect::detail::npy_sink<std::int32_t>{out.data(), false}, 64),
                        doctest::Contains(("element " + std::to_string(bad) + " = ").c_str()),
                        gnndirect::invalid_argument);
+}
+
+TEST_CASE("registration: pages not yet resident beyond what the host can give are refused before pinning")
+{
+  // Issue #42 item 3: pinning faults in and locks every page, so a range whose non-resident
+  // pages exceed what the host can give now would commit memory until the OOM killer; pages
+  // already resident commit nothing and never count.
+  auto const page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  std::size_t const pages = 64;
+  void* const mapping = ::mmap(nullptr, pages * page, PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  REQUIRE(mapping != MAP_FAILED);
+  auto* const bytes = static_cast<unsigned char*>(mapping);
+  CHECK(gnndirect::detail::non_resident_bytes(mapping, pages * page) == pages * page);
+  std::mt19937_64 rng(std::random_device{}());
+  std::size_t const touched = 1 + rng() % (pages - 1);
+  CAPTURE(touched);
+  for (std::size_t p = 0; p < touched; ++p) { bytes[p * page] = 1; }
+  CHECK(gnndirect::detail::non_resident_bytes(mapping, pages * page) == (pages - touched) * page);
+  CHECK(gnndirect::detail::non_resident_bytes(bytes + 1, page - 1) == 0);  // inside the first (touched) page
+  {
+    // Can give exactly the untouched part: accepted; one byte less: refused, naming the bytes.
+    std::string const exact = std::to_string((pages - touched) * page);
+    env_scope const limit("GNNDIRECT_HOST_MEMORY_LIMIT", exact.c_str());
+    CHECK_NOTHROW(gnndirect::detail::refuse_registration_beyond_available(mapping, pages * page));
+  }
+  {
+    std::string const less = std::to_string((pages - touched) * page - 1);
+    env_scope const limit("GNNDIRECT_HOST_MEMORY_LIMIT", less.c_str());
+    try {
+      gnndirect::detail::refuse_registration_beyond_available(mapping, pages * page);
+      FAIL("expected allocation_error");
+    } catch (const gnndirect::allocation_error& e) {
+      CHECK(e.kind() == gnndirect::memory_kind::registered);
+      CHECK(std::string(e.what()).find(std::to_string((pages - touched) * page) + " bytes of the range are not resident") !=
+            std::string::npos);
+    }
+  }
+  ::munmap(mapping, pages * page);
+}
+
+TEST_CASE("an encoded table larger than the host from a MAP_NORESERVE input is refused before committing")
+{
+  // Issue #42 item 3: 512 GiB of fp32 rows encoded into registered memory calloc'ed the codes and
+  // wrote them until the OOM killer ended the process. The refusal comes before anything is
+  // allocated or read (the input is a MAP_NORESERVE mapping that is never touched).
+  std::size_t const bytes = std::size_t{512} << 30;
+  void* const input = ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (input == MAP_FAILED) {
+    MESSAGE("a 512 GiB MAP_NORESERVE mapping is not allowed here (strict overcommit): skipped");
+    return;
+  }
+  std::int64_t const cols = 32;  // 128-byte rows: codes of 512 GiB
+  auto const rows = static_cast<std::int64_t>(bytes / (cols * 4));
+  auto const encode = [&] {
+    gnndirect::encoded_table<gnndirect::codecs::fp32> const t(static_cast<const float*>(input), rows, cols,
+                                                              gnndirect::memory_kind::registered);
+  };
+  {
+    env_scope const probe("GNNDIRECT_HOST_MEMORY_LIMIT", nullptr);  // the real probe
+    auto const available = gnndirect::query_host_memory_available();
+    if (available.known && available.bytes < bytes) {
+      CHECK_THROWS_WITH_AS(encode(), doctest::Contains("cannot allocate"), gnndirect::allocation_error);
+    } else {
+      MESSAGE("this host can give 512 GiB: only the override case runs");
+    }
+  }
+  env_scope const limit("GNNDIRECT_HOST_MEMORY_LIMIT", "64G");
+  try {
+    encode();
+    FAIL("expected allocation_error");
+  } catch (const gnndirect::allocation_error& e) {
+    CHECK(e.kind() == gnndirect::memory_kind::registered);
+    CHECK(e.bytes() >= bytes);
+    CHECK(std::string(e.what()).find("GNNDIRECT_HOST_MEMORY_LIMIT") != std::string::npos);
+  }
+  ::munmap(input, bytes);
 }

@@ -7,10 +7,17 @@
 ///
 /// Encoders take a row of finite floats and return -1, or the first column whose value they
 /// cannot encode (NaN, infinity, or beyond the format's range for fp16/bf16); the caller names the
-/// row. Error bounds (per value x of a row with minimum lo, maximum hi, max |x| amax):
-/// fp16/bf16: round to nearest even (relative 2^-11 / 2^-8); int8: (hi - lo) / 510; 4-bit:
-/// (hi - lo) / 30; fp8 e4m3: |x| / 16 + amax * 2^-18 (subnormals). A row whose values are all
-/// equal decodes exactly with the affine codecs (scale 0: no division by zero).
+/// row. Error bounds of the fp32 decode, for every finite input, denormals included (per value x
+/// of a row with minimum lo, maximum hi, max |x| amax, M = max(|lo|, |hi|)):
+/// - fp16: |x| * 2^-11 + 2^-25 (round to nearest even; fp16 subnormals are multiples of 2^-24,
+///   so values below 2^-25, fp32 denormals among them, become 0);
+/// - bf16: |x| * 2^-8 + 2^-134 (fp32's exponent range; bf16 subnormals are multiples of 2^-133);
+/// - int8: (hi - lo) / 510 + M * 2^-22 + 2^-149; 4-bit: (hi - lo) / 30 + M * 2^-22 + 2^-149
+///   (the second and third terms are fp32's own rounding of the scale and of the decoded value,
+///   relative and subnormal: a row of denormals keeps them, its scale never flushes to 0);
+/// - fp8 e4m3: |x| / 16 + amax * 2^-18 + 2^-149 (amax * 2^-18: e4m3 subnormals; 2^-149: fp32's).
+/// A row whose values are all equal decodes exactly with the affine codecs (scale 0: no division
+/// by zero); so does an all-zero row with fp8.
 
 #include <gnndirect/device/row_codec.hpp>
 #include <gnndirect/detail/device/codecs.hpp>
@@ -115,6 +122,9 @@ struct fp8_e4m3 {
   }
 
   /// Encodes a row. @returns -1 or the first non-finite column. An all-zero row gets scale 0.
+  /// The scale is amax / 448 rounded up (a row of denormals keeps a non-zero scale, at least
+  /// 2^-149), one float lower when 448 x scale would overflow (amax near FLT_MAX; the top codes
+  /// then saturate at 448).
   /// @param x, cols the values  @param out the codes  @param meta the row's scale
   static std::int64_t encode_row(const float* x, std::int64_t cols, std::uint8_t* out, meta_type& meta)
   {
@@ -122,7 +132,8 @@ struct fp8_e4m3 {
     if (std::int64_t const bad = detail::first_non_finite(x, cols); bad >= 0) { return bad; }
     float amax = 0.0f;
     for (std::int64_t c = 0; c < cols; ++c) { amax = std::max(amax, std::fabs(x[c])); }
-    float const scale = amax / numeric::e4m3_max;
+    float scale = amax > 0.0f ? detail::scale_at_least(static_cast<double>(amax) / numeric::e4m3_max) : 0.0f;
+    if (!std::isfinite(scale * numeric::e4m3_max)) { scale = std::nextafter(scale, 0.0f); }
     meta.scale = scale;
     for (std::int64_t c = 0; c < cols; ++c) {
       out[c] = scale > 0.0f ? numeric::float_to_e4m3(x[c] / scale) : std::uint8_t{0};

@@ -11,11 +11,16 @@
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/owners/coo.hpp>
 #include <gnndirect/detail/io/edge_list.hpp>
+#include <gnndirect/detail/io/files.hpp>
+
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -73,18 +78,36 @@ host_coo<Index> parse_edge_list(std::string_view text, std::string_view name = "
   return coo;
 }
 
-/// Reads and parses an edge-list file. @throws invalid_argument when the file cannot be read, or
-/// as parse_edge_list (naming the path).
+/// Reads and parses an edge-list file. @throws invalid_argument when the file cannot be opened
+/// or read, when it is not a regular file (a FIFO, device or directory: refused before it is
+/// opened for reading, never blocking), or as parse_edge_list (naming the path).
 /// @tparam Index node id type of the result  @param path the file
 /// @param num_nodes node count, or -1 for 1 + the largest id  @return the edges in file order
 template <class Index>
 host_coo<Index> read_edge_list(const std::string& path, std::int64_t num_nodes = -1)
 {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) { throw invalid_argument(__FILE__, __LINE__, "edge list '" + path + "': cannot open"); }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_edge_list<Index>(text.str(), path, num_nodes);
+  std::string const prefix = "edge list '" + path + "': ";
+  int const fd = detail::open_regular_file(path, prefix);
+  std::string text;
+  char chunk[1 << 16];
+  while (true) {
+    ssize_t const got = ::read(fd, chunk, sizeof chunk);
+    if (got < 0 && errno == EINTR) { continue; }
+    if (got < 0) {
+      int const saved = errno;
+      ::close(fd);
+      throw invalid_argument(__FILE__, __LINE__, prefix + "cannot read: " + std::strerror(saved));
+    }
+    if (got == 0) { break; }
+    try {
+      text.append(chunk, static_cast<std::size_t>(got));
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+  }
+  ::close(fd);
+  return parse_edge_list<Index>(text, path, num_nodes);
 }
 
 GNNDIRECT_NAMESPACE_END

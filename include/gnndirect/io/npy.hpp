@@ -8,6 +8,8 @@
 #include <gnndirect/algorithms/validate.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/host_resource.hpp>
+#include <gnndirect/core/resource.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/io/npy_array.hpp>
@@ -45,15 +47,20 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// one chunk. Host placements are checked against what the host can give before anything is
 /// committed (allocation_error naming the bytes, see host_memory.hpp). Does not validate the
 /// structure: call validate() on untrusted files. Synchronous.
+/// Every device and pinned allocation comes from `mr` / `host_mr` (defaults: the device's default
+/// pool, cudaHostAlloc), as csr_graph's constructor; the graph returns its arrays there, so both
+/// resources must outlive it. Staging for device arrays is one pageable chunk.
 /// @param indptr_path, indices_path the two files  @param placement where the arrays go
-/// @param weights_path empty for an unweighted graph  @return the graph
+/// @param weights_path empty for an unweighted graph  @param mr, host_mr resources
+/// @return the graph
 /// @throws invalid_argument naming the file (format, dtype, shape, a value out of range, an
 ///         indices length different from indptr[num_nodes] is left to validate());
 ///         allocation_error; cuda_error.
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 csr_graph<Offset, Index> load_csr_npy(const std::string& indptr_path, const std::string& indices_path,
-                                      csr_placement placement, const std::string& weights_path = {})
+                                      csr_placement placement, const std::string& weights_path = {},
+                                      resource_ref mr = {}, host_resource_ref host_mr = {})
 {
   npy_array const indptr(indptr_path);
   npy_array const indices(indices_path);
@@ -65,7 +72,7 @@ csr_graph<Offset, Index> load_csr_npy(const std::string& indptr_path, const std:
     detail::throw_npy_error(weights_path, "has " + std::to_string(weights.size()) +
                                             " elements, indices has " + std::to_string(indices.size()));
   }
-  csr_graph<Offset, Index> graph(indptr.size() - 1, indices.size(), placement, weighted);
+  csr_graph<Offset, Index> graph(indptr.size() - 1, indices.size(), placement, weighted, false, mr, host_mr);
   // Streamed in bounded chunks straight into the placement: peak host memory is the placed
   // bytes plus one chunk (device arrays: plus one staging chunk), never a second copy.
   detail::stream_npy_integers(indptr, detail::sink_of(graph.indptr()));
@@ -80,13 +87,17 @@ csr_graph<Offset, Index> load_csr_npy(const std::string& indptr_path, const std:
 /// placement in chunks of detail::npy_chunk_bytes on all cores, releasing each chunk's mapped
 /// pages after it, so peak host memory is the placed bytes plus one chunk (plus one staging chunk
 /// for `device`). The allocation is checked against what the host can give before anything is
-/// committed (see host_memory.hpp). Synchronous.
+/// committed (see host_memory.hpp). Synchronous. Device tables come from `mr`, pinned ones from
+/// `host_mr` (defaults: the device's default pool, cudaHostAlloc), as table's constructor; both
+/// must outlive the table. Staging for `device` is one pageable chunk.
 /// @tparam T element type; the file's dtype must be exactly T (no conversion of features)
-/// @param path the file  @param kind placement of the table  @return the table
+/// @param path the file  @param kind placement of the table  @param mr, host_mr resources
+/// @return the table
 /// @throws invalid_argument naming the file (format, dimensions, dtype); allocation_error (the
 ///         host or device cannot hold the table: bytes needed and available); cuda_error.
 template <class T>
-table<T> load_table_npy(const std::string& path, memory_kind kind)
+table<T> load_table_npy(const std::string& path, memory_kind kind, resource_ref mr = {},
+                        host_resource_ref host_mr = {})
 {
   npy_array const array(path);
   std::vector<std::int64_t> const& shape = array.header().shape;
@@ -97,7 +108,7 @@ table<T> load_table_npy(const std::string& path, memory_kind kind)
   const T* const source = array.template data_as<T>();  // dtype check before allocating
   std::int64_t const rows = shape[0];
   std::int64_t const cols = shape.size() == 2 ? shape[1] : 1;
-  table<T> result(rows, cols, kind);
+  table<T> result(rows, cols, kind, mr, host_mr);
   if (result.bytes() == 0) { return result; }
   bool const device = kind == memory_kind::device;
   T* const target = device ? result.view().data : result.host_view().data;

@@ -6,6 +6,7 @@
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/io/npy_header.hpp>
 #include <gnndirect/owners/registration.hpp>
+#include <gnndirect/detail/io/files.hpp>
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -44,12 +45,13 @@ class npy_array {
   npy_array() noexcept = default;
 
   /// Maps `path` and parses its header. Synchronous; no CUDA call.  @param path the file
-  /// @throws invalid_argument naming the file: cannot open/stat/map, or any parse_npy_header /
-  ///         check_npy_data_size problem.
+  /// @throws invalid_argument naming the file: cannot open/stat/map, not a regular file (a FIFO,
+  ///         device or directory: refused before it is opened for reading, never blocking), or
+  ///         any parse_npy_header / check_npy_data_size problem.
   explicit npy_array(std::string path) : path_(std::move(path))
   {
-    int const fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) { detail::throw_npy_error(path_, std::string("cannot open: ") + std::strerror(errno)); }
+    // A FIFO, device or directory is refused before it is opened for reading (no hang in open()).
+    int const fd = detail::open_regular_file(path_, "npy '" + path_ + "': ");
     struct stat info {};
     if (::fstat(fd, &info) != 0 || info.st_size < 10) {
       ::close(fd);

@@ -4,6 +4,7 @@
 
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/owners/allocation.hpp>
+#include <gnndirect/detail/core/bits.hpp>
 
 #include <cstddef>
 #include <type_traits>
@@ -23,23 +24,26 @@ class buffer {
   /// Allocates `size` elements synchronously in `kind`: device memory from `mr`, pinned memory
   /// from `host_mr` (defaults: the device's default pool, cudaHostAlloc); both must outlive the
   /// buffer. @param size elements  @param kind placement  @param mr, host_mr resources
-  /// @throws as allocation::allocation.
+  /// @throws invalid_argument "overflows" when size * sizeof(T) exceeds std::size_t (checked
+  /// before anything is allocated); as allocation::allocation.
   buffer(std::size_t size, memory_kind kind, resource_ref mr = {}, host_resource_ref host_mr = {})
-    : storage_(kind, size * sizeof(T), mr, host_mr), size_(size)
+    : storage_(kind, checked_bytes(size), mr, host_mr), size_(size)
   {
   }
   /// Allocates `size` elements of device memory stream-ordered on `stream` from `mr` (default:
   /// the device's default pool); returned to `mr` on `stream`, which must outlive the buffer, as
-  /// must the resource. Enqueued, not synchronous. @throws as allocation::allocation.
+  /// must the resource. Enqueued, not synchronous. @throws invalid_argument "overflows" (as
+  /// above); as allocation::allocation.
   /// @param size elements  @param stream allocation (and release) stream  @param mr the resource
   buffer(std::size_t size, cudaStream_t stream, resource_ref mr = {})
-    : storage_(size * sizeof(T), stream, mr), size_(size)
+    : storage_(checked_bytes(size), stream, mr), size_(size)
   {
   }
   /// As above, from a CUDA memory pool of the current device (null: its default pool).
   /// @param size elements  @param stream allocation (and release) stream  @param pool the pool
+  /// @throws invalid_argument "overflows" (as above); as allocation::allocation.
   buffer(std::size_t size, cudaStream_t stream, cudaMemPool_t pool)
-    : storage_(size * sizeof(T), stream, pool), size_(size)
+    : storage_(checked_bytes(size), stream, pool), size_(size)
   {
   }
 
@@ -57,6 +61,12 @@ class buffer {
   bool empty() const noexcept { return size_ == 0; }
 
  private:
+  // size * sizeof(T) would wrap for sizes near 2^64 / sizeof(T): refuse before allocating.
+  static std::size_t checked_bytes(std::size_t size)
+  {
+    return detail::checked_product(size, sizeof(T), "buffer: size * sizeof(T)");
+  }
+
   allocation storage_;
   std::size_t size_{0};
 };

@@ -16,12 +16,15 @@
 #include <gnndirect/owners/registration.hpp>
 #include <gnndirect/owners/table.hpp>
 #include <gnndirect/util/parallel.hpp>
+#include <gnndirect/detail/core/bits.hpp>
+#include <gnndirect/detail/owners/allocation.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -70,8 +73,11 @@ class encoded_table {
   /// @param input_stride elements between input rows (-1: cols)  @param codec the codec object
   /// @param mr, host_mr resources of the device and pinned memory
   /// @throws invalid_argument naming the row and column of a value the codec cannot encode (NaN,
-  /// infinity, beyond fp16's range), for a negative shape or a null input; allocation_error;
-  /// cuda_error.
+  /// infinity, beyond fp16's range), for a negative shape or a null input, "overflows" for a
+  /// shape whose bytes exceed std::size_t (checked before anything is allocated);
+  /// allocation_error when the host memory the encoding commits (the codes in host memory or
+  /// their staging copy for `device`, and the per-row metadata) exceeds what the host can give
+  /// (owners/host_memory.hpp), refused before anything is committed; cuda_error.
   ///
   /// Device codes and the per-row metadata (device memory) come from `mr`, pinned codes from
   /// `host_mr` (defaults: the device's default pool, cudaHostAlloc), as table's; both must
@@ -87,8 +93,19 @@ class encoded_table {
     if (input_stride < 0) { input_stride = cols; }
     GNNDIRECT_EXPECTS(input_stride >= cols, "encoded_table: input_stride < cols");
     GNNDIRECT_EXPECTS(rows == 0 || cols == 0 || input != nullptr, "encoded_table: null input");
+    // Every size is checked before anything is allocated: rows * stride wraps for rows near
+    // 2^64 / stride (a few bytes allocated for a huge table), and host memory the encoder
+    // commits is refused up front, not left to the OOM killer.
+    GNNDIRECT_EXPECTS(cols <= std::numeric_limits<std::int64_t>::max() / 64,
+                      "encoded_table: cols " + std::to_string(cols) + " overflows the row's bytes");
     payload_ = encoded_payload_bytes<Codec>(cols);
     stride_ = encoded_row_stride(payload_);
+    std::size_t const code_bytes = detail::checked_product(static_cast<std::uint64_t>(rows),
+                                                           static_cast<std::uint64_t>(stride_),
+                                                           "encoded_table: rows * stride bytes");
+    GNNDIRECT_EXPECTS(code_bytes <= static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max()),
+                      "encoded_table: rows * stride bytes overflows std::int64_t");
+    detail::check_host_capacity(host_bytes_to_encode(code_bytes), kind);
     errors_.assign(static_cast<std::size_t>(cols), column_error{});
     if (rows == 0) { return; }
 
@@ -96,14 +113,15 @@ class encoded_table {
     std::uint8_t* codes = nullptr;
     std::vector<std::uint8_t> staging;
     if (kind == memory_kind::registered) {
-      owned_host_.reset(static_cast<std::uint8_t*>(std::calloc(static_cast<std::size_t>(rows * stride_), 1)));
-      GNNDIRECT_EXPECTS(owned_host_ != nullptr, "encoded_table: out of host memory for " +
-                                                  std::to_string(rows * stride_) + " bytes");
+      owned_host_.reset(static_cast<std::uint8_t*>(std::calloc(code_bytes, 1)));
+      if (owned_host_ == nullptr) {
+        throw allocation_error(__FILE__, __LINE__, code_bytes, kind, "encoded_table: calloc returned null");
+      }
       codes = owned_host_.get();
     } else {
       codes_ = table<std::uint8_t>(rows, stride_, kind, mr, host_mr);
       if (kind == memory_kind::device) {
-        staging.assign(static_cast<std::size_t>(rows * stride_), 0);
+        staging.assign(code_bytes, 0);
         codes = staging.data();
       } else {
         codes = codes_.host_view().data;
@@ -123,10 +141,11 @@ class encoded_table {
     }
   }
 
-  /// @return view for kernels and the bulk API (device-visible addresses)
+  /// @return view for kernels and the bulk API (device-visible addresses); every row, the last
+  /// included, owns its whole stride, so copies may load its padding (readable_bytes = stride)
   encoded_view<Codec> view() const noexcept
   {
-    return {codes_.view().data, rows_, cols_, stride_, kind_, meta_.data(), codec_};
+    return {codes_.view().data, rows_, cols_, stride_, kind_, meta_.data(), codec_, stride_};
   }
   /// The codes as a byte table (rows x stride_bytes), e.g. to build a tiered_table<std::uint8_t>
   /// over them (cache/tiered_table.cuh).  @return the view
@@ -173,6 +192,22 @@ class encoded_table {
   struct free_deleter {
     void operator()(std::uint8_t* p) const noexcept { std::free(p); }
   };
+
+  /// Host bytes the constructor commits for `code_bytes` of codes: the codes themselves (host
+  /// placements) or their staging copy (device), the metadata twice (the encoder's output and
+  /// host_meta()), and the per-thread column statistics. @throws invalid_argument "overflows".
+  std::size_t host_bytes_to_encode(std::size_t code_bytes) const
+  {
+    auto const rows = static_cast<std::uint64_t>(rows_);
+    auto const cols = static_cast<std::uint64_t>(cols_);
+    std::size_t const meta = detail::checked_product(rows, 2 * sizeof(meta_type), "encoded_table: rows * metadata bytes");
+    std::size_t const per_thread = detail::checked_product(
+      cols, sizeof(column_error) + sizeof(double) + 2 * sizeof(float), "encoded_table: cols * statistics bytes");
+    std::size_t const columns = detail::checked_product(
+      per_thread, static_cast<std::uint64_t>(host::default_thread_count()) + 1, "encoded_table: statistics bytes");
+    return detail::checked_sum(detail::checked_sum(code_bytes, meta, "encoded_table: host bytes"), columns,
+                               "encoded_table: host bytes");
+  }
 
   /// Encodes every row on all cores into `codes` / `meta` and accumulates the column errors.
   template <class In>

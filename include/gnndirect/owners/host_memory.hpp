@@ -18,8 +18,10 @@
 /// GNNDIRECT_HOST_MEMORY_LIMIT overrides the probe ("64G", "64GB", "64GiB", "64g", "1.5T",
 /// plain bytes); a value that is not a size is an error, never silently ignored.
 ///
-/// Allocations that commit host memory (pinned, managed_host, the copies into them) are also
-/// checked against what the host can give *now* (query_host_memory_available), because a
+/// Allocations that commit host memory (pinned, managed_host, the copies into them, an encoded
+/// table's codes and staging) are also checked against what the host can give *now*
+/// (query_host_memory_available), and so are the pages of a registered range that are not yet
+/// resident (pinning faults them in; mincore tells which; resident pages never count), because a
 /// request below the ceiling can still exceed what is free, and then the kernel's OOM killer
 /// ends the whole process instead of an exception. The rule, chosen so that it never refuses
 /// what the host can give:

@@ -44,7 +44,8 @@ class host_registration {
   /// @param host, bytes the range  @param chunk_bytes registered per cudaHostRegister call
   /// @throws invalid_argument for a null pointer, zero size, or overlap with an existing
   /// registration; allocation_error (kind registered) when the range exceeds the host-memory
-  /// limit (host_memory.hpp) or the driver refuses, with the size and the locked-memory limit as
+  /// limit (host_memory.hpp), when its pages not yet resident exceed what the host can give now
+  /// (both before any CUDA call), or the driver refuses, with the size and the locked-memory limit as
   /// hint; no_device_error without a GPU.
   host_registration(void* host, std::size_t bytes, std::size_t chunk_bytes = default_chunk_bytes)
   {
@@ -54,6 +55,8 @@ class host_registration {
     // Pinning faults every page in and locks it: a range beyond the host's (or the cgroup's)
     // memory would bring the OOM killer, so it is refused like a pinned allocation.
     detail::refuse_beyond_host_limit(bytes, memory_kind::registered);
+    // Below the ceiling, the pages not yet resident must still fit in what the host can give now.
+    detail::refuse_registration_beyond_available(host, bytes);
     require_device();
     auto const begin = reinterpret_cast<std::uintptr_t>(host);
     detail::registration_registry::instance().add(begin, begin + bytes);

@@ -60,8 +60,10 @@ gnndirect::encoded_view<C> encoded_rows_view(const at::Tensor& codes, const plac
   using M = typename C::meta_type;
   const M* meta_ptr = nullptr;
   if constexpr (meta_floats<C>() > 0) { meta_ptr = static_cast<const M*>(meta->data_ptr()); }
+  // Each row owns codes.size(1) bytes (its padded stride), the last row's included: copies may
+  // load that padding in 16-byte vectors.
   return {static_cast<const std::uint8_t*>(placed.device), codes.size(0), cols, codes.stride(0), placed.kind,
-          meta_ptr, C{}};
+          meta_ptr, C{}, codes.size(1)};
 }
 
 /// (canonical name, encoded row stride in bytes, metadata floats per row, payload bytes per row)

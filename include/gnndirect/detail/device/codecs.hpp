@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 GNNDIRECT_NAMESPACE_BEGIN
 namespace codecs {
@@ -43,6 +44,18 @@ inline std::int64_t first_non_finite(const float* x, std::int64_t cols) noexcept
   return -1;
 }
 
+/// The smallest float at or above `wanted` (> 0): a row's scale. Rounding up, never to nearest,
+/// keeps x / scale within the format's range, and a scale below fp32's smallest subnormal
+/// becomes that subnormal (2^-149) instead of 0, so rows of denormal values keep them (a scale
+/// of 0 decoded such a row to its offset or to 0, outside the documented bound).
+/// @param wanted the exact scale  @return the float scale
+inline float scale_at_least(double wanted) noexcept
+{
+  auto scale = static_cast<float>(wanted);
+  if (static_cast<double>(scale) < wanted) { scale = std::nextafter(scale, std::numeric_limits<float>::infinity()); }
+  return scale;
+}
+
 /// Per-row affine quantisation to `Levels` + 1 codes of `Bits` bits (int8: 255, 4-bit: 15).
 template <int Bits, int Levels>
 struct affine_format {
@@ -74,8 +87,13 @@ struct affine_format {
       lo = std::min(lo, x[c]);
       hi = std::max(hi, x[c]);
     }
-    // The range in double: hi - lo of two finite floats may exceed FLT_MAX.
-    auto const scale = static_cast<float>((static_cast<double>(hi) - lo) / Levels);
+    // The range in double: hi - lo of two finite floats may exceed FLT_MAX. The scale rounds up
+    // (scale_at_least: no code needs clamping, a denormal range keeps a non-zero scale), unless
+    // the top code would then decode beyond FLT_MAX (hi within one scale ulp of it): then one
+    // float below, and the top codes clamp.
+    double const range = static_cast<double>(hi) - lo;
+    float scale = range > 0 ? scale_at_least(range / Levels) : 0.0f;
+    if (!std::isfinite(fmaf(scale, static_cast<float>(Levels), lo))) { scale = std::nextafter(scale, 0.0f); }
     meta = meta_type{scale, lo};
     for (std::int64_t c = 0; c < cols; ++c) {
       double q = scale > 0.0f ? std::nearbyint((static_cast<double>(x[c]) - lo) / scale) : 0.0;
