@@ -103,7 +103,11 @@ void sample_typed_blocks_async(cudaStream_t stream, const typed_graph_view<Offse
     with_relation_sampler(samplers, r, [&](auto const& sampler) {
       static_assert(is_sampler_v<std::decay_t<decltype(sampler)>>,
                     "sample_typed_blocks_async: samplers must model the sampler concept");
-      for (std::size_t l = 0; l < b.num_layers(); ++l) { validate(sampler, policy, csc, b.fanouts[l][r]); }
+      for (std::size_t l = 0; l < b.num_layers(); ++l) {
+        validate(sampler, policy, csc, b.fanouts[l][r]);
+        // every layer's shared memory, before anything is enqueued (as sample_blocks_async)
+        if (b.fanouts[l][r] > 0) { detail::check_sample_shared_memory(sampler, policy, b.fanouts[l][r]); }
+      }
     });
     if (csc.num_nodes > 0) { detail::check_device_accessible(csc.indptr, 0, alignof(Offset), "indptr"); }
     if (csc.num_edges > 0) { detail::check_device_accessible(csc.indices, 0, alignof(Index), "indices"); }
@@ -156,13 +160,15 @@ void sample_typed_blocks_async(cudaStream_t stream, const typed_graph_view<Offse
       if (rb.num_dst == 0) { continue; }
       detail::error_flag_ref const rows_flag{w.records + detail::typed_record(l, r, relations, 0)};
       detail::error_flag_ref const graph_flag{w.records + detail::typed_record(l, r, relations, 1)};
+      detail::sampler_flags const sampler_records{{w.records + detail::typed_record(l, r, relations, 3)},
+                                                  {w.records + detail::typed_record(l, r, relations, 4)}};
       Offset* const slot_edge_ids = o.edge_ids == nullptr ? nullptr : w.slot_edge_ids[r];
       with_relation_sampler(samplers, static_cast<int>(r), [&](auto const& sampler) {
         detail::launch_sample_neighbors(stream, rel.csc, w.frontier[static_cast<std::size_t>(rel.dst_type)],
                                         rb.num_dst, w.frontier_counts + rel.dst_type, fanout,
                                         typed_random_layer(static_cast<int>(l), static_cast<int>(r)),
                                         sampler, policy, w.slot_neighbors[r], slot_edge_ids, w.counts[r],
-                                        rows_flag, graph_flag);
+                                        rows_flag, graph_flag, sampler_records);
       });
       detail::capture_list_end_async(stream, graph_flag, rel.csc.indptr);
       std::size_t bytes = w.relabel.cub_bytes;
@@ -231,6 +237,9 @@ void sample_typed_blocks_check(cudaStream_t stream, workspace_view ws,
                                  ", before it starts or past the edge array (check untrusted graphs "
                                  "with validate_typed())");
       }
+      detail::throw_if_sampler_failed(records[detail::typed_record(l, r, relations, 3)],
+                                      records[detail::typed_record(l, r, relations, 4)],
+                                      "sample_typed_blocks (" + where + ")", "dst nodes of " + where);
       detail::error_record const& ids = records[detail::typed_record(l, r, relations, 2)];
       if (bad(ids)) {
         throw index_out_of_range(__FILE__, __LINE__, "sampled neighbours of " + where,

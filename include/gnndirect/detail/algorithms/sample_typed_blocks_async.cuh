@@ -44,11 +44,15 @@
 GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
 
-/// Error records of a typed sample: [0] the seeds, then per layer per relation three: its rows'
-/// seeds (unused: the seeds record covers them), its corrupt lists, its bad neighbour ids.
+/// Error records of a typed sample: [0] the seeds, then per layer per relation five: its rows'
+/// seeds (unused: the seeds record covers them), its corrupt lists, its bad neighbour ids, its
+/// sampler's bad counts, its sampler's bad slots (sample_neighbors_kernel's sampler_flags).
+inline constexpr std::size_t typed_records_per_relation = 5;
+
+/// Index of record `which` of relation `r` at layer `l` (see typed_records_per_relation).
 inline std::size_t typed_record(std::size_t l, std::size_t r, std::size_t relations, std::size_t which)
 {
-  return 1 + 3 * (l * relations + r) + which;
+  return 1 + typed_records_per_relation * (l * relations + r) + which;
 }
 
 /// Slices of a sample_typed_blocks workspace (sized for the largest layer; layers reuse them).
