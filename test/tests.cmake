@@ -28,6 +28,7 @@ target_compile_options(test_host_temporal PRIVATE -Wno-unknown-pragmas -fno-stri
 gnndirect_host_test(test_graph_host host/test_graph_host.cpp)
 gnndirect_gpu_test(test_gpu_sampling gpu/test_sampling.cu)
 gnndirect_gpu_test(test_gpu_blocks_async gpu/test_blocks_async.cu)
+gnndirect_gpu_test(test_gpu_temporal gpu/test_temporal.cu)
 gnndirect_gpu_test(test_gpu_graph gpu/test_graph.cu)
 gnndirect_gpu_test(test_gpu_pipeline gpu/test_pipeline.cu)
 gnndirect_gpu_test(test_gpu_cache gpu/test_cache.cu)

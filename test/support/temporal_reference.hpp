@@ -20,6 +20,14 @@
 
 namespace gnndirect::test {
 
+/// Appends `from` to `to` element by element (GCC 12 under nvcc -O3 reports a false -Wnonnull
+/// for std::vector's bulk copy of a possibly empty vector).
+template <class T>
+void append(std::vector<T>& to, const std::vector<T>& from)
+{
+  for (T const& x : from) { to.push_back(x); }
+}
+
 /// What the oracle samples: strategy, time form, seed, times and excluded edge ids (sorted).
 struct temporal_setup {
   bool last{false};        ///< 'last' (else 'uniform')
@@ -111,7 +119,8 @@ std::vector<std::int64_t> temporal_positions(const csr_view<Offset, Index>& csr,
   if (n <= fanout) { return eligible; }
   std::vector<std::int64_t> picked;
   if (s.last) {
-    std::vector<std::int64_t> order = eligible;
+    std::vector<std::int64_t> order;
+    append(order, eligible);
     std::sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
       return time_of(a) != time_of(b) ? time_of(a) > time_of(b) : a > b;
     });
@@ -146,12 +155,17 @@ gnndirect::host::reference_blocks<Offset, Index> temporal_blocks_reference(
   std::vector<std::vector<std::int64_t>>* row_times = nullptr)
 {
   gnndirect::host::reference_blocks<Offset, Index> result;
-  std::vector<Index> dst = seeds;
-  std::vector<std::int64_t> time = seed_times;
+  std::vector<Index> dst;
+  append(dst, seeds);
+  std::vector<std::int64_t> time;
+  append(time, seed_times);
   for (std::size_t l = 0; l < fanouts.size(); ++l) {
-    if (row_times != nullptr) { row_times->push_back(time); }
+    if (row_times != nullptr) {
+      row_times->emplace_back();
+      append(row_times->back(), time);
+    }
     gnndirect::host::reference_block<Offset, Index> b;
-    b.dst_nodes = dst;
+    append(b.dst_nodes, dst);
     b.offsets.push_back(0);
     std::vector<Index> sampled;
     std::vector<std::size_t> sampled_row;
@@ -166,9 +180,10 @@ gnndirect::host::reference_blocks<Offset, Index> temporal_blocks_reference(
       b.offsets.push_back(static_cast<std::int64_t>(sampled.size()));
     }
     std::unordered_map<std::int64_t, Index> local;
-    b.src_nodes = dst;
+    append(b.src_nodes, dst);
     for (std::size_t d = 0; d < dst.size(); ++d) { local.emplace(dst[d], static_cast<Index>(d)); }
-    std::vector<std::int64_t> next = time;
+    std::vector<std::int64_t> next;
+    append(next, time);
     for (std::size_t k = 0; k < sampled.size(); ++k) {
       auto const inserted = local.emplace(sampled[k], static_cast<Index>(b.src_nodes.size()));
       if (inserted.second) {
@@ -179,7 +194,8 @@ gnndirect::host::reference_blocks<Offset, Index> temporal_blocks_reference(
       b.indices.push_back(inserted.first->second);
       next[at] = std::min(next[at], time[sampled_row[k]]);
     }
-    dst = b.src_nodes;
+    dst.clear();
+    append(dst, b.src_nodes);
     time = std::move(next);
     result.layers.push_back(std::move(b));
   }
