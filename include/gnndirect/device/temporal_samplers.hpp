@@ -48,51 +48,6 @@ struct edge_time {};
 /// the query (PyG's node-level `time_attr`).
 struct node_time {};
 
-namespace detail {
-/// Eligibility of the edge at position p of one list (time at or before `limit`, not excluded).
-template <class TimeForm, class Offset, class Index>
-struct temporal_eligible {
-  const std::int64_t* times;     ///< edge form: times + first; node form: times
-  std::int64_t num_times;        ///< node form: valid node ids (others are never eligible)
-  const Index* indices;          ///< csr.indices + first
-  const Offset* edge_ids;        ///< csr.edge_ids + first, or null (ids are positions)
-  Offset first;                  ///< the list's first position
-  const std::int64_t* excluded;  ///< sorted excluded edge ids, or null
-  std::int64_t num_excluded;     ///< their number
-  std::int64_t limit;            ///< the row's query time
-
-  /// Time of the edge at position p (node form: its neighbour's time; call when in range).
-  GNNDIRECT_DEVICE std::int64_t time_of(std::int64_t p) const
-  {
-    if constexpr (std::is_same_v<TimeForm, node_time>) {
-      return times[static_cast<std::int64_t>(indices[p])];
-    } else {
-      return times[p];
-    }
-  }
-  GNNDIRECT_DEVICE bool operator()(std::int64_t p) const
-  {
-    if constexpr (std::is_same_v<TimeForm, node_time>) {
-      auto const v = static_cast<std::int64_t>(indices[p]);
-      if (v < 0 || v >= num_times) { return false; }
-    }
-    if (time_of(p) > limit) { return false; }
-    if (num_excluded > 0) {
-      std::int64_t const id = edge_ids != nullptr ? static_cast<std::int64_t>(edge_ids[p])
-                                                  : static_cast<std::int64_t>(first) + p;
-      if (find_sorted(excluded, num_excluded, id) >= 0) { return false; }
-    }
-    return true;
-  }
-};
-
-/// time_of of a temporal_eligible as a function object (the 'last' key).
-template <class Eligible>
-struct time_of_eligible {
-  Eligible eligible;
-  GNNDIRECT_DEVICE std::int64_t operator()(std::int64_t p) const { return eligible.time_of(p); }
-};
-}  // namespace detail
 
 /// Temporal neighbour sampling (file comment): a model of the sampler concept.
 /// @tparam Strategy temporal_uniform or temporal_last
@@ -157,7 +112,7 @@ struct temporal_sampler {
                                        void* scratch, const sampled_output<Offset, Index>& out) const
   {
     if (edges.row < 0 || edges.row >= num_query_times) { return 0; }
-    using eligible_t = detail::temporal_eligible<TimeForm, Offset, Index>;
+    using eligible_t = detail::temporal_eligible<std::is_same_v<TimeForm, node_time>, Offset, Index>;
     eligible_t const eligible{std::is_same_v<TimeForm, node_time> ? times : times + edges.first,
                               num_times,
                               csr.indices + edges.first,

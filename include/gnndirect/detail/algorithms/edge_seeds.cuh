@@ -78,7 +78,7 @@ GNNDIRECT_KERNEL void edge_seed_times_start_kernel(std::int64_t* node_times, std
 {
   std::int64_t const stride = std::int64_t{gridDim.x} * blockDim.x;
   for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < bound; i += stride) {
-    node_times[i] = std::numeric_limits<std::int64_t>::max();
+    node_times[i] = INT64_MAX;
   }
 }
 

@@ -102,7 +102,7 @@ GNNDIRECT_KERNEL void start_row_times_kernel(const std::int64_t* times, device_c
   std::int64_t const dst = num_dst.get();
   std::int64_t const stride = std::int64_t{gridDim.x} * blockDim.x;
   for (std::int64_t s = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; s < src_bound; s += stride) {
-    next[s] = s < dst ? times[s] : std::numeric_limits<std::int64_t>::max();
+    next[s] = s < dst ? times[s] : INT64_MAX;
   }
 }
 

@@ -157,5 +157,49 @@ GNNDIRECT_DEVICE std::int64_t sample_most_recent(const Tile& tile, const sampled
   return count;
 }
 
+/// Eligibility of the edge at position p of one list (PerNode: node_time, else edge_time) (time at or before `limit`, not excluded).
+template <bool PerNode, class Offset, class Index>
+struct temporal_eligible {
+  const std::int64_t* times;     ///< edge form: times + first; node form: times
+  std::int64_t num_times;        ///< node form: valid node ids (others are never eligible)
+  const Index* indices;          ///< csr.indices + first
+  const Offset* edge_ids;        ///< csr.edge_ids + first, or null (ids are positions)
+  Offset first;                  ///< the list's first position
+  const std::int64_t* excluded;  ///< sorted excluded edge ids, or null
+  std::int64_t num_excluded;     ///< their number
+  std::int64_t limit;            ///< the row's query time
+
+  /// Time of the edge at position p (node form: its neighbour's time; call when in range).
+  GNNDIRECT_DEVICE std::int64_t time_of(std::int64_t p) const
+  {
+    if constexpr (PerNode) {
+      return times[static_cast<std::int64_t>(indices[p])];
+    } else {
+      return times[p];
+    }
+  }
+  GNNDIRECT_DEVICE bool operator()(std::int64_t p) const
+  {
+    if constexpr (PerNode) {
+      auto const v = static_cast<std::int64_t>(indices[p]);
+      if (v < 0 || v >= num_times) { return false; }
+    }
+    if (time_of(p) > limit) { return false; }
+    if (num_excluded > 0) {
+      std::int64_t const id = edge_ids != nullptr ? static_cast<std::int64_t>(edge_ids[p])
+                                                  : static_cast<std::int64_t>(first) + p;
+      if (find_sorted(excluded, num_excluded, id) >= 0) { return false; }
+    }
+    return true;
+  }
+};
+
+/// time_of of a temporal_eligible as a function object (the 'last' key).
+template <class Eligible>
+struct time_of_eligible {
+  Eligible eligible;
+  GNNDIRECT_DEVICE std::int64_t operator()(std::int64_t p) const { return eligible.time_of(p); }
+};
+
 }  // namespace detail
 GNNDIRECT_NAMESPACE_END
