@@ -21,9 +21,16 @@ gnndirect_host_test(test_host_device_emulated host/test_device_emulated_samplers
 target_compile_options(test_host_device_emulated PRIVATE -Wno-unknown-pragmas -fno-strict-aliasing)
 # Many small instantiations (codec x type x widths): -O1 keeps its compile time reasonable.
 set_source_files_properties(host/test_device_emulated_rows.cpp PROPERTIES COMPILE_OPTIONS -O1)
+# Temporal samplers (device/temporal_samplers.hpp) on an emulated tile, against
+# test/support/temporal_reference.hpp; the GPU side is test_gpu_temporal.
+gnndirect_host_test(test_host_temporal host/test_temporal_host.cpp)
+gnndirect_host_test(test_host_negative_sampling host/test_negative_sampling_host.cpp)
+target_compile_options(test_host_temporal PRIVATE -Wno-unknown-pragmas -fno-strict-aliasing)
 gnndirect_host_test(test_graph_host host/test_graph_host.cpp)
 gnndirect_gpu_test(test_gpu_sampling gpu/test_sampling.cu)
 gnndirect_gpu_test(test_gpu_blocks_async gpu/test_blocks_async.cu)
+gnndirect_gpu_test(test_gpu_temporal gpu/test_temporal.cu)
+gnndirect_gpu_test(test_gpu_link gpu/test_link.cu)
 gnndirect_gpu_test(test_gpu_graph gpu/test_graph.cu)
 gnndirect_gpu_test(test_gpu_pipeline gpu/test_pipeline.cu)
 gnndirect_gpu_test(test_gpu_cache gpu/test_cache.cu)

@@ -40,6 +40,7 @@
 #include <gnndirect/device/sample_neighbors_tile.cuh>
 #include <gnndirect/device/sampled_output.hpp>
 #include <gnndirect/device/samplers.hpp>
+#include <gnndirect/device/temporal_samplers.hpp>
 // owners
 #include <gnndirect/owners/allocation.hpp>
 #include <gnndirect/owners/buffer.hpp>
@@ -72,6 +73,10 @@
 #include <gnndirect/algorithms/validate.hpp>
 #include <gnndirect/algorithms/validate_typed.cuh>
 #include <gnndirect/algorithms/validate_typed.hpp>
+#include <gnndirect/algorithms/edge_seeds.cuh>
+#include <gnndirect/algorithms/negative_sampling.cuh>
+#include <gnndirect/algorithms/negative_sampling.hpp>
+#include <gnndirect/algorithms/sample_temporal_blocks_async.cuh>
 // reference
 #include <gnndirect/reference/gather_reference.hpp>
 #include <gnndirect/reference/reference_blocks.hpp>

@@ -37,6 +37,7 @@
 #include <gnndirect/detail/algorithms/sample_blocks_async.cuh>
 #include <gnndirect/detail/core/error_flag.cuh>
 #include <gnndirect/detail/core/pointer_checks.hpp>
+#include <gnndirect/device/temporal_samplers.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -132,6 +133,9 @@ void sample_blocks_async(cudaStream_t stream, const csr_view<Offset, Index>& csr
                          const Sampler& sampler, const sampling_policy& policy,
                          const sampled_blocks_ref<Offset, Index>& out, workspace_view ws)
 {
+  static_assert(!is_temporal_sampler<Sampler>::value,
+                "gnndirect::sample_blocks_async: a temporal_sampler needs each layer's query times; "
+                "call sample_temporal_blocks_async (algorithms/sample_temporal_blocks_async.cuh)");
   detail::check_blocks_arguments(csr, seeds, num_seeds, fanouts, sampler, policy);
   GNNDIRECT_EXPECTS(out.layers.size() == fanouts.size(),
                     "sample_blocks_async: out has " + std::to_string(out.layers.size()) +

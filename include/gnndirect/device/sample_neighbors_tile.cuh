@@ -67,20 +67,23 @@ GNNDIRECT_HOST_DEVICE std::size_t sample_scratch_bytes(const Sampler& sampler, i
 /// @param scratch sample_scratch_bytes(sampler, fanout, tile.num_threads()) bytes, 8-byte aligned,
 ///        private to the tile; reusable after return
 /// @param out_neighbors room for `fanout` ids  @param out_edge_ids room for `fanout` ids, or null
+/// @param row the node's row (node_edges::row: its position in the caller's seed array, for
+///        samplers that read per-row data such as temporal_sampler's query times), or -1
 /// @return the number of neighbours written, on every lane
 template <class Tile, class Sampler, class Offset, class Index>
 GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE std::int64_t sample_neighbors_tile(
   const Tile& tile, const csr_view<Offset, Index>& csr, std::int64_t node, int fanout,
   int layer, const Sampler& sampler, void* scratch, detail::non_deduced_t<Index>* out_neighbors,
-  detail::non_deduced_t<Offset>* out_edge_ids)
+  detail::non_deduced_t<Offset>* out_edge_ids, std::int64_t row = -1)
 {
   static_assert(is_sampler_v<Sampler>,
                 "gnndirect::sample_neighbors_tile: the sampler must model the sampler concept "
                 "(device/samplers.hpp): needs_weights, scratch_bytes(fanout, tile_size), "
                 "sample(tile, csr, edges, fanout, layer, scratch, out), trivially copyable");
   if (fanout <= 0) { return 0; }
-  node_edges<Offset> const edges = detail::neighbour_list(csr, node);
+  node_edges<Offset> edges = detail::neighbour_list(csr, node);
   if (edges.degree < 0) { return 0; }
+  edges.row = row;
   return detail::sample_list(tile, csr, edges, fanout, layer, sampler, scratch, out_neighbors, out_edge_ids);
 }
 

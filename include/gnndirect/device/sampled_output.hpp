@@ -17,6 +17,11 @@ struct node_edges {
   std::int64_t node;    ///< the node id
   Offset first;         ///< position of its first edge
   std::int64_t degree;  ///< number of edges
+  /// The node's row: its position in the seed (dst) array of the bulk call that samples it (the
+  /// kernels of sample_neighbors_async and sample_blocks_async set it), so that a sampler can
+  /// read per-row data such as a query time (temporal_sampler, device/temporal_samplers.hpp).
+  /// -1 where the caller gives none (sample_neighbors_tile without its `row` argument).
+  std::int64_t row{-1};
 };
 
 /// Where one node's sample goes: emit(position, slot) stores the neighbour id of the node's edge

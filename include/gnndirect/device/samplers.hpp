@@ -32,7 +32,11 @@
 ///   S with_seed(std::uint64_t seed) const;
 /// @endcode
 /// The primitive handles fanout <= 0 (nothing sampled) before calling `sample`. A sampler carries
-/// its own data (seed, per-edge arrays, query times, ...). Examples of user-written samplers (the
+/// its own data (seed, per-edge arrays, query times, ...); `edges.row` is the node's position in
+/// the call's seed array, for per-row data. The library's temporal samplers (PyG's 'uniform' and
+/// 'last', edge or node times, excluded edges) are temporal_sampler in
+/// device/temporal_samplers.hpp; multi-layer temporal sampling, whose query times change per
+/// layer, goes through sample_temporal_blocks_async. Examples of user-written samplers (the
 /// most recent neighbours before a per-node query time, for temporal GNNs), each checked against
 /// a host implementation written in the test: test/gpu/test_device_layer.cu ("a user-written
 /// sampler ... through the bulk call", one hop); test/support/temporal_sampler.cuh, a tile-generic

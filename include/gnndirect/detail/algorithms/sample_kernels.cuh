@@ -79,7 +79,8 @@ GNNDIRECT_KERNEL void sample_neighbors_kernel(csr_view<Offset, Index> csr, const
       auto const node = static_cast<std::int64_t>(seeds[i]);
       if (!check_indices || (node >= 0 && node < csr.num_nodes)) {
         if (fanout > 0) {
-          node_edges<Offset> const edges = neighbour_list(csr, node);  // one check per node
+          node_edges<Offset> edges = neighbour_list(csr, node);  // one check per node
+          edges.row = i;
           if (edges.degree >= 0) {
             std::int64_t const slot = i * fanout;
             count = sample_list(tile, csr, edges, fanout, layer, sampler, scratch, slot_neighbors + slot,

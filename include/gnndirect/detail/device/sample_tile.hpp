@@ -99,12 +99,11 @@ GNNDIRECT_DEVICE std::int64_t sample_with_replacement(const Tile& tile,
 /// Floyd's algorithm (fanout < degree), `size` draws at a time: every lane computes its draw's
 /// candidate in parallel (the expensive Philox part); collisions are then resolved in draw order
 /// by broadcasting each decided position to the later lanes, and against earlier chunks through
-/// `chosen` (fanout positions of scratch). Emitted sorted by position, as the host does.
-template <class Tile, class Offset, class Index>
-GNNDIRECT_DEVICE std::int64_t sample_floyd(const Tile& tile, const sampled_output<Offset, Index>& out,
-                                           std::uint64_t seed, std::uint32_t layer,
-                                           std::uint64_t node, std::int64_t degree,
-                                           std::int64_t fanout, std::int64_t* chosen)
+/// `chosen` (fanout positions of scratch), which holds the result in draw order on return.
+template <class Tile>
+GNNDIRECT_DEVICE void floyd_choose(const Tile& tile, std::uint64_t seed, std::uint32_t layer,
+                                   std::uint64_t node, std::int64_t degree, std::int64_t fanout,
+                                   std::int64_t* chosen)
 {
   for (std::int64_t chunk = 0; chunk < fanout; chunk += size_of(tile)) {
     std::int64_t const j = chunk + rank_in(tile);
@@ -122,6 +121,16 @@ GNNDIRECT_DEVICE std::int64_t sample_floyd(const Tile& tile, const sampled_outpu
     if (active) { chosen[j] = taken ? fallback : candidate; }
     tile.sync();
   }
+}
+
+/// Floyd's algorithm (floyd_choose), emitted sorted by position, as the host does.
+template <class Tile, class Offset, class Index>
+GNNDIRECT_DEVICE std::int64_t sample_floyd(const Tile& tile, const sampled_output<Offset, Index>& out,
+                                           std::uint64_t seed, std::uint32_t layer,
+                                           std::uint64_t node, std::int64_t degree,
+                                           std::int64_t fanout, std::int64_t* chosen)
+{
+  floyd_choose(tile, seed, layer, node, degree, fanout, chosen);
   for (std::int64_t j = rank_in(tile); j < fanout; j += size_of(tile)) {
     std::int64_t const position = chosen[j];
     out.emit(position, rank_of(chosen, fanout, position, position_less{}));
@@ -183,17 +192,17 @@ GNNDIRECT_DEVICE std::int64_t take_eligible(const Tile& tile,
   return count;
 }
 
-/// Weighted without replacement (degree > fanout): streams the list `size` edges at a time,
-/// appends candidates whose key beats the running threshold to a buffer of
-/// weighted_buffer_capacity entries and, when it would overflow, keeps its `fanout` smallest
-/// (the threshold becomes the fanout-th smallest). Emits the winners sorted by position.
-template <class Tile, class Offset, class Index>
-GNNDIRECT_DEVICE std::int64_t sample_weighted(const Tile& tile,
-                                              const sampled_output<Offset, Index>& out,
-                                              const float* weights, std::uint64_t seed,
-                                              std::uint32_t layer, std::uint64_t node,
-                                              std::int64_t degree, std::int64_t fanout,
-                                              std::int64_t capacity, keyed_position* buffer)
+/// Streams positions [0, degree) `size` at a time and keeps the `fanout` smallest (key, position)
+/// pairs among those for which `key_of(position, key)` returns true (it sets the key): appends
+/// candidates that beat the running threshold to a buffer of `capacity` entries
+/// (weighted_buffer_capacity) and, when it would overflow, keeps its `fanout` smallest (the
+/// threshold becomes the fanout-th smallest). Returns the number kept (<= fanout); they lie in
+/// `*kept`, in no particular order. `buffer` holds two areas of `capacity` entries.
+template <class Tile, class KeyOf>
+GNNDIRECT_DEVICE std::int64_t select_smallest_keys(const Tile& tile, std::int64_t degree,
+                                                   std::int64_t fanout, std::int64_t capacity,
+                                                   keyed_position* buffer, const KeyOf& key_of,
+                                                   keyed_position** kept_out)
 {
   keyed_position* spare = buffer + capacity;
   keyed_position threshold{~std::uint64_t{0}, INT64_MAX};
@@ -201,8 +210,7 @@ GNNDIRECT_DEVICE std::int64_t sample_weighted(const Tile& tile,
   for (std::int64_t base = 0; base < degree; base += size_of(tile)) {
     keyed_position mine{~std::uint64_t{0}, base + rank_in(tile)};
     bool candidate = false;
-    if (mine.position < degree && is_eligible_weight(weights[mine.position])) {
-      mine.key = weighted_key(seed, layer, node, mine.position, weights[mine.position]);
+    if (mine.position < degree && key_of(mine.position, mine.key)) {
       candidate = keyed_less{}(mine, threshold);
     }
     unsigned votes = tile_ballot(tile, candidate);
@@ -225,8 +233,39 @@ GNNDIRECT_DEVICE std::int64_t sample_weighted(const Tile& tile,
     buffer = spare;
     count = fanout;
   }
+  *kept_out = buffer;
+  return count;
+}
+
+/// The weighted sampler's key of one position: eligible weights only.
+struct weighted_key_of {
+  const float* weights;
+  std::uint64_t seed;
+  std::uint32_t layer;
+  std::uint64_t node;
+  GNNDIRECT_DEVICE bool operator()(std::int64_t position, std::uint64_t& key) const
+  {
+    if (!is_eligible_weight(weights[position])) { return false; }
+    key = weighted_key(seed, layer, node, position, weights[position]);
+    return true;
+  }
+};
+
+/// Weighted without replacement (degree > fanout): the fanout smallest keys
+/// (select_smallest_keys), emitted sorted by position.
+template <class Tile, class Offset, class Index>
+GNNDIRECT_DEVICE std::int64_t sample_weighted(const Tile& tile,
+                                              const sampled_output<Offset, Index>& out,
+                                              const float* weights, std::uint64_t seed,
+                                              std::uint32_t layer, std::uint64_t node,
+                                              std::int64_t degree, std::int64_t fanout,
+                                              std::int64_t capacity, keyed_position* buffer)
+{
+  keyed_position* kept = nullptr;
+  std::int64_t const count = select_smallest_keys(tile, degree, fanout, capacity, buffer,
+                                                  weighted_key_of{weights, seed, layer, node}, &kept);
   for (std::int64_t e = rank_in(tile); e < count; e += size_of(tile)) {
-    out.emit(buffer[e].position, rank_of(buffer, count, buffer[e], stored_order{}));
+    out.emit(kept[e].position, rank_of(kept, count, kept[e], stored_order{}));
   }
   tile.sync();
   return count;

@@ -1,0 +1,159 @@
+#pragma once
+/// @file negative_sampling.hpp
+/// @brief Negative sampling for link prediction, the host-compilable part: the two modes of PyG's
+/// `NegativeSampling` ('binary', 'triplet') as types, the options, the negative-sampler concept
+/// with the library's uniform_negative_sampler, and negative_count. The GPU bulk call is
+/// sample_negatives_async (algorithms/negative_sampling.cuh); resolve_negative (the per-draw
+/// rule it runs) is host and device code, so the tests also run it on the host.
+///
+/// Semantics (what sample_negatives_async writes for `num_pos` positive edges):
+/// - binary_negatives{amount}: negative_count = ceil(amount * num_pos) pairs, each a random
+///   (src, dst) pair of nodes (PyG 'binary'; labels 0 for them, 1 for the positives, where the
+///   link-prediction batch builds edge_label).
+/// - triplet_negatives{amount}: amount (integer) random destinations per positive, negative k
+///   keeping the source of positive k / amount (PyG 'triplet': dst_neg of shape
+///   [num_pos, amount], flattened row-major).
+/// - Random numbers: negative k's attempt a draws philox4x32_10(counter {k low, k high, batch
+///   low 32 bits, a}, key seed) (core/philox.hpp); the uniform sampler takes words 0-1 for the
+///   source and 2-3 for the destination, each mapped to [0, num_nodes) by uniform_below. So the
+///   result depends only on (seed, batch, k), never on the launch configuration.
+/// - strict (negative_options::strict): a draw that is an existing edge (dst found by binary
+///   search in src's neighbour list, which must be sorted ascending: graph/coo_to_csr sorts)
+///   is drawn again, up to max_attempts attempts in all; after the last one that draw is kept
+///   and counted as unresolved (never a hang: a node connected to every node gets its
+///   max_attempts draws, then the last). The count is written to the caller's device scalar.
+///
+/// A *negative sampler* is a trivially copyable type with
+/// @code
+///   template <class Index>
+///   GNNDIRECT_HOST_DEVICE negative_pair<Index> draw(std::uint64_t seed, std::int64_t batch,
+///                                                   std::int64_t k, std::uint32_t attempt,
+///                                                   std::int64_t num_nodes, Index fixed_src) const;
+/// @endcode
+/// returning nodes in [0, num_nodes) (checked: a pair outside is recorded as an error, never
+/// written), with fixed_src >= 0 in triplet mode (return it as the source) and -1 in binary
+/// mode. A framework's own distribution (degree-biased, type-constrained) is such a type: the
+/// kernel is instantiated for it alone, and strictness and retries apply to it unchanged.
+
+#include <gnndirect/core/config.hpp>
+#include <gnndirect/core/csr_view.hpp>
+#include <gnndirect/core/error.hpp>
+#include <gnndirect/core/philox.hpp>
+#include <gnndirect/detail/algorithms/negative_sampling.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+GNNDIRECT_NAMESPACE_BEGIN
+
+/// PyG 'binary' negatives: ceil(amount * num_pos) random (src, dst) pairs.
+struct binary_negatives {
+  double amount{1.0};  ///< negatives per positive (> 0; fractional allowed)
+};
+
+/// PyG 'triplet' negatives: `amount` random destinations per positive, same source.
+struct triplet_negatives {
+  std::int64_t amount{1};  ///< destinations per positive (>= 1)
+};
+
+/// Tuning and behaviour values of one negative-sampling call.
+struct negative_options {
+  std::uint64_t seed{0};    ///< Philox key
+  std::int64_t batch{0};    ///< batch index (counter word; low 32 bits), so batches differ
+  bool strict{false};       ///< redraw existing edges (needs sorted neighbour lists)
+  int max_attempts{8};      ///< draws per negative when strict (>= 1); the last is kept
+};
+
+/// One negative edge.  @tparam Index node id type
+template <class Index>
+struct negative_pair {
+  Index src;  ///< source node
+  Index dst;  ///< destination node
+};
+
+/// The library's negative sampler: uniform source (binary) and destination over all nodes.
+struct uniform_negative_sampler {
+  /// See the concept (file comment). @tparam Index node id type
+  /// @param seed Philox key  @param batch batch index  @param k negative index
+  /// @param attempt attempt index  @param num_nodes node count (>= 1)
+  /// @param fixed_src the source in triplet mode, else -1  @return the pair
+  template <class Index>
+  GNNDIRECT_HOST_DEVICE negative_pair<Index> draw(std::uint64_t seed, std::int64_t batch, std::int64_t k,
+                                                  std::uint32_t attempt, std::int64_t num_nodes,
+                                                  Index fixed_src) const noexcept
+  {
+    philox_block const bits = philox4x32_10(
+      philox_block{{static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(static_cast<std::uint64_t>(k) >> 32),
+                    static_cast<std::uint32_t>(batch), attempt}},
+      philox_key{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)});
+    auto const n = static_cast<std::uint64_t>(num_nodes);
+    std::uint64_t const low = (std::uint64_t{bits.v[1]} << 32) | bits.v[0];
+    std::uint64_t const high = (std::uint64_t{bits.v[3]} << 32) | bits.v[2];
+    Index const src = fixed_src >= 0 ? fixed_src : static_cast<Index>(uniform_below(low, n));
+    return {src, static_cast<Index>(uniform_below(high, n))};
+  }
+};
+
+/// Number of negatives a mode draws for `num_pos` positives. Host.
+/// @param mode binary_negatives or triplet_negatives  @param num_pos positives (>= 0)
+/// @return ceil(amount * num_pos) (binary) or amount * num_pos (triplet)
+/// @throws invalid_argument for num_pos < 0, an amount <= 0 (or NaN), or a count beyond int64.
+/// @tparam Mode binary_negatives or triplet_negatives
+template <class Mode>
+std::int64_t negative_count(const Mode& mode, std::int64_t num_pos)
+{
+  static_assert(std::is_same_v<Mode, binary_negatives> || std::is_same_v<Mode, triplet_negatives>,
+                "gnndirect negative sampling: Mode must be binary_negatives or triplet_negatives");
+  GNNDIRECT_EXPECTS(num_pos >= 0, "negative sampling: num_pos must be >= 0");
+  if constexpr (std::is_same_v<Mode, binary_negatives>) {
+    GNNDIRECT_EXPECTS(mode.amount > 0.0, "negative sampling: binary amount (negatives per positive) must be > 0, got " +
+                                           std::to_string(mode.amount));
+    double const count = std::ceil(mode.amount * static_cast<double>(num_pos));
+    GNNDIRECT_EXPECTS(count < 9.0e18, "negative sampling: amount * num_pos overflows int64");
+    return static_cast<std::int64_t>(count);
+  } else {
+    GNNDIRECT_EXPECTS(mode.amount >= 1, "negative sampling: triplet amount (destinations per positive) must be "
+                                        ">= 1, got " + std::to_string(mode.amount));
+    GNNDIRECT_EXPECTS(num_pos == 0 || mode.amount <= std::numeric_limits<std::int64_t>::max() / num_pos,
+                      "negative sampling: amount * num_pos overflows int64");
+    return mode.amount * num_pos;
+  }
+}
+
+/// Negative k's pair and whether it stayed unresolved (strict: every attempt was an edge).
+/// @tparam Index node id type
+template <class Index>
+struct resolved_negative {
+  negative_pair<Index> pair;  ///< the pair kept
+  bool unresolved;            ///< strict and still an existing edge after max_attempts
+};
+
+/// The per-draw rule of sample_negatives_async (file comment), host and device code.
+/// @tparam Mode binary_negatives or triplet_negatives  @tparam Sampler a negative sampler
+/// @tparam Offset, Index the graph's types
+/// @param csr the graph (read only when strict)  @param src positives' sources
+/// @param mode the mode  @param sampler the sampler  @param options seed, batch, strictness
+/// @param k the negative's index  @return the pair and its status
+template <class Mode, class Sampler, class Offset, class Index>
+GNNDIRECT_HOST_DEVICE resolved_negative<Index> resolve_negative(const csr_view<Offset, Index>& csr, const Index* src,
+                                                                const Mode& mode, const Sampler& sampler,
+                                                                const negative_options& options, std::int64_t k)
+{
+  Index fixed = static_cast<Index>(-1);
+  if constexpr (std::is_same_v<Mode, triplet_negatives>) { fixed = src[k / mode.amount]; }
+  int const attempts = options.strict ? options.max_attempts : 1;
+  negative_pair<Index> pair{fixed, fixed};
+  for (int a = 0; a < attempts; ++a) {
+    pair = sampler.template draw<Index>(options.seed, options.batch, k, static_cast<std::uint32_t>(a), csr.num_nodes,
+                                        fixed);
+    if (!options.strict || !detail::has_edge(csr, static_cast<std::int64_t>(pair.src), static_cast<std::int64_t>(pair.dst))) {
+      return {pair, false};
+    }
+  }
+  return {pair, true};
+}
+
+GNNDIRECT_NAMESPACE_END
