@@ -99,7 +99,18 @@ import traceback
 import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "python"))
+
+
+def _prefer_installed_package() -> None:
+    """Uses the installed gnndirect_torch (`pip install -v --no-build-isolation ./python`, or
+    PYTHONPATH=python for a development build); only when none is importable, the tree's
+    ../python (a `setup.py build_ext --inplace` build there)."""
+    import importlib.util
+    if importlib.util.find_spec("gnndirect_torch") is None:
+        sys.path.insert(0, os.path.join(HERE, "..", "python"))
+
+
+_prefer_installed_package()
 
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402

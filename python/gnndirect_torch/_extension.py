@@ -2,18 +2,25 @@
 torch.ops.gnndirect) with its fake kernels, running an op with the library's allocation failures
 mapped to MemoryError, and the fork check before CUDA work.
 
+Every error that crosses from the extension into Python (an op through :func:`_call`, a function
+or method of ``_C``, wrapped at load) loses the library's leading "file:line: " (a header path of
+the build machine), kept as the exception's ``gnndirect_location`` attribute; a CUDA call that
+fails because there is no GPU or no driver says to use ``device="cpu"``.
+
 The bottom layer of the package's own imports (see test/python/check_python_imports.py): it
 imports only ``_process`` and ``_util``, and every other module reaches the ops through it.
 """
 
 from __future__ import annotations
 
+import functools
+import os
 import threading
 
 import torch
 
 from . import _process
-from ._util import memory_error_message
+from ._util import ALLOCATION_TAG, memory_error_message, split_location
 
 _lock = threading.Lock()
 #: The loaded ``gnndirect_torch._C`` module (None until the first :func:`load_extension`).
@@ -41,11 +48,84 @@ def load_extension():
                 from . import _C  # noqa: F401  (registers torch.ops.gnndirect)
             except ImportError as error:
                 raise ImportError(
-                    "gnndirect_torch._C is not built: run `MAX_JOBS=8 python setup.py build_ext "
-                    "--inplace` in python/ (needs torch with CUDA, nvcc and ninja)") from error
+                    f"gnndirect_torch._C is not built in {os.path.dirname(os.path.abspath(__file__))} "
+                    f"({error}). Install the package from the repository root: `pip install -v "
+                    "--no-build-isolation ./python` (needs torch with CUDA, nvcc and ninja; it names "
+                    "whatever is missing), or build it in place for development: `cd python && python "
+                    "setup.py build_ext --inplace`") from error
             _register_fakes()
+            _guard_module(_C)
             _loaded = _C
     return _loaded
+
+
+#: What a CUDA call raises on a machine without a usable GPU (driver or runtime words).
+_NO_GPU_SIGNS = ("CUDA driver version is insufficient", "no CUDA-capable device", "Found no NVIDIA driver",
+                 "cudaErrorNoDevice", "cudaErrorInsufficientDriver")
+
+
+def _translated(error: BaseException) -> BaseException:
+    """``error`` as the Python user should see it: the library's "file:line: " prefix moved to
+    ``error.gnndirect_location`` (None when there was none), allocation failures as MemoryError,
+    CUDA failures for want of a GPU as the no-GPU RuntimeError (see _process.NO_GPU_MESSAGE)."""
+    text = str(error)
+    if isinstance(error, RuntimeError) and any(sign in text for sign in _NO_GPU_SIGNS) \
+            and not torch.cuda.is_available():
+        return RuntimeError(_process.NO_GPU_MESSAGE.format(what="this call") + f" (CUDA said: {text})")
+    if isinstance(error, RuntimeError) and not isinstance(error, (IndexError, ValueError, TypeError)):
+        message = memory_error_message(text)
+        if message is not None:
+            memory = MemoryError(message)
+            memory.gnndirect_location = split_location(text[text.find(ALLOCATION_TAG) + len(ALLOCATION_TAG):])[1]
+            return memory
+    message, location = split_location(text)
+    if location is not None and len(error.args) == 1:
+        error.args = (message,)
+    try:
+        error.gnndirect_location = location
+    except AttributeError:  # an exception type without a __dict__: leave it as it is
+        pass
+    return error
+
+
+def _guarded(function):
+    """``function`` raising :func:`_translated` errors (the original's traceback kept)."""
+    @functools.wraps(function)
+    def call(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except Exception as error:  # noqa: BLE001 - translated and re-raised
+            translated = _translated(error)
+            if translated is error:
+                raise
+            raise translated from None
+    call.__gnndirect_guarded__ = True
+    return call
+
+
+def _guard_module(module) -> None:
+    """Wraps the functions of the extension module, and the methods of its classes, with
+    :func:`_guarded`: every error of ``_C`` reaches Python translated, whoever calls it."""
+    for name in dir(module):
+        if name.startswith("__"):
+            continue
+        value = getattr(module, name)
+        if isinstance(value, type):
+            for method in list(vars(value)):
+                member = vars(value)[method]
+                if isinstance(member, (staticmethod, classmethod)):
+                    kind, member = type(member), member.__func__
+                else:
+                    kind = None
+                if (method.startswith("__") and method != "__init__") or not callable(member) \
+                        or getattr(member, "__gnndirect_guarded__", False):
+                    continue
+                try:
+                    setattr(value, method, kind(_guarded(member)) if kind else _guarded(member))
+                except (AttributeError, TypeError):  # a type that refuses new attributes
+                    pass
+        elif callable(value) and not getattr(value, "__gnndirect_guarded__", False):
+            setattr(module, name, _guarded(value))
 
 
 #: The error of scatter_rows into a host-resident table under torch.compile.
@@ -133,16 +213,16 @@ def _register_fakes() -> None:
 
 
 def _call(op, *args):
-    """Run an op, turning the library's tagged allocation failures into MemoryError."""
+    """Run an op, with its errors translated (see :func:`_translated`: the library's file:line
+    moved to ``gnndirect_location``, tagged allocation failures as MemoryError, no-GPU failures
+    pointing to device="cpu")."""
     try:
         return op(*args)
-    except RuntimeError as error:
-        if isinstance(error, (IndexError, ValueError, TypeError)):
+    except Exception as error:  # noqa: BLE001 - translated and re-raised
+        translated = _translated(error)
+        if translated is error:
             raise
-        message = memory_error_message(str(error))
-        if message is not None:
-            raise MemoryError(message) from None
-        raise
+        raise translated from None
 
 
 def _check_fork(what: str, *tensors) -> None:

@@ -1,5 +1,6 @@
-"""Process rules of gnndirect_torch: no CUDA work in a child forked after the parent used CUDA,
-and no pickling of objects whose memory is placed for this process's CUDA context."""
+"""Process rules of gnndirect_torch: no CUDA work in a child forked after the parent used CUDA
+or on a machine where torch sees no GPU (the error says to use device="cpu"), and no pickling of
+objects whose memory is placed for this process's CUDA context."""
 
 from __future__ import annotations
 
@@ -17,6 +18,14 @@ _FORK_MESSAGE = (
     "workers produce only index/seed tensors and gather or sample in the training loop, or use "
     "gnndirect_torch.NeighborLoader, which prepares batches on GPU side streams without worker "
     "processes.")
+
+NO_GPU_MESSAGE = (
+    "gnndirect_torch: {what} needs a CUDA GPU, and torch sees none here (torch.cuda.is_available() "
+    "is False: no GPU, no NVIDIA driver, or CUDA_VISIBLE_DEVICES hides them). Without a GPU pass "
+    "device=\"cpu\": Table(x, device=\"cpu\"), Graph(indptr, indices, device=\"cpu\"), "
+    "GnnDirectFeatureStore(device=\"cpu\") / GnnDirectGraphStore(device=\"cpu\"); every op then runs "
+    "the CPU kernels (gnndirect_torch.NeighborLoader needs a GPU: use PyG's NodeLoader with "
+    "GnnDirectSampler over the stores).")
 
 _PICKLE_MESSAGE = (
     "gnndirect_torch.{kind} cannot be pickled or sent to another process (torch.multiprocessing, "
@@ -47,10 +56,13 @@ def in_bad_fork() -> bool:
 
 
 def check_cuda_allowed(what: str) -> None:
-    """Raises RuntimeError (saying what happened and what to do) in a bad fork; else records
-    the CUDA use."""
+    """Raises RuntimeError (saying what happened and what to do) in a bad fork or when torch sees
+    no GPU (NO_GPU_MESSAGE: use device="cpu"); else records the CUDA use. Called before torch.cuda
+    is touched: torch's own errors ("Found no NVIDIA driver") would not say what to do."""
     if in_bad_fork():
         raise RuntimeError(_FORK_MESSAGE.format(what=what))
+    if not torch.cuda.is_available():
+        raise RuntimeError(NO_GPU_MESSAGE.format(what=what))
     note_cuda_use()
 
 

@@ -5,6 +5,7 @@ the PyG <-> block bookkeeping, and formatting. Importable and unit-tested withou
 from __future__ import annotations
 
 import math
+import re
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 __version__ = "0.1.0"
@@ -173,12 +174,29 @@ def layer_slices(num_sampled_nodes: Sequence[int],
     return out
 
 
+#: The "file:line: " that the library's exceptions start with (core/error.hpp): the path of a
+#: header on the build machine, which means nothing to the Python user.
+_SOURCE_LOCATION = re.compile(r"(?:[^\s:]*/)?[^\s:/]+\.(?:hpp|cuh|cpp|cu|hh|cc|h):\d+: ")
+
+
+def split_location(message: str) -> Tuple[str, Optional[str]]:
+    """(``message`` without the library's leading "file:line: ", that "file:line" or None).
+
+    The allocation tag, when the message starts with it, stays in front."""
+    tag = ALLOCATION_TAG if message.startswith(ALLOCATION_TAG) else ""
+    found = _SOURCE_LOCATION.match(message, len(tag))
+    if found is None:
+        return message, None
+    return tag + message[found.end():], found.group(0)[:-2]
+
+
 def memory_error_message(message: str) -> Optional[str]:
-    """The library's message when ``message`` is a tagged allocation failure, else None."""
+    """The library's message (without its file:line) when ``message`` is a tagged allocation
+    failure, else None."""
     position = message.find(ALLOCATION_TAG)
     if position < 0:
         return None
-    return message[position + len(ALLOCATION_TAG):]
+    return split_location(message[position + len(ALLOCATION_TAG):])[0]
 
 
 def _scaled_shape(scale: float, nodes: int, edges: int, features: int, classes: int,

@@ -311,8 +311,10 @@ def _fake_loader(pipeline):
 
 
 def test_loader_serialises_threads_and_close(monkeypatch):
-    # the fake loader has no device: entering torch.cuda.device needs none
+    # the fake loader has no device: entering torch.cuda.device needs none, and the loader's
+    # no-GPU check (which points to device="cpu") must let it run on a machine without one
     monkeypatch.setattr(torch.cuda, "device", lambda device: contextlib.nullcontext())
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     pipeline = _FakePipeline(batches=24)
     loader = _fake_loader(pipeline)
     iterator = iter(loader)

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Host check of the Python parts (no torch, no GPU needed): byte-compiles every .py file of the
 repository, unit-tests the pure-Python helpers of gnndirect_torch (python/gnndirect_torch/_util.py,
-loaded on its own), and checks the package's import behaviour: a clear ImportError without
-torch, and no CUDA initialisation at import when torch is installed.
+loaded on its own), checks the package's import behaviour (a clear ImportError without torch, and
+no CUDA initialisation at import when torch is installed) and the README's Python parts without
+running them (the two commands first, the PyG quickstart compiles and takes the CPU path without
+a GPU; scripts/test runs it) and the counts the docs quote (the extension's translation units;
+the docs quote no pytest count, which changes with every test).
 
     python3 test/python/check_python.py [REPO_ROOT]
 
@@ -90,6 +93,17 @@ class UtilTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             util.layer_slices([1, 2], [3, 4])
 
+    def test_locations_leave_the_messages(self):
+        path = "/build/x/include/gnndirect/detail/owners/allocation.hpp:31"
+        self.assertEqual(util.split_location(path + ": cannot allocate 8 bytes"),
+                         ("cannot allocate 8 bytes", path))
+        self.assertEqual(util.split_location(util.ALLOCATION_TAG + "core/error.hpp:7: boom"),
+                         (util.ALLOCATION_TAG + "boom", "core/error.hpp:7"))
+        self.assertEqual(util.memory_error_message(util.ALLOCATION_TAG + path + ": no room at a.hpp:3: x"),
+                         "no room at a.hpp:3: x")  # only the leading location goes
+        for kept in ("gnndirect: indices[3] = 100 is out of range [0, 100)", "ratio 1:2: bad", ""):
+            self.assertEqual(util.split_location(kept), (kept, None))
+
     def test_messages_and_formatting(self):
         self.assertEqual(util.memory_error_message("x " + util.ALLOCATION_TAG + "boom"), "boom")
         self.assertIsNone(util.memory_error_message("other"))
@@ -160,6 +174,51 @@ def check_import_behaviour():
     return result.returncode == 0, (result.stdout + result.stderr).strip()
 
 
+def check_readme():
+    """(ok, message): README.md starts with the two commands, and its PyG quickstart block (which
+    scripts/test runs with torch: test/python/check_readme_quickstart.py) compiles, chooses the
+    CPU without a GPU and hands that device to both stores."""
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        head = f.read().split("\n")[:6]
+    if head[:3] != ["# gnndirect", "", "```sh"] or not head[3].startswith("scripts/demo ") \
+            or not head[4].startswith("scripts/test ") or head[5] != "```":
+        return False, "README.md must start with the scripts/demo and scripts/test commands: " + repr(head)
+    quickstart = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "check_readme_quickstart.py"),
+                                 ROOT, "--extract"], capture_output=True, text=True, timeout=60)
+    if quickstart.returncode != 0:
+        return False, quickstart.stdout.strip()
+    code = quickstart.stdout
+    try:
+        compile(code, "README.md (PyG quickstart)", "exec", dont_inherit=True)
+    except SyntaxError as error:
+        return False, f"the PyG quickstart does not compile: {error}"
+    for needed in ('else "cpu"', "GnnDirectFeatureStore(", "GnnDirectGraphStore(", "GnnDirectSampler(",
+                   "NodeLoader(", "optimizer.step()"):
+        if needed not in code:
+            return False, f"the PyG quickstart lacks {needed!r}"
+    if code.count("device=device") < 2:
+        return False, "the PyG quickstart must give device=device to both stores (the CPU path in CI)"
+    return True, f"README: the two commands first; PyG quickstart ({len(code.splitlines())} lines) compiles"
+
+
+def check_doc_counts():
+    """(ok, message): counts the docs quote about the Python package match the tree. Today one:
+    the extension's translation units (docs/integration-pytorch.md, "N units"), which the build's
+    progress lines count ("[3/N]")."""
+    import glob
+    import re
+    csrc = os.path.join(ROOT, "python", "gnndirect_torch", "csrc")
+    units = len(glob.glob(os.path.join(csrc, "*.cpp")) + glob.glob(os.path.join(csrc, "*.cu")))
+    with open(os.path.join(ROOT, "docs", "integration-pytorch.md"), encoding="utf-8") as f:
+        quoted = [int(n) for n in re.findall(r"\b(\d+) units\b", f.read())]
+    if not quoted:
+        return False, "docs/integration-pytorch.md quotes no 'N units' (the check needs updating)"
+    wrong = [n for n in quoted if n != units]
+    if wrong:
+        return False, f"docs/integration-pytorch.md quotes {wrong} units; python/gnndirect_torch/csrc has {units}"
+    return True, f"docs: the extension's {units} translation units as quoted"
+
+
 def main():
     passed = failed = 0
     for path in sorted(python_files()):
@@ -179,6 +238,10 @@ def main():
     ok, message = check_import_behaviour()
     print(("ok   " if ok else "FAIL ") + "import behaviour: " + message)
     passed, failed = passed + ok, failed + (not ok)
+    for check in (check_readme, check_doc_counts):
+        ok, message = check()
+        print(("ok   " if ok else "FAIL ") + message)
+        passed, failed = passed + ok, failed + (not ok)
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
 
