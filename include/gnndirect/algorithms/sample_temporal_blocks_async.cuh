@@ -90,7 +90,7 @@ void sample_temporal_blocks_async(cudaStream_t stream, const csr_view<Offset, In
   std::vector<block_bounds> const bounds = sample_blocks_bounds(num_seeds, fanouts, csr.num_nodes);
   for (std::size_t l = 0; l < bounds.size(); ++l) { detail::check_layer_output(out.layers[l], bounds[l], l); }
   auto const w = detail::carve_temporal_workspace<Offset, Index>(ws, bounds);
-  detail::enqueue_temporal_blocks(stream, csr, seeds, seed_times, detail::device_count{nullptr, num_seeds},
+  detail::enqueue_temporal_blocks(stream, csr, seeds, seed_times, bounded_count{nullptr, num_seeds},
                                   fanouts, sampler, policy, out, bounds, w);
 }
 

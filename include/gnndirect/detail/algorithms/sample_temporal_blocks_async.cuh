@@ -96,7 +96,7 @@ inline void check_seed_times(const std::int64_t* seed_times, std::int64_t num_se
 
 GNNDIRECT_USER_KERNELS_BEGIN
 /// next[s] for s in [0, src_bound): a dst row's own time, else "no time yet" (INT64_MAX).
-GNNDIRECT_KERNEL void start_row_times_kernel(const std::int64_t* times, device_count num_dst,
+GNNDIRECT_KERNEL void start_row_times_kernel(const std::int64_t* times, bounded_count num_dst,
                                              std::int64_t src_bound, std::int64_t* next)
 {
   std::int64_t const dst = num_dst.get();
@@ -110,7 +110,7 @@ GNNDIRECT_KERNEL void start_row_times_kernel(const std::int64_t* times, device_c
 /// row's time is never later than that of any row that reached it. Local ids outside
 /// [0, src_bound) (left unwritten for a dropped bad neighbour) are skipped.
 template <class Index>
-GNNDIRECT_KERNEL void inherit_row_times_kernel(const std::int64_t* times, device_count num_dst,
+GNNDIRECT_KERNEL void inherit_row_times_kernel(const std::int64_t* times, bounded_count num_dst,
                                                const std::int64_t* offsets, const Index* indices,
                                                std::int64_t src_bound, std::int64_t* next)
 {
@@ -130,7 +130,7 @@ GNNDIRECT_USER_KERNELS_END
 
 /// Enqueues the times of layer l + 1's rows from layer l's (times, block). Capturable.
 template <class Offset, class Index>
-void inherit_row_times_async(cudaStream_t stream, const std::int64_t* times, device_count num_dst,
+void inherit_row_times_async(cudaStream_t stream, const std::int64_t* times, bounded_count num_dst,
                              const sampled_block_ref<Offset, Index>& block, std::int64_t src_bound,
                              std::int64_t* next)
 {
@@ -148,7 +148,7 @@ void inherit_row_times_async(cudaStream_t stream, const std::int64_t* times, dev
 /// device when num_seeds.value is set) with times seed_times: arguments checked by the caller.
 template <class Offset, class Index, class Strategy, class TimeForm>
 void enqueue_temporal_blocks(cudaStream_t stream, const csr_view<Offset, Index>& csr, const Index* seeds,
-                             const std::int64_t* seed_times, device_count num_seeds,
+                             const std::int64_t* seed_times, bounded_count num_seeds,
                              const std::vector<int>& fanouts,
                              const temporal_sampler<Strategy, TimeForm>& sampler,
                              const sampling_policy& policy, const sampled_blocks_ref<Offset, Index>& out,
@@ -156,13 +156,13 @@ void enqueue_temporal_blocks(cudaStream_t stream, const csr_view<Offset, Index>&
                              const temporal_blocks_workspace<Offset, Index>& w)
 {
   GNNDIRECT_CUDA_TRY(
-    cudaMemsetAsync(w.blocks.records, 0xFF, 3 * sizeof(error_record) * bounds.size(), stream));
+    cudaMemsetAsync(w.blocks.records, 0xFF, block_records * sizeof(error_record) * bounds.size(), stream));
   const std::int64_t* times = seed_times;
   for (std::size_t l = 0; l < bounds.size(); ++l) {
     const Index* const dst = l == 0 ? seeds : out.layers[l - 1].src_nodes;
-    device_count const num_dst = l == 0 ? num_seeds : device_count{out.layers[l - 1].num_src, bounds[l].num_dst};
+    bounded_count const num_dst = l == 0 ? num_seeds : bounded_count{out.layers[l - 1].num_src, bounds[l].num_dst};
     if (l > 0) {
-      device_count const previous = l == 1 ? num_seeds : device_count{out.layers[l - 2].num_src, bounds[l - 1].num_dst};
+      bounded_count const previous = l == 1 ? num_seeds : bounded_count{out.layers[l - 2].num_src, bounds[l - 1].num_dst};
       inherit_row_times_async(stream, times, previous, out.layers[l - 1], bounds[l].num_dst, w.row_times[l]);
       times = w.row_times[l];
     }
