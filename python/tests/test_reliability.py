@@ -306,7 +306,7 @@ def _fake_loader(pipeline):
     loader = gd.NeighborLoader.__new__(gd.NeighborLoader)
     owner = types.SimpleNamespace(device=None, _users=set())
     loader.__dict__.update(_pipeline=pipeline, _epoch=0, _decode=False, _active=None, graph=owner, features=owner,
-                           _num_batches=pipeline.left, _lock=threading.RLock())
+                           _num_batches=pipeline.left, _lock=threading.RLock(), _timeline=None)
     return loader
 
 
@@ -596,7 +596,7 @@ def test_sample_blocks_refuses_bool_fanouts(seed, fanouts):
     with pytest.raises(TypeError, match="bool"):
         graph.sample_blocks(seeds, fanouts)
     with pytest.raises(TypeError, match="bool"):
-        gd.sample_neighbors(indptr, seeds, fanouts[-1], indices=indices)
+        gd.sample_neighbors(indptr, seeds, next(f for f in fanouts if isinstance(f, bool)), indices=indices)
     # integers (and integer-like values) still work and agree with the plain ints
     fans = [int(f) + 3 for f in fanouts]
     blocks = gd.sample_blocks(indptr, seeds, fans, indices=indices, seed=seed)
