@@ -4,6 +4,9 @@
 // HBM or in host memory (managed_host when the device supports it, else pinned; indptr in HBM).
 // Reports sampled edges/s (all relations and layers) and, for the record, the host reference's.
 // Sizes: GNNDIRECT_BENCH_TYPED_SCALE (default 0.01 of IGBH-full, 1.0 of ogbn-mag).
+// With GNNDIRECT_BENCH_TYPED_NPY=DIR each graph and 64 batches of its seeds are written as .npy
+// (DIR/<graph>/schema.json, <relation>.colptr.npy / .row.npy, seeds.npy) for
+// bench/sample_typed_pyglib.py, which times pyg-lib's hetero sampler on the same input.
 #include "bench_common.cuh"
 
 #include <gnndirect/algorithms/sample_typed_blocks_async.cuh>
@@ -20,6 +23,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <random>
 #include <string>
@@ -54,6 +58,56 @@ std::vector<index_t> fresh_seeds(const dataset& d, std::uint64_t round)
   std::vector<index_t> out(batch);
   for (auto& s : out) { s = static_cast<index_t>(rng() % papers); }
   return out;
+}
+
+/// Writes a 1-D int64 array as .npy (format 1.0, little endian).
+template <class T>
+void write_npy(const std::string& path, const std::vector<T>& values)
+{
+  std::string header = "{'descr': '<i8', 'fortran_order': False, 'shape': (" + std::to_string(values.size()) + ",), }";
+  while ((10 + header.size() + 1) % 64 != 0) { header += ' '; }
+  header += '\n';
+  std::ofstream out(path, std::ios::binary);
+  out.write("\x93NUMPY\x01\x00", 8);
+  auto const length = static_cast<std::uint16_t>(header.size());
+  out.put(static_cast<char>(length & 0xFF));
+  out.put(static_cast<char>(length >> 8));
+  out.write(header.data(), static_cast<std::streamsize>(header.size()));
+  for (T const v : values) {
+    auto const wide = static_cast<std::int64_t>(v);
+    out.write(reinterpret_cast<const char*>(&wide), 8);
+  }
+  GNNDIRECT_EXPECTS(out.good(), "bench_sample_typed: cannot write " + path);
+}
+
+/// Writes `d`'s relations (CSC: colptr over dst nodes, row = src ids), its schema and the seeds
+/// of rounds 1 .. 64 (the timed iterations' batches, concatenated) under `dir`/`d.name`.
+void write_dataset(const std::string& dir, const dataset& d)
+{
+  std::string const base = dir + "/" + d.name;
+  GNNDIRECT_EXPECTS(std::system(("mkdir -p '" + base + "'").c_str()) == 0, "bench_sample_typed: cannot create " + base);
+  auto const& schema = d.host.schema;
+  std::ofstream json(base + "/schema.json");
+  json << "{\"node_types\": {";
+  for (int t = 0; t < schema.num_node_types(); ++t) {
+    json << (t ? ", " : "") << '"' << schema.node_type_name(t) << "\": " << d.host.num_nodes[static_cast<std::size_t>(t)];
+  }
+  json << "}, \"seed_type\": \"" << schema.node_type_name(0) << "\", \"fanouts\": [15, 10, 5], \"relations\": [";
+  for (int r = 0; r < schema.num_relations(); ++r) {
+    auto const& key = schema.relation(r);
+    std::string const file = key.src + "__" + key.name + "__" + key.dst;
+    json << (r ? ", " : "") << "[\"" << key.src << "\", \"" << key.name << "\", \"" << key.dst << "\"]";
+    write_npy(base + "/" + file + ".colptr.npy", d.host.relations[static_cast<std::size_t>(r)].indptr);
+    write_npy(base + "/" + file + ".row.npy", d.host.relations[static_cast<std::size_t>(r)].indices);
+  }
+  json << "]}\n";
+  GNNDIRECT_EXPECTS(json.good(), "bench_sample_typed: cannot write " + base + "/schema.json");
+  std::vector<index_t> seeds;  // rounds 1 .. 64, batch after batch
+  for (std::uint64_t round = 1; round <= 64; ++round) {
+    auto const one = fresh_seeds(d, round);
+    seeds.insert(seeds.end(), one.begin(), one.end());
+  }
+  write_npy(base + "/seeds.npy", seeds);
 }
 
 /// Sampled edges of a finished sample (all relations, all layers).
@@ -148,6 +202,9 @@ int main(int argc, char** argv)
                 d.host.schema.num_node_types(), d.host.schema.num_relations(), static_cast<long long>(edges),
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     datasets().push_back(std::move(d));
+  }
+  if (const char* dir = std::getenv("GNNDIRECT_BENCH_TYPED_NPY"); dir != nullptr && *dir != '\0') {
+    for (auto const& d : datasets()) { write_dataset(dir, d); }
   }
   for (std::size_t i = 0; i < datasets().size(); ++i) {
     std::string const base = "sample_typed_15_10_5/" + datasets()[i].name;
