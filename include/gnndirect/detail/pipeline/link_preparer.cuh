@@ -5,6 +5,7 @@
 
 #include <gnndirect/algorithms/sample_blocks_buffers.cuh>
 #include <gnndirect/core/version.hpp>
+#include <gnndirect/detail/pipeline/temporal_batches.cuh>
 #include <gnndirect/owners/buffer.hpp>
 
 #include <cuda_runtime_api.h>

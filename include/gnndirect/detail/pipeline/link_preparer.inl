@@ -33,13 +33,8 @@ link_preparer<Offset, Index, Feature, Label, Sampler, Negatives, NegativeSampler
   GNNDIRECT_EXPECTS(features_.rows >= graph_.num_nodes, "link_preparer: features has " +
                                                            std::to_string(features_.rows) + " rows for " +
                                                            std::to_string(graph_.num_nodes) + " nodes");
+  detail::check_preparer_sampler_times(sampler_, graph_, "link_preparer");
   if constexpr (is_temporal) {
-    bool constexpr per_node = std::is_same_v<typename Sampler::time_form, node_time>;
-    std::int64_t const want = per_node ? graph_.num_nodes : graph_.num_edges;
-    GNNDIRECT_EXPECTS(sampler_.num_times == want && (want == 0 || sampler_.times != nullptr),
-                      std::string("link_preparer: the temporal sampler has ") + std::to_string(sampler_.num_times) +
-                        (per_node ? " node times for a graph of " : " edge times for a graph of ") +
-                        std::to_string(want) + (per_node ? " nodes" : " edges") + (sampler_.times == nullptr ? " (times is null)" : ""));
     GNNDIRECT_EXPECTS(sampler_.num_excluded == 0,
                       "link_preparer: the sampler's excluded_edges must be empty (each batch excludes its own "
                       "seed edges, from link_seeds::edge_ids)");
