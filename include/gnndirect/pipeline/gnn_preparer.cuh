@@ -161,7 +161,9 @@ struct minibatch {
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 /// @tparam Feature feature element type of the batches  @tparam Label label type
 /// @tparam Sampler any model of the sampler concept (device/samplers.hpp); with a with_seed
-/// member, each batch samples with its own random stream (pipeline_options::sampling_seed)
+/// member, each batch samples with its own random stream (pipeline_options::sampling_seed); a
+/// temporal_sampler (device/temporal_samplers.hpp) samples each seed at or before its training
+/// time (the constructor with training_times)
 /// @tparam Codec void: features are a table_view<const Feature>; else a row codec
 /// (device/row_codec.hpp) producing Feature: features are an encoded_view<Codec>
 /// (owners/encoded_table.hpp), decoded inside the feature gather, and the cache tier

@@ -53,7 +53,8 @@ struct pipeline_stats {
 /// @tparam Feature feature element type  @tparam Label label type (trivially copyable)
 /// @tparam Sampler what every batch draws: any model of the sampler concept
 /// (device/samplers.hpp); with a with_seed member each batch gets its own random stream
-/// (pipeline_options::sampling_seed)
+/// (pipeline_options::sampling_seed); a temporal_sampler needs one query time per training id
+/// (the constructor with training_times)
 /// @tparam Codec void (features: table_view<const Feature>) or a row codec producing Feature
 /// (features: encoded_view<Codec>, decoded inside the feature gather; see gnn_preparer)
 ///
