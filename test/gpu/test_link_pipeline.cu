@@ -4,7 +4,8 @@
 // test/support/temporal_reference.hpp for temporal blocks, reference/sample_reference.hpp for
 // uniform blocks, seed nodes and edge_label_index written here from edge_seeds.cuh's rule), with
 // a temporal sampler (binary negatives, strict, seed edges excluded, graph lists in pinned host
-// memory) and with the uniform sampler (triplet negatives); slot memory from a resource that
+// memory; 'uniform' with edge times and 'last' with node times) and with the uniform sampler
+// (triplet negatives, strict); slot memory from a resource that
 // poisons every allocation; bad input refused at construction, and a user negative sampler
 // drawing outside the graph raised by next() with the context left clean.
 #include <doctest/doctest.h>
@@ -61,10 +62,10 @@ struct poisoning_resource {
 /// A sorted graph on the device: indptr in HBM, indices in `kind`; random edge times; features.
 struct link_fixture {
   graph_t g;
-  std::vector<std::int64_t> edge_times;
+  std::vector<std::int64_t> edge_times, node_times;
   std::vector<float> features;
   std::int64_t dim{12};
-  buffer<std::int64_t> indptr, d_edge_times;
+  buffer<std::int64_t> indptr, d_edge_times, d_node_times;
   buffer<std::int32_t> indices;
   buffer<float> d_features;
   gnndirect::csr_view<std::int64_t, std::int32_t> csr;
@@ -73,11 +74,14 @@ struct link_fixture {
   {
     edge_times.resize(g.indices.size());
     for (auto& t : edge_times) { t = static_cast<std::int64_t>(rng() % 100); }
+    node_times.resize(static_cast<std::size_t>(nodes));
+    for (auto& t : node_times) { t = static_cast<std::int64_t>(rng() % 100); }
     features.resize(static_cast<std::size_t>(nodes * dim));
     for (auto& x : features) { x = static_cast<float>(rng() % 100000) / 7.0f; }
     indptr = to_buffer(g.indptr);
     indices = to_buffer(g.indices, kind);
     d_edge_times = to_buffer(edge_times, kind);
+    d_node_times = to_buffer(node_times, kind);
     d_features = to_buffer(features, memory_kind::pinned);
     csr = g.view();
     csr.indptr = indptr.data();
@@ -123,10 +127,12 @@ struct expected_batch {
 };
 
 /// The host composition: epoch order, positives, negatives, seed nodes (first appearance over
-/// src then dst), earliest times, then the blocks. triplet 0: binary with `amount`.
+/// src then dst), earliest times, then the blocks. triplet 0: binary with `amount`. `kind`: the
+/// temporal sampler's strategy, time form and times (Temporal only).
 template <bool Temporal>
 expected_batch expect(const link_fixture& f, const seeds_t& seeds, const gnndirect::link_options& options,
-                      double amount, std::int64_t triplet, bool exclude, std::int64_t epoch, std::int64_t b)
+                      double amount, std::int64_t triplet, bool exclude, std::int64_t epoch, std::int64_t b,
+                      const gnndirect::test::temporal_setup& kind)
 {
   expected_batch x;
   std::vector<std::int64_t> order(seeds.src.size());
@@ -176,8 +182,10 @@ expected_batch expect(const link_fixture& f, const seeds_t& seeds, const gnndire
   std::uint64_t const sampling_seed = gnndirect::batch_sampling_seed(options.sampling_seed, epoch, b);
   if constexpr (Temporal) {
     gnndirect::test::temporal_setup setup;
+    setup.last = kind.last;
+    setup.node_times = kind.node_times;
     setup.seed = sampling_seed;
-    gnndirect::test::append(setup.times, f.edge_times);
+    gnndirect::test::append(setup.times, kind.times);
     gnndirect::test::append(setup.excluded, x.excluded);
     x.blocks = gnndirect::test::temporal_blocks_reference(f.g.view(), setup, x.nodes, x.node_time, options.fanouts);
   } else {
@@ -240,7 +248,7 @@ std::int64_t check_batch(const link_fixture& f, const Batch& batch, const expect
 /// Runs two epochs of a preparer through batch_scheduler against the host composition.
 template <bool Temporal, class Preparer>
 void run_epochs(const link_fixture& f, Preparer& preparer, const seeds_t& seeds, double amount, std::int64_t triplet,
-                bool exclude, int workers)
+                bool exclude, int workers, const gnndirect::test::temporal_setup& kind = {})
 {
   auto const consumer = gnndirect::make_non_blocking_stream();
   gnndirect::batch_scheduler<Preparer> scheduler(preparer, gnndirect::scheduler_options{workers + 1, workers});
@@ -254,7 +262,8 @@ void run_epochs(const link_fixture& f, Preparer& preparer, const seeds_t& seeds,
       CAPTURE(batch->index);
       REQUIRE(batch->index == count);
       GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(consumer.get()));
-      auto const x = expect<Temporal>(f, seeds, preparer.options(), amount, triplet, exclude, epoch, batch->index);
+      auto const x =
+        expect<Temporal>(f, seeds, preparer.options(), amount, triplet, exclude, epoch, batch->index, kind);
       CHECK(check_batch<Temporal>(f, *batch, x) == 0);
       positives += batch->num_positive;
       unresolved += batch->num_unresolved;
@@ -279,13 +288,10 @@ struct outside_negative_sampler {
   }
 };
 
-}  // namespace
-
-TEST_CASE("link_preparer, temporal: binary strict negatives, seed edges excluded, every batch bit for bit")
+/// The temporal case: binary strict negatives, seed edges excluded, lists in pinned memory.
+template <class Strategy, class TimeForm>
+void temporal_link_epochs(std::mt19937_64& rng)
 {
-  std::uint64_t const seed = gnndirect::test::fresh_seed();
-  CAPTURE(seed);
-  std::mt19937_64 rng(seed);
   link_fixture const f(rng, 1200, memory_kind::pinned);
   seeds_t const seeds = f.seeds(rng, 700, 40);
   gnndirect::link_options options;
@@ -296,14 +302,31 @@ TEST_CASE("link_preparer, temporal: binary strict negatives, seed edges excluded
   options.negative_seed = rng();
   options.strict = true;
   options.max_attempts = 5;
-  using sampler_t = gnndirect::temporal_sampler<gnndirect::temporal_uniform, gnndirect::edge_time>;
-  sampler_t const sampler{rng(), f.d_edge_times.data(), f.csr.num_edges};
+  using sampler_t = gnndirect::temporal_sampler<Strategy, TimeForm>;
+  bool constexpr per_node = std::is_same_v<TimeForm, gnndirect::node_time>;
+  sampler_t const sampler{rng(), per_node ? f.d_node_times.data() : f.d_edge_times.data(),
+                          per_node ? f.csr.num_nodes : f.csr.num_edges};
+  gnndirect::test::temporal_setup kind;
+  kind.last = std::is_same_v<Strategy, gnndirect::temporal_last>;
+  kind.node_times = per_node;
+  gnndirect::test::append(kind.times, per_node ? f.node_times : f.edge_times);
   poisoning_resource mr;
   double const amount = 1.5;
   gnndirect::link_preparer<std::int64_t, std::int32_t, float, float, sampler_t> preparer(
     f.csr, f.feature_view(), seeds, gnndirect::binary_negatives{amount}, options, sampler, mr);
   static_assert(decltype(preparer)::is_temporal);
-  run_epochs<true>(f, preparer, seeds, amount, 0, true, 2);
+  run_epochs<true>(f, preparer, seeds, amount, 0, true, 2, kind);
+}
+
+}  // namespace
+
+TEST_CASE("link_preparer, temporal: binary strict negatives, seed edges excluded, every batch bit for bit")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  SUBCASE("uniform, edge times") { temporal_link_epochs<gnndirect::temporal_uniform, gnndirect::edge_time>(rng); }
+  SUBCASE("last, node times") { temporal_link_epochs<gnndirect::temporal_last, gnndirect::node_time>(rng); }
 }
 
 TEST_CASE("link_preparer, uniform sampler: triplet negatives, no labels, every batch bit for bit")
