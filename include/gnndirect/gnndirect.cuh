@@ -108,6 +108,8 @@
 // pipeline
 #include <gnndirect/pipeline/epoch_order.hpp>
 #include <gnndirect/pipeline/gnn_preparer.cuh>
+#include <gnndirect/pipeline/link_options.hpp>
+#include <gnndirect/pipeline/link_preparer.cuh>
 #include <gnndirect/pipeline/minibatch_pipeline.cuh>
 #include <gnndirect/pipeline/scheduler.cuh>
 #include <gnndirect/pipeline/timeline.hpp>

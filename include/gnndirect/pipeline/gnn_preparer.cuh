@@ -34,6 +34,7 @@
 #include <gnndirect/detail/pipeline/gnn_preparer.cuh>
 #include <gnndirect/device/row_codec.hpp>
 #include <gnndirect/device/samplers.hpp>
+#include <gnndirect/device/temporal_samplers.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/pipeline/epoch_order.hpp>
 #include <gnndirect/pipeline/timeline.hpp>
@@ -143,6 +144,8 @@ struct minibatch {
   std::uint64_t sampling_seed{0};     ///< seed given to the sampler's with_seed for this batch's blocks
   const Index* host_seeds{nullptr};   ///< the seeds in host memory (valid until the next epoch)
   const Index* seeds{nullptr};        ///< the seeds in device memory (blocks.layers[0].dst_nodes)
+  /// With a temporal_sampler: the seeds' query times in device memory (num_seeds), else null.
+  const std::int64_t* seed_times{nullptr};
   blocks_ref<Offset, Index> blocks;   ///< message-flow blocks, seeds side first (device views)
   table_view<Feature> features;       ///< num_input_nodes x feature cols, device memory
   const Label* labels{nullptr};       ///< num_seeds labels of the seeds, device memory
@@ -158,7 +161,9 @@ struct minibatch {
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 /// @tparam Feature feature element type of the batches  @tparam Label label type
 /// @tparam Sampler any model of the sampler concept (device/samplers.hpp); with a with_seed
-/// member, each batch samples with its own random stream (pipeline_options::sampling_seed)
+/// member, each batch samples with its own random stream (pipeline_options::sampling_seed); a
+/// temporal_sampler (device/temporal_samplers.hpp) samples each seed at or before its training
+/// time (the constructor with training_times)
 /// @tparam Codec void: features are a table_view<const Feature>; else a row codec
 /// (device/row_codec.hpp) producing Feature: features are an encoded_view<Codec>
 /// (owners/encoded_table.hpp), decoded inside the feature gather, and the cache tier
@@ -194,11 +199,30 @@ class gnn_preparer {
   gnn_preparer(const csr_view<Offset, Index>& graph, feature_rows_type features,
                const Label* labels, std::vector<Index> training_ids, pipeline_options options,
                const Sampler& sampler, resource_ref mr, cudaStream_t stream)
+    : gnn_preparer(graph, features, labels, std::move(training_ids), {}, std::move(options), sampler, mr, stream)
+  {
+  }
+
+  /// As above, with the training ids' query times for a temporal_sampler
+  /// (device/temporal_samplers.hpp): batch b's seeds are sampled by sample_temporal_blocks_async
+  /// with their times (shuffled with the ids), so no block holds an edge later than its seed's
+  /// time. PyG's NeighborLoader takes them as `input_time`; with node times and no input_time,
+  /// pass the training ids' own node times. Synchronous.
+  /// @param graph, features, labels, training_ids as above
+  /// @param training_times one query time per training id (temporal samplers), or empty (others)
+  /// @param options, sampler, mr, stream as above
+  /// @throws as above; invalid_argument for seeds without times (a temporal sampler and
+  /// training_times not one per training id), times given to a non-temporal sampler, or the
+  /// temporal sampler's times of the wrong length.
+  gnn_preparer(const csr_view<Offset, Index>& graph, feature_rows_type features,
+               const Label* labels, std::vector<Index> training_ids, std::vector<std::int64_t> training_times,
+               pipeline_options options, const Sampler& sampler, resource_ref mr, cudaStream_t stream)
     : sampler_(sampler),
       graph_(graph),
       features_(features),
       labels_(labels),
       training_ids_(std::move(training_ids)),
+      training_times_(checked_times(std::move(training_times), training_ids_.size(), sampler, graph)),
       options_(checked_options(std::move(options), sampler, graph, features, labels)),
       labels_kind_(graph.num_nodes > 0 ? detail::device_visible_kind(labels, "labels")
                                        : memory_kind::device),
@@ -246,6 +270,8 @@ class gnn_preparer {
       gather_workspace_bytes<Index>(options_.batch_size, graph_.num_nodes, labels_kind_, sizeof(Label),
                                     options_.gather),
       stream, mr_);
+    st.seed_times.template allocate<Sampler, Offset, Index>(options_.batch_size, options_.fanouts, graph_.num_nodes,
+                                                   options_.host_memory, stream, mr_);
     st.stream = stream;
     st.slot = slots_++;
     if (options_.gather_priority != 0) {
@@ -265,6 +291,8 @@ class gnn_preparer {
   {
     order_ = training_ids_;
     shuffle_epoch(order_, options_.shuffle_seed, epoch);
+    time_order_ = training_times_;  // the same swaps as the ids': the times stay with their ids
+    shuffle_epoch(time_order_, options_.shuffle_seed, epoch);
     if (bad_id_position_ >= 0) {
       auto const position = static_cast<std::size_t>(bad_id_position_);
       throw index_out_of_range(__FILE__, __LINE__, "training_ids", bad_id_position_,
@@ -303,9 +331,12 @@ class gnn_preparer {
     batch.seeds = st.seeds.data();
     batch.sampling_seed = batch_sampling_seed(options_.sampling_seed, epoch, b);
     span = timeline_begin(timeline, sampling, b, "sample");
-    sample_blocks_async(sampling, graph_, batch.seeds, batch.num_seeds, options_.fanouts,
-                        reseeded(sampler_, batch.sampling_seed), options_.sampling, st.blocks.ref(),
-                        st.blocks.workspace());
+    const std::int64_t* const times = time_order_.empty() ? nullptr : time_order_.data() + batch.first;
+    st.sampling_ws = detail::sample_batch_blocks(sampling, graph_, batch.seeds, times,
+                                                 batch.num_seeds, options_.fanouts,
+                                                 reseeded(sampler_, batch.sampling_seed), options_.sampling, st.blocks,
+                                                 st.seed_times);
+    batch.seed_times = is_temporal_sampler<Sampler>::value ? st.seed_times.times.data() : nullptr;
     timeline_end(timeline, span, sampling);
     span = timeline_begin(timeline, sampling, b, "counts");
     GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(st.host_counts.host_data(), st.blocks.counts(),
@@ -322,7 +353,7 @@ class gnn_preparer {
   {
     auto& st = batch.storage;
     if (options_.sampling.check_indices) {
-      sample_blocks_check(st.stream, st.blocks.workspace(), options_.fanouts.size(), graph_.num_nodes);
+      sample_blocks_check(st.stream, st.sampling_ws, options_.fanouts.size(), graph_.num_nodes);
     }
     if (feature_policy().check_indices) {
       gather_check(st.stream, workspace_view{st.feature_ws.data(), st.feature_ws.bytes()}, features_.rows);
@@ -354,6 +385,23 @@ class gnn_preparer {
   gather_policy feature_gather_policy() const { return feature_policy(); }
 
  private:
+  /// The training times, checked against the sampler (one per id for a temporal one, none else).
+  static std::vector<std::int64_t> checked_times(std::vector<std::int64_t> times, std::size_t num_ids,
+                                                 const Sampler& sampler, const csr_view<Offset, Index>& graph)
+  {
+    if constexpr (is_temporal_sampler<Sampler>::value) {
+      GNNDIRECT_EXPECTS(times.size() == num_ids,
+                        "minibatch_pipeline: seeds without times: a temporal sampler needs one time per training "
+                        "id (training_times has " + std::to_string(times.size()) + " for " +
+                          std::to_string(num_ids) + " ids)");
+    } else {
+      GNNDIRECT_EXPECTS(times.empty(), "minibatch_pipeline: training_times given, but the sampler is not a "
+                                       "temporal_sampler (they would be ignored)");
+    }
+    detail::check_preparer_sampler_times(sampler, graph, "minibatch_pipeline");
+    return times;
+  }
+
   static pipeline_options checked_options(pipeline_options options, const Sampler& sampler,
                                           const csr_view<Offset, Index>& graph,
                                           const feature_rows_type& features, const Label* labels)
@@ -496,12 +544,14 @@ class gnn_preparer {
   feature_rows_type features_;
   const Label* labels_;
   std::vector<Index> training_ids_;
+  std::vector<std::int64_t> training_times_;  // temporal samplers: one query time per training id
   pipeline_options options_;
   memory_kind labels_kind_;
   std::int64_t bad_id_position_;  // first training id out of range, -1 if none
   resource_ref mr_;
   std::unique_ptr<feature_cache_type> cache_;  // hot feature rows in HBM (options.cache_bytes)
   std::vector<Index> order_;  // the epoch's shuffled ids; read by the workers
+  std::vector<std::int64_t> time_order_;  // their times, shuffled alike (temporal samplers)
   int slots_{0};              // slots initialised (init_batch runs on the constructing thread)
   gather_probe calibrated_{};    // the feature gathers' calibrated cap and rows in flight
   bool has_calibration_{false};  // calibrated_ applies (calibrate_gather ran)

@@ -53,7 +53,8 @@ struct pipeline_stats {
 /// @tparam Feature feature element type  @tparam Label label type (trivially copyable)
 /// @tparam Sampler what every batch draws: any model of the sampler concept
 /// (device/samplers.hpp); with a with_seed member each batch gets its own random stream
-/// (pipeline_options::sampling_seed)
+/// (pipeline_options::sampling_seed); a temporal_sampler needs one query time per training id
+/// (the constructor with training_times)
 /// @tparam Codec void (features: table_view<const Feature>) or a row codec producing Feature
 /// (features: encoded_view<Codec>, decoded inside the feature gather; see gnn_preparer)
 ///
@@ -87,10 +88,26 @@ class minibatch_pipeline {
   minibatch_pipeline(const csr_view<Offset, Index>& graph, typename preparer_type::feature_rows_type features,
                      const Label* labels, std::vector<Index> training_ids, pipeline_options options,
                      const Sampler& sampler = Sampler{}, resource_ref mr = {})
+    : minibatch_pipeline(graph, features, labels, std::move(training_ids), {}, std::move(options), sampler, mr)
+  {
+  }
+
+  /// As above, with one query time per training id for a temporal_sampler
+  /// (device/temporal_samplers.hpp): each batch's seeds are sampled with their times, shuffled
+  /// with the ids (a temporal node-classification epoch; batch->seed_times holds them on the
+  /// device). See gnn_preparer's constructor of the same form.
+  /// @param graph, features, labels, training_ids as above
+  /// @param training_times one query time per training id (empty for a non-temporal sampler)
+  /// @param options, sampler, mr as above
+  /// @throws as above; invalid_argument for seeds without times, times given to a non-temporal
+  /// sampler, or the temporal sampler's times of the wrong length.
+  minibatch_pipeline(const csr_view<Offset, Index>& graph, typename preparer_type::feature_rows_type features,
+                     const Label* labels, std::vector<Index> training_ids, std::vector<std::int64_t> training_times,
+                     pipeline_options options, const Sampler& sampler = Sampler{}, resource_ref mr = {})
     : pool_(make_retaining_pool(require_device())),
       own_resource_(pool_.get()),
       stream_(make_non_blocking_stream()),
-      preparer_(graph, features, labels, std::move(training_ids), std::move(options), sampler,
+      preparer_(graph, features, labels, std::move(training_ids), std::move(training_times), std::move(options), sampler,
                 mr.is_default() ? resource_ref(own_resource_) : mr, stream_.get()),
       scheduler_(preparer_, scheduler_options{preparer_.options().depth, preparer_.options().workers,
                                               preparer_.options().worker_wait, preparer_.options().timeline})

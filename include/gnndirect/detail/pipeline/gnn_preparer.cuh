@@ -16,6 +16,7 @@
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/table_view.hpp>
 #include <gnndirect/core/version.hpp>
+#include <gnndirect/detail/pipeline/temporal_batches.cuh>
 #include <gnndirect/device/row_codec.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/owners/cuda_handles.hpp>
@@ -45,6 +46,8 @@ struct gnn_slot_storage {
   sample_blocks_buffers<Offset, Index> blocks;
   buffer<unsigned char> feature_ws;    // gather workspaces, sized for the bounds
   buffer<unsigned char> label_ws;
+  seed_time_storage seed_times;        // temporal samplers: the seeds' times and workspace
+  workspace_view sampling_ws{};        // the batch's sampling workspace (sample_blocks_check)
   cudaStream_t stream{nullptr};        // the slot's stream (complete() reads the error records)
   int slot{0};                         // the slot's number (timeline lanes)
   // With gather_priority != 0: the slot's high-priority stream (the gathers' with 1, sampling's
