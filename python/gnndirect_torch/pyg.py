@@ -44,7 +44,10 @@ except ImportError as _error:  # pragma: no cover - needs torch_geometric
 from ._blocks import blocks_to_pyg
 from ._util import check_fanouts
 from .ops import sample_blocks
-from .table import DECODED_DTYPES, Graph, Table, _cuda_device, canonical_codec
+from ._codecs import DECODED_DTYPES, canonical_codec
+from ._placement import _cuda_device
+from .graph import Graph
+from .table import Table
 
 
 class GnnDirectFeatureStore(FeatureStore):

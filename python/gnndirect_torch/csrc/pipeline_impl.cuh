@@ -7,6 +7,7 @@
 #include "codec.hpp"
 #include "common.hpp"
 #include "pipeline.hpp"
+#include "sample_common.hpp"
 #include "torch_resource.cuh"
 
 #include <gnndirect/core/cuda_error.hpp>
@@ -25,30 +26,36 @@
 namespace gnndirect_torch {
 namespace detail {
 
-/// The loader's sampler: uniform, with or without replacement as Python asked at run time. The
-/// binding is a run-time boundary; rather than instantiating the whole pipeline once per sampler
-/// type, this one sampler type forwards each node to the library sampler the flag names (the
-/// branch is uniform across the tile). Reseeded per batch by the pipeline through with_seed.
-struct uniform_choice_sampler {
+/// The loader's sampler: the library sampler that the ops' arguments name (make_request: uniform,
+/// with replacement, or weighted), mapped onto its type in device code through the ops' own table
+/// (visit_sampler_kind), so that every choice of the ops reaches the loader too. The binding is a
+/// run-time boundary: rather than instantiating the whole pipeline once per sampler type, this one
+/// sampler type forwards each node to the sampler its kind names (the branch is uniform across
+/// the grid). needs_weights is false because the kind is a run-time value: the binding passes the
+/// weights whenever the kind is weighted (make_request's weighted flag is "weights given").
+/// Reseeded per batch by the pipeline through with_seed.
+struct chosen_sampler {
   static constexpr bool needs_weights = false;
+  gnndirect::sampling_kind kind{gnndirect::sampling_kind::uniform_without_replacement};  ///< which sampler
   std::uint64_t seed{0};  ///< Philox key
-  bool replace{false};    ///< with replacement
 
-  uniform_choice_sampler with_seed(std::uint64_t new_seed) const noexcept { return {new_seed, replace}; }
+  /// The same sampler on another random stream.  @param new_seed the key  @return the sampler
+  chosen_sampler with_seed(std::uint64_t new_seed) const noexcept { return {kind, new_seed}; }
+  /// Scratch bytes of the chosen sampler.  @param fanout draws  @param tile_size tile threads
+  /// @return the bytes
   GNNDIRECT_HOST_DEVICE std::size_t scratch_bytes(int fanout, int tile_size) const noexcept
   {
-    return replace ? gnndirect::uniform_with_replacement_sampler{seed}.scratch_bytes(fanout, tile_size)
-                   : gnndirect::uniform_sampler{seed}.scratch_bytes(fanout, tile_size);
+    return visit_sampler_kind(kind, seed, [&](const auto& sampler) { return sampler.scratch_bytes(fanout, tile_size); });
   }
+  /// Samples with the chosen sampler (see the sampler concept, device/samplers.hpp).
   template <class Tile, class Offset, class Index>
   __device__ std::int64_t sample(const Tile& tile, const gnndirect::csr_view<Offset, Index>& csr,
                                  const gnndirect::node_edges<Offset>& edges, int fanout, int layer,
                                  void* scratch, const gnndirect::sampled_output<Offset, Index>& out) const
   {
-    if (replace) {
-      return gnndirect::uniform_with_replacement_sampler{seed}.sample(tile, csr, edges, fanout, layer, scratch, out);
-    }
-    return gnndirect::uniform_sampler{seed}.sample(tile, csr, edges, fanout, layer, scratch, out);
+    return visit_sampler_kind(kind, seed, [&](const auto& sampler) -> std::int64_t {
+      return sampler.sample(tile, csr, edges, fanout, layer, scratch, out);
+    });
   }
 };
 
@@ -62,12 +69,12 @@ class typed_pipeline final : public pipeline_base {
 
  public:
   using pipeline_type =
-    gnndirect::minibatch_pipeline<std::int64_t, Index, Feature, std::int64_t, uniform_choice_sampler, Codec>;
+    gnndirect::minibatch_pipeline<std::int64_t, Index, Feature, std::int64_t, chosen_sampler, Codec>;
 
   typed_pipeline(const at::Tensor& indptr, const at::Tensor& indices, const at::Tensor& features,
-                 const at::Tensor& labels, const at::Tensor& train_ids, const pipeline_config& config,
-                 const encoded_features* encoded)
-    : indptr_(indptr), indices_(indices), features_(features), labels_(labels),
+                 const at::Tensor& labels, const at::Tensor& train_ids, const gnndirect::pipeline_options& config,
+                 const pipeline_sampling& sampling, const encoded_features* encoded)
+    : indptr_(indptr), indices_(indices), features_(features), labels_(labels), weights_(sampling.weights),
       meta_(encoded != nullptr ? encoded->meta : std::nullopt),
       device_(labels.is_cuda() ? labels.device() : at::Device(at::kCUDA, current_device())),
       feature_dtype_(std::is_void_v<Codec> ? features.scalar_type() : at::kFloat),
@@ -90,33 +97,23 @@ class typed_pipeline final : public pipeline_base {
     csr.num_edges = indices.size(0);
     csr.indptr_kind = ptr.kind;
     csr.indices_kind = idx.kind;
+    if (weights_.has_value()) {  // in indices' placement (csr_view::indices_kind covers them)
+      csr.weights = static_cast<const float*>(placement_of(*weights_, "weights", device).device);
+    }
     auto const table = feature_rows(features, feat, encoded);
     at::Tensor const ids = train_ids.contiguous();
     std::vector<Index> training(data_as<const Index>(ids), data_as<const Index>(ids) + ids.numel());
-    gnndirect::pipeline_options options;
-    options.fanouts.assign(config.fanouts.begin(), config.fanouts.end());
-    options.batch_size = config.batch_size;
-    options.drop_last = config.drop_last;
-    options.sampling_seed = static_cast<std::uint64_t>(config.sampling_seed);
-    uniform_choice_sampler const sampler{0, config.replace};
+    // Python resolved the automatic values (depth, workers: gnndirect_torch.PipelineOptions);
+    // the tile follows the widest fanout and the graph's mean degree, as in the sampling ops.
+    gnndirect::pipeline_options options = config;
+    sampling_request const request = make_request(0, sampling.replace, weights_.has_value(), true);
+    chosen_sampler const sampler{request.kind, 0};
     double const mean = csr.num_nodes > 0 ? static_cast<double>(csr.num_edges) / csr.num_nodes : 0.0;
     int widest = 0;
     for (int f : options.fanouts) { widest = std::max(widest, f); }
-    options.sampling.tile_size =
-      gnndirect::select_sampling_policy(widest, mean).tile_size;
+    options.sampling.tile_size = gnndirect::select_sampling_policy(widest, mean).tile_size;
     // Sampled neighbours are valid ids of a validated graph: the seed checks of layers > 0 only
     // guard against corrupt graphs; keep them on (they cost one flag read per layer).
-    options.shuffle_seed = static_cast<std::uint64_t>(config.shuffle_seed);
-    // The training loop holds the batch it trains on (its slot comes back when its tensors die),
-    // so by default one slot more than the library's default keeps as many batches ahead.
-    options.workers = config.workers > 0 ? config.workers : gnndirect::pipeline_options{}.workers;
-    // ... and two more than the workers, so that all of them prepare while one batch is held.
-    options.depth = config.depth > 0 ? config.depth
-                                     : std::max(gnndirect::pipeline_options{}.depth + 1, options.workers + 2);
-    options.max_blocks = config.max_blocks;
-    options.gather.max_blocks = config.gather_max_blocks;  // validated by the library (>= 0)
-    options.reserve_bytes = static_cast<std::size_t>(config.reserve_bytes);
-    options.cache_bytes = static_cast<std::size_t>(config.cache_bytes);
     // The pipeline's device arrays (seeds, blocks, features, labels, workspaces) come from
     // torch's caching allocator, so that batches can be handed out as views of them; so do the
     // cache tier and its hot-row selection.
@@ -244,7 +241,8 @@ class typed_pipeline final : public pipeline_base {
 
   // Declared first, destroyed last: the tensors the pipeline's views point into.
   at::Tensor indptr_, indices_, features_, labels_;
-  std::optional<at::Tensor> meta_;  // an encoded table's per-row metadata
+  std::optional<at::Tensor> weights_;  // edge weights of a weighted pipeline
+  std::optional<at::Tensor> meta_;     // an encoded table's per-row metadata
   at::Device device_;
   at::ScalarType feature_dtype_;
   at::ScalarType index_dtype_;
@@ -261,12 +259,13 @@ class typed_pipeline final : public pipeline_base {
 template <class Index, class Feature, class Codec = void>
 std::unique_ptr<pipeline_base> make_typed(const at::Tensor& indptr, const at::Tensor& indices,
                                           const at::Tensor& features, const at::Tensor& labels,
-                                          const at::Tensor& train_ids, const pipeline_config& config,
+                                          const at::Tensor& train_ids, const gnndirect::pipeline_options& config,
+                                          const pipeline_sampling& sampling,
                                           const encoded_features* encoded = nullptr)
 {
   return translate_errors([&]() -> std::unique_ptr<pipeline_base> {
     return std::make_unique<typed_pipeline<Index, Feature, Codec>>(indptr, indices, features, labels,
-                                                                   train_ids, config, encoded);
+                                                                   train_ids, config, sampling, encoded);
   });
 }
 
@@ -295,16 +294,17 @@ class translating_pipeline final : public pipeline_base {
 template <class Index>
 std::unique_ptr<pipeline_base> make_encoded(const at::Tensor& indptr, const at::Tensor& indices, const at::Tensor& codes,
                                             const at::Tensor& labels, const at::Tensor& train_ids,
-                                            const pipeline_config& config, const encoded_features& encoded)
+                                            const gnndirect::pipeline_options& config,
+                                            const pipeline_sampling& sampling, const encoded_features& encoded)
 {
   return dispatch_codec(encoded.codec, [&](auto codec) -> std::unique_ptr<pipeline_base> {
     using C = decltype(codec);
     if constexpr (std::is_same_v<C, gnndirect::codecs::fp32>) {
       at::Tensor const values = codes.view(at::kFloat).narrow(1, 0, encoded.cols);
-      return make_pipeline_for<Index, 4>(indptr, indices, values, labels, train_ids, config);
+      return make_pipeline_for<Index, 4>(indptr, indices, values, labels, train_ids, config, sampling);
     } else {
       return std::make_unique<translating_pipeline>(
-        make_typed<Index, float, C>(indptr, indices, codes, labels, train_ids, config, &encoded));
+        make_typed<Index, float, C>(indptr, indices, codes, labels, train_ids, config, sampling, &encoded));
     }
   });
 }
