@@ -61,9 +61,8 @@ def _units():
                         f"minibatch_pipeline for int{suffix} node ids and {width}-byte features "
                         f"({'fp16, bf16' if width == 2 else 'fp32'}).",
                         f"template <>\nstd::unique_ptr<pipeline_base> make_pipeline_for<{index}, {width}>(\n"
-                        f"  {_PIPELINE_ARGS})\n{{\n  return std::make_unique<detail::translating_pipeline>(\n"
-                        f"    detail::make_typed<{index}, {moved}>(indptr, indices, features, labels, train_ids, "
-                        f"options, sampling));\n}}\n"))
+                        f"  {_PIPELINE_ARGS})\n{{\n  return detail::make_typed<{index}, {moved}>(indptr, indices, features, "
+                        f"labels, train_ids, options, sampling);\n}}\n"))
         out.append((f"pipeline_cuda_i{suffix}_codecs.cu", "pipeline_impl.cuh",
                     f"minibatch_pipeline for int{suffix} node ids over encoded features, every lossy codec "
                     "in one unit (the sampling kernels they share compile once: faster on few cores than a "

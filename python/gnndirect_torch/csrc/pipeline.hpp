@@ -40,7 +40,7 @@ struct encoded_features {
 /// pipeline when the last of these tensors (and of views made from them) is gone, ordered after
 /// the work enqueued on the consumer stream and on the stream current where it died; a batch
 /// still held when its slot is needed (new epoch, pipeline destroyed, every slot held) is first
-/// detached into a copy (see batch_hand_off.hpp).
+/// detached into a copy (see batch_hand_off in pipeline_impl.cuh).
 struct batch_tensors {
   std::int64_t epoch{0};          ///< epoch it belongs to
   std::int64_t index{0};          ///< position in the epoch
