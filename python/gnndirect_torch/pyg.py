@@ -14,7 +14,10 @@ training without pyg-lib, torch-sparse or torch-scatter.
 
 Mini-batches are ``Data`` objects on the GPU with x, y (of all sampled nodes, seeds first),
 edge_index (local ids, row = source, col = target, hop by hop), n_id, e_id, batch_size,
-num_sampled_nodes and num_sampled_edges. Homogeneous graphs only.
+num_sampled_nodes and num_sampled_edges. Homogeneous graphs only. Weighted sampling, as PyG's
+``weight_attr``: put the edge weights into the feature store (``fs.put_tensor(w, group_name=None,
+attr_name="edge_weight", index=None)``, in the edge index's order) and pass
+``GnnDirectSampler((fs, gs), ..., weight_attr="edge_weight")``.
 
 CPU-centric loading with PyG's own data path (features fetched by PyG, batches pinned and
 copied by the DataLoader) and gnndirect's fast all-core CPU sampler:
@@ -284,7 +287,13 @@ class GnnDirectSampler(BaseSampler):
                 raise TypeError("GnnDirectSampler needs a GnnDirectGraphStore (or a gnndirect Graph)")
             weights = None
             if weight_attr is not None:
-                weights = feature_store.get_tensor(group_name=edge_type, attr_name=weight_attr, index=None)
+                try:
+                    weights = feature_store.get_tensor(group_name=edge_type, attr_name=weight_attr, index=None)
+                except KeyError:
+                    weights = None
+                if weights is None:  # some PyG versions return None for a missing attribute
+                    raise KeyError(f"GnnDirectSampler: weight_attr {weight_attr!r} is not in the feature store "
+                                   f"(put the edge weights with group_name={edge_type!r}, attr_name={weight_attr!r})")
             self.graph = graph_store.graph(edge_type, weights=weights, weight_key=weight_attr)
         self.num_neighbors = check_fanouts(num_neighbors)
         self.replace = bool(replace)
