@@ -25,6 +25,7 @@ is self-contained; built from an sdist, they are already there. The version is t
 include/gnndirect/core/version.hpp, the project's single version number.
 """
 import glob
+import importlib.util
 import os
 import re
 import shutil
@@ -37,6 +38,8 @@ REPO = os.path.dirname(HERE)
 REPO_INCLUDE = os.path.join(REPO, "include")
 PACKAGE_INCLUDE = os.path.join(HERE, "gnndirect_torch", "include")
 CSRC = os.path.join("gnndirect_torch", "csrc")
+# The instantiation units generated from one list (generated_units.py) before compiling.
+GENERATED = os.path.join(CSRC, "generated")
 
 # Options that only report metadata: with one of them nothing is compiled or copied.
 INFO_ONLY = {"--version", "--name", "--fullname", "--help", "-h", "--help-commands"}
@@ -277,6 +280,15 @@ def install_progress_runner():
     cpp_extension._run_ninja_build = run_ninja
 
 
+def generated_units():
+    """Writes the instantiation units of generated_units.py into GENERATED and returns their
+    paths (relative, sorted); unchanged units are not rewritten (ninja keeps their objects)."""
+    spec = importlib.util.spec_from_file_location("generated_units", os.path.join(HERE, "generated_units.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return [os.path.relpath(p, HERE) for p in module.write_units(os.path.join(HERE, GENERATED))]
+
+
 def extension_modules():
     """The CUDA extension (torch is importable: require_prerequisites ran)."""
     import torch
@@ -291,7 +303,8 @@ def extension_modules():
     # with a shape) dereferences a null facet. With the flag the static copy binds to itself; with a
     # shared libstdc++ (the usual case) it changes nothing.
     link_args = ["-Wl,--exclude-libs,ALL"]
-    sources = sorted(glob.glob(os.path.join(CSRC, "*.cpp")) + glob.glob(os.path.join(CSRC, "*.cu")))
+    sources = sorted(glob.glob(os.path.join(CSRC, "*.cpp")) + glob.glob(os.path.join(CSRC, "*.cu"))) \
+        + generated_units()
     # CUDA 13 keeps CCCL (libcu++'s <cuda/stream_ref>, used by the memory-resource concept) under
     # include/cccl, which nvcc finds by itself but the host compiler of the .cpp files does not.
     from torch.utils.cpp_extension import CUDA_HOME
@@ -302,7 +315,8 @@ def extension_modules():
     arch_list, arch_line = choose_arch_list(os.environ, torch.cuda.device_count())
     if arch_list is not None:
         os.environ["TORCH_CUDA_ARCH_LIST"] = arch_list
-    say(f"torch {torch.__version__} (CUDA {torch.version.cuda}), {std}, {len(sources)} translation units")
+    say(f"torch {torch.__version__} (CUDA {torch.version.cuda}), {std}, {len(sources)} translation units "
+        f"({len(sources) - len(glob.glob(os.path.join(GENERATED, '*.cu')))} in csrc/, the others generated)")
     say(arch_line)
     install_progress_runner()
     extension = CUDAExtension(

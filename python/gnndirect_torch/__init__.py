@@ -28,13 +28,16 @@ except ImportError as _error:  # pragma: no cover - exercised by the host test w
 
 from ._blocks import Batch, Block, blocks_from_pyg
 from ._extension import load_extension
-from .table import Graph, Table, empty, host_memory_info, register_tensor, to_placement
+from ._placement import empty, host_memory_info, register_tensor, to_placement
+from .graph import Graph
+from .table import Table
 from .ops import gather, placement_of, sample_blocks, sample_neighbors, scatter
+from ._options import PipelineOptions
 from .loader import NeighborLoader
 
 __all__ = [
     "PLACEMENTS", "__version__", "gather", "scatter", "sample_neighbors", "sample_blocks",
     "load_extension", "placement_of", "Table", "Graph", "register_tensor", "to_placement",
     "empty", "host_memory_info",
-    "NeighborLoader", "Batch", "Block", "blocks_from_pyg",
+    "NeighborLoader", "PipelineOptions", "Batch", "Block", "blocks_from_pyg",
 ]

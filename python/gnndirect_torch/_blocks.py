@@ -1,6 +1,12 @@
 """The sampled-graph value types shared by the sampling ops, the loader and the PyG adapter:
 :class:`Sampled` (one layer in CSR form), :class:`Block` (one layer in local ids), :class:`Batch`
-(a prepared mini-batch), and the conversions to and from PyG's hop-by-hop layout."""
+(a prepared mini-batch), and the conversions to and from PyG's hop-by-hop layout.
+
+The one boundary where the extension's outputs get names: the C++ side returns each block sample
+as a flat list (src_nodes, offsets, local indices, edge_ids per layer, seeds side first: the
+sampling ops and the pipeline's ``BatchTensors.layers`` alike) and :func:`blocks_of` /
+:func:`batch_of` turn it into :class:`Block` and :class:`Batch` objects; nothing else reads
+those lists by position."""
 
 from __future__ import annotations
 
@@ -50,6 +56,30 @@ class Block:
         return torch.stack([self.indices.to(torch.int64), col])
 
 
+#: Tensors per layer in the extension's flat block lists, in order (the fields of :class:`Block`
+#: they become).
+FLAT_LAYER_FIELDS = ("src_nodes", "offsets", "indices", "edge_ids")
+
+
+def blocks_of(flat: Sequence[torch.Tensor], num_seeds: int) -> List[Block]:
+    """The :class:`Block` list of the extension's flat output (:data:`FLAT_LAYER_FIELDS` per
+    layer, seeds side first); block l's dst nodes are block l-1's src nodes (the seeds for l = 0).
+
+    Raises:
+        ValueError: a list whose length is not a multiple of the fields per layer.
+    """
+    width = len(FLAT_LAYER_FIELDS)
+    if len(flat) % width != 0:
+        raise ValueError(f"a flat block list holds {width} tensors per layer, got {len(flat)}")
+    blocks = []
+    num_dst = int(num_seeds)
+    for layer in range(len(flat) // width):
+        block = Block(num_dst=num_dst, **dict(zip(FLAT_LAYER_FIELDS, flat[width * layer: width * (layer + 1)])))
+        blocks.append(block)
+        num_dst = block.num_src
+    return blocks
+
+
 def blocks_to_pyg(blocks: Sequence[Block]):
     """(n_id, edge_index, e_id, num_sampled_nodes, num_sampled_edges) of a block sample in PyG's
     hop-by-hop layout (one edge_index over all hops; see :func:`blocks_from_pyg`)."""
@@ -94,3 +124,13 @@ class Batch:
         n_id, edge_index, e_id, nodes, edges = blocks_to_pyg(self.blocks)
         return Data(x=self.x, y=self.y, edge_index=edge_index, n_id=n_id, e_id=e_id,
                     batch_size=self.batch_size, num_sampled_nodes=nodes, num_sampled_edges=edges)
+
+
+def batch_of(out) -> Batch:
+    """The :class:`Batch` of one of the extension pipeline's ``BatchTensors`` (epoch, index,
+    num_seeds, sampling_seed, the flat ``layers``, x, y): blocks named by :func:`blocks_of`,
+    ``n_id`` the last block's src nodes (the rows of ``x``)."""
+    blocks = blocks_of(out.layers, out.num_seeds)
+    return Batch(epoch=int(out.epoch), index=int(out.index), batch_size=int(out.num_seeds),
+                 sampling_seed=int(out.sampling_seed), n_id=blocks[-1].src_nodes, x=out.x, y=out.y,
+                 blocks=blocks)

@@ -1,6 +1,9 @@
 """The sampling ops over CSR tensors (indptr, indices, optional weights), below the Graph class
 that calls them (Graph.sample_neighbors / sample_blocks) and the public functions of ``ops``
-that accept a Graph or the tensors."""
+that accept a Graph or the tensors; and :func:`resolve_weights`, the one rule every entry point
+(the ops, Graph, NeighborLoader, the PyG sampler) applies to choose the sampler's weights: the
+extension then maps (replace, weights given) onto the library's sampler in one place
+(csrc/sample_common.hpp, make_request and visit_sampler_kind)."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from typing import List, Optional, Sequence
 
 import torch
 
-from ._blocks import Block, Sampled
+from ._blocks import Block, Sampled, blocks_of
 from ._extension import _call, _check_fork, load_extension
 from ._util import check_fanout, check_fanouts
 
@@ -38,17 +41,29 @@ def sample_blocks_csr(indptr: torch.Tensor, indices: torch.Tensor, seeds: torch.
     _check_fork("gnndirect_torch.sample_blocks", indptr, indices, seeds, weights)
     flat = _call(torch.ops.gnndirect.sample_blocks.default, indptr, indices, seeds, fans,
                  int(seed), bool(replace), weights, bool(check), int(threads))
-    return blocks_of(flat, seeds.shape[0], len(fans))
+    return blocks_of(flat, seeds.shape[0])
 
 
-def blocks_of(flat: Sequence[torch.Tensor], num_seeds: int, layers: int) -> List[Block]:
-    """The :class:`Block` list of a sampling op's flat output (src_nodes, offsets, indices,
-    edge_ids per layer, seeds side first)."""
-    blocks = []
-    num_dst = num_seeds
-    for layer in range(layers):
-        src, offsets, local, edge_ids = flat[4 * layer: 4 * layer + 4]
-        blocks.append(Block(src_nodes=src, num_dst=num_dst, offsets=offsets, indices=local,
-                            edge_ids=edge_ids))
-        num_dst = src.shape[0]
-    return blocks
+def resolve_weights(graph_weights: Optional[torch.Tensor], weights) -> Optional[torch.Tensor]:
+    """The edge weights a sampling call draws with, hence its sampler (weighted with weights,
+    uniform without): ``weights`` None or True: the graph's own (``graph_weights``; None for an
+    unweighted graph, and True then raises); False: none (uniform sampling of a weighted graph);
+    a tensor: those (one float per edge, checked by the op).
+
+    Raises:
+        ValueError: ``weights=True`` for a graph without weights.
+        TypeError: anything else (e.g. a list or a string).
+    """
+    if weights is None:
+        return graph_weights
+    if weights is True:
+        if graph_weights is None:
+            raise ValueError("weights=True: the graph has no edge weights (build it with "
+                             "Graph(..., weights=w), or pass the weights tensor)")
+        return graph_weights
+    if weights is False:
+        return None
+    if isinstance(weights, torch.Tensor):
+        return weights
+    raise TypeError(f"weights must be None, a bool or a float32 tensor of one weight per edge, got "
+                    f"{type(weights).__name__}")

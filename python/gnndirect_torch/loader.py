@@ -1,21 +1,34 @@
 """The mini-batch pipeline as a Python iterator (:class:`NeighborLoader`); its batches are
-:class:`~gnndirect_torch.Batch` objects of :class:`~gnndirect_torch.Block` layers."""
+:class:`~gnndirect_torch.Batch` objects of :class:`~gnndirect_torch.Block` layers.
+
+The road of a batch (docs/integration-pytorch.md, "The road"): ``next(iterator)`` ->
+:class:`_Pipeline` (the one wrapper of the extension's ``_C.Pipeline``; builds it from a
+:class:`~gnndirect_torch.PipelineOptions` and the sampler, names each batch with
+``_blocks.batch_of``) -> the C++ pipeline (csrc/pipeline_impl.cuh) -> gnndirect's
+minibatch_pipeline."""
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 
-from typing import List, Optional, Sequence
+from typing import Optional, Sequence
 
 import torch
 
 from . import _process
-from ._blocks import Batch, Block
+from ._blocks import Batch, batch_of
+from ._cache import update_cached_rows
+from ._codecs import DECODED_DTYPES
 from ._extension import load_extension
-from ._util import cache_bytes_for, check_fanouts, num_batches, seed_ids
-from .table import DECODED_DTYPES, Graph, Table, update_cached_rows
+from ._options import PipelineOptions
+from ._sampling import resolve_weights
+from ._timeline import LoaderTimeline
+from ._util import cache_bytes_for, num_batches, seed_ids
+from .graph import Graph
+from .table import Table
+
+__all__ = ["NeighborLoader", "LoaderTimeline", "decodes_after_batch"]
 
 
 def decodes_after_batch(encoded: bool, dtype: Optional[torch.dtype]) -> bool:
@@ -37,76 +50,69 @@ def decodes_after_batch(encoded: bool, dtype: Optional[torch.dtype]) -> bool:
     return bool(encoded) and dtype not in (None, torch.float32)
 
 
-class LoaderTimeline:
-    """The caller's side of an epoch timeline (the JSON format of the C++ ``pipeline_timeline``,
-    drawn by ``scripts/results.py timeline``): per batch, on the stream that consumed it (lane
-    ``consumer``), the caller's ``step`` from the batch's hand-off (recorded on the current stream
-    once it waits for the batch) to the next ``next()`` call, and on lane ``loader (host)`` the
-    host time each ``next()`` took (``next``: waiting for the pipeline). CUDA timing events on the
-    current stream; nothing is recorded without a timeline (``NeighborLoader(timeline=None)``, the
-    default). Each ``iter(loader)`` restarts it, so it holds the latest epoch. The pipeline's own
-    stages (sampling, gathers per slot stream) are recorded by the C++ pipeline
-    (``pipeline_options::timeline``, ``bench/epoch --timeline``).
+class _Pipeline:
+    """The one Python wrapper of the extension's pipeline (``_C.Pipeline``, a
+    gnndirect::minibatch_pipeline over tensors): it builds it from a :class:`PipelineOptions`
+    and the sampler, runs every call on the pipeline's device, and hands out each prepared batch
+    as a :class:`~gnndirect_torch.Batch` (named at the boundary by ``_blocks.batch_of``). Not
+    thread-safe: :class:`NeighborLoader` serialises the calls under its lock.
+
+    Args:
+        native: the extension's pipeline (or a stand-in with its methods, in tests).
+        device: the CUDA device it runs on (None: the current one).
     """
 
-    def __init__(self):
-        self._origin = None
-        self._host_origin = 0.0
-        self._spans: List[tuple] = []  # (lane, batch, stage, begin, end, gpu): events or seconds
-        self._open_step = None  # (batch, begin event) of the step in progress
+    def __init__(self, native, device):
+        self._native = native
+        self.device = device
 
-    def start(self) -> None:
-        """Sets the time origin on the current stream (waits for it) and drops the spans so far."""
-        self._origin = torch.cuda.Event(enable_timing=True)
-        self._origin.record()
-        self._origin.synchronize()
-        self._host_origin = time.perf_counter()
-        self._spans = []
-        self._open_step = None
+    @classmethod
+    def build(cls, graph: Graph, features: torch.Tensor, labels: torch.Tensor, train_ids: torch.Tensor,
+              options: PipelineOptions, *, cache_bytes: int, weights: Optional[torch.Tensor],
+              replace: bool, encoded: dict) -> "_Pipeline":
+        """The pipeline over ``graph``'s arrays, ``features`` (the table's tensor, or the codes
+        of an encoded table with ``encoded`` = codec, meta, cols), ``labels`` and the CPU
+        ``train_ids``; ``cache_bytes`` for an options.cache_bytes of None. Synchronous.
+        Raises TypeError, ValueError, MemoryError (the extension's checks)."""
+        ext = load_extension()
+        bound = options.to_library(ext, cache_bytes=cache_bytes)
+        with torch.cuda.device(graph.device):
+            native = ext.Pipeline(graph.indptr, graph.indices, features, labels, train_ids, bound,
+                                  weights=weights, replace=bool(replace), **encoded)
+        return cls(native, graph.device)
 
-    def _mark(self):
-        event = torch.cuda.Event(enable_timing=True)
-        event.record()
-        return event
+    def start_epoch(self, epoch: int) -> None:
+        """Shuffles and starts preparing ``epoch`` (held batches are detached first)."""
+        with torch.cuda.device(self.device):
+            self._native.start_epoch(epoch)
 
-    def _before_next(self, host_start: float) -> None:
-        """Closes the step of the batch handed out last (the caller's work enqueued since)."""
-        if self._open_step is not None:
-            batch, begin = self._open_step
-            self._spans.append(("consumer", batch, "step", begin, self._mark(), True))
-            self._open_step = None
+    def next(self) -> Optional[Batch]:
+        """The next prepared batch (views of the pipeline's memory, ready on the current stream),
+        or None at the end of the epoch. Blocks until the batch is prepared."""
+        with torch.cuda.device(self.device):
+            out = self._native.next()
+        return None if out is None else batch_of(out)
 
-    def _after_next(self, batch: int, host_start: float) -> None:
-        """Opens the step of `batch` (its hand-off on the current stream) and adds the host span."""
-        self._spans.append(("loader (host)", batch, "next", host_start, time.perf_counter(), False))
-        if batch >= 0:
-            self._open_step = (batch, self._mark())
+    @property
+    def cached_rows(self) -> int:
+        """Rows in the pipeline's device cache tier."""
+        return self._native.cached_rows
 
-    def spans(self) -> list:
-        """The closed spans as dicts (lane, batch, stage, start, end in ms since start(), gpu);
-        waits for their events."""
-        if self._origin is None:
-            return []
-        out = []
-        for lane, batch, stage, begin, end, gpu in self._spans:
-            if gpu:
-                end.synchronize()
-                a, b = self._origin.elapsed_time(begin), self._origin.elapsed_time(end)
-            else:
-                a, b = 1e3 * (begin - self._host_origin), 1e3 * (end - self._host_origin)
-            out.append({"lane": lane, "batch": batch, "stage": stage, "start": a, "end": b, "gpu": gpu})
-        return out
+    def counters(self) -> dict:
+        """The pipeline's counters as a dict (see :meth:`NeighborLoader.counters`)."""
+        c = self._native.counters()
+        return {"batches_prepared": c.batches_prepared, "feature_bytes": c.feature_bytes,
+                "prepare_seconds": c.prepare_seconds, "batches_ready": c.batches_ready}
 
-    def to_json(self, **extra) -> str:
-        """The spans as the timeline JSON ({"unit": "ms", "lanes", "spans"}, plus `extra`)."""
-        spans = self.spans()
-        lanes = list(dict.fromkeys(s["lane"] for s in spans))
-        return json.dumps(dict({"unit": "ms"}, **extra, lanes=lanes, spans=spans), indent=1)
-
-    def write_json(self, path: str, **extra) -> None:
-        """Writes :meth:`to_json` to `path`."""
-        with open(path, "w") as f:
-            f.write(self.to_json(**extra))
+    def update_cached_rows(self, index: torch.Tensor, src: torch.Tensor) -> None:
+        """Writes ``src`` into the tier's copies of rows ``index`` (see
+        :func:`~gnndirect_torch._cache.update_cached_rows`) and synchronises the current stream
+        (the pipeline's side streams are not ordered after it)."""
+        with torch.cuda.device(self.device):
+            tensors = self._native.cache_tensors()
+            if tensors and tensors[0].shape[0] > 0:
+                update_cached_rows(tensors[0], tensors[1], index, src)
+                torch.cuda.current_stream().synchronize()
 
 
 class NeighborLoader:
@@ -119,28 +125,30 @@ class NeighborLoader:
         train_ids: the seed nodes: ids (integers, cast to the graph's index dtype) or, as in
             PyG, a boolean mask over the nodes (``data.train_mask``; its ``nonzero()`` are the
             seeds). Floating-point tensors are refused (TypeError).
-        fanouts: one per layer, seeds side first.  batch_size: seeds per batch.
-        shuffle_seed / sampling_seed: keys of the epoch shuffle and of the batch samples.
-        replace: sample with replacement.  drop_last: drop a last, smaller batch.
-        depth: batches in flight, including the one the caller holds (0: the larger of the
-            library's default + 1, i.e. 4, and workers + 2).  workers: host threads preparing
-            batches concurrently, each on its own stream (0: the library's default, 2; the
-            papers100M-shaped demo prepares fastest with 6).  max_blocks: cap on thread blocks
-            used for preparation (0: none).  gather_max_blocks: cap on thread blocks of each
-            feature gather (0: the gather selector's 32 for host memory, also through the
-            cache tier, which leave SMs to training; a larger cap helps when nothing else runs
-            on the GPU, see docs/performance.md §4; max_blocks, when set, wins).
-            reserve_bytes: pool bytes reserved up front.
-        cache_bytes / cache_fraction: device cache tier of hot (highest-degree) feature rows
-            for the pipeline (default: the table's own cache_bytes; the pipeline builds its own
-            tier, the table's keeps serving :meth:`Table.gather`). For an encoded table it holds
-            encoded rows (budget in encoded bytes, ``row_stride_bytes`` a row). Refused
-            (ValueError) for an encoded table decoded after the batch (``dtype`` float16 or
-            bfloat16): the table's own tier serves those batches.
+        fanouts, batch_size: as :class:`PipelineOptions` (one fanout per layer, seeds side
+            first; seeds per batch); None: ``options``' (default (15, 10, 5) and 1024).
+        replace: sample with replacement (uniform only).
+        weights: the sampler, as in :func:`gnndirect_torch.sample_blocks`: None (default) draws
+            weighted by the graph's edge weights when it has them (``Graph(..., weights=w)``),
+            uniformly otherwise; False uniformly; a float32 tensor of one weight per edge (in
+            ``graph.indices``' order, device-visible or copied to the GPU if pageable) weighted by
+            it. Weighted sampling is without replacement (``replace=True`` raises ValueError).
+        options: a :class:`PipelineOptions` (None: the defaults); ``**pipeline_options``
+            (``shuffle_seed``, ``sampling_seed``, ``drop_last``, ``depth``, ``workers``,
+            ``max_blocks``, ``gather_max_blocks``, ``reserve_bytes``, ``cache_bytes``: see
+            :class:`PipelineOptions`, where each is documented once) override its fields.
+            ``cache_bytes`` None: the table's own; the pipeline builds its own tier (hot,
+            highest-degree rows), the table's keeps serving :meth:`Table.gather`.
+        cache_fraction: the pipeline's tier as a fraction of the table's rows instead of
+            ``cache_bytes``. For an encoded table the tier holds encoded rows (budget in encoded
+            bytes, ``row_stride_bytes`` a row). Refused (ValueError) for an encoded table decoded
+            after the batch (``dtype`` float16 or bfloat16): the table's own tier serves those
+            batches.
         dtype: the dtype of ``batch.x`` for a table with a lossy codec (float32 default,
             float16, bfloat16); other tables give their own dtype (None or that dtype).
-        timeline: a :class:`LoaderTimeline` that records the caller's step per batch and the
-            host time of each ``next()`` (None, the default: nothing is recorded).
+        timeline: a :class:`~gnndirect_torch.loader.LoaderTimeline` that records the caller's
+            step per batch and the host time of each ``next()`` (None, the default: nothing is
+            recorded).
 
     Encoded tables (``Table(..., codec="int8")`` etc.), ``dtype`` float32 (the default): the
     pipeline reads the encoded rows and decodes them to float32 inside its own feature gather, on
@@ -154,7 +162,7 @@ class NeighborLoader:
     indices unchecked: they come from the sampler), serialised with training; ``batch.x`` is
     then a fresh tensor.
     Raises:
-        TypeError, ValueError (shapes, dtypes), MemoryError.
+        TypeError (an unknown pipeline option, dtypes), ValueError (shapes, values), MemoryError.
 
     Each ``iter(loader)`` starts the next epoch (0, 1, ...); starting a new one invalidates the
     previous iterator. A batch's tensors are views of the pipeline's memory (torch's caching
@@ -179,22 +187,29 @@ class NeighborLoader:
     cannot be pickled, and is refused in a forked child (RuntimeError saying what to do).
     """
 
+
     def __init__(self, graph: Graph, features: Table, labels: torch.Tensor, train_ids: torch.Tensor,
-                 fanouts: Sequence[int] = (15, 10, 5), batch_size: int = 1024, *, shuffle_seed: int = 0,
-                 sampling_seed: int = 0, replace: bool = False, drop_last: bool = False, depth: int = 0,
-                 workers: int = 0, max_blocks: int = 0, gather_max_blocks: int = 0, reserve_bytes: int = 0,
-                 cache_bytes: Optional[int] = None,
+                 fanouts: Optional[Sequence[int]] = None, batch_size: Optional[int] = None, *,
+                 replace: bool = False, weights=None, options: Optional[PipelineOptions] = None,
                  cache_fraction: Optional[float] = None, dtype: Optional[torch.dtype] = None,
-                 timeline: Optional[LoaderTimeline] = None):
+                 timeline: Optional[LoaderTimeline] = None, **pipeline_options):
         if not isinstance(graph, Graph):
             raise TypeError("graph must be a gnndirect_torch.Graph")
         if not isinstance(features, Table):
             raise TypeError("features must be a gnndirect_torch.Table")
         if timeline is not None and not isinstance(timeline, LoaderTimeline):
             raise TypeError("timeline must be a gnndirect_torch.loader.LoaderTimeline or None")
+        if options is not None and not isinstance(options, PipelineOptions):
+            raise TypeError("options must be a gnndirect_torch.PipelineOptions or None")
         self._timeline = timeline
         self._lock = threading.RLock()
         self._pipeline = None
+        options = options or PipelineOptions()
+        if fanouts is not None:
+            pipeline_options["fanouts"] = fanouts
+        if batch_size is not None:
+            pipeline_options["batch_size"] = batch_size
+        self.options = options.updated(**pipeline_options).checked()  # TypeError for unknown names
         ext = load_extension()
         if graph.device.type != "cuda" or features.device.type != "cuda":
             raise ValueError("NeighborLoader needs a graph and a table on a CUDA device")
@@ -207,10 +222,17 @@ class NeighborLoader:
         if not labels.is_cuda and ext.placement_name(labels) == "pageable":
             labels = labels.to(device)
         self.labels = labels.contiguous()
+        edge_weights = resolve_weights(graph.weights, weights)
+        if edge_weights is not None:
+            if not edge_weights.is_cuda and ext.placement_name(edge_weights) == "pageable":
+                edge_weights = edge_weights.to(device)
+            edge_weights = edge_weights.contiguous()
+        self.weights = edge_weights  # kept alive with the pipeline that reads them
+        self.replace = bool(replace)
         self.train_ids = seed_ids(train_ids, graph.num_nodes).to("cpu", graph.indices.dtype).contiguous()
-        self.fanouts = check_fanouts(fanouts)
-        self.batch_size = int(batch_size)
-        self.drop_last = bool(drop_last)
+        self.fanouts = list(self.options.fanouts)
+        self.batch_size = self.options.batch_size
+        self.drop_last = self.options.drop_last
         self._num_batches = num_batches(self.train_ids.numel(), self.batch_size, self.drop_last)
         self._x_dtype = dtype
         if dtype is not None and not features.encoded and dtype != features.dtype:
@@ -220,6 +242,7 @@ class NeighborLoader:
             raise TypeError(f"codec {features.codec!r} decodes to float32, float16 or bfloat16, not {dtype}")
         self._decode = decodes_after_batch(features.encoded, dtype)
         encoded = {}  # the pipeline's codec arguments (an encoded table it decodes itself)
+        cache_bytes = self.options.cache_bytes
         if self._decode:
             if cache_bytes is not None or cache_fraction is not None:
                 raise ValueError("NeighborLoader: an encoded table decoded to float16/bfloat16 serves batches "
@@ -236,26 +259,11 @@ class NeighborLoader:
                 cache = features.cache_bytes
             else:  # the stored bytes of a row: encoded rows for an encoded table
                 cache = cache_bytes_for(features.shape[0], features.row_stride_bytes, cache_bytes, cache_fraction)
-        config = ext.PipelineConfig()
-        config.fanouts = self.fanouts
-        config.batch_size = self.batch_size
-        config.drop_last = self.drop_last
-        config.sampling_seed = int(sampling_seed)
-        config.shuffle_seed = int(shuffle_seed)
-        config.replace = bool(replace)
-        for name, value in (("depth", depth), ("workers", workers)):
-            if int(value) < 0:
-                raise ValueError(f"{name} must be >= 0 (0: the default), got {value}")
-        config.depth = int(depth)
-        config.workers = int(workers)
-        config.max_blocks = int(max_blocks)
-        config.gather_max_blocks = int(gather_max_blocks)
-        config.reserve_bytes = int(reserve_bytes)
-        config.cache_bytes = int(cache)
+        self.options.cache_bytes = int(cache)
         self.cache_bytes = int(cache)
-        with torch.cuda.device(device):
-            self._pipeline = ext.Pipeline(graph.indptr, graph.indices, pipeline_features, self.labels,
-                                          self.train_ids, config, **encoded)
+        self._pipeline = _Pipeline.build(graph, pipeline_features, self.labels, self.train_ids, self.options,
+                                         cache_bytes=self.cache_bytes, weights=self.weights,
+                                         replace=self.replace, encoded=encoded)
         features._users.add(self)
         graph._users.add(self)
         self._epoch = 0
@@ -271,14 +279,13 @@ class NeighborLoader:
         Raises RuntimeError after close()."""
         _process.check_cuda_allowed("gnndirect_torch.NeighborLoader")
         with self._lock:
-            if self._pipeline is None:
-                raise RuntimeError("NeighborLoader is closed")
+            pipeline = self._open_pipeline()
             epoch = self._epoch
             self._epoch += 1
-            with torch.cuda.device(self.graph.device):
-                if self._timeline is not None:
+            if self._timeline is not None:
+                with torch.cuda.device(pipeline.device):
                     self._timeline.start()
-                self._pipeline.start_epoch(epoch)
+            pipeline.start_epoch(epoch)
             iterator = _LoaderIterator(self, epoch)
             self._active = epoch
             return iterator
@@ -307,18 +314,13 @@ class NeighborLoader:
 
     def _update_cached_rows(self, index: torch.Tensor, src: torch.Tensor) -> None:
         """Keeps the pipeline's device cache tier coherent with ``features[index] = src`` (last
-        duplicate wins; see :func:`~gnndirect_torch.table.update_cached_rows`; for an encoded
+        duplicate wins; see :func:`~gnndirect_torch._cache.update_cached_rows`; for an encoded
         table decoded in the pipeline ``src`` is the new rows' codes, which its tier holds), then
         synchronises the current stream: the pipeline's side streams are not ordered after it,
         and batches prepared after this call must see the new rows."""
         with self._lock:
-            if self._pipeline is None:
-                return
-            with torch.cuda.device(self.graph.device):
-                tensors = self._pipeline.cache_tensors()
-                if tensors and tensors[0].shape[0] > 0:
-                    update_cached_rows(tensors[0], tensors[1], index, src)
-                    torch.cuda.current_stream().synchronize()
+            if self._pipeline is not None:
+                self._pipeline.update_cached_rows(index, src)
 
     def __del__(self):
         # The pipeline first: Python clears attributes in no particular order, and the table's
@@ -345,9 +347,7 @@ class NeighborLoader:
         2-byte placeholder per input node. A snapshot (no GPU synchronisation). RuntimeError
         after close()."""
         with self._lock:
-            c = self._open_pipeline().counters()
-        return {"batches_prepared": c.batches_prepared, "feature_bytes": c.feature_bytes,
-                "prepare_seconds": c.prepare_seconds, "batches_ready": c.batches_ready}
+            return self._open_pipeline().counters()
 
 
 class _LoaderIterator:
@@ -379,27 +379,17 @@ class _LoaderIterator:
                 raise RuntimeError("this NeighborLoader iterator was invalidated by a newer "
                                    "iter(loader) or by loader.close()")
             timeline = loader._timeline
-            with torch.cuda.device(loader.graph.device):
-                if timeline is not None:
-                    host_start = time.perf_counter()
+            if timeline is not None:
+                host_start = time.perf_counter()
+                with torch.cuda.device(loader._pipeline.device):
                     timeline._before_next(host_start)
-                out = loader._pipeline.next()
-                if timeline is not None:
-                    timeline._after_next(-1 if out is None else int(out.index), host_start)
-            if out is None:
+            batch = loader._pipeline.next()
+            if timeline is not None:
+                with torch.cuda.device(loader._pipeline.device):
+                    timeline._after_next(-1 if batch is None else batch.index, host_start)
+            if batch is None:
                 self._done = True
                 raise StopIteration
-        blocks = []
-        num_dst = out.num_seeds
-        layers = out.layers
-        for layer in range(len(layers) // 4):
-            src, offsets, local, edge_ids = layers[4 * layer: 4 * layer + 4]
-            blocks.append(Block(src_nodes=src, num_dst=num_dst, offsets=offsets, indices=local,
-                                edge_ids=edge_ids))
-            num_dst = src.shape[0]
-        n_id = blocks[-1].src_nodes
-        x = out.x
         if loader._decode:  # the pipeline gathered a placeholder: decode the real rows
-            x = loader.features.gather(n_id, dtype=loader._x_dtype, check=False)
-        return Batch(epoch=out.epoch, index=out.index, batch_size=out.num_seeds,
-                     sampling_seed=out.sampling_seed, n_id=n_id, x=x, y=out.y, blocks=blocks)
+            batch.x = loader.features.gather(batch.n_id, dtype=loader._x_dtype, check=False)
+        return batch

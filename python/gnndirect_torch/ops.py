@@ -21,9 +21,10 @@ import torch
 
 from ._blocks import Block, Sampled
 from ._extension import _call, _check_fork, load_extension
-from ._sampling import sample_blocks_csr, sample_neighbors_csr
+from ._sampling import resolve_weights, sample_blocks_csr, sample_neighbors_csr
 from ._util import check_fanouts
-from .table import Graph, Table, gather_table
+from .graph import Graph
+from .table import Table, gather_table
 
 
 def gather(table, index: torch.Tensor, *, dtype: Optional[torch.dtype] = None,
@@ -91,7 +92,9 @@ def sample_neighbors(graph, seeds: torch.Tensor, fanout: int, *, indices: Option
                      weights: Optional[torch.Tensor] = None, check: bool = True,
                      threads: int = 0) -> Sampled:
     """Up to ``fanout`` neighbours of each seed (uniform without replacement by default; with
-    replacement; or weighted by ``weights`` without replacement).
+    replacement; or weighted by ``weights`` without replacement: a float32 tensor of one weight
+    per edge, None for a Graph's own weights, False for uniform sampling of a weighted Graph; see
+    :func:`~gnndirect_torch._sampling.resolve_weights`).
 
     Args:
         graph: a :class:`~gnndirect_torch.Graph`, or the ``indptr`` tensor with ``indices=``.
@@ -110,7 +113,7 @@ def sample_neighbors(graph, seeds: torch.Tensor, fanout: int, *, indices: Option
     load_extension()
     indptr, indices, graph_weights = _graph_tensors(graph, indices)
     return sample_neighbors_csr(indptr, indices, seeds, fanout, layer=layer, seed=seed,
-                                replace=replace, weights=graph_weights if weights is None else weights,
+                                replace=replace, weights=resolve_weights(graph_weights, weights),
                                 check=check, threads=threads)
 
 
@@ -136,7 +139,7 @@ def sample_blocks(graph, seeds: torch.Tensor, fanouts: Sequence[int], *,
     fans = check_fanouts(fanouts)  # first: a bad fanout is reported before a missing indices
     indptr, indices, graph_weights = _graph_tensors(graph, indices)
     return sample_blocks_csr(indptr, indices, seeds, fans, seed=seed, replace=replace,
-                             weights=graph_weights if weights is None else weights, check=check,
+                             weights=resolve_weights(graph_weights, weights), check=check,
                              threads=threads)
 
 

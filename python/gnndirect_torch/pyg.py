@@ -14,7 +14,10 @@ training without pyg-lib, torch-sparse or torch-scatter.
 
 Mini-batches are ``Data`` objects on the GPU with x, y (of all sampled nodes, seeds first),
 edge_index (local ids, row = source, col = target, hop by hop), n_id, e_id, batch_size,
-num_sampled_nodes and num_sampled_edges. Homogeneous graphs only.
+num_sampled_nodes and num_sampled_edges. Homogeneous graphs only. Weighted sampling, as PyG's
+``weight_attr``: put the edge weights into the feature store (``fs.put_tensor(w, group_name=None,
+attr_name="edge_weight", index=None)``, in the edge index's order) and pass
+``GnnDirectSampler((fs, gs), ..., weight_attr="edge_weight")``.
 
 CPU-centric loading with PyG's own data path (features fetched by PyG, batches pinned and
 copied by the DataLoader) and gnndirect's fast all-core CPU sampler:
@@ -44,7 +47,10 @@ except ImportError as _error:  # pragma: no cover - needs torch_geometric
 from ._blocks import blocks_to_pyg
 from ._util import check_fanouts
 from .ops import sample_blocks
-from .table import DECODED_DTYPES, Graph, Table, _cuda_device, canonical_codec
+from ._codecs import DECODED_DTYPES, canonical_codec
+from ._placement import _cuda_device
+from .graph import Graph
+from .table import Table
 
 
 class GnnDirectFeatureStore(FeatureStore):
@@ -157,7 +163,7 @@ class GnnDirectGraphStore(GraphStore):
 
     def _put_edge_index(self, edge_index, edge_attr: EdgeAttr) -> bool:
         self._store[self._key(edge_attr)] = (edge_attr, tuple(edge_index))
-        self._graphs.pop(edge_attr.edge_type, None)
+        self._drop_graphs(edge_attr.edge_type)
         return True
 
     def _get_edge_index(self, edge_attr: EdgeAttr):
@@ -165,29 +171,42 @@ class GnnDirectGraphStore(GraphStore):
         return None if entry is None else entry[1]
 
     def _remove_edge_index(self, edge_attr: EdgeAttr) -> bool:
-        self._graphs.pop(edge_attr.edge_type, None)
+        self._drop_graphs(edge_attr.edge_type)
         return self._store.pop(self._key(edge_attr), None) is not None
 
     def get_all_edge_attrs(self) -> List[EdgeAttr]:
         """The stored EdgeAttrs."""
         return [attr for attr, _ in self._store.values()]
 
-    def graph(self, edge_type=None) -> Graph:
+    def graph(self, edge_type=None, *, weights: Optional[torch.Tensor] = None, weight_key=None) -> Graph:
         """The :class:`~gnndirect_torch.Graph` (CSC: each node's in-neighbours) of ``edge_type``.
 
+        Args:
+            edge_type: the edge type (homogeneous: None).
+            weights: optional edge weights in the order of the stored edge index (PyG's
+                ``edge_weight``: COO, CSR or CSC order, whichever was put), reordered with the
+                edges into the graph's CSC; the graph then samples weighted.
+            weight_key: what names ``weights`` (e.g. the ``weight_attr``), for the cache: one
+                graph per (edge type, weight_key) is built and kept.
         Raises:
-            KeyError: no edge index of that type.
+            KeyError: no edge index of that type.  ValueError: weights of another length.
         """
-        if edge_type in self._graphs:
-            return self._graphs[edge_type]
+        key = edge_type if weights is None else (edge_type, "weights", weight_key)
+        if key in self._graphs:
+            return self._graphs[key]
         entries = {layout: value for (etype, layout), value in self._store.items() if etype == edge_type}
         if not entries:
             raise KeyError(f"no edge_index for edge type {edge_type!r} in the graph store")
         options = dict(placement=self._placement, indptr_placement=self._indptr_placement,
                        device=self._device)
+        if weights is not None:
+            weights = torch.as_tensor(weights).float()
         if "csc" in entries:
             attr, (row, colptr) = entries["csc"]
-            graph = Graph(colptr.to(torch.int64).cpu(), row.cpu(), **options)
+            if weights is not None and weights.numel() != row.numel():
+                raise ValueError(f"weights must have one weight per edge ({row.numel()}), got {weights.numel()}")
+            graph = Graph(colptr.to(torch.int64).cpu(), row.cpu(),
+                          weights=None if weights is None else weights.cpu(), **options)
         else:
             if "coo" in entries:
                 attr, (row, col) = entries["coo"]
@@ -197,9 +216,15 @@ class GnnDirectGraphStore(GraphStore):
                 row = torch.repeat_interleave(torch.arange(counts.numel()), counts)
             num_nodes = attr.size[1] if attr.size is not None else int(max(row.max(), col.max())) + 1
             edge_index = torch.stack([row.cpu().long(), col.cpu().long()])
-            graph = Graph.from_edge_index(edge_index, num_nodes, **options)
-        self._graphs[edge_type] = graph
+            graph = Graph.from_edge_index(edge_index, num_nodes, weights=weights, **options)
+        self._graphs[key] = graph
         return graph
+
+    def _drop_graphs(self, edge_type) -> None:
+        """Forgets the graphs built for ``edge_type`` (weighted ones too)."""
+        for key in [k for k in self._graphs
+                    if k == edge_type or (isinstance(k, tuple) and len(k) == 3 and k[1] == "weights" and k[0] == edge_type)]:
+            del self._graphs[key]
 
 
 _MASK64 = 0xFFFFFFFFFFFFFFFF
@@ -236,22 +261,46 @@ class GnnDirectSampler(BaseSampler):
         seed: base random key; batch b of the sampler uses a key derived from (seed, b), so
             every batch draws fresh neighbours and runs are reproducible.
         edge_type: the edge type to sample (homogeneous: None).
+        weight_attr: as PyG's ``NeighborSampler``: the name of an edge-level attribute in the
+            feature store (put with ``group_name=edge_type``, one weight per edge in the order
+            of the stored edge index) that weights the sampling (gnndirect's weighted sampler,
+            without replacement: ``replace=True`` raises ValueError). A :class:`Graph` given as
+            ``data`` samples with its own weights, if it has any (``Graph(..., weights=w)``).
     Only ``sample_from_nodes`` is implemented (link sampling raises NotImplementedError).
     Synchronises the current CUDA stream once per batch (the sampled sizes, read back at the end).
+    Raises (construction): TypeError without a GnnDirectGraphStore, KeyError for a weight_attr
+    the feature store lacks, ValueError for weights of the wrong length or weighted sampling
+    with replacement.
     """
 
     def __init__(self, data, num_neighbors: Sequence[int], *, replace: bool = False, seed: int = 0,
-                 edge_type=None):
+                 edge_type=None, weight_attr: Optional[str] = None):
         super().__init__()
         if isinstance(data, Graph):
+            if weight_attr is not None:
+                raise ValueError("GnnDirectSampler: weight_attr names an attribute of a (FeatureStore, "
+                                 "GraphStore) pair; a Graph samples with its own weights (Graph(..., weights=w))")
             self.graph = data
         else:
-            _, graph_store = data
+            feature_store, graph_store = data
             if not isinstance(graph_store, GnnDirectGraphStore):
                 raise TypeError("GnnDirectSampler needs a GnnDirectGraphStore (or a gnndirect Graph)")
-            self.graph = graph_store.graph(edge_type)
+            weights = None
+            if weight_attr is not None:
+                try:
+                    weights = feature_store.get_tensor(group_name=edge_type, attr_name=weight_attr, index=None)
+                except KeyError:
+                    weights = None
+                if weights is None:  # some PyG versions return None for a missing attribute
+                    raise KeyError(f"GnnDirectSampler: weight_attr {weight_attr!r} is not in the feature store "
+                                   f"(put the edge weights with group_name={edge_type!r}, attr_name={weight_attr!r})")
+            self.graph = graph_store.graph(edge_type, weights=weights, weight_key=weight_attr)
         self.num_neighbors = check_fanouts(num_neighbors)
         self.replace = bool(replace)
+        if self.replace and self.graph.weights is not None:
+            raise ValueError("GnnDirectSampler: weighted sampling (weight_attr, or a Graph with weights) "
+                             "is without replacement; pass replace=False")
+        self.weight_attr = weight_attr
         self.seed = int(seed)
         self._batches = 0
 

@@ -14,9 +14,8 @@ from typing import List, Optional, Sequence
 
 import torch
 
-from ._blocks import Block, Sampled
+from ._blocks import Block, Sampled, blocks_of
 from ._extension import _call, load_extension
-from ._sampling import blocks_of
 from ._util import check_fanouts
 
 
@@ -44,4 +43,4 @@ def reference_sample_blocks(indptr: torch.Tensor, indices: torch.Tensor, seeds: 
     fans = check_fanouts(fanouts)
     flat = _call(torch.ops.gnndirect._reference_sample_blocks.default, indptr, indices, seeds, fans,
                  int(seed), bool(replace), weights, int(threads))
-    return blocks_of(flat, seeds.shape[0], len(fans))
+    return blocks_of(flat, seeds.shape[0])

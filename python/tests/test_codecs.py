@@ -16,7 +16,7 @@ import pytest
 import torch
 
 import gnndirect_torch as gd
-from gnndirect_torch.table import CODECS, canonical_codec
+from gnndirect_torch._codecs import CODECS, canonical_codec
 
 from conftest import ALL_PLACEMENTS, HOST_PLACEMENTS, cuda, poison_cuda_cache
 

@@ -19,7 +19,7 @@ import torch
 import gnndirect_torch as gd
 from gnndirect_torch import testing
 from gnndirect_torch import _process
-from gnndirect_torch.table import update_cached_rows
+from gnndirect_torch._cache import update_cached_rows
 from conftest import HOST_PLACEMENTS, context_usable, cuda, random_csr
 
 pytestmark = pytest.mark.usefixtures("_extension")
@@ -303,9 +303,10 @@ class _FakePipeline:
 
 
 def _fake_loader(pipeline):
+    from gnndirect_torch.loader import _Pipeline  # the loader's one wrapper, around the stand-in
     loader = gd.NeighborLoader.__new__(gd.NeighborLoader)
     owner = types.SimpleNamespace(device=None, _users=set())
-    loader.__dict__.update(_pipeline=pipeline, _epoch=0, _decode=False, _active=None, graph=owner, features=owner,
+    loader.__dict__.update(_pipeline=_Pipeline(pipeline, None), _epoch=0, _decode=False, _active=None, graph=owner, features=owner,
                            _num_batches=pipeline.left, _lock=threading.RLock(), _timeline=None)
     return loader
 

@@ -139,11 +139,11 @@ def test_explicit_copy_beyond_the_limit_raises_memory_error(monkeypatch):
 
 @cuda
 def test_auto_falls_back_to_registered_when_a_copy_would_not_fit(monkeypatch):
-    import gnndirect_torch.table as table_module
+    import gnndirect_torch._placement as placement_module  # where auto decides
     x = torch.randn(1 << 20, 8)  # 32 MiB
-    real = table_module.host_memory_info()
+    real = placement_module.host_memory_info()
     tight = dict(real, known=True, available=16 << 20, source="test: 16 MiB available")
-    monkeypatch.setattr(table_module, "host_memory_info", lambda: tight)
+    monkeypatch.setattr(placement_module, "host_memory_info", lambda: tight)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         table = gd.Table(x, "auto")
@@ -154,7 +154,7 @@ def test_auto_falls_back_to_registered_when_a_copy_would_not_fit(monkeypatch):
     assert torch.equal(table.gather(index).cpu(), x.index_select(0, index.cpu()))
     table.close()
     # With room, auto copies into the library's choice as before.
-    monkeypatch.setattr(table_module, "host_memory_info", lambda: dict(tight, available=1 << 40))
+    monkeypatch.setattr(placement_module, "host_memory_info", lambda: dict(tight, available=1 << 40))
     assert gd.Table(x, "auto").placement in ("managed_host", "pinned")
 
 

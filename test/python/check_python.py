@@ -208,15 +208,75 @@ def check_doc_counts():
     import glob
     import re
     csrc = os.path.join(ROOT, "python", "gnndirect_torch", "csrc")
-    units = len(glob.glob(os.path.join(csrc, "*.cpp")) + glob.glob(os.path.join(csrc, "*.cu")))
+    written = len(glob.glob(os.path.join(csrc, "*.cpp")) + glob.glob(os.path.join(csrc, "*.cu")))
+    generated = len(load_generated_units().UNITS)  # setup.py compiles both
+    units = written + generated
     with open(os.path.join(ROOT, "docs", "integration-pytorch.md"), encoding="utf-8") as f:
-        quoted = [int(n) for n in re.findall(r"\b(\d+) units\b", f.read())]
+        text = f.read()
+    quoted = [int(n) for n in re.findall(r"\b(\d+) units\b", text)]
     if not quoted:
         return False, "docs/integration-pytorch.md quotes no 'N units' (the check needs updating)"
     wrong = [n for n in quoted if n != units]
     if wrong:
-        return False, f"docs/integration-pytorch.md quotes {wrong} units; python/gnndirect_torch/csrc has {units}"
-    return True, f"docs: the extension's {units} translation units as quoted"
+        return False, (f"docs/integration-pytorch.md quotes {wrong} units; the extension has {units} "
+                       f"({written} in python/gnndirect_torch/csrc, {generated} generated)")
+    quoted_generated = [int(n) for n in re.findall(r"\b(\d+) generated\b", text)]
+    if any(n != generated for n in quoted_generated):
+        return False, f"docs/integration-pytorch.md quotes {quoted_generated} generated units; the list has {generated}"
+    return True, f"docs: the extension's {units} translation units ({generated} generated) as quoted"
+
+
+def load_generated_units():
+    """python/generated_units.py as a standalone module (no torch)."""
+    path = os.path.join(ROOT, "python", "generated_units.py")
+    spec = importlib.util.spec_from_file_location("gnndirect_generated_units", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def check_generated_units():
+    """(ok, message): every generated unit includes a header of csrc/ and has a unique name, no
+    hand-written copy of one is left in csrc/, and the sdist carries the generator."""
+    units = load_generated_units().UNITS
+    csrc = os.path.join(ROOT, "python", "gnndirect_torch", "csrc")
+    names = [name for name, *_ in units]
+    if len(set(names)) != len(names):
+        return False, f"generated_units.py lists a unit twice: {sorted(names)}"
+    missing = sorted({header for _, header, _, _ in units if not os.path.isfile(os.path.join(csrc, header))})
+    if missing:
+        return False, f"generated units include headers csrc/ lacks: {missing}"
+    copies = sorted(set(names) & set(os.listdir(csrc)))
+    if copies:
+        return False, f"hand-written copies of generated units in csrc/: {copies}"
+    with open(os.path.join(ROOT, "python", "MANIFEST.in"), encoding="utf-8") as f:
+        manifest = f.read()
+    if "generated_units.py" not in manifest or "prune gnndirect_torch/csrc/generated" not in manifest:
+        return False, "python/MANIFEST.in must include generated_units.py and prune csrc/generated"
+    return True, f"generated units: {len(units)} from one list, carried by the sdist"
+
+
+def check_pipeline_options_table():
+    """(ok, message): the Python PipelineOptions has exactly the fields of the binding's one table
+    (GNNDIRECT_TORCH_PIPELINE_OPTIONS in csrc/pipeline_options.cu), in its order."""
+    import ast
+    import re
+    with open(os.path.join(ROOT, "python", "gnndirect_torch", "csrc", "pipeline_options.cu"), encoding="utf-8") as f:
+        source = f.read()
+    table = re.search(r"#define GNNDIRECT_TORCH_PIPELINE_OPTIONS\(X\)((?:[^\n]*\\\n)*[^\n]*)", source)
+    if table is None:
+        return False, "csrc/pipeline_options.cu has no GNNDIRECT_TORCH_PIPELINE_OPTIONS(X) table"
+    bound = re.findall(r"X\((\w+),", table.group(1))
+    with open(os.path.join(ROOT, "python", "gnndirect_torch", "_options.py"), encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    fields = []
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == "PipelineOptions":
+            fields = [item.target.id for item in node.body
+                      if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)]
+    if not bound or fields != bound:
+        return False, f"PipelineOptions fields {fields} differ from the binding's table {bound}"
+    return True, f"pipeline options: PipelineOptions mirrors the binding's table ({len(bound)} names)"
 
 
 def main():
@@ -238,7 +298,7 @@ def main():
     ok, message = check_import_behaviour()
     print(("ok   " if ok else "FAIL ") + "import behaviour: " + message)
     passed, failed = passed + ok, failed + (not ok)
-    for check in (check_readme, check_doc_counts):
+    for check in (check_readme, check_doc_counts, check_generated_units, check_pipeline_options_table):
         ok, message = check()
         print(("ok   " if ok else "FAIL ") + message)
         passed, failed = passed + ok, failed + (not ok)

@@ -104,7 +104,7 @@ void check_indptr_end(const at::Tensor& indptr, const at::Tensor& indices);
 void record_host_use(const at::Tensor& t, cudaStream_t stream, int device);
 
 /// Adds `bytes` to the process-wide count of device-to-device bytes the extension copied (only
-/// pipeline batches detached while held, see batch_hand_off.hpp). Thread-safe.
+/// pipeline batches detached while held, see batch_hand_off in pipeline_impl.cuh). Thread-safe.
 void count_device_copy(std::size_t bytes) noexcept;
 /// Device-to-device bytes copied since the process started (or the last reset).
 std::int64_t device_copy_bytes() noexcept;

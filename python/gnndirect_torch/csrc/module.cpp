@@ -10,6 +10,8 @@
 #include "common.hpp"
 #include "memory.hpp"
 #include "pipeline.hpp"
+#include "pipeline_options.hpp"
+#include "sample_common.hpp"
 #include "validate.hpp"
 
 #include <gnndirect/core/version.hpp>
@@ -26,7 +28,8 @@ namespace gnndirect_torch {
 
 std::unique_ptr<pipeline_base> make_pipeline(const at::Tensor& indptr, const at::Tensor& indices,
                                              const at::Tensor& features, const at::Tensor& labels,
-                                             const at::Tensor& train_ids, const pipeline_config& config,
+                                             const at::Tensor& train_ids, const pipeline_options_box& options,
+                                             const pipeline_sampling& sampling,
                                              const std::optional<std::string>& codec,
                                              const std::optional<at::Tensor>& meta, std::int64_t cols)
 {
@@ -46,8 +49,12 @@ std::unique_ptr<pipeline_base> make_pipeline(const at::Tensor& indptr, const at:
                    labels.scalar_type());
   TORCH_CHECK_VALUE(labels.dim() == 1 && labels.is_contiguous() && labels.size(0) >= indptr.size(0) - 1,
                     "gnndirect: labels must be a contiguous 1-D tensor with one label per node");
-  TORCH_CHECK_VALUE(!config.fanouts.empty(), "gnndirect: at least one fanout is needed");
+  TORCH_CHECK_VALUE(!std::get<std::vector<std::int64_t>>(options.get("fanouts")).empty(),
+                    "gnndirect: at least one fanout is needed");
   check_indptr_end(indptr, indices);
+  check_weights(sampling.weights, indices);
+  static_cast<void>(make_request(0, sampling.replace, sampling.weights.has_value(), true));  // its checks
+  gnndirect::pipeline_options const& config = options.options();
   bool const narrow = indices.scalar_type() == at::kInt;
   if (codec.has_value()) {
     check_encoded_args(features, meta, cols, *codec, true);
@@ -56,17 +63,17 @@ std::unique_ptr<pipeline_base> make_pipeline(const at::Tensor& indptr, const at:
     TORCH_CHECK_VALUE(features.stride(0) == features.size(1),
                       "gnndirect: the pipeline needs encoded rows that are packed (stride == row bytes)");
     encoded_features const encoded{*codec, meta, cols};
-    return narrow ? make_encoded_pipeline_for<std::int32_t>(indptr, indices, features, labels, train_ids, config, encoded)
-                  : make_encoded_pipeline_for<std::int64_t>(indptr, indices, features, labels, train_ids, config, encoded);
+    return narrow ? make_encoded_pipeline_for<std::int32_t>(indptr, indices, features, labels, train_ids, config, sampling, encoded)
+                  : make_encoded_pipeline_for<std::int64_t>(indptr, indices, features, labels, train_ids, config, sampling, encoded);
   }
   TORCH_CHECK_VALUE(!meta.has_value(), "gnndirect: meta is for encoded features: pass codec too");
   switch (features.element_size()) {
     case 2:
-      return narrow ? make_pipeline_for<std::int32_t, 2>(indptr, indices, features, labels, train_ids, config)
-                    : make_pipeline_for<std::int64_t, 2>(indptr, indices, features, labels, train_ids, config);
+      return narrow ? make_pipeline_for<std::int32_t, 2>(indptr, indices, features, labels, train_ids, config, sampling)
+                    : make_pipeline_for<std::int64_t, 2>(indptr, indices, features, labels, train_ids, config, sampling);
     case 4:
-      return narrow ? make_pipeline_for<std::int32_t, 4>(indptr, indices, features, labels, train_ids, config)
-                    : make_pipeline_for<std::int64_t, 4>(indptr, indices, features, labels, train_ids, config);
+      return narrow ? make_pipeline_for<std::int32_t, 4>(indptr, indices, features, labels, train_ids, config, sampling)
+                    : make_pipeline_for<std::int64_t, 4>(indptr, indices, features, labels, train_ids, config, sampling);
     default: break;
   }
   TORCH_CHECK_TYPE(false, "gnndirect: the pipeline supports 2- and 4-byte features (fp16, bf16, "
@@ -172,20 +179,15 @@ PYBIND11_MODULE(_C, m)
         "stats (float64 [3, cols]: max abs, sum abs, max |x|). Synchronous; releases the GIL. "
         "Raises ValueError naming the row and column of a value the codec cannot encode.");
 
-  py::class_<pipeline_config>(m, "PipelineConfig", "Options of a Pipeline (see pipeline_options).")
+  py::class_<pipeline_options_box>(m, "PipelineOptions",
+                                   "gnndirect::pipeline_options (the library's defaults), the members the "
+                                   "binding exposes read and written by name (the table in pipeline_options.cu; "
+                                   "gnndirect_torch.PipelineOptions is the Python side).")
     .def(py::init<>())
-    .def_readwrite("fanouts", &pipeline_config::fanouts)
-    .def_readwrite("batch_size", &pipeline_config::batch_size)
-    .def_readwrite("drop_last", &pipeline_config::drop_last)
-    .def_readwrite("sampling_seed", &pipeline_config::sampling_seed)
-    .def_readwrite("shuffle_seed", &pipeline_config::shuffle_seed)
-    .def_readwrite("replace", &pipeline_config::replace)
-    .def_readwrite("depth", &pipeline_config::depth)
-    .def_readwrite("workers", &pipeline_config::workers)
-    .def_readwrite("max_blocks", &pipeline_config::max_blocks)
-    .def_readwrite("gather_max_blocks", &pipeline_config::gather_max_blocks)
-    .def_readwrite("reserve_bytes", &pipeline_config::reserve_bytes)
-    .def_readwrite("cache_bytes", &pipeline_config::cache_bytes);
+    .def_static("names", &pipeline_options_box::names, "The option names, in the table's order.")
+    .def("get", &pipeline_options_box::get, py::arg("name"), "The option's value. Raises ValueError (unknown name).")
+    .def("set", &pipeline_options_box::set, py::arg("name"), py::arg("value"),
+         "Sets the option. Raises ValueError (unknown name, out of range), TypeError (wrong kind).");
 
   py::class_<batch_tensors>(m, "BatchTensors", "One prepared batch as tensors.")
     .def_readonly("epoch", &batch_tensors::epoch)
@@ -203,13 +205,22 @@ PYBIND11_MODULE(_C, m)
     .def_readonly("batches_ready", &pipeline_counters::batches_ready);
 
   py::class_<pipeline_base>(m, "Pipeline", "gnndirect::minibatch_pipeline over tensors.")
-    .def(py::init(&make_pipeline), py::arg("indptr"), py::arg("indices"), py::arg("features"),
-         py::arg("labels"), py::arg("train_ids"), py::arg("config"), py::kw_only(),
+    .def(py::init([](const at::Tensor& indptr, const at::Tensor& indices, const at::Tensor& features,
+                     const at::Tensor& labels, const at::Tensor& train_ids, const pipeline_options_box& options,
+                     const std::optional<at::Tensor>& weights, bool replace, const std::optional<std::string>& codec,
+                     const std::optional<at::Tensor>& meta, std::int64_t cols) {
+           return make_pipeline(indptr, indices, features, labels, train_ids, options,
+                                pipeline_sampling{weights, replace}, codec, meta, cols);
+         }),
+         py::arg("indptr"), py::arg("indices"), py::arg("features"), py::arg("labels"), py::arg("train_ids"),
+         py::arg("options"), py::kw_only(), py::arg("weights") = py::none(), py::arg("replace") = false,
          py::arg("codec") = py::none(), py::arg("meta") = py::none(), py::arg("cols") = 0,
-         "Builds the pipeline (synchronous). With codec (and meta, cols) features are the codes of "
-         "an encoded table (uint8 [rows, stride], packed rows) and batches hold float32 rows "
-         "decoded inside the pipeline's feature gather; config.cache_bytes then sizes a tier of "
-         "encoded rows. Raises TypeError, ValueError, MemoryError.")
+         "Builds the pipeline (synchronous). The sampler is the ops' (weighted by `weights`, float32 "
+         "per edge in indices' placement, when given; else uniform, with replacement when `replace`). "
+         "With codec (and meta, cols) features are the codes of an encoded table (uint8 [rows, stride], "
+         "packed rows) and batches hold float32 rows decoded inside the pipeline's feature gather; "
+         "options' cache_bytes then sizes a tier of encoded rows. Raises TypeError, ValueError, "
+         "MemoryError.")
     // Detaching re-points the storages of tensors Python holds: done with the GIL; the waits
     // (worker stop, batch preparation) without it.
     .def(

@@ -1,8 +1,11 @@
 #pragma once
 /// @file pipeline.hpp
 /// @brief Type-erased handle over gnndirect::minibatch_pipeline for the Python iterator
-/// (host-compilable; the templates are instantiated in pipeline_cuda_i{32,64}_f{2,4}.cu for plain
-/// features and pipeline_cuda_i{32,64}_codecs.cu for encoded ones).
+/// (host-compilable; the templates are instantiated in the units setup.py generates,
+/// pipeline_cuda_i{32,64}_f{2,4}.cu for plain features and pipeline_cuda_i{32,64}_codecs.cu for
+/// encoded ones: see generated_units.py).
+
+#include "pipeline_options.hpp"
 
 #include <ATen/ATen.h>
 
@@ -14,21 +17,12 @@
 
 namespace gnndirect_torch {
 
-/// Options of a pipeline as the Python layer passes them (see gnndirect::pipeline_options).
-struct pipeline_config {
-  std::vector<std::int64_t> fanouts{15, 10, 5};  ///< one fanout per layer, seeds side first
-  std::int64_t batch_size{1024};                 ///< seeds per batch
-  bool drop_last{false};                         ///< drop a last, smaller batch
-  std::int64_t sampling_seed{0};                 ///< base of every batch's sampling seed
-  std::int64_t shuffle_seed{0};                  ///< key of the per-epoch shuffle
-  bool replace{false};                           ///< sample with replacement
-  int depth{0};                                  ///< batches in flight (0: see pipeline_impl.cuh)
-  int workers{0};                                ///< host threads preparing (0: library default)
-  int max_blocks{0};                           ///< cap on thread blocks of preparation (0: none)
-  int gather_max_blocks{0};                          ///< cap on thread blocks of each feature gather
-                                                 ///< (0: the gather selector's; max_blocks wins)
-  std::int64_t reserve_bytes{0};                 ///< pool bytes reserved up front
-  std::int64_t cache_bytes{0};                   ///< device bytes for hot feature rows (0: none)
+/// The sampler of a pipeline, as the ops take it (make_request, sample_common.hpp: the one
+/// run-time mapping onto the library's samplers): weighted by `weights` when given, else uniform,
+/// with replacement when `replace`.
+struct pipeline_sampling {
+  std::optional<at::Tensor> weights;  ///< float32 per-edge weights in indices' placement, or none
+  bool replace{false};                ///< sample with replacement (uniform only)
 };
 
 /// An encoded feature table as the pipeline reads it (gnndirect_torch.Table(..., codec=...)): the
@@ -46,13 +40,14 @@ struct encoded_features {
 /// pipeline when the last of these tensors (and of views made from them) is gone, ordered after
 /// the work enqueued on the consumer stream and on the stream current where it died; a batch
 /// still held when its slot is needed (new epoch, pipeline destroyed, every slot held) is first
-/// detached into a copy (see batch_hand_off.hpp).
+/// detached into a copy (see batch_hand_off in pipeline_impl.cuh).
 struct batch_tensors {
   std::int64_t epoch{0};          ///< epoch it belongs to
   std::int64_t index{0};          ///< position in the epoch
   std::int64_t num_seeds{0};      ///< seeds (first rows of x / n_id)
   std::int64_t sampling_seed{0};  ///< sampling seed used for its blocks (as int64 bits)
   std::vector<at::Tensor> layers; ///< 4 per layer: src_nodes, offsets, local indices, edge_ids
+                                  ///< (named at the Python boundary: gnndirect_torch._blocks)
   at::Tensor x;                   ///< features of the input nodes (last layer's src_nodes);
                                   ///< float32 decoded rows for an encoded table
   at::Tensor y;                   ///< labels of the seeds
@@ -99,17 +94,20 @@ class pipeline_base {
 
 /// Builds a pipeline over tensors: indptr (int64) and indices (int32/int64) device-visible in any
 /// placement, features a device-visible 2-D table with 2- or 4-byte elements, labels int64
-/// device-visible, train_ids a CPU tensor with indices' dtype. The handle keeps every tensor
-/// alive. Synchronous (pool reserve, cache fill). @throws c10 errors.
+/// device-visible, train_ids a CPU tensor with indices' dtype, `options` the library's options
+/// (Python resolved its automatic values), `sampling` the sampler (edge weights device-visible,
+/// float32, one per edge). The handle keeps every tensor alive. Synchronous (pool reserve, cache
+/// fill). @throws c10 errors (ValueError for weighted sampling with replacement).
 ///
 /// With `codec` (and `meta`, `cols`: see encoded_features) `features` holds encoded rows instead
 /// and the batches' x is float32 decoded inside the pipeline's feature gather, on its side
-/// streams; config.cache_bytes then sizes a tier of encoded rows. The identity codec "fp32"
+/// streams; options.cache_bytes then sizes a tier of encoded rows. The identity codec "fp32"
 /// reads its codes as the plain float32 table they are. @throws c10::ValueError / TypeError as
 /// check_encoded_args, and for codes whose rows are not packed (stride(0) != size(1)).
 std::unique_ptr<pipeline_base> make_pipeline(const at::Tensor& indptr, const at::Tensor& indices,
                                              const at::Tensor& features, const at::Tensor& labels,
-                                             const at::Tensor& train_ids, const pipeline_config& config,
+                                             const at::Tensor& train_ids, const pipeline_options_box& options,
+                                             const pipeline_sampling& sampling,
                                              const std::optional<std::string>& codec = std::nullopt,
                                              const std::optional<at::Tensor>& meta = std::nullopt,
                                              std::int64_t cols = 0);
@@ -119,7 +117,9 @@ std::unique_ptr<pipeline_base> make_pipeline(const at::Tensor& indptr, const at:
 template <class Index, int FeatureBytes>
 std::unique_ptr<pipeline_base> make_pipeline_for(const at::Tensor& indptr, const at::Tensor& indices,
                                                  const at::Tensor& features, const at::Tensor& labels,
-                                                 const at::Tensor& train_ids, const pipeline_config& config);
+                                                 const at::Tensor& train_ids,
+                                                 const gnndirect::pipeline_options& options,
+                                                 const pipeline_sampling& sampling);
 
 /// Instantiation entry point for node ids of type Index over an encoded table (arguments checked
 /// by make_pipeline), dispatching on the codec: one translation unit per index type holds every
@@ -129,7 +129,9 @@ std::unique_ptr<pipeline_base> make_pipeline_for(const at::Tensor& indptr, const
 template <class Index>
 std::unique_ptr<pipeline_base> make_encoded_pipeline_for(const at::Tensor& indptr, const at::Tensor& indices,
                                                          const at::Tensor& codes, const at::Tensor& labels,
-                                                         const at::Tensor& train_ids, const pipeline_config& config,
+                                                         const at::Tensor& train_ids,
+                                                         const gnndirect::pipeline_options& options,
+                                                         const pipeline_sampling& sampling,
                                                          const encoded_features& encoded);
 
 }  // namespace gnndirect_torch

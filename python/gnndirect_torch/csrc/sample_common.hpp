@@ -6,6 +6,7 @@
 #include "common.hpp"
 
 #include <gnndirect/algorithms/sampler_choice.hpp>
+#include <gnndirect/core/config.hpp>
 #include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/util/parallel.hpp>
@@ -19,6 +20,19 @@
 #include <vector>
 
 namespace gnndirect_torch {
+
+/// Checks optional edge weights against `indices`: 1-D float32, contiguous, one per edge.
+/// @param weights the weights or none  @param indices the graph's neighbour ids
+/// @throws c10::TypeError (dtype), c10::ValueError (shape, contiguity).
+inline void check_weights(const std::optional<at::Tensor>& weights, const at::Tensor& indices)
+{
+  if (!weights.has_value()) { return; }
+  TORCH_CHECK_TYPE(weights->scalar_type() == at::kFloat, "gnndirect: weights must be float32, got ",
+                   weights->scalar_type());
+  TORCH_CHECK_VALUE(weights->dim() == 1 && weights->size(0) == indices.size(0) && weights->is_contiguous(),
+                    "gnndirect: weights must be a contiguous 1-D tensor with one weight per edge (",
+                    indices.size(0), "), got shape ", weights->sizes());
+}
 
 /// Checks the CSR tensors of a sampling op: indptr and indices 1-D int32/int64 and contiguous,
 /// indptr non-empty and ending at the edge count (check_indptr_end), seeds 1-D with the dtype
@@ -38,14 +52,7 @@ inline void check_csr_tensors(const at::Tensor& indptr, const at::Tensor& indice
   TORCH_CHECK_TYPE(seeds.scalar_type() == indices.scalar_type(), "gnndirect: seeds (",
                    seeds.scalar_type(), ") must have the dtype of indices (", indices.scalar_type(),
                    ")");
-  if (weights.has_value()) {
-    TORCH_CHECK_TYPE(weights->scalar_type() == at::kFloat, "gnndirect: weights must be float32, got ",
-                     weights->scalar_type());
-    TORCH_CHECK_VALUE(weights->dim() == 1 && weights->size(0) == indices.size(0) &&
-                        weights->is_contiguous(),
-                      "gnndirect: weights must be a contiguous 1-D tensor with one weight per edge (",
-                      indices.size(0), "), got shape ", weights->sizes());
-  }
+  check_weights(weights, indices);
   check_indptr_end(indptr, indices);
   if (cuda) {
     TORCH_CHECK_VALUE(seeds.is_cuda(), "gnndirect: seeds must be a CUDA tensor for GPU sampling "
@@ -110,28 +117,64 @@ std::vector<at::Tensor> flat_blocks(Blocks& blocks, at::ScalarType index_dtype, 
   return out;
 }
 
+#if defined(__CUDACC__)
+// visit_sampler_kind calls host lambdas (the ops) and device lambdas (the pipeline's sampler):
+// without this, nvcc warns about each host call from the host-device template.
+#define GNNDIRECT_TORCH_EXEC_CHECK_DISABLE _Pragma("nv_exec_check_disable")
+#else
+#define GNNDIRECT_TORCH_EXEC_CHECK_DISABLE
+#endif
+
+/// The extension's one run-time sampler table: calls `f(sampler)` with the library sampler that
+/// `kind` names, keyed by `seed` (sampling_kind is the library's name of each sampler,
+/// algorithms/sampler_choice.hpp). Every entry point maps its sampler choice through here: the
+/// CUDA, CPU and reference sampling ops (sampling_request::visit) and the loader's pipeline
+/// (chosen_sampler, pipeline_impl.cuh, in device code); a sampler added to the binding is added
+/// here and in make_request, nowhere else. Host and device: unlike gnndirect::visit_sampler it
+/// cannot throw, so a value outside the enum (make_request never makes one) draws uniformly.
+/// @tparam F callable taking any library sampler (every instantiation returns the same type)
+/// @param kind which sampler  @param seed its Philox key  @param f the callable
+/// @return what `f` returns
+GNNDIRECT_TORCH_EXEC_CHECK_DISABLE
+template <class F>
+GNNDIRECT_HOST_DEVICE decltype(auto) visit_sampler_kind(gnndirect::sampling_kind kind, std::uint64_t seed, F&& f)
+{
+  switch (kind) {
+    case gnndirect::sampling_kind::uniform_with_replacement:
+      return f(gnndirect::uniform_with_replacement_sampler{seed});
+    case gnndirect::sampling_kind::weighted_without_replacement: return f(gnndirect::weighted_sampler{seed});
+    case gnndirect::sampling_kind::uniform_without_replacement:
+    default: return f(gnndirect::uniform_sampler{seed});
+  }
+}
+
 /// What the ops' arguments ask for: one of the library's samplers, chosen at run time (the
-/// binding is a run-time boundary: visit_sampler maps the choice onto a sampler type), and the
-/// tuning.
+/// binding is a run-time boundary: visit_sampler_kind maps the choice onto a sampler type), and
+/// the tuning.
 struct sampling_request {
   gnndirect::sampling_kind kind{gnndirect::sampling_kind::uniform_without_replacement};
   std::uint64_t seed{0};              ///< the sampler's Philox key
   gnndirect::sampling_policy tuning;  ///< tile, budget, seed checks
 
-  /// Calls f(sampler) with the sampler the request names.
+  /// Calls f(sampler) with the sampler the request names (visit_sampler_kind).
+  /// @param f callable taking any library sampler  @return what `f` returns
   template <class F>
   decltype(auto) visit(F&& f) const
   {
-    return gnndirect::visit_sampler(kind, seed, std::forward<F>(f));
+    return visit_sampler_kind(kind, seed, std::forward<F>(f));
   }
 };
 
-/// The ops' request: weighted when weights are given (no replacement), otherwise uniform with or
-/// without replacement. @throws c10::ValueError for weighted + replace.
+/// The sampler the binding's arguments name, for every entry point (the ops and the loader's
+/// pipeline): weighted when edge weights are given (no replacement), otherwise uniform with or
+/// without replacement. @param seed the Philox key  @param replace with replacement
+/// @param weighted edge weights are given  @param check check the seeds (tuning.check_indices)
+/// @return the request  @throws c10::ValueError for weighted + replace.
 inline sampling_request make_request(std::int64_t seed, bool replace, bool weighted, bool check)
 {
   TORCH_CHECK_VALUE(!(weighted && replace),
-                    "gnndirect: weighted sampling with replacement is not supported");
+                    "gnndirect: weighted sampling with replacement is not supported (pass "
+                    "replace=False, or no weights for uniform sampling with replacement)");
   sampling_request request;
   request.kind = weighted ? gnndirect::sampling_kind::weighted_without_replacement
                           : (replace ? gnndirect::sampling_kind::uniform_with_replacement
