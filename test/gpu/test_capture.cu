@@ -4,12 +4,12 @@
 //    before the first enqueue), the decoding gather with misaligned codes included.
 // And the device-count forms of sample_neighbors_async and relabel_async: two hops composed by
 // hand under one capture (no read-back of num_src) equal sample_blocks_async and the host
-// reference bit for bit. The rest of the public *_async calls in one case: the tiered gathers
+// reference bit for bit. The other public *_async calls in two more cases: the tiered gathers
 // (plain and decoding) and the write-through scatter (cache/tiered_table.cuh),
 // sample_temporal_blocks_async, sample_negatives_async and relabel_edge_seeds_async, each also
 // against the host result where one is at hand. Elsewhere: sample_typed_blocks_async
-// (test/gpu/test_typed.cu, replayed against the host reference) and the preparer/pipeline
-// (test/gpu/test_pipeline.cu).
+// (test/gpu/test_typed.cu: captured by the same helper, replayed with new seeds against the host
+// reference) and the preparer/pipeline (test/gpu/test_pipeline.cu).
 #include <doctest/doctest.h>
 
 #include "support/capture.hpp"
