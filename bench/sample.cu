@@ -21,6 +21,7 @@
 // rarely share a sector). pct_link = bytes_per_seed * seeds/s against the link peak; meaningful
 // for host-resident indices (for device placement it shows how far HBM lifts the ceiling).
 #include "bench_common.cuh"
+#include "sampling_setup.cuh"
 
 #include <gnndirect/algorithms/sample_blocks.cuh>
 #include <gnndirect/algorithms/sample_neighbors.cuh>
@@ -49,12 +50,6 @@ using Index = std::int64_t;
 using gnndirect::buffer;
 using gnndirect::memory_kind;
 namespace bench = gnndirect::bench;
-
-std::int64_t env_int(const char* name, std::int64_t fallback)
-{
-  const char* value = std::getenv(name);
-  return value != nullptr && *value != '\0' ? std::atoll(value) : fallback;
-}
 
 std::uint64_t mix64(std::uint64_t z)
 {
@@ -118,28 +113,10 @@ host_csr make_graph(std::int64_t nodes, std::int64_t target_edges)
   return g;
 }
 
-/// Copies a host array into a buffer of `kind` (parallel for host-resident kinds).
-template <class T>
-buffer<T> place(const std::vector<T>& host, memory_kind kind)
-{
-  buffer<T> b(host.size(), kind);
-  if (kind == memory_kind::device) {
-    GNNDIRECT_CUDA_TRY(cudaMemcpy(b.data(), host.data(), b.bytes(), cudaMemcpyHostToDevice));
-    GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());  // landed before any stream reads it
-  } else {
-    gnndirect::host::parallel_memcpy(b.host_data(), host.data(), b.bytes());
-  }
-  return b;
-}
+using bench::env_int;
+using bench::place;
+using bench::placement;
 
-struct placement {
-  memory_kind indptr;
-  memory_kind indices;
-  std::string name() const
-  {
-    return std::string(gnndirect::to_string(indptr)) + "/" + std::string(gnndirect::to_string(indices));
-  }
-};
 const std::vector<placement> placements{{memory_kind::device, memory_kind::device},
                                         {memory_kind::device, memory_kind::managed_host},
                                         {memory_kind::device, memory_kind::pinned},
@@ -309,12 +286,8 @@ void bm_layer_gpu(benchmark::State& state, placement where)
   buffer<Index> const indices = place(g.indices, where.indices);
   static std::vector<float> const no_weights;  // a uniform layer places none (both branches lvalues: no copy)
   buffer<float> const weights = place(Sampler::needs_weights ? g.weights : no_weights, where.indices);
-  auto view = g.view();
-  view.indptr = indptr.data();
-  view.indices = indices.data();
+  auto view = bench::placed_view(g.view(), indptr.data(), indices.data(), where);
   view.weights = Sampler::needs_weights ? weights.data() : nullptr;
-  view.indptr_kind = where.indptr;
-  view.indices_kind = where.indices;
   std::int64_t const n = ctx().num_seeds;
   auto const slots = static_cast<std::size_t>(n * 15);
   buffer<Index> seeds(static_cast<std::size_t>(n), memory_kind::device);
@@ -408,11 +381,7 @@ void bm_blocks_gpu(benchmark::State& state, placement where)
   auto const& g = ctx().graph;
   buffer<Offset> const indptr = place(g.indptr, where.indptr);
   buffer<Index> const indices = place(g.indices, where.indices);
-  auto view = g.view();
-  view.indptr = indptr.data();
-  view.indices = indices.data();
-  view.indptr_kind = where.indptr;
-  view.indices_kind = where.indices;
+  auto const view = bench::placed_view(g.view(), indptr.data(), indices.data(), where);
   buffer<Index> seeds(static_cast<std::size_t>(n), memory_kind::device);
   std::vector<double> times;
   double edges = 0;
@@ -438,10 +407,7 @@ void bm_blocks_gpu(benchmark::State& state, placement where)
 int main(int argc, char** argv)
 {
   benchmark::Initialize(&argc, argv);
-  if (gnndirect::device_count() == 0) {
-    std::printf("SKIPPED: bench_sample needs a CUDA device\n");
-    return 0;
-  }
+  if (!bench::has_device("bench_sample")) { return 0; }
   bool const papers = env_int("GNNDIRECT_BENCH_PAPERS", 0) != 0;
   std::int64_t const nodes = env_int("GNNDIRECT_BENCH_NODES", papers ? 111059956 : 2449029);
   std::int64_t const edges = env_int("GNNDIRECT_BENCH_EDGES", papers ? 1615685872 : 61859140);

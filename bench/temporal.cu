@@ -10,6 +10,7 @@
 // times pyg-lib's temporal neighbor_sample on the same graph and seeds on all cores.
 // Sizes: GNNDIRECT_BENCH_SCALE (log2 nodes, 21) and GNNDIRECT_BENCH_EDGE_FACTOR (16).
 #include "bench_common.cuh"
+#include "sampling_setup.cuh"
 
 #include <gnndirect/algorithms/sample_blocks_buffers.cuh>
 #include <gnndirect/algorithms/sample_neighbors_async.cuh>
@@ -37,11 +38,9 @@ using gnndirect::buffer;
 using gnndirect::memory_kind;
 namespace bench = gnndirect::bench;
 
-std::int64_t env_int(const char* name, std::int64_t fallback)
-{
-  const char* value = std::getenv(name);
-  return value != nullptr && *value != '\0' ? std::atoll(value) : fallback;
-}
+using bench::env_int;
+using bench::place;
+using bench::placement;
 
 struct context {
   gnndirect::host_csr<Offset, Index> graph;
@@ -86,36 +85,24 @@ void make_seeds(std::uint64_t round, std::int64_t count, std::vector<Index>& see
   }
 }
 
-template <class T>
-buffer<T> place(const std::vector<T>& values, memory_kind kind)
-{
-  buffer<T> out(values.size(), kind);
-  GNNDIRECT_CUDA_TRY(cudaMemcpy(out.data(), values.data(), out.bytes(), cudaMemcpyDefault));
-  return out;
-}
-
-/// The graph placed: indptr in `indptr_kind`, indices and edge times in `indices_kind`.
+/// The graph placed as `where` says: indptr, then indices with the edge times beside them.
 struct placed_graph {
   buffer<Offset> indptr;
   buffer<Index> indices;
   buffer<std::int64_t> times;
   gnndirect::csr_view<Offset, Index> csr;
-  placed_graph(memory_kind indptr_kind, memory_kind indices_kind)
-    : indptr(place(ctx().graph.indptr, indptr_kind)), indices(place(ctx().graph.indices, indices_kind)),
-      times(place(ctx().edge_time, indices_kind))
+  explicit placed_graph(placement where)
+    : indptr(place(ctx().graph.indptr, where.indptr)), indices(place(ctx().graph.indices, where.indices)),
+      times(place(ctx().edge_time, where.indices)),
+      csr(bench::placed_view(ctx().graph.view(), indptr.data(), indices.data(), where))
   {
-    csr = ctx().graph.view();
-    csr.indptr = indptr.data();
-    csr.indices = indices.data();
-    csr.indptr_kind = indptr_kind;
-    csr.indices_kind = indices_kind;
   }
 };
 
 template <class Strategy>
-void bm_temporal_layer(benchmark::State& state, memory_kind indptr_kind, memory_kind indices_kind)
+void bm_temporal_layer(benchmark::State& state, placement where)
 {
-  placed_graph const g(indptr_kind, indices_kind);
+  placed_graph const g(where);
   std::int64_t const n = ctx().num_seeds;
   int const fanout = 15;
   auto const slots = static_cast<std::size_t>(n * fanout);
@@ -155,9 +142,9 @@ void bm_temporal_layer(benchmark::State& state, memory_kind indptr_kind, memory_
 }
 
 template <class Strategy>
-void bm_temporal_blocks(benchmark::State& state, memory_kind indptr_kind, memory_kind indices_kind)
+void bm_temporal_blocks(benchmark::State& state, placement where)
 {
-  placed_graph const g(indptr_kind, indices_kind);
+  placed_graph const g(where);
   std::int64_t const n = state.range(0);
   std::vector<int> const fanouts{15, 10, 5};
   cudaStream_t stream{};
@@ -199,10 +186,7 @@ void bm_temporal_blocks(benchmark::State& state, memory_kind indptr_kind, memory
 int main(int argc, char** argv)
 {
   benchmark::Initialize(&argc, argv);
-  if (gnndirect::device_count() == 0) {
-    std::printf("SKIPPED: bench_temporal needs a CUDA device\n");
-    return 0;
-  }
+  if (!bench::has_device("bench_temporal")) { return 0; }
   std::int64_t const scale = env_int("GNNDIRECT_BENCH_SCALE", 21);
   std::int64_t const factor = env_int("GNNDIRECT_BENCH_EDGE_FACTOR", 16);
   ctx().num_seeds = env_int("GNNDIRECT_BENCH_SEEDS", 1000000);
@@ -231,23 +215,17 @@ int main(int argc, char** argv)
   }
   using gnndirect::temporal_last;
   using gnndirect::temporal_uniform;
-  struct where {
-    memory_kind indptr, indices;
-  };
-  for (where w : {where{memory_kind::device, memory_kind::device}, where{memory_kind::device, memory_kind::managed_host},
-                  where{memory_kind::managed_host, memory_kind::managed_host}}) {
-    std::string const p = std::string(gnndirect::to_string(w.indptr)) + "/" + std::string(gnndirect::to_string(w.indices));
-    benchmark::RegisterBenchmark(("temporal_layer/uniform/" + p).c_str(), bm_temporal_layer<temporal_uniform>, w.indptr,
-                                 w.indices)
+  for (placement w : {placement{memory_kind::device, memory_kind::device},
+                      placement{memory_kind::device, memory_kind::managed_host},
+                      placement{memory_kind::managed_host, memory_kind::managed_host}}) {
+    std::string const p = w.name();
+    benchmark::RegisterBenchmark(("temporal_layer/uniform/" + p).c_str(), bm_temporal_layer<temporal_uniform>, w)
       ->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("temporal_layer/last/" + p).c_str(), bm_temporal_layer<temporal_last>, w.indptr,
-                                 w.indices)
+    benchmark::RegisterBenchmark(("temporal_layer/last/" + p).c_str(), bm_temporal_layer<temporal_last>, w)
       ->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("temporal_blocks_15_10_5/uniform/" + p).c_str(), bm_temporal_blocks<temporal_uniform>,
-                                 w.indptr, w.indices)
+    benchmark::RegisterBenchmark(("temporal_blocks_15_10_5/uniform/" + p).c_str(), bm_temporal_blocks<temporal_uniform>, w)
       ->Arg(1024)->Arg(8192)->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("temporal_blocks_15_10_5/last/" + p).c_str(), bm_temporal_blocks<temporal_last>,
-                                 w.indptr, w.indices)
+    benchmark::RegisterBenchmark(("temporal_blocks_15_10_5/last/" + p).c_str(), bm_temporal_blocks<temporal_last>, w)
       ->Arg(1024)->Arg(8192)->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
   }
   benchmark::RunSpecifiedBenchmarks();

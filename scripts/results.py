@@ -878,7 +878,7 @@ def overlap_main(args):
 
 
 def link_main(args):
-    """The gather_link study's table (bench/gather.cu): per (placement, row bytes) GB/s of the
+    """The gather_link study's table (bench/gather/link.cu): per (placement, row bytes) GB/s of the
     plain kernel, gnndirect's defaults and the fastest sweep entry, each over the zero-copy peak."""
     with open(args.json) as f:
         data = json.load(f)

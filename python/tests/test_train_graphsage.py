@@ -1,4 +1,4 @@
-"""The GraphSAGE training benchmark's (bench/train_graphsage.py) measurement logic, on the CPU with stand-in paths (no model, no GPU):
+"""The GraphSAGE training benchmark's (bench/train_graphsage/) measurement logic, on the CPU with stand-in paths (no model, no GPU):
 the sweep window's clock and the summary of a block-budget sweep."""
 
 import copy
@@ -34,8 +34,9 @@ class SlowCutPath:
 @pytest.fixture
 def no_training(monkeypatch):
     """time_window's model and train step replaced by no-ops (the window's clock is under test)."""
-    monkeypatch.setattr(train_graphsage, "make_model", lambda *a, **k: torch.nn.Linear(1, 1))
-    monkeypatch.setattr(train_graphsage, "train_step", lambda *a, **k: None)
+    # where time_window looks them up (the package bench/train_graphsage/'s run module)
+    monkeypatch.setattr(train_graphsage.run, "make_model", lambda *a, **k: torch.nn.Linear(1, 1))
+    monkeypatch.setattr(train_graphsage.run, "train_step", lambda *a, **k: None)
 
 
 def window_args():

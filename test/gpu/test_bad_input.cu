@@ -1,5 +1,6 @@
 // Bad-input matrix, GPU rows (docs/reliability.md, "Fault matrix"): every TEST_CASE is one row,
-// named "bad-input: ..." exactly as in the doc table. Each row asserts
+// named "bad-input: ..." exactly as in the doc table (a typed case: one row per index type, its
+// SUBCASEs the combinations the row lists). Each row asserts
 //   - the exact exception type (typeid), its key message, and position()/value() where present;
 //   - that nothing was written where it must not be: outputs are poisoned first and followed by
 //     guard rows, sources are re-read and compared, and argument errors are shown to enqueue
@@ -27,6 +28,7 @@
 #include <gnndirect/reference/gather_reference.hpp>
 #include <gnndirect/reference/sample_reference.hpp>
 
+#include "support/capture.hpp"
 #include "support/placed_table.hpp"
 #include "support/random.hpp"
 #include "support/transfer.hpp"
@@ -41,6 +43,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <utility>
 #include <typeinfo>
 #include <vector>
 
@@ -90,69 +93,11 @@ bool all_poison(const void* data, std::size_t bytes)
   return std::all_of(host.begin(), host.end(), [](unsigned char b) { return b == poison; });
 }
 
-/// An owned non-blocking stream.
-struct stream_owner {
-  cudaStream_t stream{};
-  stream_owner() { GNNDIRECT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)); }
-  ~stream_owner() { GNNDIRECT_CUDA_TRY_NOTHROW(cudaStreamDestroy(stream)); }
-  stream_owner(const stream_owner&) = delete;
-  stream_owner& operator=(const stream_owner&) = delete;
-};
-
-/// What a call enqueued, seen through stream capture: graph nodes (kernels among them) and the
-/// exception it threw, if any.
-struct census {
-  std::size_t nodes{0};
-  std::size_t kernels{0};
-  std::exception_ptr error;
-};
-
-/// Runs call(stream) while capturing a fresh stream (relaxed mode: the library may query device
-/// attributes), and counts what was enqueued. Capture always ends, even when the call throws.
-template <class Call>
-census capture(Call&& call)
-{
-  stream_owner const s;
-  census result;
-  GNNDIRECT_CUDA_TRY(cudaStreamBeginCapture(s.stream, cudaStreamCaptureModeRelaxed));
-  try {
-    call(s.stream);
-  } catch (...) {
-    result.error = std::current_exception();
-  }
-  cudaGraph_t graph = nullptr;
-  cudaError_t const ended = cudaStreamEndCapture(s.stream, &graph);
-  REQUIRE(ended == cudaSuccess);
-  std::size_t count = 0;
-  GNNDIRECT_CUDA_TRY(cudaGraphGetNodes(graph, nullptr, &count));
-  std::vector<cudaGraphNode_t> nodes(count);
-  if (count > 0) { GNNDIRECT_CUDA_TRY(cudaGraphGetNodes(graph, nodes.data(), &count)); }
-  result.nodes = count;
-  for (cudaGraphNode_t node : nodes) {
-    cudaGraphNodeType type{};
-    GNNDIRECT_CUDA_TRY(cudaGraphNodeGetType(node, &type));
-    result.kernels += type == cudaGraphNodeTypeKernel ? 1 : 0;
-  }
-  GNNDIRECT_CUDA_TRY(cudaGraphDestroy(graph));
-  return result;
-}
-
-/// Checks that `call` throws exactly E whose what() contains `text`, and enqueues nothing.
-template <class E, class Call>
-void check_rejected_before_enqueue(Call&& call, const std::string& text)
-{
-  census const c = capture(call);
-  CHECK(c.nodes == 0);
-  REQUIRE(c.error);
-  try {
-    std::rethrow_exception(c.error);
-  } catch (const std::exception& e) {
-    CAPTURE(e.what());
-    CHECK(typeid(e) == typeid(E));
-    CHECK(contains(e.what(), text));
-  }
-  CHECK(cudaGetLastError() == cudaSuccess);
-}
+// Stream capture (nodes enqueued, refusals before the first enqueue): test/support/capture.hpp.
+using capture_stream = gnndirect::test::capture_stream;
+using gnndirect::test::capture_census;
+using gnndirect::test::capture_result;
+using gnndirect::test::check_refused_before_enqueue;
 
 /// Checks that `call()` throws exactly E whose what() contains `text`.
 template <class E, class Call>
@@ -329,22 +274,20 @@ void bad_index_row(bool scatter, bad_value bad, locality_order order)
 
 }  // namespace
 
-TEST_CASE("bad-input: gather negative index (int32, unsorted)") { bad_index_row<std::int32_t>(false, bad_value::negative, locality_order::none); }
-TEST_CASE("bad-input: gather negative index (int32, sorted)") { bad_index_row<std::int32_t>(false, bad_value::negative, locality_order::sorted); }
-TEST_CASE("bad-input: gather negative index (int64, unsorted)") { bad_index_row<std::int64_t>(false, bad_value::negative, locality_order::none); }
-TEST_CASE("bad-input: gather negative index (int64, sorted)") { bad_index_row<std::int64_t>(false, bad_value::negative, locality_order::sorted); }
-TEST_CASE("bad-input: gather index >= rows (int32, unsorted)") { bad_index_row<std::int32_t>(false, bad_value::too_large, locality_order::none); }
-TEST_CASE("bad-input: gather index >= rows (int32, sorted)") { bad_index_row<std::int32_t>(false, bad_value::too_large, locality_order::sorted); }
-TEST_CASE("bad-input: gather index >= rows (int64, unsorted)") { bad_index_row<std::int64_t>(false, bad_value::too_large, locality_order::none); }
-TEST_CASE("bad-input: gather index >= rows (int64, sorted)") { bad_index_row<std::int64_t>(false, bad_value::too_large, locality_order::sorted); }
-TEST_CASE("bad-input: scatter negative index (int32, unsorted)") { bad_index_row<std::int32_t>(true, bad_value::negative, locality_order::none); }
-TEST_CASE("bad-input: scatter negative index (int32, sorted)") { bad_index_row<std::int32_t>(true, bad_value::negative, locality_order::sorted); }
-TEST_CASE("bad-input: scatter negative index (int64, unsorted)") { bad_index_row<std::int64_t>(true, bad_value::negative, locality_order::none); }
-TEST_CASE("bad-input: scatter negative index (int64, sorted)") { bad_index_row<std::int64_t>(true, bad_value::negative, locality_order::sorted); }
-TEST_CASE("bad-input: scatter index >= rows (int32, unsorted)") { bad_index_row<std::int32_t>(true, bad_value::too_large, locality_order::none); }
-TEST_CASE("bad-input: scatter index >= rows (int32, sorted)") { bad_index_row<std::int32_t>(true, bad_value::too_large, locality_order::sorted); }
-TEST_CASE("bad-input: scatter index >= rows (int64, unsorted)") { bad_index_row<std::int64_t>(true, bad_value::too_large, locality_order::none); }
-TEST_CASE("bad-input: scatter index >= rows (int64, sorted)") { bad_index_row<std::int64_t>(true, bad_value::too_large, locality_order::sorted); }
+TEST_CASE_TEMPLATE("bad-input: gather or scatter index out of range", Index, std::int32_t, std::int64_t)
+{
+  for (bool const scatter : {false, true}) {
+    for (bad_value const bad : {bad_value::negative, bad_value::too_large}) {
+      for (locality_order const order : {locality_order::none, locality_order::sorted}) {
+        // One subcase each (a fresh seed and table; a failure names its combination).
+        std::string const name = std::string(scatter ? "scatter " : "gather ") +
+                                 (bad == bad_value::negative ? "negative index" : "index >= rows") +
+                                 (order == locality_order::sorted ? ", sorted" : ", unsorted");
+        SUBCASE(name.c_str()) { bad_index_row<Index>(scatter, bad, order); }
+      }
+    }
+  }
+}
 
 TEST_CASE("bad-input: gather_async bad index raised by gather_check")
 {
@@ -369,7 +312,7 @@ TEST_CASE("bad-input: gather_async bad index raised by gather_check")
   buffer<std::byte> ws(ws_bytes, memory_kind::device);
   auto out = poisoned<float>(static_cast<std::size_t>((count + guard_rows) * cols));
   table_view<float> const dst(out.data(), count, cols, cols, memory_kind::device);
-  stream_owner const s;
+  capture_stream const s;
   CHECK_NOTHROW(gnndirect::gather_async(s.stream, src.view(), bad_indices.data(), count, dst, {ws.data(), ws.bytes()}, policy));
   try {
     gnndirect::gather_check(s.stream, {ws.data(), ws.bytes()}, rows);
@@ -411,7 +354,7 @@ TEST_CASE("bad-input: scatter_async bad index raised by scatter_check, the targe
   std::size_t const ws_bytes = gnndirect::scatter_workspace_bytes<std::int64_t>(count, rows, memory_kind::managed_host,
                                                                                 cols * sizeof(float), policy);
   buffer<std::byte> ws(ws_bytes, memory_kind::device);
-  stream_owner const s;
+  capture_stream const s;
   table_view<const float> const src(reinterpret_cast<const float*>(batch.data()), count, cols, cols, memory_kind::device);
   CHECK_NOTHROW(gnndirect::scatter_async(s.stream, src, device_indices.data(), count, target.view(), {ws.data(), ws.bytes()}, policy));
   try {
@@ -538,10 +481,15 @@ void bad_seed_row(bad_value bad)
 
 }  // namespace
 
-TEST_CASE("bad-input: sample_neighbors negative seed (int32)") { bad_seed_row<std::int64_t, std::int32_t>(bad_value::negative); }
-TEST_CASE("bad-input: sample_neighbors negative seed (int64)") { bad_seed_row<std::int64_t, std::int64_t>(bad_value::negative); }
-TEST_CASE("bad-input: sample_neighbors seed >= num_nodes (int32)") { bad_seed_row<std::int32_t, std::int32_t>(bad_value::too_large); }
-TEST_CASE("bad-input: sample_neighbors seed >= num_nodes (int64)") { bad_seed_row<std::int64_t, std::int64_t>(bad_value::too_large); }
+// T: (offset type, seed and id type).
+TEST_CASE_TEMPLATE("bad-input: sample_neighbors seed out of range", T, std::pair<std::int32_t, std::int32_t>,
+                   std::pair<std::int64_t, std::int32_t>, std::pair<std::int64_t, std::int64_t>)
+{
+  using Offset = typename T::first_type;
+  using Index = typename T::second_type;
+  SUBCASE("negative seed") { bad_seed_row<Offset, Index>(bad_value::negative); }
+  SUBCASE("seed >= num_nodes") { bad_seed_row<Offset, Index>(bad_value::too_large); }
+}
 
 TEST_CASE("bad-input: sample_neighbors_async bad seed leaves its slots untouched")
 {
@@ -567,7 +515,7 @@ TEST_CASE("bad-input: sample_neighbors_async bad seed leaves its slots untouched
   auto offsets = poisoned<std::int64_t>(static_cast<std::size_t>(count + 1 + guard_rows));
   buffer<std::byte> ws(gnndirect::sample_neighbors_workspace_bytes(count), memory_kind::device);
   gnndirect::uniform_sampler const policy{seed};
-  stream_owner const s;
+  capture_stream const s;
   gnndirect::sampled_slots_ref<Offset, Index> const out{neighbors.data(), edge_ids.data(), counts.data(), offsets.data(),
                                                         count, count * fanout};
   CHECK_NOTHROW(gnndirect::sample_neighbors_async(s.stream, d.view, device_seeds.data(), count, fanout, 0, policy, sampling_policy{},
@@ -812,7 +760,7 @@ void gather_rejected(const move_fixture& f, table_view<const float> src, const s
 {
   check_throws_exactly<E>([&] { gnndirect::gather(cudaStream_t{}, src, indices, count, dst, policy); }, text);
   f.check_untouched();
-  check_rejected_before_enqueue<E>(
+  check_refused_before_enqueue<E>(
     [&](cudaStream_t s) { gnndirect::gather_async(s, src, indices, count, dst, f.workspace(), policy); }, text);
   f.check_untouched();
 }
@@ -843,7 +791,7 @@ TEST_CASE("bad-input: scatter src rows != count")
   check_throws_exactly<gnndirect::invalid_argument>(
     [&] { gnndirect::scatter(cudaStream_t{}, f.dst(f.count), f.indices.data(), f.count + 1, f.src()); }, text);
   f.check_untouched();
-  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+  check_refused_before_enqueue<gnndirect::invalid_argument>(
     [&](cudaStream_t s) { gnndirect::scatter_async(s, f.dst(f.count), f.indices.data(), f.count + 1, f.src(), f.workspace()); },
     text);
   f.check_untouched();
@@ -920,7 +868,7 @@ TEST_CASE("bad-input: null workspace")
 {
   ROW_RNG(rng);
   move_fixture const f(rng);
-  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+  check_refused_before_enqueue<gnndirect::invalid_argument>(
     [&](cudaStream_t s) { gnndirect::gather_async(s, f.src(), f.indices.data(), f.count, f.dst(f.count), workspace_view{}); },
     "null workspace");
   CHECK_THROWS_WITH_AS(gnndirect::gather_check(cudaStream_t{}, workspace_view{}, f.rows), doctest::Contains("null workspace"),
@@ -937,7 +885,7 @@ TEST_CASE("bad-input: gather workspace too small")
   policy.order = locality_order::sorted;  // the sort's scratch makes the workspace large
   std::size_t const needed = gnndirect::gather_workspace_bytes<std::int32_t>(f.count, f.rows, memory_kind::device,
                                                                             static_cast<std::size_t>(f.cols) * 4, policy);
-  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+  check_refused_before_enqueue<gnndirect::invalid_argument>(
     [&](cudaStream_t s) {
       gnndirect::gather_async(s, f.src(), f.indices.data(), f.count, f.dst(f.count), {f.ws.data(), needed - 1}, policy);
     },
@@ -1030,7 +978,7 @@ struct sample_fixture {
                 const sampling_policy& policy, workspace_view w, const std::string& text,
                 const Sampler& sampler = Sampler{}) const
   {
-    check_rejected_before_enqueue<gnndirect::invalid_argument>(
+    check_refused_before_enqueue<gnndirect::invalid_argument>(
       [&](cudaStream_t s) { gnndirect::sample_neighbors_async(s, csr, seed_ids, n, k, 0, sampler, policy, out(), w); },
       text);
     check_untouched();
@@ -1106,14 +1054,14 @@ TEST_CASE("bad-input: null sampling outputs or graph arrays or workspace")
   auto no_indices = f.d.view;
   no_indices.indices = nullptr;
   f.rejected(no_indices, f.seeds.data(), f.count, f.fanout, sampling_policy{}, f.workspace(), "null indices");
-  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+  check_refused_before_enqueue<gnndirect::invalid_argument>(
     [&](cudaStream_t s) {
       auto out = f.out();
       out.counts = nullptr;
       gnndirect::sample_neighbors_async(s, f.d.view, f.seeds.data(), f.count, f.fanout, 0, gnndirect::uniform_sampler{}, sampling_policy{}, out, f.workspace());
     },
     "null counts or offsets");
-  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+  check_refused_before_enqueue<gnndirect::invalid_argument>(
     [&](cudaStream_t s) {
       auto out = f.out();
       out.neighbors = nullptr;
@@ -1123,7 +1071,7 @@ TEST_CASE("bad-input: null sampling outputs or graph arrays or workspace")
   f.rejected(f.d.view, f.seeds.data(), f.count, f.fanout, sampling_policy{}, workspace_view{}, "null workspace");
   f.check_untouched();
   // Whole-graph problems found by GPU validate before any kernel: corrupt_graph, position -1.
-  check_rejected_before_enqueue<gnndirect::corrupt_graph>([&](cudaStream_t s) { gnndirect::validate(s, no_indptr); },
+  check_refused_before_enqueue<gnndirect::corrupt_graph>([&](cudaStream_t s) { gnndirect::validate(s, no_indptr); },
                                                           "indptr is null but num_nodes = 500");
   check_context_usable();
 }
@@ -1152,39 +1100,39 @@ TEST_CASE("bad-input: sampling outputs without their capacities are refused, nev
   // Built from the pointers alone (aggregate init that forgets the capacities): refused before
   // anything is enqueued, naming the call and the field.
   slots_ref const bare{f.neighbors.data(), nullptr, f.counts.data(), f.offsets.data()};
-  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+  check_refused_before_enqueue<gnndirect::invalid_argument>(
     sample(bare, f.count), "sample_neighbors_async: out.seed_capacity is not given (-1");
   slots_ref no_slots = f.out();
   no_slots.slot_capacity = -1;
-  check_rejected_before_enqueue<gnndirect::invalid_argument>(sample(no_slots, f.count),
+  check_refused_before_enqueue<gnndirect::invalid_argument>(sample(no_slots, f.count),
                                                              "sample_neighbors_async: out.slot_capacity is not given");
   // Given but too small: names the array, its capacity and the need.
   slots_ref few_seeds = f.out();
   few_seeds.seed_capacity = f.count - 1;
-  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+  check_refused_before_enqueue<gnndirect::invalid_argument>(
     sample(few_seeds, f.count), "counts (offsets: one more) holds " + std::to_string(f.count - 1) +
                                   " entries (out.seed_capacity), the call may write " + std::to_string(f.count));
   slots_ref few_slots = f.out();
   few_slots.slot_capacity = f.count * f.fanout - 1;
-  check_rejected_before_enqueue<gnndirect::invalid_argument>(sample(few_slots, f.count),
+  check_refused_before_enqueue<gnndirect::invalid_argument>(sample(few_slots, f.count),
                                                              "neighbors (and edge_ids) holds " +
                                                                std::to_string(f.count * f.fanout - 1) + " entries");
   // An empty call refuses a missing capacity too, and accepts capacity 0.
-  check_rejected_before_enqueue<gnndirect::invalid_argument>(sample(bare, 0), "out.seed_capacity is not given");
+  check_refused_before_enqueue<gnndirect::invalid_argument>(sample(bare, 0), "out.seed_capacity is not given");
   slots_ref zero = bare;
   zero.seed_capacity = 0;
   zero.slot_capacity = 0;
-  census const empty = capture(sample(zero, 0));
+  capture_result const empty = capture_census(sample(zero, 0));
   CHECK(!empty.error);
   CHECK(empty.kernels == 0);
   // compact_sampled_async reads through the ref: refused the same way.
   auto compacted = poisoned<std::int32_t>(static_cast<std::size_t>(f.count * f.fanout));
-  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+  check_refused_before_enqueue<gnndirect::invalid_argument>(
     [&](cudaStream_t s) {
       gnndirect::compact_sampled_async(s, bare, f.count, f.fanout, compacted.data(), static_cast<std::int64_t*>(nullptr));
     },
     "compact_sampled_async: slots.seed_capacity is not given");
-  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+  check_refused_before_enqueue<gnndirect::invalid_argument>(
     [&](cudaStream_t s) {
       gnndirect::compact_sampled_async(s, few_slots, f.count, f.fanout, compacted.data(), static_cast<std::int64_t*>(nullptr));
     },
@@ -1194,7 +1142,7 @@ TEST_CASE("bad-input: sampling outputs without their capacities are refused, nev
   slots_ref unchecked = bare;
   unchecked.seed_capacity = std::numeric_limits<std::int64_t>::max();
   unchecked.slot_capacity = std::numeric_limits<std::int64_t>::max();
-  census const trusted = capture(sample(unchecked, f.count));
+  capture_result const trusted = capture_census(sample(unchecked, f.count));
   CHECK(!trusted.error);
   CHECK(trusted.kernels > 0);
   f.check_untouched();
@@ -1239,7 +1187,7 @@ TEST_CASE("bad-input: pageable index array")
     gather_rejected<gnndirect::invalid_argument>(f, f.src(), pageable.data(), f.count, f.dst(f.count), gather_policy{},
                                                  "indices (0x");
     // scatter into the table from a pageable index array
-    check_rejected_before_enqueue<gnndirect::invalid_argument>(
+    check_refused_before_enqueue<gnndirect::invalid_argument>(
       [&](cudaStream_t s) {
         gnndirect::scatter_async(s, table_view<const float>(f.dst(f.count)), pageable.data(), f.count, f.src(), f.workspace());
       },
@@ -1286,7 +1234,7 @@ TEST_CASE("bad-input: int64 indices or outputs at a 4-byte offset")
     [&] { gnndirect::gather(cudaStream_t{}, f.src(), static_cast<const std::int64_t*>(misaligned), f.count, f.dst(f.count)); },
     "is not 8-byte aligned (4 bytes past a boundary)");
   f.check_untouched();
-  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+  check_refused_before_enqueue<gnndirect::invalid_argument>(
     [&](cudaStream_t s) {
       gnndirect::gather_async(s, f.src(), static_cast<const std::int64_t*>(misaligned), f.count, f.dst(f.count), f.workspace());
     },
@@ -1295,14 +1243,14 @@ TEST_CASE("bad-input: int64 indices or outputs at a 4-byte offset")
   // Sampling: int64 seeds and int64 counts/offsets outputs 4 bytes off.
   sample_fixture const sf(rng);
   buffer<std::int64_t> out_storage(static_cast<std::size_t>(sf.count + 2), memory_kind::device);
-  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+  check_refused_before_enqueue<gnndirect::invalid_argument>(
     [&](cudaStream_t s) {
       auto out = sf.out();
       out.offsets = offset_by<std::int64_t>(out_storage, 4);
       gnndirect::sample_neighbors_async(s, sf.d.view, sf.seeds.data(), sf.count, sf.fanout, 0, gnndirect::uniform_sampler{}, sampling_policy{}, out, sf.workspace());
     },
     "offsets at 0x");
-  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+  check_refused_before_enqueue<gnndirect::invalid_argument>(
     [&](cudaStream_t s) {
       auto out = sf.out();
       out.counts = offset_by<std::int64_t>(out_storage, 4);
@@ -1318,10 +1266,10 @@ TEST_CASE("bad-input: workspace 4 bytes off its alignment")
   ROW_RNG(rng);
   move_fixture const f(rng);
   workspace_view const off{offset_by<std::byte>(f.ws, 4), f.ws.bytes() - 4};
-  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+  check_refused_before_enqueue<gnndirect::invalid_argument>(
     [&](cudaStream_t s) { gnndirect::gather_async(s, f.src(), f.indices.data(), f.count, f.dst(f.count), off); },
     "4 bytes past a boundary");  // the carver's or the pointer check's message, whichever runs first
-  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+  check_refused_before_enqueue<gnndirect::invalid_argument>(
     [&](cudaStream_t s) { gnndirect::scatter_async(s, table_view<const float>(f.dst(f.count)), f.indices.data(), f.count, f.src(), off); },
     "256-byte aligned");
   f.check_untouched();
@@ -1345,7 +1293,7 @@ TEST_CASE("bad-input: workspace too small names the total needed")
   // Room for the error record only: carving fails at the second slice, the message names all.
   std::size_t const given = gnndirect::workspace_alignment + 8;
   REQUIRE(needed > 2 * gnndirect::workspace_alignment);
-  check_rejected_before_enqueue<gnndirect::invalid_argument>(
+  check_refused_before_enqueue<gnndirect::invalid_argument>(
     [&](cudaStream_t s) { gnndirect::gather_async(s, f.src(), f.indices.data(), f.count, f.dst(f.count), {f.ws.data(), given}, policy); },
     "workspace too small: needs at least " + std::to_string(needed) + " bytes, got " + std::to_string(given));
   f.check_untouched();
@@ -1372,7 +1320,7 @@ TEST_CASE("bad-input: zero-size gather and scatter")
   f.check_untouched();
   std::size_t const ws_bytes = gnndirect::gather_workspace_bytes<std::int32_t>(0, 0, memory_kind::pinned, 0);
   CHECK(ws_bytes > 0);  // the error record only
-  census const c = capture([&](cudaStream_t s) {
+  capture_result const c = capture_census([&](cudaStream_t s) {
     gnndirect::gather_async(s, empty_table, static_cast<const std::int32_t*>(nullptr), 0, no_rows, f.workspace());
     gnndirect::gather_async(s, src_no_cols, f.indices.data(), f.count, no_cols, f.workspace());
     gnndirect::scatter_async(s, no_rows, f.indices.data(), 0, f.src(), f.workspace());
@@ -1393,7 +1341,7 @@ TEST_CASE("bad-input: zero-size sampling")
   CHECK(none.offsets.size() == 1);
   CHECK(to_host(none.offsets.data(), 1) == std::vector<std::int64_t>{0});
   CHECK(none.neighbors.size() == 0);
-  census const c = capture([&](cudaStream_t s) {
+  capture_result const c = capture_census([&](cudaStream_t s) {
     gnndirect::sample_neighbors_async(s, f.d.view, static_cast<const std::int32_t*>(nullptr), 0, f.fanout, 0, gnndirect::uniform_sampler{}, sampling_policy{},
                                       f.out(), f.workspace());
   });

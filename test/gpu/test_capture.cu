@@ -4,24 +4,35 @@
 //    before the first enqueue), the decoding gather with misaligned codes included.
 // And the device-count forms of sample_neighbors_async and relabel_async: two hops composed by
 // hand under one capture (no read-back of num_src) equal sample_blocks_async and the host
-// reference bit for bit. Not covered here: the tiered-table gathers (cache/tiered_table.cuh; their
-// capture is in test/gpu/test_cache.cu) and the preparer/pipeline (test/gpu/test_pipeline.cu).
+// reference bit for bit. The other public *_async calls in two more cases: the tiered gathers
+// (plain and decoding) and the write-through scatter (cache/tiered_table.cuh),
+// sample_temporal_blocks_async, sample_negatives_async and relabel_edge_seeds_async, each also
+// against the host result where one is at hand. Elsewhere: sample_typed_blocks_async
+// (test/gpu/test_typed.cu: captured by the same helper, replayed with new seeds against the host
+// reference) and the preparer/pipeline (test/gpu/test_pipeline.cu).
 #include <doctest/doctest.h>
 
 #include "support/capture.hpp"
 #include "support/random.hpp"
 #include "support/transfer.hpp"
 
+#include <gnndirect/algorithms/edge_seeds.cuh>
 #include <gnndirect/algorithms/gather.cuh>
+#include <gnndirect/algorithms/negative_sampling.cuh>
 #include <gnndirect/algorithms/relabel.cuh>
 #include <gnndirect/algorithms/sample_blocks_async.cuh>
 #include <gnndirect/algorithms/sample_neighbors_async.cuh>
+#include <gnndirect/algorithms/sample_temporal_blocks_async.cuh>
 #include <gnndirect/cache/hot_set.cuh>
+#include <gnndirect/cache/tiered_table.cuh>
 #include <gnndirect/core/bounded_count.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/encoded_view.hpp>
 #include <gnndirect/device/codecs.hpp>
+#include <gnndirect/device/temporal_samplers.hpp>
 #include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/owners/encoded_table.hpp>
+#include <gnndirect/reference/gather_reference.hpp>
 #include <gnndirect/reference/sample_reference.hpp>
 
 #include <algorithm>
@@ -62,6 +73,12 @@ struct poisoner {
   poisoner& add(const buffer<T>& b)
   {
     arrays.emplace_back(const_cast<T*>(b.data()), b.bytes());
+    return *this;
+  }
+  /// Device-visible memory the test does not own (a tier's cache rows).
+  poisoner& add(const void* data, std::size_t bytes)
+  {
+    arrays.emplace_back(const_cast<void*>(data), bytes);
     return *this;
   }
   void operator()(cudaStream_t stream) const
@@ -516,4 +533,236 @@ TEST_CASE("two hops composed by hand with device counts, captured as one graph, 
     CHECK(edge_ids == e.edge_ids);
   }
   CHECK(cudaGetLastError() == cudaSuccess);
+}
+
+TEST_CASE("capture: the tiered gathers and the write-through scatter, captured and refused")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  std::int64_t const rows = 500, cols = 33, count = 300, hot = 120;
+  std::vector<float> values(static_cast<std::size_t>(rows * cols));
+  for (float& v : values) { v = static_cast<float>(static_cast<int>(rng() % 2001) - 1000) / 64.0f; }
+  buffer<float> host_rows(values.size(), memory_kind::pinned);
+  gnndirect::test::copy_from_host(host_rows.data(), values.data(), host_rows.bytes());
+  table_view<float> const writable(host_rows.data(), rows, cols, cols, memory_kind::pinned);
+  // The hottest rows: a random `hot` of them, distinct.
+  std::vector<Index> order(static_cast<std::size_t>(rows));
+  for (std::size_t i = 0; i < order.size(); ++i) { order[i] = static_cast<Index>(i); }
+  std::shuffle(order.begin(), order.end(), rng);
+  buffer<Index> const d_hot = to_buffer(std::vector<Index>(order.begin(), order.begin() + hot));
+  auto const indices = gnndirect::test::random_indices<Index>(rng, count, rows);
+  buffer<Index> const d_indices = to_buffer(indices);
+  buffer<float> const out(static_cast<std::size_t>(count * cols), memory_kind::device);
+  table_view<float> const dst(const_cast<float*>(out.data()), count, cols, cols, memory_kind::device);
+  buffer<unsigned char> ws(gnndirect::gather_workspace_bytes<Index>(count, rows, memory_kind::pinned, cols * sizeof(float)),
+                           memory_kind::device);
+  workspace_view const w{ws.data(), ws.bytes()};
+  poisoner outputs;
+  outputs.add(out);
+
+  SUBCASE("gather_async (tiered_view): equals the host gather")
+  {
+    gnndirect::tiered_table<float> tier(table_view<const float>(writable), static_cast<std::size_t>(hot) * cols * 4);
+    tier.rebuild(cudaStreamLegacy, d_hot.data(), hot);
+    REQUIRE(tier.cached_rows() == hot);
+    check_capture_matches(outputs, [&](cudaStream_t s) { gnndirect::gather_async(s, tier.view(), d_indices.data(), count, dst, w); },
+                          [&] { return outputs.snapshot(); });
+    gnndirect::gather_check(cudaStream_t{}, w, rows);
+    std::vector<float> expected(static_cast<std::size_t>(count * cols));
+    gnndirect::host::gather_reference(table_view<const float>(values.data(), rows, cols, cols, memory_kind::pinned),
+                                      indices.data(), count,
+                                      table_view<float>(expected.data(), count, cols, cols, memory_kind::pinned));
+    CHECK(to_host(out.data(), count * cols) == expected);
+    auto no_slots = tier.view();
+    no_slots.slot_of = nullptr;
+    check_refused_before_enqueue<invalid_argument>(
+      [&](cudaStream_t s) { gnndirect::gather_async(s, no_slots, d_indices.data(), count, dst, w); },
+      "tiered_view: null slot_of");
+  }
+  SUBCASE("gather_async (encoded_view behind a tier of its bytes, int8 decoded to float)")
+  {
+    gnndirect::encoded_table<gnndirect::codecs::int8_affine> const table(values.data(), rows, cols, memory_kind::pinned);
+    gnndirect::tiered_table<std::uint8_t> tier(table.bytes_view(), static_cast<std::size_t>(hot * table.stride_bytes()));
+    tier.rebuild(cudaStreamLegacy, d_hot.data(), hot);
+    REQUIRE(tier.cached_rows() == hot);
+    auto const view = table.view();
+    buffer<unsigned char> ews(gnndirect::gather_workspace_bytes<Index>(count, rows, view.kind,
+                                                                       static_cast<std::size_t>(view.load_bytes())),
+                              memory_kind::device);
+    workspace_view const ew{ews.data(), ews.bytes()};
+    check_capture_matches(outputs,
+                          [&](cudaStream_t s) { gnndirect::gather_async(s, view, tier.view(), d_indices.data(), count, dst, ew); },
+                          [&] { return outputs.snapshot(); });
+    gnndirect::gather_check(cudaStream_t{}, ew, rows);
+    // The same rows as the untiered decoding gather (the tier holds the same codes).
+    auto const tiered = to_host(out.data(), count * cols);
+    gnndirect::gather(cudaStreamLegacy, view, d_indices.data(), count, dst);
+    CHECK(to_host(out.data(), count * cols) == tiered);
+    check_refused_before_enqueue<invalid_argument>(
+      [&](cudaStream_t s) {
+        gnndirect::gather_async(s, view, gnndirect::tiered_view<std::uint8_t>{}, d_indices.data(), count, dst, ew);
+      },
+      "the tier was not made over the encoded table's bytes");
+  }
+  SUBCASE("scatter_async (a tier's write-through source): host rows and cached rows")
+  {
+    gnndirect::tiered_table<float> tier(table_view<const float>(writable), static_cast<std::size_t>(hot) * cols * 4);
+    tier.rebuild(cudaStreamLegacy, d_hot.data(), hot);
+    // Rows to scatter: a fixed pattern written once (the poisoner clears the targets).
+    GNNDIRECT_CUDA_TRY(cudaMemset(const_cast<float*>(out.data()), 0x3C, out.bytes()));
+    GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());
+    table_view<const float> const rows_in(out.data(), count, cols, cols, memory_kind::device);
+    buffer<unsigned char> sws(gnndirect::scatter_workspace_bytes<Index>(count, rows, memory_kind::pinned,
+                                                                        cols * sizeof(float)),
+                              memory_kind::device);
+    workspace_view const sw{sws.data(), sws.bytes()};
+    poisoner targets;
+    targets.add(host_rows).add(tier.view().cache, static_cast<std::size_t>(hot * cols) * sizeof(float));
+    check_capture_matches(targets,
+                          [&](cudaStream_t s) {
+                            gnndirect::scatter_async(s, rows_in, d_indices.data(), count, tier.write_source(writable), sw);
+                          },
+                          [&] { return targets.snapshot(); });
+    gnndirect::scatter_check(cudaStream_t{}, sw, rows);
+    check_refused_before_enqueue<invalid_argument>(
+      [&](cudaStream_t s) {
+        gnndirect::scatter_async(s, rows_in, d_indices.data(), count, tier.write_source(writable), workspace_view{});
+      },
+      "null workspace");
+  }
+}
+
+TEST_CASE("capture: sample_temporal_blocks_async, sample_negatives_async, relabel_edge_seeds_async")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  graph const g(rng, 800);
+  csr_view<Offset, Index> const csr = g.view(true);
+  std::int64_t const n = 173;
+  auto const seeds = gnndirect::test::random_indices<Index>(rng, n, g.nodes());
+  buffer<Index> const d_seeds = to_buffer(seeds);
+
+  SUBCASE("sample_temporal_blocks_async")
+  {
+    // Edge time = CSR position (every list time-sorted); seed times anywhere in [0, E].
+    std::vector<std::int64_t> edge_times(static_cast<std::size_t>(csr.num_edges));
+    for (std::size_t e = 0; e < edge_times.size(); ++e) { edge_times[e] = static_cast<std::int64_t>(e); }
+    std::vector<std::int64_t> seed_times(static_cast<std::size_t>(n));
+    for (auto& t : seed_times) { t = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(csr.num_edges + 1)); }
+    buffer<std::int64_t> const d_edge_times = to_buffer(edge_times);
+    buffer<std::int64_t> const d_seed_times = to_buffer(seed_times);
+    gnndirect::temporal_sampler<gnndirect::temporal_uniform> const sampler{rng(), d_edge_times.data(), csr.num_edges};
+    std::vector<int> const fanouts{5, 3};
+    auto const bounds = gnndirect::sample_blocks_bounds(n, fanouts, g.nodes());
+    std::vector<block_storage> layers;
+    poisoner blocks_out;
+    gnndirect::sampled_blocks_ref<Offset, Index> out;
+    layers.emplace_back(bounds[0].num_dst, fanouts[0], g.nodes());
+    layers.emplace_back(bounds[1].num_dst, fanouts[1], g.nodes());
+    for (auto const& l : layers) {
+      l.poison_into(blocks_out);
+      out.layers.push_back(l.ref());
+    }
+    buffer<unsigned char> ws(gnndirect::sample_temporal_blocks_workspace_bytes<Offset, Index>(n, fanouts, g.nodes()),
+                             memory_kind::device);
+    workspace_view const w{ws.data(), ws.bytes()};
+    check_capture_matches(blocks_out,
+                          [&](cudaStream_t s) {
+                            gnndirect::sample_temporal_blocks_async(s, csr, d_seeds.data(), d_seed_times.data(), n,
+                                                                    fanouts, sampler, sampling_policy{}, out, w);
+                          },
+                          [&] { return blocks_out.snapshot(); });
+    gnndirect::sample_blocks_check(cudaStream_t{}, w, fanouts.size(), g.nodes());
+    check_refused_before_enqueue<invalid_argument>(
+      [&](cudaStream_t s) {
+        gnndirect::sample_temporal_blocks_async(s, csr, d_seeds.data(), nullptr, n, fanouts, sampler,
+                                                sampling_policy{}, out, w);
+      },
+      "seeds without times");
+  }
+  SUBCASE("sample_negatives_async (binary and triplet)")
+  {
+    auto const dst = gnndirect::test::random_indices<Index>(rng, n, g.nodes());
+    buffer<Index> const d_dst = to_buffer(dst);
+    buffer<std::int64_t> const unresolved = device<std::int64_t>(1);
+    buffer<unsigned char> ws(gnndirect::sample_negatives_workspace_bytes(), memory_kind::device);
+    workspace_view const w{ws.data(), ws.bytes()};
+    gnndirect::negative_options options;
+    options.seed = rng();
+    options.batch = 3;
+    auto const run_mode = [&](const auto& mode) {
+      std::int64_t const num_neg = gnndirect::negative_count(mode, n);
+      REQUIRE(num_neg > 0);
+      buffer<Index> const out_src = device<Index>(num_neg), out_dst = device<Index>(num_neg);
+      poisoner negatives;
+      negatives.add(out_src).add(out_dst).add(unresolved);
+      check_capture_matches(negatives,
+                            [&](cudaStream_t s) {
+                              gnndirect::sample_negatives_async(s, csr, d_seeds.data(), d_dst.data(), n, mode, options,
+                                                                const_cast<Index*>(out_src.data()),
+                                                                const_cast<Index*>(out_dst.data()),
+                                                                const_cast<std::int64_t*>(unresolved.data()), w);
+                            },
+                            [&] { return negatives.snapshot(); });
+      gnndirect::sample_negatives_check(cudaStream_t{}, w, csr.num_nodes);
+      // Every drawn endpoint is a node of the graph (the kernel wrote every entry).
+      for (Index v : to_host(out_dst.data(), num_neg)) { CHECK((v >= 0 && v < g.nodes())); }
+      check_refused_before_enqueue<invalid_argument>(
+        [&](cudaStream_t s) {
+          gnndirect::sample_negatives_async(s, csr, static_cast<const Index*>(nullptr), d_dst.data(), n, mode, options,
+                                            const_cast<Index*>(out_src.data()), const_cast<Index*>(out_dst.data()),
+                                            const_cast<std::int64_t*>(unresolved.data()), w);
+        },
+        "null positives");
+    };
+    run_mode(gnndirect::binary_negatives{1.5});
+    run_mode(gnndirect::triplet_negatives{2});
+  }
+  SUBCASE("relabel_edge_seeds_async (with edge times)")
+  {
+    std::int64_t const edges = 211;
+    auto const src = gnndirect::test::random_indices<Index>(rng, edges, g.nodes());
+    auto const dst = gnndirect::test::random_indices<Index>(rng, edges, g.nodes());
+    std::vector<std::int64_t> times(static_cast<std::size_t>(edges));
+    for (auto& t : times) { t = static_cast<std::int64_t>(rng() % 100000); }
+    buffer<Index> const d_src = to_buffer(src), d_dst = to_buffer(dst);
+    buffer<std::int64_t> const d_times = to_buffer(times);
+    std::int64_t const bound = gnndirect::edge_seed_nodes_bound(edges, g.nodes());
+    buffer<Index> const nodes = device<Index>(bound), local = device<Index>(2 * edges);
+    buffer<std::int64_t> const num_nodes = device<std::int64_t>(1), node_times = device<std::int64_t>(bound);
+    buffer<unsigned char> ws(gnndirect::edge_seeds_workspace_bytes<Index>(edges), memory_kind::device);
+    workspace_view const w{ws.data(), ws.bytes()};
+    gnndirect::edge_seeds_ref<Index> const out{const_cast<Index*>(nodes.data()),
+                                               const_cast<std::int64_t*>(num_nodes.data()),
+                                               const_cast<Index*>(local.data()),
+                                               const_cast<std::int64_t*>(node_times.data())};
+    poisoner seeds_out;
+    seeds_out.add(nodes).add(local).add(num_nodes).add(node_times);
+    check_capture_matches(seeds_out,
+                          [&](cudaStream_t s) {
+                            gnndirect::relabel_edge_seeds_async(s, d_src.data(), d_dst.data(), edges, d_times.data(),
+                                                                g.nodes(), out, w);
+                          },
+                          [&] { return seeds_out.snapshot(); });
+    gnndirect::edge_seeds_check(cudaStream_t{}, w, g.nodes());
+    // Each endpoint's local id names a seed node equal to it.
+    auto const count = to_host(num_nodes.data(), 1)[0];
+    auto const seed_nodes = to_host(nodes.data(), bound);
+    auto const locals = to_host(local.data(), 2 * edges);
+    std::size_t wrong = 0;
+    for (std::int64_t i = 0; i < 2 * edges; ++i) {
+      Index const endpoint = i < edges ? src[static_cast<std::size_t>(i)] : dst[static_cast<std::size_t>(i - edges)];
+      Index const l = locals[static_cast<std::size_t>(i)];
+      wrong += l < 0 || l >= count || seed_nodes[static_cast<std::size_t>(l)] != endpoint ? 1 : 0;
+    }
+    CHECK(wrong == 0);
+    check_refused_before_enqueue<invalid_argument>(
+      [&](cudaStream_t s) {
+        gnndirect::relabel_edge_seeds_async(s, d_src.data(), d_dst.data(), edges, d_times.data(), g.nodes(), out,
+                                            workspace_view{});
+      },
+      "null workspace");
+  }
 }

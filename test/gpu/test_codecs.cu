@@ -183,17 +183,14 @@ void check_codec_all_destinations(std::mt19937_64& rng)
 
 }  // namespace
 
-TEST_CASE("codecs: decoding gather equals the host decode, every codec x destination x placement")
+TEST_CASE_TEMPLATE("codecs: decoding gather equals the host decode, every codec x destination x placement", Codec,
+                   codecs::fp32, codecs::fp16, codecs::bf16, codecs::int8_affine, codecs::fp8_e4m3,
+                   codecs::int4_affine)
 {
   std::uint64_t const seed = gnndirect::test::fresh_seed();
   CAPTURE(seed);
   std::mt19937_64 rng(seed);
-  SUBCASE("fp32") { check_codec_all_destinations<codecs::fp32>(rng); }
-  SUBCASE("fp16") { check_codec_all_destinations<codecs::fp16>(rng); }
-  SUBCASE("bf16") { check_codec_all_destinations<codecs::bf16>(rng); }
-  SUBCASE("int8_affine") { check_codec_all_destinations<codecs::int8_affine>(rng); }
-  SUBCASE("fp8_e4m3") { check_codec_all_destinations<codecs::fp8_e4m3>(rng); }
-  SUBCASE("int4_affine") { check_codec_all_destinations<codecs::int4_affine>(rng); }
+  check_codec_all_destinations<Codec>(rng);
 }
 
 TEST_CASE("codecs: encoded_view_of converts plain tables (fp32 -> fp16/bf16, fp16 -> fp32)")

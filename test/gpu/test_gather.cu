@@ -153,38 +153,58 @@ TEST_CASE("gather equals the host reference: placement x element size x index ty
   CHECK(cases > 0);
 }
 
-TEST_CASE("gather of fp16, bf16 and int8 features, strided and misaligned views")
+namespace {
+
+/// Where each narrow feature type's table lives and its row stride (elements): one placement each.
+template <class T>
+struct narrow_table;
+template <>
+struct narrow_table<__half> {
+  static constexpr memory_kind kind = memory_kind::managed_host;
+  static constexpr std::int64_t stride = 53;
+};
+template <>
+struct narrow_table<__nv_bfloat16> {
+  static constexpr memory_kind kind = memory_kind::pinned;
+  static constexpr std::int64_t stride = 64;
+};
+template <>
+struct narrow_table<std::int8_t> {
+  static constexpr memory_kind kind = memory_kind::registered;
+  static constexpr std::int64_t stride = 37;
+};
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("gather of fp16, bf16 and int8 features, strided and misaligned views", T, __half, __nv_bfloat16,
+                   std::int8_t)
 {
-  std::mt19937_64 rng(gnndirect::test::fresh_seed());
-  std::int64_t const rows = 777, cols = 50, stride = 53;
-  placed_table<__half> src(memory_kind::managed_host, rows, stride);
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  std::int64_t const rows = 777, stride = narrow_table<T>::stride, count = 5000;
+  placed_table<T> src(narrow_table<T>::kind, rows, stride);
   std::vector<unsigned char> const bytes = gnndirect::test::random_bytes(rng, src.owner.bytes());
   src.fill(bytes.data());
-  // A strided view that starts one element in: only 2-byte vectors are legal.
-  table_view<const __half> const view(src.view().data + 1, rows - 1, cols, stride, memory_kind::managed_host);
-  auto const indices = gnndirect::test::random_indices<std::int32_t>(rng, 5000, rows - 1);
+  auto const indices = gnndirect::test::random_indices<std::int32_t>(rng, count, rows - 1);
   auto const device_indices = to_buffer(indices);
-  poisoned_output<__half> out(5000, cols);
-  gnndirect::gather(cudaStream_t{}, view, device_indices.data(), 5000, out.view());
+
+  // The whole table (rows as wide as the stride).
+  poisoned_output<T> whole(count, stride);
+  gnndirect::gather(cudaStream_t{}, src.view(), device_indices.data(), count, whole.view());
+  CHECK(whole.read() == expected_gather<T>(bytes, rows, stride, indices));
+
+  // A strided view that starts one element in, 3 columns narrower than its stride: only
+  // one-element vectors are legal.
+  std::int64_t const cols = stride - 3;
+  table_view<const T> const view(src.view().data + 1, rows - 1, cols, stride, narrow_table<T>::kind);
+  poisoned_output<T> out(count, cols);
+  gnndirect::gather(cudaStream_t{}, view, device_indices.data(), count, out.view());
   std::vector<unsigned char> expected(out.storage.bytes(), poison);
   gnndirect::host::gather_reference(
-    table_view<const __half>(reinterpret_cast<const __half*>(bytes.data()) + 1, rows - 1, cols, stride, memory_kind::pinned),
-    indices.data(), 5000, table_view<__half>(reinterpret_cast<__half*>(expected.data()), 5000, cols, cols, memory_kind::device));
+    table_view<const T>(reinterpret_cast<const T*>(bytes.data()) + 1, rows - 1, cols, stride, memory_kind::pinned),
+    indices.data(), count, table_view<T>(reinterpret_cast<T*>(expected.data()), count, cols, cols, memory_kind::device));
   CHECK(out.read() == expected);
-
-  placed_table<__nv_bfloat16> bf(memory_kind::pinned, rows, 64);
-  std::vector<unsigned char> const bf_bytes = gnndirect::test::random_bytes(rng, bf.owner.bytes());
-  bf.fill(bf_bytes.data());
-  poisoned_output<__nv_bfloat16> bf_out(5000, 64);
-  gnndirect::gather(cudaStream_t{}, bf.view(), device_indices.data(), 5000, bf_out.view());
-  CHECK(bf_out.read() == expected_gather<__nv_bfloat16>(bf_bytes, rows, 64, indices));
-
-  placed_table<std::int8_t> i8(memory_kind::registered, rows, 37);
-  std::vector<unsigned char> const i8_bytes = gnndirect::test::random_bytes(rng, i8.owner.bytes());
-  i8.fill(i8_bytes.data());
-  poisoned_output<std::int8_t> i8_out(5000, 37);
-  gnndirect::gather(cudaStream_t{}, i8.view(), device_indices.data(), 5000, i8_out.view());
-  CHECK(i8_out.read() == expected_gather<std::int8_t>(i8_bytes, rows, 37, indices));
 }
 
 TEST_CASE("bad indices: exception names the first bad position, nothing out of bounds, context usable")

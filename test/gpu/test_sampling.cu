@@ -20,6 +20,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 using gnndirect::buffer;
@@ -178,25 +179,14 @@ void check_all_kinds_and_placements(std::uint64_t seed)
 
 }  // namespace
 
-TEST_CASE("sample_neighbors equals the host reference: int32 offsets, int32 ids")
+// T: (offset type, index type).
+TEST_CASE_TEMPLATE("sample_neighbors equals the host reference, every offset and id type", T,
+                   std::pair<std::int32_t, std::int32_t>, std::pair<std::int64_t, std::int64_t>,
+                   std::pair<std::int64_t, std::int32_t>)
 {
   std::uint64_t const seed = std::random_device{}();
   CAPTURE(seed);
-  check_all_kinds_and_placements<std::int32_t, std::int32_t>(seed);
-}
-
-TEST_CASE("sample_neighbors equals the host reference: int64 offsets, int64 ids")
-{
-  std::uint64_t const seed = std::random_device{}();
-  CAPTURE(seed);
-  check_all_kinds_and_placements<std::int64_t, std::int64_t>(seed);
-}
-
-TEST_CASE("sample_neighbors equals the host reference: int64 offsets, int32 ids")
-{
-  std::uint64_t const seed = std::random_device{}();
-  CAPTURE(seed);
-  check_all_kinds_and_placements<std::int64_t, std::int32_t>(seed);
+  check_all_kinds_and_placements<typename T::first_type, typename T::second_type>(seed);
 }
 
 TEST_CASE("a node with more than 1M neighbours, and fanouts 0 and 100")

@@ -7,6 +7,7 @@
 // every node type with a table from its own table and placement, labels), and its bad input.
 #include <doctest/doctest.h>
 
+#include "support/capture.hpp"
 #include "support/random.hpp"
 #include "support/transfer.hpp"
 
@@ -191,11 +192,16 @@ TEST_CASE("sample_typed_blocks_async captured in a CUDA graph, replayed with new
                                                                             s.stream);
   gd::buffer<std::int64_t> d_seeds(static_cast<std::size_t>(n), gd::memory_kind::device);
   gd::uniform_sampler const sampler{rng()};
-  cudaGraph_t graph{};
-  GNNDIRECT_CUDA_TRY(cudaStreamBeginCapture(s.stream, cudaStreamCaptureModeThreadLocal));
-  gd::sample_typed_blocks_async(s.stream, g.device.view(), paper, d_seeds.data(), n, fanouts, sampler,
-                                gd::sampling_policy{}, storage.ref(), storage.workspace());
-  GNNDIRECT_CUDA_TRY(cudaStreamEndCapture(s.stream, &graph));
+  cudaGraph_t graph{};  // captured by the shared helper (test/support/capture.hpp), replayed below
+  gnndirect::test::capture_result const census = gnndirect::test::capture_census(
+    s.stream,
+    [&](cudaStream_t st) {
+      gd::sample_typed_blocks_async(st, g.device.view(), paper, d_seeds.data(), n, fanouts, sampler,
+                                    gd::sampling_policy{}, storage.ref(), storage.workspace());
+    },
+    &graph);
+  REQUIRE_FALSE(census.error);
+  CHECK(census.kernels > 0);
   cudaGraphExec_t exec{};
   GNNDIRECT_CUDA_TRY(cudaGraphInstantiate(&exec, graph, 0));
   for (int round = 0; round < 2; ++round) {

@@ -411,10 +411,14 @@ TEST_CASE("bad-input: zero-size validate (host)")
 // ---------------------------------------------------------------------------------------------
 // Host reference gather/scatter and sampling.
 
-TEST_CASE("bad-input: host gather_reference negative index (int32)") { host_reference_row<std::int32_t>(false, true); }
-TEST_CASE("bad-input: host gather_reference index >= rows (int64)") { host_reference_row<std::int64_t>(false, false); }
-TEST_CASE("bad-input: host scatter_reference negative index (int64)") { host_reference_row<std::int64_t>(true, true); }
-TEST_CASE("bad-input: host scatter_reference index >= rows (int32)") { host_reference_row<std::int32_t>(true, false); }
+TEST_CASE_TEMPLATE("bad-input: host gather_reference / scatter_reference index out of range", Index, std::int32_t,
+                   std::int64_t)
+{
+  SUBCASE("gather_reference negative index") { host_reference_row<Index>(false, true); }
+  SUBCASE("gather_reference index >= rows") { host_reference_row<Index>(false, false); }
+  SUBCASE("scatter_reference negative index") { host_reference_row<Index>(true, true); }
+  SUBCASE("scatter_reference index >= rows") { host_reference_row<Index>(true, false); }
+}
 
 TEST_CASE("bad-input: host sample reference bad seed")
 {

@@ -17,6 +17,7 @@
 #include <numeric>
 #include <random>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -237,18 +238,13 @@ void check_all_samplers(std::uint64_t seed)
   }
 }
 
-TEST_CASE("samplers on an emulated tile of 1, 8, 16, 32 lanes equal the host reference bit for bit (int64 graph)")
+// T: (offset type, id type).
+TEST_CASE_TEMPLATE("samplers on an emulated tile of 1, 8, 16, 32 lanes equal the host reference bit for bit", T,
+                   std::pair<std::int64_t, std::int64_t>, std::pair<std::int32_t, std::int32_t>)
 {
   std::uint64_t const seed = gnndirect::test::fresh_seed();
   CAPTURE(seed);
-  check_all_samplers<std::int64_t, std::int64_t>(seed);
-}
-
-TEST_CASE("samplers on an emulated tile equal the host reference bit for bit (int32 offsets and ids)")
-{
-  std::uint64_t const seed = gnndirect::test::fresh_seed();
-  CAPTURE(seed);
-  check_all_samplers<std::int32_t, std::int32_t>(seed);
+  check_all_samplers<typename T::first_type, typename T::second_type>(seed);
 }
 
 /// A corrupt neighbour list (decreasing indptr, a list past num_edges, a negative start) samples
