@@ -434,14 +434,15 @@ def sample_typed_blocks(graph: HeteroGraph, seed_type: str, seeds: torch.Tensor,
 
     Args:
         graph: the :class:`HeteroGraph`.  seed_type: node type of the seeds.
-        seeds: 1-D ids of that type (converted to the graph's index dtype); CUDA: the GPU sampler
-            on torch's current stream; CPU with a CPU graph: the host reference.
+        seeds: 1-D ids of that type (converted to the graph's index dtype, and moved to a CUDA
+            graph's device): the GPU sampler on torch's current stream for a CUDA graph, the
+            host reference for a CPU graph (``device="cpu"``).
         num_neighbors: fanouts per layer for every edge type, or a dict per edge type (see
             :meth:`HeteroGraph.fanouts`; ``default`` for unnamed ones); -1 all, 0 none.
         seed: random key.  replace: sample with replacement.
         check: check the seeds (GPU: on the device, read back once).  threads: CPU threads (0: all).
     Returns:
-        :class:`TypedBlocks` on the seeds' device.
+        :class:`TypedBlocks` on the graph's device.
     Synchronises the current stream (the sizes).
     Raises:
         ValueError: an unknown seed type, a bad ``num_neighbors`` (naming the edge type).
@@ -458,7 +459,7 @@ def sample_typed_blocks(graph: HeteroGraph, seed_type: str, seeds: torch.Tensor,
         raise TypeError(f"seeds must be an integer tensor, got {seeds.dtype}")
     if graph.device.type == "cpu" and seeds.is_cuda:
         raise ValueError("the HeteroGraph is on the CPU: pass CPU seeds (or build it on a CUDA device)")
-    seeds = seeds.to(graph.index_dtype)
+    seeds = seeds.to(graph.device if graph.device.type == "cuda" else seeds.device, graph.index_dtype)
     graph_tensors = [t for e in graph.edge_types for t in (graph.graphs[e].indptr, graph.graphs[e].indices)]
     _check_fork("gnndirect_torch.sample_typed_blocks", seeds, *graph_tensors)
     src_types, dst_types, counts = graph._types()

@@ -51,13 +51,14 @@ def put_hetero_data(data, feature_store: FeatureStore, graph_store: GraphStore,
                                    size=(data[e[0]].num_nodes, data[e[2]].num_nodes))
 
 
-def hetero_graph_of(graph_store: GraphStore, num_nodes: Optional[Dict[str, int]] = None,
-                    **kwargs) -> HeteroGraph:
+def hetero_graph_of(graph_store: GraphStore, num_nodes: Optional[Dict[str, int]] = None, *,
+                    other_node_types: Optional[Dict[str, int]] = None, **kwargs) -> HeteroGraph:
     """The :class:`~gnndirect_torch.hetero.HeteroGraph` of every edge type in a PyG GraphStore
     (any implementation; CSC layouts are used as they are, COO/CSR are made CSC once).
 
     Node counts come from ``num_nodes``, else from the edge attributes' ``size`` (src, dst),
-    else from the largest id + 1. Other arguments as :class:`HeteroGraph` (default: the
+    else from the largest id + 1; ``other_node_types`` adds node types no edge type names (and
+    is ignored for the others). Other arguments as :class:`HeteroGraph` (default: the
     placement and device of a :class:`~gnndirect_torch.pyg.GnnDirectGraphStore`).
     Raises:
         ValueError: a homogeneous store (edge type None), edge types whose sizes disagree on a
@@ -108,6 +109,8 @@ def hetero_graph_of(graph_store: GraphStore, num_nodes: Optional[Dict[str, int]]
         counts.setdefault(e[2], indptr.numel() - 1)
     for e, (_, indices) in csc.items():
         counts.setdefault(e[0], int(indices.max()) + 1 if indices.numel() > 0 else 0)
+    for t, n in (other_node_types or {}).items():
+        counts.setdefault(t, int(n))
     relations, perms = {}, {}
     if coo:
         converted = HeteroGraph.csc_of_edge_index_dict(coo, counts)
@@ -142,7 +145,8 @@ class GnnDirectHeteroSampler(BaseSampler):
 
     Args:
         data: ``(feature_store, graph_store)`` (any PyG stores; the typed graph is made once with
-            :func:`hetero_graph_of`, and the feature store's tables are checked against it), or a
+            :func:`hetero_graph_of`, node types without edges taken from the feature store's
+            groups, and the feature store's tables are checked against it), or a
             :class:`~gnndirect_torch.hetero.HeteroGraph`.
         num_neighbors: PyG's ``num_neighbors``: a list for every edge type or a dict per edge
             type (-1 all, 0 none); ``default`` for edge types the dict does not name.
@@ -163,7 +167,13 @@ class GnnDirectHeteroSampler(BaseSampler):
             if not isinstance(data, (tuple, list)) or len(data) != 2:
                 raise TypeError("GnnDirectHeteroSampler needs (feature_store, graph_store) or a HeteroGraph")
             feature_store, graph_store = data
-            self.graph = hetero_graph_of(graph_store, num_nodes, **graph_kwargs)
+            # node types without edges (features only) are the feature store's groups
+            groups = {}
+            for attr in feature_store.get_all_tensor_attrs():
+                size = feature_store.get_tensor_size(attr)
+                if isinstance(attr.group_name, str) and size is not None:
+                    groups.setdefault(attr.group_name, int(size[0]))
+            self.graph = hetero_graph_of(graph_store, num_nodes, other_node_types=groups, **graph_kwargs)
             check_feature_store(self.graph, feature_store)
         self.num_neighbors = num_neighbors
         self.default = default

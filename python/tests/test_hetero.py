@@ -14,7 +14,7 @@ import torch
 import gnndirect_torch as gd
 from gnndirect_torch.hetero import HeteroGraph, sample_typed_blocks
 
-from conftest import HAS_CUDA, cuda, poison_cuda_cache
+from conftest import cuda, poison_cuda_cache
 
 tg = pytest.importorskip("torch_geometric")
 from torch_geometric.data import HeteroData  # noqa: E402
@@ -278,15 +278,20 @@ def cpu_stores(data):
 def test_stores_check_their_tables(seed):
     data = random_hetero_data(seed, sort=False)
     fs, gs = cpu_stores(data)
-    graph = hetero_graph_of(gs)
-    assert graph.num_nodes == NODE_COUNTS and graph.edge_types == EDGE_TYPES
-    check_feature_store(graph, fs)
+    graph = hetero_graph_of(gs)  # 'field' has no edges: not a node type of the graph store's graph
+    assert graph.num_nodes == {t: n for t, n in NODE_COUNTS.items() if t != "field"}
+    assert graph.edge_types == EDGE_TYPES
+    with pytest.raises(ValueError, match="group 'field', which is no node type"):
+        check_feature_store(graph, fs)
+    sampler = GnnDirectHeteroSampler((fs, gs), [2])  # node types without edges from the feature store
+    assert sampler.graph.num_nodes == NODE_COUNTS
     fs.put_tensor(torch.randn(NODE_COUNTS["author"] + 1, 4), group_name="author", attr_name="z", index=None)
     with pytest.raises(ValueError, match="'z' of node type 'author' has 46 rows, the type has 45"):
         GnnDirectHeteroSampler((fs, gs), [2])
     fs.remove_tensor(group_name="author", attr_name="z", index=None)
-    fs.put_tensor(torch.randn(3, 4), group_name="venue", attr_name="x", index=None)
-    with pytest.raises(ValueError, match="group 'venue', which is no node type"):
+    gs.put_edge_index(data[EDGE_TYPES[1]].edge_index, edge_type=("author", "cites", "paper"), layout="coo",
+                      size=(NODE_COUNTS["author"] + 2, NODE_COUNTS["paper"]))
+    with pytest.raises(ValueError, match="node type 'author' has 45 nodes by edge type .* but 47 by edge type"):
         GnnDirectHeteroSampler((fs, gs), [2])
 
 
