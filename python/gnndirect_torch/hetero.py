@@ -36,6 +36,34 @@ from .table import Graph, _cuda_device
 
 EdgeType = Tuple[str, str, str]
 
+_fake_registered = False
+
+
+def _load() -> None:
+    """Loads the extension and, once, registers the typed op's fake (meta) kernel (shapes for
+    torch.compile, FakeTensor and opcheck: every size but the seed type's first count is
+    data-dependent)."""
+    global _fake_registered
+    load_extension()
+    if _fake_registered:
+        return
+
+    @torch.library.register_fake("gnndirect::sample_typed_blocks")
+    def _sample_typed_blocks_fake(indptrs, indices, src_types, dst_types, num_nodes, seed_type, seeds, fanouts,
+                                  max_degrees, seed=0, replace=False, check=True, threads=0):
+        ctx = torch.library.get_ctx()
+        layers = len(fanouts) // len(indptrs)
+        out = [torch.empty((len(num_nodes), layers + 1), dtype=torch.int64)]
+        out += [seeds.new_empty((ctx.new_dynamic_size(),), dtype=indices[0].dtype) for _ in num_nodes]
+        for _ in range(layers * len(indptrs)):
+            edges = ctx.new_dynamic_size()
+            out += [seeds.new_empty((ctx.new_dynamic_size(min=1),), dtype=torch.int64),  # num_dst + 1
+                    seeds.new_empty((edges,), dtype=indices[0].dtype),
+                    seeds.new_empty((edges,), dtype=indptrs[0].dtype)]
+        return out
+
+    _fake_registered = True
+
 
 def _edge_type_name(edge_type: EdgeType) -> str:
     return "(" + ", ".join(repr(part) for part in edge_type) + ")"
@@ -215,7 +243,7 @@ class HeteroGraph:
                                 f"{f_pair[1].dtype} (every relation needs the same dtypes)")
         if validate:
             pairs = [(s.indptr, s.indices) if isinstance(s, Graph) else s for s in sources.values()]
-            self._run(torch.ops.gnndirect.validate_typed.default,
+            self._run("validate_typed",
                       [p[0].cpu().contiguous() for p in pairs], [p[1].cpu().contiguous() for p in pairs],
                       *self._types())
         for e in self.edge_types:
@@ -286,10 +314,11 @@ class HeteroGraph:
         error.args = (named,)
         return error
 
-    def _run(self, op, *args):
-        load_extension()
+    def _run(self, name: str, *args):
+        """The op ``torch.ops.gnndirect.<name>`` on ``args``, its errors named (:meth:`_named`)."""
+        _load()
         try:
-            return _call(op, *args)
+            return _call(getattr(torch.ops.gnndirect, name).default, *args)
         except (ValueError, IndexError, TypeError) as error:
             raise self._named(error)
 
@@ -463,7 +492,7 @@ def sample_typed_blocks(graph: HeteroGraph, seed_type: str, seeds: torch.Tensor,
     graph_tensors = [t for e in graph.edge_types for t in (graph.graphs[e].indptr, graph.graphs[e].indices)]
     _check_fork("gnndirect_torch.sample_typed_blocks", seeds, *graph_tensors)
     src_types, dst_types, counts = graph._types()
-    flat = graph._run(torch.ops.gnndirect.sample_typed_blocks.default,
+    flat = graph._run("sample_typed_blocks",
                       [graph.graphs[e].indptr for e in graph.edge_types],
                       [graph.graphs[e].indices for e in graph.edge_types],
                       src_types, dst_types, counts, seed_index, seeds, [f for fs in fanouts for f in fs],

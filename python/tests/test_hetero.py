@@ -109,12 +109,13 @@ def cpu_graph(data, index_dtype=torch.int64):
     if index_dtype == torch.int64:
         return graph
     return HeteroGraph({e: (graph.graphs[e].indptr, graph.graphs[e].indices.to(index_dtype))
-                        for e in graph.edge_types}, graph.num_nodes, device="cpu")
+                        for e in graph.edge_types}, graph.num_nodes, device="cpu",
+                       edge_permutation=graph.edge_permutation)
 
 
 def random_seeds(count, n, generator):
-    seeds = torch.randint(0, n, (count,), generator=generator)
-    seeds[-1] = seeds[0]  # a repeated seed: its own row, the first one's local id
+    seeds = torch.randperm(n, generator=generator)[:count]
+    seeds[-1] = seeds[0]  # one repeated seed: its own row, the first one's local id
     return seeds
 
 
@@ -269,6 +270,19 @@ def test_bad_input_names_what_is_wrong(seed):
         graph.check_tables({"venue": data["author"].x})
 
 
+def test_opcheck_cpu_op(seed):
+    data = random_hetero_data(seed)
+    graph = cpu_graph(data)
+    sample_typed_blocks(graph, "paper", torch.arange(3), [1])  # loads the op and its fake kernel
+    src, dst, counts = graph._types()
+    fanouts = [f for fs in graph.fanouts({e: [3, -1] for e in EDGE_TYPES}) for f in fs]
+    torch.library.opcheck(torch.ops.gnndirect.sample_typed_blocks.default,
+                          ([graph.graphs[e].indptr for e in graph.edge_types],
+                           [graph.graphs[e].indices for e in graph.edge_types], src, dst, counts, 0,
+                           torch.randint(0, NODE_COUNTS["paper"], (10,)), fanouts, graph.max_degrees, seed, False,
+                           True, 1))
+
+
 def cpu_stores(data):
     fs, gs = GnnDirectFeatureStore(device="cpu"), GnnDirectGraphStore(device="cpu")
     put_hetero_data(data, fs, gs)
@@ -352,23 +366,26 @@ def train_step(loader, device):
         def forward(self, x, edge_index):
             return self.conv2(self.conv1(x, edge_index).relu(), edge_index)
 
-    batch = next(iter(loader))
-    metadata = (list(NODE_COUNTS), EDGE_TYPES)
-    model = to_hetero(Net(), metadata, aggr="sum").to(device)
+    types = [t for t in NODE_COUNTS if t != "field"]  # 'field' has no edges: no messages to update it
+    batch = next(iter(loader)).to(device)
+    model = to_hetero(Net(), (types, EDGE_TYPES), aggr="sum").to(device)
     with torch.no_grad():
-        model(batch.x_dict, batch.edge_index_dict)  # initialises the lazy layers
+        model({t: batch[t].x for t in types}, batch.edge_index_dict)  # initialises the lazy layers
     optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+    before = [p.detach().clone() for p in model.parameters()]
     losses = []
     for batch in loader:
         batch = batch.to(device)
         size = batch["paper"].batch_size
-        out = model(batch.x_dict, batch.edge_index_dict)["paper"][:size]
+        assert batch["paper"].x.device.type == torch.device(device).type
+        out = model({t: batch[t].x for t in types}, batch.edge_index_dict)["paper"][:size]
         loss = torch.nn.functional.cross_entropy(out, batch["paper"].y[:size])
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
-        losses.append(float(loss))
-    assert len(losses) > 0 and all(l == l for l in losses)  # finite: NaN != NaN
+        losses.append(loss.item())
+    assert len(losses) > 0 and all(abs(l) < float("inf") for l in losses)  # finite (NaN fails too)
+    assert any(not torch.equal(a, p.detach()) for a, p in zip(before, model.parameters()))
     return losses
 
 
