@@ -215,6 +215,16 @@ def test_pyg_output_layout(seed):
         assert b1.dst_begin == blocks.counts[e[2]][0] and b1.num_dst == nodes[e[2]][1]
 
 
+def test_no_seeds_give_empty_blocks(seed):
+    graph = cpu_graph(random_hetero_data(seed))
+    blocks = sample_typed_blocks(graph, "author", torch.empty(0, dtype=torch.int64), [-1, 3], seed=seed)
+    assert all(n.numel() == 0 for n in blocks.nodes.values())
+    assert all(c == [0, 0, 0] for c in blocks.counts.values())
+    for layer in blocks.layers:
+        for b in layer.values():
+            assert b.num_dst == 0 and b.offsets.tolist() == [0] and b.num_edges == 0
+
+
 def test_bad_input_names_what_is_wrong(seed):
     data = random_hetero_data(seed)
     graph = cpu_graph(data)
@@ -435,6 +445,9 @@ def test_cuda_mixed_placements_and_bad_seeds(seed):
     seeds = torch.arange(8)
     expected = sample_typed_blocks(cpu, "paper", seeds, [4, 3], seed=seed)
     assert as_lists(sample_typed_blocks(gpu, "paper", seeds.cuda(), [4, 3], seed=seed)) == as_lists(expected)
+    none = torch.empty(0, dtype=torch.int64)
+    assert as_lists(sample_typed_blocks(gpu, "author", none.cuda(), [-1, 2], seed=seed)) == \
+        as_lists(sample_typed_blocks(cpu, "author", none, [-1, 2], seed=seed))
     with pytest.raises(IndexError, match="seeds \\(node type 'paper'\\)"):
         sample_typed_blocks(gpu, "paper", torch.tensor([0, NODE_COUNTS["paper"] + 5], device="cuda"), [2])
     torch.cuda.synchronize()
