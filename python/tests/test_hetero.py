@@ -263,6 +263,11 @@ def test_bad_input_names_what_is_wrong(seed):
     bad[("institution", "employs", "author")] = (indptr, indices)
     with pytest.raises(ValueError, match=r"edge type \('institution', 'employs', 'author'\)"):
         HeteroGraph(bad, counts, device="cpu")
+    truncated = dict(relations)
+    truncated[("author", "writes", "paper")] = (relations[("author", "writes", "paper")][0],
+                                                relations[("author", "writes", "paper")][1][:-1])
+    with pytest.raises(ValueError, match=r"corrupt CSR graph: edge type \('author', 'writes', 'paper'\)"):
+        HeteroGraph(truncated, counts, device="cpu")
     with pytest.raises(ValueError, match="src node type 'venue' is not in num_nodes"):
         HeteroGraph({("venue", "has", "paper"): relations[("paper", "cites", "paper")]}, counts, device="cpu")
     with pytest.raises(ValueError, match="unknown edge type"):

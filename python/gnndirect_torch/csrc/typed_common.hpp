@@ -20,6 +20,7 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <string>
@@ -39,6 +40,44 @@ struct typed_args {
   gnndirect::typed_fanouts fanouts;      ///< [relation][layer]
   int seed_type{-1};                     ///< node type of the seeds
 };
+
+/// check_indptr_end for every relation: indptr[num_dst] == the relation's edge count. The ends
+/// of CUDA indptrs are read back with one copy (one synchronisation of the current stream per
+/// device, not one per relation), host ones directly.
+/// @throws c10::ValueError naming the relation and both numbers.
+inline void check_indptr_ends(const std::vector<at::Tensor>& indptrs, const std::vector<at::Tensor>& indices)
+{
+  std::vector<std::int64_t> ends(indptrs.size(), 0);
+  std::vector<at::Tensor> device_ends;
+  std::vector<std::size_t> device_relations;
+  for (std::size_t r = 0; r < indptrs.size(); ++r) {
+    at::Tensor const last = indptrs[r].select(0, indptrs[r].size(0) - 1);
+    if (last.is_cuda()) {
+      device_ends.push_back(last.to(at::kLong));
+      device_relations.push_back(r);
+    } else {
+      ends[r] = last.item<std::int64_t>();
+    }
+  }
+  if (!device_ends.empty()) {
+    bool const one_device = std::all_of(device_ends.begin(), device_ends.end(), [&](const at::Tensor& t) {
+      return t.device() == device_ends[0].device();
+    });
+    std::vector<std::int64_t> host(device_ends.size());
+    if (one_device) {
+      at::Tensor const read = at::stack(device_ends).cpu();
+      for (std::size_t i = 0; i < host.size(); ++i) { host[i] = data_as<const std::int64_t>(read)[i]; }
+    } else {
+      for (std::size_t i = 0; i < host.size(); ++i) { host[i] = device_ends[i].item<std::int64_t>(); }
+    }
+    for (std::size_t i = 0; i < host.size(); ++i) { ends[device_relations[i]] = host[i]; }
+  }
+  for (std::size_t r = 0; r < indptrs.size(); ++r) {
+    TORCH_CHECK_VALUE(ends[r] == indices[r].size(0), "gnndirect: corrupt CSR graph: relation ", r, ": indptr[",
+                      indptrs[r].size(0) - 1, "] = ", ends[r], " but indices has ", indices[r].size(0),
+                      " entries (indptr must end at the edge count; is indices truncated?)");
+  }
+}
 
 /// Checks the graph part of a typed op's arguments: one indptr and one indices tensor per
 /// relation (1-D, contiguous, int32/int64, every relation with the same two dtypes), endpoint
@@ -83,12 +122,12 @@ inline typed_args check_typed_graph(const std::vector<at::Tensor>& indptrs, cons
     TORCH_CHECK_VALUE(indptrs[r].numel() == rows + 1, "gnndirect: typed graph: ", where, ": indptr has ",
                       indptrs[r].numel(), " entries, its dst node type ", dst_types[r], " has ", rows,
                       " nodes (indptr needs one more)");
-    check_indptr_end(indptrs[r], indices[r]);
     a.indptrs.push_back(indptrs[r]);
     a.indices.push_back(indices[r]);
     a.src_types.push_back(static_cast<int>(src_types[r]));
     a.dst_types.push_back(static_cast<int>(dst_types[r]));
   }
+  check_indptr_ends(a.indptrs, a.indices);
   return a;
 }
 
