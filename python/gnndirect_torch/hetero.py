@@ -179,7 +179,8 @@ class HeteroGraph:
         validate: check every relation once (validate()'s rules, neighbour ids bounded by the src
             type's count; O(V + E) on the CPU, before placement).
         edge_permutation: ``{edge_type: perm}``: CSC position -> position in the edge_index the
-            relation was built from (set by :meth:`from_hetero_data` where it sorted).
+            relation was built from (set by :meth:`from_hetero_data` where it sorted); kept on the
+            graph's device.
     Raises:
         ValueError: an edge type naming an unknown node type, or that is not a 3-tuple of
             strings; a relation whose indptr disagrees with its dst type's node count; a corrupt
@@ -262,7 +263,8 @@ class HeteroGraph:
             self.max_degrees.append(int((indptr[1:] - indptr[:-1]).max()) if indptr.numel() > 1 else 0)
         self.edge_permutation: Dict[EdgeType, Optional[torch.Tensor]] = {e: None for e in self.edge_types}
         for e, perm in (edge_permutation or {}).items():
-            self.edge_permutation[self.edge_type(e)] = perm
+            # on the graph's device: PyG indexes it with the sampled edge ids (NodeLoader.filter_fn)
+            self.edge_permutation[self.edge_type(e)] = None if perm is None else perm.to(self.device)
 
     # --- names -------------------------------------------------------------------------------
 

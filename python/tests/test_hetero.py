@@ -145,7 +145,7 @@ def test_all_neighbours_equal_the_python_reference(seed, index_dtype, sort):
         for e, b in layer.items():
             perm = graph.edge_permutation[e]
             assert (perm is None) == sort
-            original = b.edge_ids if perm is None else perm[b.edge_ids]
+            original = b.edge_ids if perm is None else perm.cpu()[b.edge_ids.cpu()]
             src = blocks.nodes[e[0]][b.indices.long()]
             dst = blocks.nodes[e[2]][b.edge_index()[1]]
             assert torch.equal(data[e].edge_index[0][original], src.long())
@@ -354,7 +354,7 @@ def check_loader_batches(data, loader, sampler, num_neighbors, seed):
             assert torch.equal(batch[e].edge_index.cpu(), torch.stack([row[e], col[e]]).cpu()), e
             assert batch[e].num_sampled_edges == edges[e]
             perm = sampler.graph.edge_permutation[e]
-            expected = edge[e].cpu() if perm is None else perm[edge[e].cpu()]
+            expected = edge[e].cpu() if perm is None else perm.cpu()[edge[e].cpu()]
             assert torch.equal(batch[e].e_id.cpu(), expected), e
         batches += 1
     assert batches == (NODE_COUNTS["paper"] + 15) // 16
