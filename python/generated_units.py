@@ -70,6 +70,13 @@ def _units():
                     f"template <>\nstd::unique_ptr<pipeline_base> make_encoded_pipeline_for<{index}>(\n"
                     f"  {_ENCODED_ARGS})\n{{\n  return detail::make_encoded<{index}>(indptr, indices, codes, labels, "
                     "train_ids, options, sampling, encoded);\n}\n"))
+    for suffix, offset in INDEX_TYPES:
+        body = "".join(f"template std::vector<at::Tensor> sample_typed_blocks_cuda_typed<{offset}, {index}>(\n"
+                       f"  const typed_args&, const at::Tensor&, std::int64_t, bool, bool);\n"
+                       for _, index in INDEX_TYPES)
+        out.append((f"typed_cuda_o{suffix}.cu", "typed_cuda_impl.cuh",
+                    f"The CUDA kernel of sample_typed_blocks for int{suffix} indptr (int32 and int64 indices).",
+                    body))
     return out
 
 

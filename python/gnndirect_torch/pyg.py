@@ -313,7 +313,8 @@ class GnnDirectSampler(BaseSampler):
     def sample_from_nodes(self, index: NodeSamplerInput, **kwargs) -> SamplerOutput:
         """Samples the blocks of ``index.node`` on the GPU. Raises IndexError for a bad seed."""
         if index.input_type is not None:
-            raise NotImplementedError("GnnDirectSampler supports homogeneous graphs only")
+            raise NotImplementedError("GnnDirectSampler supports homogeneous graphs only; for "
+                                      "HeteroData use gnndirect_torch.pyg_hetero.GnnDirectHeteroSampler")
         seeds = index.node.to(self.graph.device, self.graph.indices.dtype)
         blocks = sample_blocks(self.graph, seeds, self.num_neighbors, seed=self._next_seed(),
                                replace=self.replace)
