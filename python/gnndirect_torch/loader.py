@@ -120,16 +120,16 @@ class NeighborLoader:
             PyG, a boolean mask over the nodes (``data.train_mask``; its ``nonzero()`` are the
             seeds). Floating-point tensors are refused (TypeError).
         fanouts: one per layer, seeds side first.  batch_size: seeds per batch.
-        shuffle_seed / sampling_seed: keys of the epoch shuffle and of the batch samples.
+        seed: the key of the epoch shuffle and of the batch samples (pipeline_options::seed).
         replace: sample with replacement.  drop_last: drop a last, smaller batch.
         depth: batches in flight, including the one the caller holds (0: the larger of the
             library's default + 1, i.e. 4, and workers + 2).  workers: host threads preparing
             batches concurrently, each on its own stream (0: the library's default, 2; the
-            papers100M-shaped demo prepares fastest with 6).  max_blocks: cap on thread blocks
-            used for preparation (0: none).  gather_max_blocks: cap on thread blocks of each
-            feature gather (0: the gather selector's 32 for host memory, also through the
-            cache tier, which leave SMs to training; a larger cap helps when nothing else runs
-            on the GPU, see docs/performance.md §4; max_blocks, when set, wins).
+            papers100M-shaped demo prepares fastest with 6).  sampling_max_blocks: cap on thread
+            blocks of each sampling kernel (sampling.max_blocks; 0: none).  gather_max_blocks:
+            cap on thread blocks of each gather (gather.max_blocks; 0: the gather selector's 32
+            for host memory, also through the cache tier, which leave SMs to training; a larger
+            cap helps when nothing else runs on the GPU, see docs/performance.md §4).
             reserve_bytes: pool bytes reserved up front.
         cache_bytes / cache_fraction: device cache tier of hot (highest-degree) feature rows
             for the pipeline (default: the table's own cache_bytes; the pipeline builds its own
@@ -180,9 +180,9 @@ class NeighborLoader:
     """
 
     def __init__(self, graph: Graph, features: Table, labels: torch.Tensor, train_ids: torch.Tensor,
-                 fanouts: Sequence[int] = (15, 10, 5), batch_size: int = 1024, *, shuffle_seed: int = 0,
-                 sampling_seed: int = 0, replace: bool = False, drop_last: bool = False, depth: int = 0,
-                 workers: int = 0, max_blocks: int = 0, gather_max_blocks: int = 0, reserve_bytes: int = 0,
+                 fanouts: Sequence[int] = (15, 10, 5), batch_size: int = 1024, *, seed: int = 0,
+                 replace: bool = False, drop_last: bool = False, depth: int = 0,
+                 workers: int = 0, sampling_max_blocks: int = 0, gather_max_blocks: int = 0, reserve_bytes: int = 0,
                  cache_bytes: Optional[int] = None,
                  cache_fraction: Optional[float] = None, dtype: Optional[torch.dtype] = None,
                  timeline: Optional[LoaderTimeline] = None):
@@ -240,15 +240,14 @@ class NeighborLoader:
         config.fanouts = self.fanouts
         config.batch_size = self.batch_size
         config.drop_last = self.drop_last
-        config.sampling_seed = int(sampling_seed)
-        config.shuffle_seed = int(shuffle_seed)
+        config.seed = int(seed)
         config.replace = bool(replace)
         for name, value in (("depth", depth), ("workers", workers)):
             if int(value) < 0:
                 raise ValueError(f"{name} must be >= 0 (0: the default), got {value}")
         config.depth = int(depth)
         config.workers = int(workers)
-        config.max_blocks = int(max_blocks)
+        config.sampling_max_blocks = int(sampling_max_blocks)
         config.gather_max_blocks = int(gather_max_blocks)
         config.reserve_bytes = int(reserve_bytes)
         config.cache_bytes = int(cache)

@@ -422,7 +422,7 @@ def test_neighbor_loader_decodes_in_the_pipeline(_extension, seed, codec, index_
     graph = gd.Graph(indptr, indices)
     poison_cuda_cache()  # the pipeline's slots come from the caching allocator
     loader = gd.NeighborLoader(graph, table, labels, train, fanouts=[5, 3], batch_size=128,
-                               shuffle_seed=seed, sampling_seed=seed + 1,
+                               seed=seed,
                                cache_fraction=0.2 if tier else None)
     # the pipeline's tier holds encoded rows: the budget counts encoded bytes
     assert loader.cached_rows == (int(n * 0.2) if tier else 0)

@@ -19,14 +19,13 @@ struct pipeline_config {
   std::vector<std::int64_t> fanouts{15, 10, 5};  ///< one fanout per layer, seeds side first
   std::int64_t batch_size{1024};                 ///< seeds per batch
   bool drop_last{false};                         ///< drop a last, smaller batch
-  std::int64_t sampling_seed{0};                 ///< base of every batch's sampling seed
-  std::int64_t shuffle_seed{0};                  ///< key of the per-epoch shuffle
+  std::int64_t seed{0};                          ///< key of the shuffle and of every batch's samples
   bool replace{false};                           ///< sample with replacement
   int depth{0};                                  ///< batches in flight (0: see pipeline_impl.cuh)
   int workers{0};                                ///< host threads preparing (0: library default)
-  int max_blocks{0};                           ///< cap on thread blocks of preparation (0: none)
-  int gather_max_blocks{0};                          ///< cap on thread blocks of each feature gather
-                                                 ///< (0: the gather selector's; max_blocks wins)
+  int sampling_max_blocks{0};                    ///< sampling.max_blocks: cap on sampling's blocks (0: none)
+  int gather_max_blocks{0};                      ///< gather.max_blocks: cap on each gather's blocks
+                                                 ///< (0: the gather selector's)
   std::int64_t reserve_bytes{0};                 ///< pool bytes reserved up front
   std::int64_t cache_bytes{0};                   ///< device bytes for hot feature rows (0: none)
 };

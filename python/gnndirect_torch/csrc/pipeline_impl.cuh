@@ -97,7 +97,7 @@ class typed_pipeline final : public pipeline_base {
     options.fanouts.assign(config.fanouts.begin(), config.fanouts.end());
     options.batch_size = config.batch_size;
     options.drop_last = config.drop_last;
-    options.sampling_seed = static_cast<std::uint64_t>(config.sampling_seed);
+    options.seed = static_cast<std::uint64_t>(config.seed);
     uniform_choice_sampler const sampler{0, config.replace};
     double const mean = csr.num_nodes > 0 ? static_cast<double>(csr.num_edges) / csr.num_nodes : 0.0;
     int widest = 0;
@@ -106,15 +106,14 @@ class typed_pipeline final : public pipeline_base {
       gnndirect::select_sampling_policy(widest, mean).tile_size;
     // Sampled neighbours are valid ids of a validated graph: the seed checks of layers > 0 only
     // guard against corrupt graphs; keep them on (they cost one flag read per layer).
-    options.shuffle_seed = static_cast<std::uint64_t>(config.shuffle_seed);
     // The training loop holds the batch it trains on (its slot comes back when its tensors die),
     // so by default one slot more than the library's default keeps as many batches ahead.
     options.workers = config.workers > 0 ? config.workers : gnndirect::pipeline_options{}.workers;
     // ... and two more than the workers, so that all of them prepare while one batch is held.
     options.depth = config.depth > 0 ? config.depth
                                      : std::max(gnndirect::pipeline_options{}.depth + 1, options.workers + 2);
-    options.max_blocks = config.max_blocks;
-    options.gather.max_blocks = config.gather_max_blocks;  // validated by the library (>= 0)
+    options.sampling.max_blocks = config.sampling_max_blocks;  // both validated by the library (>= 0)
+    options.gather.max_blocks = config.gather_max_blocks;
     options.reserve_bytes = static_cast<std::size_t>(config.reserve_bytes);
     options.cache_bytes = static_cast<std::size_t>(config.cache_bytes);
     // The pipeline's device arrays (seeds, blocks, features, labels, workspaces) come from
