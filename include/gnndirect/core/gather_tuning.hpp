@@ -32,7 +32,6 @@
 #include <cstdint>
 #include <iosfwd>
 #include <type_traits>
-#include <utility>
 
 GNNDIRECT_NAMESPACE_BEGIN
 
@@ -105,25 +104,16 @@ struct default_gather_selector {
                                   const gather_source& source) const;
 };
 
-/// True when `S` is a gather selector: a type whose const call
-/// `S{}(gather_policy, const gather_device&, const gather_source&)` returns a gather_policy.
+/// True when `S` is a gather selector: a const `S` is callable as
+/// `gather_policy(gather_policy, const gather_device&, const gather_source&)`.
 /// @tparam S the type to test
-template <class S, class = void>
-struct is_gather_selector : std::false_type {};
-
-/// The case where the call exists: it must return gather_policy.  @tparam S the type to test
 template <class S>
-struct is_gather_selector<S, std::void_t<decltype(std::declval<const S&>()(
-                               std::declval<gather_policy>(), std::declval<const gather_device&>(),
-                               std::declval<const gather_source&>()))>>
-  : std::is_same<decltype(std::declval<const S&>()(std::declval<gather_policy>(),
-                                                   std::declval<const gather_device&>(),
-                                                   std::declval<const gather_source&>())),
-                 gather_policy> {};
+inline constexpr bool is_gather_selector_v =
+  std::is_invocable_r_v<gather_policy, const S&, gather_policy, const gather_device&, const gather_source&>;
 
-/// is_gather_selector<S>::value.  @tparam S the type to test
+/// is_gather_selector_v<S> as a type.  @tparam S the type to test
 template <class S>
-inline constexpr bool is_gather_selector_v = is_gather_selector<S>::value;
+struct is_gather_selector : std::bool_constant<is_gather_selector_v<S>> {};
 
 /// Validates `requested` and `source`, lets `selector` fill the automatic fields, then keeps
 /// every field the caller set (a selector only chooses what was left to it) and checks that the
