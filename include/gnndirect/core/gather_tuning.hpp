@@ -111,7 +111,7 @@ template <class S>
 inline constexpr bool is_gather_selector_v =
   std::is_invocable_r_v<gather_policy, const S&, gather_policy, const gather_device&, const gather_source&>;
 
-/// is_gather_selector_v<S> as a type.  @tparam S the type to test
+/// The trait form of is_gather_selector_v (a std::bool_constant).  @tparam S the type to test
 template <class S>
 struct is_gather_selector : std::bool_constant<is_gather_selector_v<S>> {};
 
