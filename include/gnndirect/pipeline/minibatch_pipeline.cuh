@@ -113,7 +113,7 @@ class minibatch_pipeline {
 
   /// Starts epoch `epoch`: stops the previous epoch's workers (batches still held are treated as
   /// released on the stream they were handed to), shuffles the training ids with
-  /// shuffle_epoch(ids, options.shuffle_seed, epoch) and starts the workers.
+  /// shuffle_epoch(ids, options.seed, epoch) and starts the workers.
   /// @param epoch the epoch
   /// @throws std::system_error when a thread cannot be started (the ones started keep working).
   void start_epoch(std::int64_t epoch) { scheduler_.start_epoch(epoch); }
