@@ -433,6 +433,33 @@ TEST_CASE("pipeline calibrate_gather: the measured ceilings size the feature gat
   CHECK(device_features.feature_gather_policy().max_blocks == 0);
 }
 
+TEST_CASE("measure_machine_ceilings: positive rates, saturation within the resident threads, a too small probe refused")
+{
+  if (gnndirect::device_count() == 0) { return; }
+  auto const stream = gnndirect::make_non_blocking_stream();
+  gnndirect::test::counting_resource counted;
+  gnndirect::test::counting_host_resource host_counted;
+  auto const c = gnndirect::measure_machine_ceilings(stream.get(), std::size_t{64} << 20, counted, host_counted);
+  CAPTURE(c);
+  CHECK(c.copy_engine_gbps > 0);
+  CHECK(c.zero_copy_read_gbps > 0);
+  int const device = gnndirect::require_device();
+  std::int64_t const resident =
+    std::int64_t{gnndirect::device_attribute(cudaDevAttrMultiProcessorCount, device)} *
+    (gnndirect::device_attribute(cudaDevAttrMaxThreadsPerMultiProcessor, device) / 256) * 256;
+  CHECK(c.saturating_loads_in_flight >= std::min<std::int64_t>(16 * 256, resident));
+  CHECK(c.saturating_loads_in_flight <= resident);
+  CHECK(counted.allocations > 0);  // the copies' destination came from the caller's resources
+  CHECK(counted.live_bytes == 0);
+  CHECK(host_counted.allocations > 0);
+  CHECK(host_counted.live_bytes == 0);
+  auto const device_info = gnndirect::query_gather_device(c);
+  CHECK(device_info.ceilings == c);
+  CHECK(device_info.cc_major >= 7);
+  CHECK_THROWS_WITH_AS(gnndirect::measure_machine_ceilings(stream.get(), 1000),
+                       doctest::Contains("bytes must be >= 1 MiB"), gnndirect::invalid_argument);
+}
+
 /// A user's gather selector: host-memory gathers on 96 blocks, 1 row in flight, unsorted.
 struct test_wide_selector {
   gnndirect::gather_policy operator()(gnndirect::gather_policy p, const gnndirect::gather_device& d,
