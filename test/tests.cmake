@@ -2,7 +2,7 @@
 gnndirect_host_test(test_host_foundation host/test_error.cpp host/test_views.cpp
                     host/test_memory_host.cpp)
 gnndirect_gpu_test(test_gpu_memory gpu/test_memory.cu)
-gnndirect_host_test(test_host_gather host/test_gather_host.cpp)
+gnndirect_host_test(test_host_gather host/test_gather_host.cpp host/test_gather_tuning_host.cpp)
 gnndirect_host_test(test_host_codecs host/test_codecs_host.cpp)
 gnndirect_host_test(test_host_demo_options host/test_demo_options.cpp)
 gnndirect_gpu_test(test_gpu_gather gpu/test_gather.cu)

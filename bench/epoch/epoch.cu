@@ -16,7 +16,7 @@
 // epochs (start_unix_s, end_unix_s), so that an external power log (scripts/gpu paper) can be
 // averaged per path.
 // Two extras, off by default:
-//   --workers/--depth/--gather-blocks lists  sweep the pipeline's worker count, depth and the
+//   --workers/--depth/--gather-max-blocks lists  sweep the pipeline's worker count, depth and the
 //                            feature gathers' block cap on the same data; the best combination
 //                            is reported as "gnndirect" and used by the others;
 //   path transfer            the feature transfer alone, per batch of an epoch: gnndirect's gather
@@ -25,7 +25,7 @@
 //
 //   epoch [--preset small|products|reddit|twitter|papers100m] [--scale X] [--batch-size N]
 //        [--fanouts 15,10,5] [--epochs N] [--max-batches N] [--paths gnndirect,cpu,gpu,transfer]
-//        [--workers 1,2,4] [--depth 2,3,4,6] [--gather-blocks 32,128] [--feature-dim D] [--train-nodes N] [--seed S]
+//        [--workers 1,2,4] [--depth 2,3,4,6] [--gather-max-blocks 32,128] [--feature-dim D] [--train-nodes N] [--seed S]
 //        [--codec fp32|fp16|bf16|int8|fp8|int4] [--json FILE]
 // --codec: the pipeline paths on host-resident features (gnndirect, cached, graph-hbm,
 // cached-graph-hbm) and the transfer path read a copy of the features encoded once with that row

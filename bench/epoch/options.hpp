@@ -19,7 +19,7 @@ namespace gnndirect_demo {
 /// wide gathers win (H200, docs/performance.md §4: papers100M 2.47 s per epoch with the
 /// selector's 32 blocks, 2.21 s with 256, 2.21 s with a full grid; products 0.43 s with 32, 0.31 s
 /// with a full grid). The library's default stays 32 because beside training wide gathers cost.
-inline constexpr int demo_gather_blocks = 256;
+inline constexpr int demo_gather_max_blocks = 256;
 
 struct demo_args {
   gnndirect::graph_preset preset{gnndirect::graph_preset::small};
@@ -37,12 +37,12 @@ struct demo_args {
   std::uint64_t seed{1};
   std::vector<int> workers_list{2};  // --workers: one value, or several to sweep
   std::vector<int> depth_list{3};    // --depth: likewise
-  std::vector<int> gather_blocks_list{demo_gather_blocks};  // --gather-blocks: likewise (0: the selector's)
+  std::vector<int> gather_max_blocks_list{demo_gather_max_blocks};  // --gather-max-blocks: likewise (0: the selector's)
   bool pipeline_given{false};  // --workers or --depth on the command line (else the preset's)
   int workers{2};  // pipeline worker threads in use (gnndirect, cached and all-in-gpu paths)
   int depth{3};    // pipeline batches in flight in use (after a sweep: the best combination's)
-  int gather_blocks{demo_gather_blocks};  // thread-block cap of the feature gathers in use
-  int sample_blocks{0};  // --sample-blocks: thread-block cap of the pipelines' sampling (0: none)
+  int gather_max_blocks{demo_gather_max_blocks};  // thread-block cap of the feature gathers in use
+  int sampling_max_blocks{0};  // --sampling-max-blocks: thread-block cap of the pipelines' sampling (0: none)
   std::string json;
   std::string codec{"fp32"};  // --codec: row codec of the features the codec paths read (codec_applies_to)
   std::optional<int> gather_priority;  // --gather-priority -1|0|1 (none: the library's default_gather_priority)
@@ -52,9 +52,9 @@ struct demo_args {
   std::vector<std::string> overlap_variants;  // --overlap-sweep: the variants to run (empty: no sweep)
   std::vector<std::string> timeline_variants;  // --timeline-variants: the sweep's variants recorded (empty: all)
 
-  /// Combinations of --workers, --depth and --gather-blocks.
-  std::size_t combinations() const { return workers_list.size() * depth_list.size() * gather_blocks_list.size(); }
-  /// True when --workers, --depth and --gather-blocks name more than one combination.
+  /// Combinations of --workers, --depth and --gather-max-blocks.
+  std::size_t combinations() const { return workers_list.size() * depth_list.size() * gather_max_blocks_list.size(); }
+  /// True when --workers, --depth and --gather-max-blocks name more than one combination.
   bool sweeps() const { return combinations() > 1; }
 };
 
@@ -91,12 +91,12 @@ inline void print_usage(std::FILE* out)
     "                       gnndirect runs once per combination on the same data (after a short\n"
     "                       warm-up), and the fastest is reported as gnndirect and used by cached\n"
     "                       and gpu (needs gnndirect in --paths; it then runs first)\n"
-    "  --gather-blocks N[,N..]  thread-block cap of each feature gather (0 = the gather\n"
+    "  --gather-max-blocks N[,N..]  thread-block cap of each feature gather (0 = the gather\n"
     "                       selector's: 32 blocks of 256 threads from host memory, the\n"
     "                       library's default, which leaves SMs to training; default 256, as\n"
     "                       the demo prepares with nothing else on the GPU); a list is a third\n"
     "                       sweep dimension, like --workers and --depth\n"
-    "  --sample-blocks N    thread-block cap of every pipeline path's sampling kernels (default\n"
+    "  --sampling-max-blocks N  thread-block cap of every pipeline path's sampling kernels (default\n"
     "                       0: none), so that feature gathers of other batches find free SMs\n"
     "  --codec NAME         fp32 | fp16 | bf16 | int8 | fp8 | int4 (default fp32): the paths\n"
     "                       gnndirect, cached, graph-hbm, cached-graph-hbm and transfer read a\n"
@@ -113,7 +113,7 @@ inline void print_usage(std::FILE* out)
     "                       (pipeline_options::gather_priority; default the library's)\n"
     "  --calibrate-gather 0|1  calibrate the feature gathers' block cap and rows in flight on the\n"
     "                       features at construction (pipeline_options::calibrate_gather; only\n"
-    "                       with --gather-blocks 0: an explicit cap wins)\n"
+    "                       with --gather-max-blocks 0: an explicit cap wins)\n"
     "  --gather-order auto|none|sorted  locality order of the feature gathers (default auto:\n"
     "                       the selector sorts large batches from host memory; none: one launch)\n"
     "  --timeline FILE      record every batch's stages in one more (untimed) epoch of each\n"
@@ -274,9 +274,9 @@ inline demo_args with_overlap_variant(demo_args a, const std::string& name, int 
   if (name == "prio" || name == "prio+sbsms") { a.gather_priority = 1; }
   if (name == "sprio") { a.gather_priority = -1; }
   if (name == "noprio") { a.gather_priority = 0; }
-  if (name == "gb32") { a.gather_blocks = 32; }
-  if (name == "gbfull") { a.gather_blocks = sms * 8; }
-  if (name == "sbsms" || name == "prio+sbsms") { a.sample_blocks = sms; }
+  if (name == "gb32") { a.gather_max_blocks = 32; }
+  if (name == "gbfull") { a.gather_max_blocks = sms * 8; }
+  if (name == "sbsms" || name == "prio+sbsms") { a.sampling_max_blocks = sms; }
   if (name == "unsorted") { a.gather_order = "none"; }
   if (name == "more") {
     a.workers *= 2;
@@ -284,7 +284,7 @@ inline demo_args with_overlap_variant(demo_args a, const std::string& name, int 
   }
   if (name == "w1") { a.workers = 1; }
   if (name == "calib") {  // the calibration replaces the cap: none given
-    a.gather_blocks = 0;
+    a.gather_max_blocks = 0;
     a.calibrate_gather = 1;
   }
   return a;
@@ -322,7 +322,7 @@ inline bool is_option_with_value(const std::string& flag)
   static const char* const flags[] = {"--preset", "--scale", "--batch-size", "--fanouts", "--epochs",
                                       "--max-batches", "--cpu-max-batches", "--cache-pct", "--paths",
                                       "--feature-dim", "--train-nodes", "--workers", "--depth",
-                                      "--gather-blocks", "--sample-blocks", "--seed", "--json", "--codec",
+                                      "--gather-max-blocks", "--sampling-max-blocks", "--seed", "--json", "--codec",
                                       "--gather-priority", "--gather-order", "--timeline", "--overlap-sweep",
                                       "--timeline-variants", "--calibrate-gather"};
   return std::find(std::begin(flags), std::end(flags), flag) != std::end(flags);
@@ -367,11 +367,11 @@ inline void apply_option(demo_args& a, const std::string& flag, const std::strin
     a.depth_list = parse_int_list(flag, value, 1, 256);
     a.depth = a.depth_list.front();
     a.pipeline_given = true;
-  } else if (flag == "--gather-blocks") {
-    a.gather_blocks_list = parse_int_list(flag, value, 0, 65536);
-    a.gather_blocks = a.gather_blocks_list.front();
-  } else if (flag == "--sample-blocks") {
-    a.sample_blocks = parse_integer<int>(flag, value, 0, 65536);
+  } else if (flag == "--gather-max-blocks") {
+    a.gather_max_blocks_list = parse_int_list(flag, value, 0, 65536);
+    a.gather_max_blocks = a.gather_max_blocks_list.front();
+  } else if (flag == "--sampling-max-blocks") {
+    a.sampling_max_blocks = parse_integer<int>(flag, value, 0, 65536);
   } else if (flag == "--gather-priority") {
     a.gather_priority = parse_integer<int>(flag, value, -1, 1);
   } else if (flag == "--calibrate-gather") {
@@ -438,12 +438,12 @@ inline demo_args parse_args(int argc, char** argv)
   }
   apply_preset_pipeline(a);
   if (a.sweeps() && std::find(a.paths.begin(), a.paths.end(), "gnndirect") == a.paths.end()) {
-    std::fprintf(stderr, "demo: --workers/--depth/--gather-blocks lists (a sweep) need the gnndirect "
+    std::fprintf(stderr, "demo: --workers/--depth/--gather-max-blocks lists (a sweep) need the gnndirect "
                          "path in --paths (see --help)\n");
     std::exit(2);
   }
   if (!a.overlap_variants.empty() && a.sweeps()) {
-    std::fprintf(stderr, "demo: --overlap-sweep and --workers/--depth/--gather-blocks lists are two sweeps: "
+    std::fprintf(stderr, "demo: --overlap-sweep and --workers/--depth/--gather-max-blocks lists are two sweeps: "
                          "give one (see --help)\n");
     std::exit(2);
   }

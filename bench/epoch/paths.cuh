@@ -23,6 +23,7 @@
 
 #include <functional>
 #include <memory>
+#include <sstream>
 #include <type_traits>
 
 namespace gnndirect_demo {
@@ -44,11 +45,11 @@ struct path_result {
   double end_unix_s{0};         // wall-clock end of the last timed epoch
   int workers{0};               // pipeline paths: the worker count and depth they ran with
   int depth{0};
-  int gather_blocks{0};         // pipeline paths: the feature gathers' block cap (0: selector's)
-  bool sweep_entry{false};      // one combination of a --workers/--depth/--gather-blocks sweep
+  int gather_max_blocks{0};         // pipeline paths: the feature gathers' block cap (0: selector's)
+  bool sweep_entry{false};      // one combination of a --workers/--depth/--gather-max-blocks sweep
   std::string variant;          // an --overlap-sweep entry: its variant (empty: none)
   std::string base_name;        // ... and the path's own name (e.g. "graph-in-hbm")
-  int sample_blocks{0};         // pipeline paths: the sampling block cap, gathers' priority, order
+  int sampling_max_blocks{0};         // pipeline paths: the sampling block cap, gathers' priority, order
   int gather_priority{0};
   std::string gather_order{"auto"};
   std::string codec{"fp32"};    // pipeline paths: the row codec of the feature rows read
@@ -67,10 +68,9 @@ inline gnndirect::pipeline_options pipeline_options_for(const demo_args& a)
   gnndirect::pipeline_options options;
   options.fanouts = a.fanouts;
   options.batch_size = a.batch_size;
-  options.sampling_seed = a.seed;
+  options.seed = a.seed;
   options.sampling.tile_size = 32;
-  options.sampling.max_blocks = a.sample_blocks;
-  options.shuffle_seed = a.seed;
+  options.sampling.max_blocks = a.sampling_max_blocks;
   options.depth = a.depth;
   options.workers = a.workers;
   if (a.gather_priority) { options.gather_priority = *a.gather_priority; }
@@ -173,10 +173,10 @@ void record_timeline_epoch(Pipeline& pipeline, gnndirect::pipeline_timeline& tim
   double const recorded = seconds_since(t0);
   char extra[512];
   std::snprintf(extra, sizeof extra,
-                "\"path\": \"%s\", \"codec\": \"%s\", \"workers\": %d, \"depth\": %d, \"gather_blocks\": %d, "
-                "\"sample_blocks\": %d, \"gather_priority\": %d, \"gather_order\": \"%s\", \"batches\": %lld, "
+                "\"path\": \"%s\", \"codec\": \"%s\", \"workers\": %d, \"depth\": %d, \"gather_max_blocks\": %d, "
+                "\"sampling_max_blocks\": %d, \"gather_priority\": %d, \"gather_order\": \"%s\", \"batches\": %lld, "
                 "\"epoch_seconds\": %.6f, \"recorded_epoch_seconds\": %.6f",
-                result.name.c_str(), result.codec.c_str(), a.workers, a.depth, a.gather_blocks, a.sample_blocks,
+                result.name.c_str(), result.codec.c_str(), a.workers, a.depth, a.gather_max_blocks, a.sampling_max_blocks,
                 pipeline.options().gather_priority, a.gather_order.c_str(),
                 static_cast<long long>(batches), result.seconds, recorded);
   if (timeline.write_json(a.timeline, extra)) {
@@ -208,8 +208,8 @@ path_result run_pipeline_path(const std::string& name, const demo_args& a, const
   bool const features_remote = gnndirect::is_host_resident(features.kind);
   gnndirect::pipeline_options options = pipeline_options_for(a);
   options.cache_bytes = cache_bytes;
-  // --gather-blocks tunes gathers from host memory; an HBM table keeps a full grid.
-  if (gnndirect::is_host_resident(features.kind)) { options.gather.max_blocks = a.gather_blocks; }
+  // --gather-max-blocks tunes gathers from host memory; an HBM table keeps a full grid.
+  if (gnndirect::is_host_resident(features.kind)) { options.gather.max_blocks = a.gather_max_blocks; }
   std::unique_ptr<gnndirect::pipeline_timeline> timeline;  // --timeline: an extra, untimed epoch recorded
   if (!a.timeline.empty()) {
     timeline = std::make_unique<gnndirect::pipeline_timeline>();
@@ -219,9 +219,9 @@ path_result run_pipeline_path(const std::string& name, const demo_args& a, const
   pipeline_type<Index, Codec> pipeline(graph, features, d.labels.data(), d.training_ids, options);
   auto* const tier = pipeline.feature_cache();
   if (pipeline.options().calibrate_gather && features_remote) {
-    auto const tuned = pipeline.feature_gather_policy();
-    result.note = "calibrated feature gathers: " + std::to_string(tuned.max_blocks) + " blocks, " +
-                  std::to_string(tuned.rows_in_flight) + " rows in flight (0: the selector's)";
+    std::ostringstream tuned;
+    tuned << "calibrated feature gathers: " << pipeline.feature_gather_policy();
+    result.note = tuned.str();
   }
   if (tier != nullptr) {
     result.note = "device tier: " + std::to_string(tier->capacity()) + " of " + std::to_string(features.rows) +
@@ -230,8 +230,8 @@ path_result run_pipeline_path(const std::string& name, const demo_args& a, const
   std::int64_t const batches = batches_per_epoch(a, static_cast<std::int64_t>(d.training_ids.size()));
   result.workers = a.workers;
   result.depth = a.depth;
-  result.gather_blocks = a.gather_blocks;
-  result.sample_blocks = a.sample_blocks;
+  result.gather_max_blocks = a.gather_max_blocks;
+  result.sampling_max_blocks = a.sampling_max_blocks;
   result.gather_priority = pipeline.options().gather_priority;
   result.gather_order = a.gather_order;
   epoch_log log;
@@ -324,7 +324,7 @@ std::int64_t sample_host_batch(gnndirect::host::cpu_sampler& sampler, const demo
 {
   std::int64_t const first = b * a.batch_size;
   std::int64_t const n = std::min(a.batch_size, static_cast<std::int64_t>(order.size()) - first);
-  // The pipeline's sampler and per-batch stream (pipeline_options::sampling_seed).
+  // The pipeline's sampler and per-batch stream (pipeline_options::seed).
   gnndirect::uniform_sampler const drawn{gnndirect::batch_sampling_seed(base_seed, epoch, b)};
   sampler.sample_blocks(graph, order.data() + first, n, a.fanouts, drawn, blocks);
   return n;
@@ -354,11 +354,11 @@ path_result run_cpu_path(const demo_args& a, const dataset<Index>& d)
     if (epoch == 0) { result.start_unix_s = unix_now(); }
     epoch_meter meter;
     std::vector<Index> order = d.training_ids;
-    gnndirect::shuffle_epoch(order, options.shuffle_seed, epoch);
+    gnndirect::shuffle_epoch(order, options.seed, epoch);
     result.feature_bytes = 0;
     for (std::int64_t b = 0; b < batches; ++b) {
       std::int64_t const first = b * a.batch_size;
-      std::int64_t const n = sample_host_batch(sampler, a, graph, order, options.sampling_seed, epoch, b, blocks);
+      std::int64_t const n = sample_host_batch(sampler, a, graph, order, options.seed, epoch, b, blocks);
       auto const& inputs = blocks.input_nodes();
       auto const n_in = static_cast<std::int64_t>(inputs.size());
       std::vector<label_type> labels(static_cast<std::size_t>(n));
@@ -505,20 +505,20 @@ path_result run_graph_hbm_path(const demo_args& a, const dataset<Index>& d, feat
                                   cache_bytes);
 }
 
-/// The name of one sweep combination: "gnndirect w=W d=D", with " gb=G" when --gather-blocks
+/// The name of one sweep combination: "gnndirect w=W d=D", with " gb=G" when --gather-max-blocks
 /// is swept too.
-inline std::string sweep_entry_name(const demo_args& a, int workers, int depth, int gather_blocks)
+inline std::string sweep_entry_name(const demo_args& a, int workers, int depth, int gather_max_blocks)
 {
   std::string name = "gnndirect w=" + std::to_string(workers) + " d=" + std::to_string(depth);
-  if (a.gather_blocks_list.size() > 1) { name += " gb=" + std::to_string(gather_blocks); }
+  if (a.gather_max_blocks_list.size() > 1) { name += " gb=" + std::to_string(gather_max_blocks); }
   return name;
 }
 
-/// The gnndirect path over every --workers x --depth x --gather-blocks combination (the caller
+/// The gnndirect path over every --workers x --depth x --gather-max-blocks combination (the caller
 /// checked that there is more than one), on the same data: a short untimed warm-up first, so that
 /// the first combination does not pay for first touches (pool growth, page mappings) alone.
 /// Appends one result per combination and then the fastest one's copy named "gnndirect"; sets
-/// a.workers, a.depth and a.gather_blocks to the fastest combination for the paths that follow.
+/// a.workers, a.depth and a.gather_max_blocks to the fastest combination for the paths that follow.
 /// @tparam Codec void (fp32 features) or the row codec of `features` (see run_pipeline_path)
 template <class Codec, class Index>
 void run_gnndirect_sweep(demo_args& a, const dataset<Index>& d, feature_rows_t<Index, Codec> features,
@@ -534,13 +534,13 @@ void run_gnndirect_sweep(demo_args& a, const dataset<Index>& d, feature_rows_t<I
   std::size_t best = results.size();
   for (int w : a.workers_list) {
     for (int depth : a.depth_list) {
-      for (int gather_blocks : a.gather_blocks_list) {
+      for (int gather_max_blocks : a.gather_max_blocks_list) {
         demo_args combo = a;
         combo.workers = w;
         combo.depth = depth;
-        combo.gather_blocks = gather_blocks;
+        combo.gather_max_blocks = gather_max_blocks;
         combo.timeline.clear();  // one timeline per path: not one per combination
-        path_result r = run_pipeline_path<Codec>(sweep_entry_name(a, w, depth, gather_blocks), combo, d,
+        path_result r = run_pipeline_path<Codec>(sweep_entry_name(a, w, depth, gather_max_blocks), combo, d,
                                                  d.graph.view(), features, ref, count_link_bytes);
         r.sweep_entry = true;
         print_result_line(r, nullptr, 24);
@@ -554,10 +554,10 @@ void run_gnndirect_sweep(demo_args& a, const dataset<Index>& d, feature_rows_t<I
   chosen.sweep_entry = false;
   chosen.note = "fastest of " + std::to_string(a.combinations()) + " combinations: --workers " +
                 std::to_string(chosen.workers) + " --depth " + std::to_string(chosen.depth) +
-                " --gather-blocks " + std::to_string(chosen.gather_blocks);
+                " --gather-max-blocks " + std::to_string(chosen.gather_max_blocks);
   a.workers = chosen.workers;
   a.depth = chosen.depth;
-  a.gather_blocks = chosen.gather_blocks;
+  a.gather_max_blocks = chosen.gather_max_blocks;
   results.push_back(std::move(chosen));
 }
 
@@ -744,10 +744,10 @@ transfer_result run_transfer_path_with(const demo_args& a, const dataset<Index>&
   for (int epoch = 0; epoch < a.epochs; ++epoch) {
     progress_bar bar("transfer epoch " + std::to_string(epoch), batches);
     std::vector<Index> order = d.training_ids;
-    gnndirect::shuffle_epoch(order, options.shuffle_seed, epoch);
+    gnndirect::shuffle_epoch(order, options.seed, epoch);
     transfer_result totals;
     for (std::int64_t b = 0; b < batches; ++b) {
-      sample_host_batch(sampler, a, graph, order, options.sampling_seed, epoch, b, blocks);
+      sample_host_batch(sampler, a, graph, order, options.seed, epoch, b, blocks);
       auto const& inputs = blocks.input_nodes();
       auto const n_in = static_cast<std::int64_t>(inputs.size());
       buf.reserve(n_in, dim, table, policy);

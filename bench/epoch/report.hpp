@@ -113,20 +113,20 @@ inline std::string json_escape(const std::string& text)
   return out;
 }
 
-/// Writes the --workers/--depth/--gather-blocks sweep (when there was one) as the JSON member
-/// "sweep" (gather_blocks 0: the selector's budget).
+/// Writes the --workers/--depth/--gather-max-blocks sweep (when there was one) as the JSON member
+/// "sweep" (gather_max_blocks 0: the selector's budget).
 inline void write_json_sweep(std::FILE* out, const std::vector<path_result>& results, const path_result* chosen)
 {
   bool first = true;
   for (auto const& r : results) {
     if (!r.sweep_entry) { continue; }
     std::fprintf(out,
-                 "%s\n    {\"workers\": %d, \"depth\": %d, \"gather_blocks\": %d, \"epoch_seconds\": %.6f, "
+                 "%s\n    {\"workers\": %d, \"depth\": %d, \"gather_max_blocks\": %d, \"epoch_seconds\": %.6f, "
                  "\"batches_per_second\": %.3f, \"cpu_core_seconds\": %.3f, \"best\": %s}",
-                 first ? ",\n  \"sweep\": [" : ",", r.workers, r.depth, r.gather_blocks, r.seconds,
+                 first ? ",\n  \"sweep\": [" : ",", r.workers, r.depth, r.gather_max_blocks, r.seconds,
                  static_cast<double>(r.batches) / r.seconds, r.core_seconds,
                  chosen != nullptr && chosen->workers == r.workers && chosen->depth == r.depth &&
-                     chosen->gather_blocks == r.gather_blocks
+                     chosen->gather_max_blocks == r.gather_max_blocks
                    ? "true"
                    : "false");
     first = false;
@@ -247,14 +247,14 @@ inline bool write_json(const std::string& file, const demo_args& a, const report
                "  \"scale\": %g,\n  \"nodes\": %lld,\n  \"edges\": %lld,\n  \"feature_dim\": %lld,\n"
                "  \"train_nodes\": %lld,\n  \"index_type\": \"%s\",\n  \"batch_size\": %lld,\n"
                "  \"fanouts\": [%s],\n  \"seed\": %llu,\n  \"workers\": %d,\n  \"depth\": %d,\n"
-               "  \"gather_blocks\": %d,\n  \"sample_blocks\": %d,\n  \"link_peak_gbps\": %.3f,\n  \"codec\": \"%s\",\n"
+               "  \"gather_max_blocks\": %d,\n  \"sampling_max_blocks\": %d,\n  \"link_peak_gbps\": %.3f,\n  \"codec\": \"%s\",\n"
                "  \"codec_note\": \"--codec applies to gnndirect, cached, graph-hbm, cached-graph-hbm and transfer; "
                "cpu-centric and all-in-gpu are fp32 baselines\",\n  \"paths\": [",
                json_escape(ctx.device).c_str(), ctx.placement.c_str(), a.preset_name.c_str(), a.scale,
                static_cast<long long>(ctx.nodes), static_cast<long long>(ctx.edges),
                static_cast<long long>(ctx.dim), static_cast<long long>(ctx.train),
                ctx.index_type.c_str(), static_cast<long long>(a.batch_size), fanouts.c_str(),
-               static_cast<unsigned long long>(a.seed), a.workers, a.depth, a.gather_blocks, a.sample_blocks, ctx.link_peak / 1e9,
+               static_cast<unsigned long long>(a.seed), a.workers, a.depth, a.gather_max_blocks, a.sampling_max_blocks, ctx.link_peak / 1e9,
                a.codec.c_str());
   bool first = true;
   for (auto const& r : results) {
@@ -275,14 +275,14 @@ inline bool write_json(const std::string& file, const demo_args& a, const report
       for (double e : r.epoch_seconds) { each += (each.empty() ? "" : ", ") + std::to_string(e); }
       std::fprintf(out, ", \"epoch_seconds_each\": [%s]", each.c_str());
       if (r.sweep_entry) {
-        std::fprintf(out, ", \"workers\": %d, \"depth\": %d, \"gather_blocks\": %d", r.workers, r.depth,
-                     r.gather_blocks);
+        std::fprintf(out, ", \"workers\": %d, \"depth\": %d, \"gather_max_blocks\": %d", r.workers, r.depth,
+                     r.gather_max_blocks);
       }
       if (!r.variant.empty()) {
         std::fprintf(out,
-                     ", \"variant\": \"%s\", \"path\": \"%s\", \"workers\": %d, \"depth\": %d, \"gather_blocks\": %d, "
-                     "\"sample_blocks\": %d, \"gather_priority\": %d, \"gather_order\": \"%s\"",
-                     r.variant.c_str(), r.base_name.c_str(), r.workers, r.depth, r.gather_blocks, r.sample_blocks,
+                     ", \"variant\": \"%s\", \"path\": \"%s\", \"workers\": %d, \"depth\": %d, \"gather_max_blocks\": %d, "
+                     "\"sampling_max_blocks\": %d, \"gather_priority\": %d, \"gather_order\": \"%s\"",
+                     r.variant.c_str(), r.base_name.c_str(), r.workers, r.depth, r.gather_max_blocks, r.sampling_max_blocks,
                      r.gather_priority, r.gather_order.c_str());
       }
       if (r.checked) {  // pipeline paths: the codec of the rows read, their bytes, the host check

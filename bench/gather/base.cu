@@ -285,6 +285,8 @@ void register_peaks()
   // Named so that every filter naming link_peak runs it too: each later row reports both peaks.
   benchmark::RegisterBenchmark("link_peak_zero_copy", bm_zero_copy_peak)
     ->UseManualTime()->Iterations(7)->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("link_peak_ceilings", bm_link_ceilings)
+    ->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("device_copy", bm_device_copy)->UseManualTime()->Iterations(9)->Unit(benchmark::kMillisecond);
 }
 

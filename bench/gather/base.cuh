@@ -138,6 +138,9 @@ void register_sparse_study();
 void register_alloc_study();
 /// link.cu: the link study (issue #44).
 void register_link_study();
+/// link_peak_ceilings (link.cu): the measured ceilings and the selector's policies with and without.
+/// @param state Google Benchmark's state
+void bm_link_ceilings(benchmark::State& state);
 /// codecs.cu: the codec sweep (always).
 void register_codec_sweep();
 /// codecs.cu: the codec tuning study.

@@ -4,13 +4,17 @@
 // pinned memory (filled by the GPU), at 128, 512 and 2048-B rows:
 // warp_per_row (a plain one-warp-per-row kernel, float4 loads, indices sorted untimed, 256
 // blocks of 256 threads; warp_per_row_full: a full grid), gnndirect
-// (the selector's defaults, its sort timed), gnndirect_presorted (the same presorted indices,
+// (the selector's defaults, its sort timed), gnndirect_tuned (the policy the selector resolves
+// for this machine's measured ceilings, measured_machine_ceilings; link_peak_ceilings prints the
+// ceilings and both policies per placement and row size), gnndirect_presorted (the same presorted indices,
 // order none: the row kernel alone) and the selector sweep blocks:B/rows:F/tile:T (B in 32, 64,
 // 128, 256, SMs x 4, SMs x 8; F in 1, 2, 4; T the selector's tile and twice it). Counters:
 // vs_warp_per_row, and the resolved blocks, tile, rows_in_flight.
 #include "base.cuh"
 
 #include <gnndirect/algorithms/gather.cuh>
+#include <gnndirect/algorithms/machine_ceilings.cuh>
+#include <gnndirect/core/gather_tuning.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/owners/buffer.hpp>
@@ -19,6 +23,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -77,8 +82,27 @@ link_table& link_tables()
 }
 
 /// How a link-study row gathers: gnndirect with a policy (the selector fills its zero fields),
-/// gnndirect on indices sorted beforehand with order none (the kernel alone), or the plain warp-per-row kernel.
-enum class link_method { gnndirect, gnndirect_presorted, warp_per_row };
+/// gnndirect with the policy the selector resolves for this machine's measured ceilings
+/// (gnndirect_tuned), gnndirect on indices sorted beforehand with order none (the kernel alone),
+/// or the plain warp-per-row kernel.
+enum class link_method { gnndirect, gnndirect_tuned, gnndirect_presorted, warp_per_row };
+
+/// This device with its measured ceilings (measured_machine_ceilings: once per process).
+const gnndirect::gather_device& tuned_device()
+{
+  static gnndirect::gather_device const device =
+    gnndirect::query_gather_device(gnndirect::measured_machine_ceilings(nullptr));
+  return device;
+}
+
+/// The selector's policy for `kind` rows of `row_bytes` in batches of `count`: on this device with
+/// its measured ceilings when `tuned`, else on an unknown device (what a plain gather_async gets).
+gnndirect::gather_policy selected_policy(gnndirect::gather_policy requested, memory_kind kind, std::size_t row_bytes,
+                                         std::int64_t count, bool tuned)
+{
+  return gnndirect::select_gather_policy(requested, tuned ? tuned_device() : gnndirect::gather_device{},
+                                         gnndirect::gather_source{kind, row_bytes, count, 1});
+}
 
 /// `count` random rows of `row_bytes` (fresh indices every iteration) from the study's table in
 /// `kind`; the sort of presorted methods is not timed. GB/s of gathered rows (median).
@@ -96,6 +120,7 @@ void bm_gather_link(benchmark::State& state, const std::string& key, memory_kind
   gnndirect::buffer<std::int64_t> sorted(static_cast<std::size_t>(count), memory_kind::device);
   gnndirect::table_view<float> const dst(out.data(), count, cols, cols, memory_kind::device);
   if (method == link_method::gnndirect_presorted) { policy.order = gnndirect::locality_order::none; }
+  if (method == link_method::gnndirect_tuned) { policy = selected_policy(policy, kind, row_bytes, count, true); }
   gnndirect::buffer<std::byte> ws(gnndirect::gather_workspace_bytes<std::int64_t>(count, rows, kind, row_bytes, policy),
                                   memory_kind::device);
   int key_bits = 1;  // the table's significant index bits: the sort looks at no more
@@ -133,7 +158,7 @@ void bm_gather_link(benchmark::State& state, const std::string& key, memory_kind
   gb::record_rate(state, key, gbps, {base + "warp_per_row"});
   rename_counter(state, "vs_" + base + "warp_per_row", "vs_warp_per_row");
   if (method != link_method::warp_per_row) {  // what the selector made of the policy
-    auto const resolved = gnndirect::select_gather_policy(policy, kind, row_bytes, count);
+    auto const resolved = selected_policy(policy, kind, row_bytes, count, false);  // explicit when tuned
     state.counters["blocks"] = resolved.max_blocks;
     state.counters["tile"] = resolved.tile_size;
     state.counters["rows_in_flight"] = resolved.rows_in_flight;
@@ -166,8 +191,9 @@ void register_link_study()
       add("warp_per_row", base + "warp_per_row", link_method::warp_per_row, {});
       add("warp_per_row_full", base + "warp_per_row_full", link_method::warp_per_row, {}, sms * 8);
       add("gnndirect", base + "gnndirect", link_method::gnndirect, {});
+      add("gnndirect_tuned", base + "gnndirect_tuned", link_method::gnndirect_tuned, {});
       add("gnndirect_presorted", base + "gnndirect_presorted", link_method::gnndirect_presorted, {});
-      int const tile = gnndirect::select_gather_policy({}, kind, row_bytes, 1 << 20).tile_size;
+      int const tile = selected_policy({}, kind, row_bytes, 1 << 20, false).tile_size;
       std::vector<int> tiles{tile};
       if (2 * tile <= 32) { tiles.push_back(2 * tile); }  // no tile wider than a warp
       for (int blocks : {32, 64, 128, 256, sms * 4, sms * 8}) {

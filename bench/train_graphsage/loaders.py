@@ -268,9 +268,10 @@ class LoaderPath:
         self.table = gd.Table(x, placement=placement, cache_fraction=cache, codec=codec)
         self.graph = gd.Graph(indptr, indices, placement=graph_placement or placement)
         self.loader = gd.NeighborLoader(self.graph, self.table, y, train, fanouts=args.fanouts,
-                                        batch_size=args.batch_size, shuffle_seed=args.seed,
-                                        sampling_seed=args.seed, max_blocks=max_blocks,
-                                        gather_max_blocks=args.gather_blocks, workers=args.gnndirect_workers)
+                                        batch_size=args.batch_size, seed=args.seed,
+                                        sampling_max_blocks=max_blocks,
+                                        gather_max_blocks=max_blocks if max_blocks > 0 else args.gather_blocks,
+                                        workers=args.gnndirect_workers)
         # ---------------------------------------------------------------------------------------
         self.setup_s = time.perf_counter() - t0
         self.y_device = self.loader.labels

@@ -12,6 +12,7 @@
 #include <gnndirect/core/encoded_view.hpp>
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/core/gather_policy.hpp>
+#include <gnndirect/core/gather_tuning.hpp>
 #include <gnndirect/core/host_resource.hpp>
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/core/memory_kind.hpp>
@@ -55,6 +56,7 @@
 // algorithms
 #include <gnndirect/algorithms/corrupt_graph.hpp>
 #include <gnndirect/algorithms/gather.cuh>
+#include <gnndirect/algorithms/machine_ceilings.cuh>
 #include <gnndirect/algorithms/relabel.cuh>
 #include <gnndirect/algorithms/sample_blocks.cuh>
 #include <gnndirect/algorithms/sample_blocks_async.cuh>

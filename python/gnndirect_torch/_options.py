@@ -51,18 +51,19 @@ class PipelineOptions:
     Attributes:
         fanouts: one per layer, seeds side first.  batch_size: seeds per batch (> 0).
         drop_last: drop a last, smaller batch.
-        sampling_seed: base key of every batch's sample (batch b of epoch e draws with the
-            library's ``batch_sampling_seed(sampling_seed, e, b)``).  shuffle_seed: key of the
-            epoch shuffle. Any 64-bit integer.
+        seed: the one random key: the epoch shuffle's, and every batch's sample (batch b of
+            epoch e draws with the library's ``batch_sampling_seed(seed, e, b)``). Any 64-bit
+            integer.
         depth: batches in flight, including the one the caller holds (0: the larger of the
             library's default + 1, i.e. 4, and workers + 2).
         workers: host threads preparing batches concurrently, each on its own stream (0: the
             library's default, 2; the papers100M-shaped demo prepares fastest with 6).
-        max_blocks: cap on thread blocks used for preparation (0: none).
-        gather_max_blocks: cap on thread blocks of each feature gather (0: the gather selector's
-            32 for host memory, also through the cache tier, which leave SMs to training; a larger
-            cap helps when nothing else runs on the GPU, see docs/performance.md §4; max_blocks,
-            when set, wins).
+        sampling_max_blocks: cap on thread blocks of each sampling kernel (``sampling.max_blocks``;
+            0: none).
+        gather_max_blocks: cap on thread blocks of each feature gather (``gather.max_blocks``; 0:
+            the gather selector's, 32 for host memory on an H200-like host, also through the cache
+            tier, which leave SMs to training; a larger cap helps when nothing else runs on the GPU,
+            see docs/performance.md §4).
         reserve_bytes: pool bytes reserved up front.
         cache_bytes: device bytes of the pipeline's tier of hot (highest-degree) feature rows
             (None: the table's own cache_bytes; encoded rows for an encoded table).
@@ -70,11 +71,10 @@ class PipelineOptions:
     fanouts: Sequence[int] = (15, 10, 5)
     batch_size: int = 1024
     drop_last: bool = False
-    sampling_seed: int = 0
-    shuffle_seed: int = 0
+    seed: int = 0
     depth: int = 0
     workers: int = 0
-    max_blocks: int = 0
+    sampling_max_blocks: int = 0
     gather_max_blocks: int = 0
     reserve_bytes: int = 0
     cache_bytes: Optional[int] = None
@@ -105,9 +105,8 @@ class PipelineOptions:
         """
         out = dataclasses.replace(self, fanouts=check_fanouts(self.fanouts),
                                   drop_last=bool(self.drop_last),
-                                  sampling_seed=_key_bits(self.sampling_seed, "sampling_seed"),
-                                  shuffle_seed=_key_bits(self.shuffle_seed, "shuffle_seed"))
-        for name in ("batch_size", "depth", "workers", "max_blocks", "gather_max_blocks", "reserve_bytes"):
+                                  seed=_key_bits(self.seed, "seed"))
+        for name in ("batch_size", "depth", "workers", "sampling_max_blocks", "gather_max_blocks", "reserve_bytes"):
             setattr(out, name, _count(getattr(out, name), name))
         if out.cache_bytes is not None:
             out.cache_bytes = _count(out.cache_bytes, "cache_bytes")

@@ -134,8 +134,8 @@ class NeighborLoader:
             ``graph.indices``' order, device-visible or copied to the GPU if pageable) weighted by
             it. Weighted sampling is without replacement (``replace=True`` raises ValueError).
         options: a :class:`PipelineOptions` (None: the defaults); ``**pipeline_options``
-            (``shuffle_seed``, ``sampling_seed``, ``drop_last``, ``depth``, ``workers``,
-            ``max_blocks``, ``gather_max_blocks``, ``reserve_bytes``, ``cache_bytes``: see
+            (``seed``, ``drop_last``, ``depth``, ``workers``, ``sampling_max_blocks``,
+            ``gather_max_blocks``, ``reserve_bytes``, ``cache_bytes``: see
             :class:`PipelineOptions`, where each is documented once) override its fields.
             ``cache_bytes`` None: the table's own; the pipeline builds its own tier (hot,
             highest-degree rows), the table's keeps serving :meth:`Table.gather`.

@@ -213,7 +213,7 @@ def test_pipeline_binding_checks_encoded_arguments_on_the_host(_extension):
     indices = (torch.arange(n, dtype=torch.int64) + 1) % n
     labels = torch.zeros(n, dtype=torch.int64)
     train = torch.arange(10, dtype=torch.int64)
-    config = _extension.PipelineConfig()
+    config = _extension.PipelineOptions()
     _name, stride, _meta_floats, payload = _extension.codec_layout("fp16", cols)
     codes = torch.zeros((n, stride), dtype=torch.uint8)
     with pytest.raises(ValueError, match="unknown codec .int3."):
@@ -422,7 +422,7 @@ def test_neighbor_loader_decodes_in_the_pipeline(_extension, seed, codec, index_
     graph = gd.Graph(indptr, indices)
     poison_cuda_cache()  # the pipeline's slots come from the caching allocator
     loader = gd.NeighborLoader(graph, table, labels, train, fanouts=[5, 3], batch_size=128,
-                               shuffle_seed=seed, sampling_seed=seed + 1,
+                               seed=seed,
                                cache_fraction=0.2 if tier else None)
     # the pipeline's tier holds encoded rows: the budget counts encoded bytes
     assert loader.cached_rows == (int(n * 0.2) if tier else 0)
@@ -474,8 +474,9 @@ def test_pipeline_binding_reads_fp32_codes_as_plain_rows(_extension, seed, index
     codes = torch.empty((n, stride), dtype=torch.uint8)
     _extension.encode_rows(x, "fp32", codes, torch.empty((n, 0)), torch.zeros((3, cols), dtype=torch.float64), 0)
     graph = gd.Graph(indptr, indices)
-    config = _extension.PipelineConfig()
-    config.fanouts, config.batch_size = [4], 200
+    config = _extension.PipelineOptions()
+    config.set("fanouts", [4])
+    config.set("batch_size", 200)
     pipeline = _extension.Pipeline(graph.indptr, graph.indices, codes.cuda(), labels.cuda(), train, config,
                                    codec="fp32", cols=cols)
     pipeline.start_epoch(0)

@@ -29,7 +29,7 @@ def _setup(num_nodes=3000, dtype=torch.float32, index_dtype=torch.int64, placeme
 def test_pipeline_batches_equal_references(seed, dtype, index_dtype):
     indptr, indices, x, y, train, graph, table = _setup(dtype=dtype, index_dtype=index_dtype)
     loader = gd.NeighborLoader(graph, table, y, train, fanouts=[6, 4], batch_size=256,
-                               shuffle_seed=seed, sampling_seed=seed + 1)
+                               seed=seed)
     assert len(loader) == 5
     for epoch in range(2):
         seen = []
@@ -98,13 +98,13 @@ def test_loader_close_releases_the_table(seed):
 
 
 @cuda
-@pytest.mark.parametrize("option", [{"gather_max_blocks": 1}, {"gather_max_blocks": 4096}, {"workers": 1},
-                                    {"workers": 6}])
+@pytest.mark.parametrize("option", [{"gather_max_blocks": 1}, {"gather_max_blocks": 4096},
+                                    {"sampling_max_blocks": 1}, {"workers": 1}, {"workers": 6}])
 def test_pipeline_tuning_keeps_the_batches(seed, option):
     """Block caps and worker counts change how batches are prepared, never what they hold."""
     indptr, indices, x, y, train, graph, table = _setup()
-    loaders = [gd.NeighborLoader(graph, table, y, train, fanouts=[5, 3], batch_size=100, shuffle_seed=seed,
-                                 sampling_seed=seed, **tuning) for tuning in ({}, option)]
+    loaders = [gd.NeighborLoader(graph, table, y, train, fanouts=[5, 3], batch_size=100, seed=seed, **tuning)
+               for tuning in ({}, option)]
     for default, tuned in zip(*loaders):  # batches come in order, whichever worker prepared them
         assert (tuned.epoch, tuned.index) == (default.epoch, default.index)
         assert torch.equal(tuned.n_id.cpu(), default.n_id.cpu())
@@ -119,9 +119,9 @@ def test_loader_timeline_records_each_step_and_next(seed, tmp_path):
     from gnndirect_torch.loader import LoaderTimeline
     indptr, indices, x, y, train, graph, table = _setup()
     timeline = LoaderTimeline()
-    loader = gd.NeighborLoader(graph, table, y, train, fanouts=[4, 3], batch_size=256, shuffle_seed=seed,
+    loader = gd.NeighborLoader(graph, table, y, train, fanouts=[4, 3], batch_size=256, seed=seed,
                                timeline=timeline)
-    plain = gd.NeighborLoader(graph, table, y, train, fanouts=[4, 3], batch_size=256, shuffle_seed=seed)
+    plain = gd.NeighborLoader(graph, table, y, train, fanouts=[4, 3], batch_size=256, seed=seed)
     for _ in range(2):  # each epoch restarts the timeline
         for batch, same in zip(loader, plain):
             assert torch.equal(batch.x, same.x)
@@ -150,6 +150,8 @@ def test_pipeline_negative_options_raise_value_error():
     _, _, _, y, train, graph, table = _setup()
     with pytest.raises(ValueError, match="max_blocks"):
         gd.NeighborLoader(graph, table, y, train, fanouts=[3], gather_max_blocks=-1)
+    with pytest.raises(ValueError, match="max_blocks"):
+        gd.NeighborLoader(graph, table, y, train, fanouts=[3], sampling_max_blocks=-1)
     for name in ("depth", "workers"):
         with pytest.raises(ValueError, match=name):
             gd.NeighborLoader(graph, table, y, train, fanouts=[3], **{name: -1})

@@ -50,13 +50,14 @@ def test_pipeline_options_resolve_the_automatic_values():
 
 
 def test_pipeline_options_check_their_values():
-    options = gd.PipelineOptions(sampling_seed=-1, shuffle_seed=(1 << 64) - 1).checked()
-    assert options.sampling_seed == -1 and options.shuffle_seed == -1, "keys keep their 64 bits"
+    options = gd.PipelineOptions(seed=(1 << 64) - 1).checked()
+    assert options.seed == -1, "keys keep their 64 bits"
+    assert gd.PipelineOptions(seed=-1).checked().seed == -1
     with pytest.raises(TypeError, match="unknown pipeline option.*depht"):
         gd.PipelineOptions().updated(depht=3)
     for bad, error in (({"batch_size": 0}, ValueError), ({"depth": -1}, ValueError),
                        ({"fanouts": []}, ValueError), ({"workers": True}, TypeError),
-                       ({"sampling_seed": 1 << 64}, ValueError), ({"reserve_bytes": 1.5}, TypeError)):
+                       ({"seed": 1 << 64}, ValueError), ({"reserve_bytes": 1.5}, TypeError)):
         with pytest.raises(error):
             gd.PipelineOptions(**bad).checked()
 
@@ -78,7 +79,7 @@ def test_binding_mirrors_the_python_options(_extension):
     names = list(_extension.PipelineOptions.names())
     assert names == list(gd.PipelineOptions.names()), "csrc/pipeline_options.cu's table and PipelineOptions"
     bound = _extension.PipelineOptions()
-    for name, value in (("fanouts", [7, 3]), ("batch_size", 77), ("drop_last", True), ("sampling_seed", -5),
+    for name, value in (("fanouts", [7, 3]), ("batch_size", 77), ("drop_last", True), ("seed", -5),
                         ("depth", 9), ("gather_max_blocks", 64), ("cache_bytes", 1 << 40)):
         bound.set(name, value)
         assert bound.get(name) == value, name
@@ -169,7 +170,7 @@ def test_loader_samples_weighted_as_the_oracle(seed):
     train = torch.randperm(3000)[:700]
     graph = gd.Graph(indptr, indices, weights=weights, placement="managed_host")
     table = gd.Table(x, "pinned")
-    loader = gd.NeighborLoader(graph, table, y, train, [6, 3], 256, shuffle_seed=seed, sampling_seed=seed)
+    loader = gd.NeighborLoader(graph, table, y, train, [6, 3], 256, seed=seed)
     for batch in loader:
         seeds = batch.n_id[: batch.batch_size].cpu()
         ref = testing.reference_sample_blocks(indptr, indices, seeds, [6, 3], seed=batch.sampling_seed,
@@ -179,7 +180,7 @@ def test_loader_samples_weighted_as_the_oracle(seed):
                 assert torch.equal(getattr(got, name).cpu().long(), getattr(want, name).long()), name
         assert torch.equal(batch.x.cpu(), x.index_select(0, batch.n_id.long().cpu()))
     for choice, weighted in ((None, True), (False, False), (weights.cuda(), True)):
-        wide = gd.NeighborLoader(graph, table, y, train, [32], 350, weights=choice, sampling_seed=seed)
+        wide = gd.NeighborLoader(graph, table, y, train, [32], 350, weights=choice, seed=seed)
         for batch in wide:
             _check_all_kept(batch.blocks[0], batch.n_id[: batch.batch_size].cpu(), indptr, indices,
                             weights, weighted)

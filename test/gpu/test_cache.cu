@@ -224,8 +224,7 @@ TEST_CASE("the pipeline with a feature cache (a flag) yields the same batches as
   gnndirect::pipeline_options plain;
   plain.batch_size = 256;
   plain.fanouts = {10, 5};
-  plain.shuffle_seed = seed;
-  plain.sampling_seed = seed + 1;
+  plain.seed = seed;
   gnndirect::pipeline_options cached = plain;
   cached.cache_bytes = static_cast<std::size_t>(n / 5) * dim * sizeof(float);  // 20% of the rows
   using pipeline = gnndirect::minibatch_pipeline<std::int64_t, std::int32_t, float, std::int32_t>;

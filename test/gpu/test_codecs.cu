@@ -542,7 +542,7 @@ TEST_CASE("codecs: the minibatch pipeline gathers int8 features (with and withou
     gnndirect::pipeline_options options;
     options.fanouts = {10, 5};
     options.batch_size = 256;
-    options.sampling_seed = seed;
+    options.seed = seed;
     options.cache_bytes = cache_bytes;
     gnndirect::minibatch_pipeline<std::int64_t, std::int32_t, float, std::int64_t, gnndirect::uniform_sampler,
                                   codecs::int8_affine>

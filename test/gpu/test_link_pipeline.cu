@@ -137,7 +137,7 @@ expected_batch expect(const link_fixture& f, const seeds_t& seeds, const gnndire
   expected_batch x;
   std::vector<std::int64_t> order(seeds.src.size());
   std::iota(order.begin(), order.end(), std::int64_t{0});
-  gnndirect::shuffle_epoch(order, options.shuffle_seed, epoch);
+  gnndirect::shuffle_epoch(order, options.seed, epoch);
   std::int64_t const first = b * options.batch_size;
   std::int64_t const p = std::min<std::int64_t>(options.batch_size, static_cast<std::int64_t>(order.size()) - first);
   x.positions.assign(order.begin() + first, order.begin() + first + p);
@@ -152,7 +152,7 @@ expected_batch expect(const link_fixture& f, const seeds_t& seeds, const gnndire
   std::sort(x.excluded.begin(), x.excluded.end());
   x.excluded.erase(std::unique(x.excluded.begin(), x.excluded.end()), x.excluded.end());
   auto const neg = gnndirect::test::negatives_reference(f.g, x.src, amount, triplet,
-                                                        gnndirect::batch_sampling_seed(options.negative_seed, epoch, b),
+                                                        gnndirect::batch_sampling_seed(gnndirect::link_negative_key(options.seed), epoch, b),
                                                         b, options.strict, options.max_attempts);
   x.unresolved = neg.unresolved;
   for (std::size_t k = 0; k < neg.src.size(); ++k) {
@@ -179,7 +179,7 @@ expected_batch expect(const link_fixture& f, const seeds_t& seeds, const gnndire
       t = std::min(t, x.edge_time[i % e]);
     }
   }
-  std::uint64_t const sampling_seed = gnndirect::batch_sampling_seed(options.sampling_seed, epoch, b);
+  std::uint64_t const sampling_seed = gnndirect::batch_sampling_seed(options.seed, epoch, b);
   if constexpr (Temporal) {
     gnndirect::test::temporal_setup setup;
     setup.last = kind.last;
@@ -297,9 +297,7 @@ void temporal_link_epochs(std::mt19937_64& rng)
   gnndirect::link_options options;
   options.fanouts = {6, 4};
   options.batch_size = 128;
-  options.sampling_seed = rng();
-  options.shuffle_seed = rng();
-  options.negative_seed = rng();
+  options.seed = rng();
   options.strict = true;
   options.max_attempts = 5;
   using sampler_t = gnndirect::temporal_sampler<Strategy, TimeForm>;
@@ -342,9 +340,7 @@ TEST_CASE("link_preparer, uniform sampler: triplet negatives, no labels, every b
   gnndirect::link_options options;
   options.fanouts = {5, 3, 2};
   options.batch_size = 100;
-  options.sampling_seed = rng();
-  options.shuffle_seed = rng();
-  options.negative_seed = rng();
+  options.seed = rng();
   options.drop_last = true;
   options.strict = true;
   options.max_attempts = 3;

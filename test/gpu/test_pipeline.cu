@@ -102,8 +102,7 @@ pipeline_options test_options(std::uint64_t seed, int depth, int workers = 2)
   options.fanouts = {10, 5};
   options.batch_size = 256;
   options.sampling = gnndirect::sampling_policy{32, 0, true};
-  options.sampling_seed = seed;
-  options.shuffle_seed = seed ^ 0x5EEDu;
+  options.seed = seed;
   options.depth = depth;
   options.workers = workers;
   return options;
@@ -131,7 +130,7 @@ void check_batch(const fixture<Index>& f, const batch_of<Index>& batch,
   CAPTURE(batch.epoch);
   CAPTURE(batch.index);
   CHECK(batch.sampling_seed ==
-        gnndirect::batch_sampling_seed(options.sampling_seed, batch.epoch, batch.index));
+        gnndirect::batch_sampling_seed(options.seed, batch.epoch, batch.index));
   // The pipeline's default sampler, reseeded per batch through with_seed.
   auto const expected = gnndirect::host::sample_blocks_reference(
     f.host_graph.view(), batch.host_seeds, batch.num_seeds, options.fanouts,
@@ -175,8 +174,8 @@ void check_batch(const fixture<Index>& f, const batch_of<Index>& batch,
 }
 
 /// Runs one epoch, checking every batch; returns the epoch order.
-template <class Index>
-std::vector<Index> checked_epoch(const fixture<Index>& f, pipeline_of<Index>& pipeline,
+template <class Index, class Pipeline>
+std::vector<Index> checked_epoch(const fixture<Index>& f, Pipeline& pipeline,
                                  const pipeline_options& options, std::int64_t epoch,
                                  cudaStream_t consumer)
 {
@@ -213,13 +212,12 @@ void check_against_reference(std::uint64_t seed, csr_placement graph_kind, memor
   fixture<Index> const f(seed, 0.05, 50, 1500, graph_kind, features_kind, labels_kind);
   pipeline_options options = test_options(seed, depth, workers);
   options.worker_wait = wait;
-  options.max_blocks = max_blocks;
+  options.sampling.max_blocks = max_blocks;  // the one cap of sampling, and of the gathers
+  options.gather.max_blocks = max_blocks;
   auto const consumer = gnndirect::make_non_blocking_stream();
   auto pipeline = f.make_pipeline(options);
-  if (max_blocks > 0) {
-    CHECK(pipeline.options().sampling.max_blocks == max_blocks);
-    CHECK(pipeline.options().gather.max_blocks == max_blocks);
-  }
+  CHECK(pipeline.options().sampling.max_blocks == max_blocks);
+  if (max_blocks > 0) { CHECK(pipeline.feature_gather_policy().max_blocks == max_blocks); }
   auto const order0 = checked_epoch(f, pipeline, options, 0, consumer.get());
   auto const order1 = checked_epoch(f, pipeline, options, 1, consumer.get());
   CHECK(order0 != order1);
@@ -382,41 +380,117 @@ TEST_CASE("pipeline with a gather priority and a timeline: batches equal the ref
   }
 }
 
-TEST_CASE("pipeline calibrate_gather: a candidate cap and rows in flight, batches unchanged, an explicit cap wins")
+TEST_CASE("pipeline calibrate_gather: the measured ceilings size the feature gathers, batches unchanged, an explicit cap wins")
 {
   std::uint64_t const seed = gnndirect::test::fresh_seed();
   CAPTURE(seed);
   fixture<std::int32_t> const f(seed, 0.05, 50, 1500, csr_placement{memory_kind::device, memory_kind::managed_host},
                                 memory_kind::managed_host, memory_kind::device);
   pipeline_options options = test_options(seed, 3, 2);
-  options.calibrate_gather = true;
   auto const consumer = gnndirect::make_non_blocking_stream();
+  auto plain = f.make_pipeline(options);
+  options.calibrate_gather = true;
   auto pipeline = f.make_pipeline(options);
   auto const tuned = pipeline.feature_gather_policy();
-  int const sms = gnndirect::device_attribute(cudaDevAttrMultiProcessorCount, gnndirect::require_device());
-  bool candidate = false;
-  for (auto const& p : gnndirect::gather_calibration_candidates(sms)) {
-    candidate = candidate || (p.max_blocks == tuned.max_blocks && p.rows_in_flight == tuned.rows_in_flight);
+  CAPTURE(tuned);
+  // The ceilings are measured once per device and process: what the pipeline was given.
+  gnndirect::machine_ceilings const ceilings = gnndirect::measured_machine_ceilings(consumer.get());
+  CAPTURE(ceilings);
+  CHECK(ceilings.zero_copy_read_gbps > 0);
+  CHECK(ceilings.copy_engine_gbps > 0);
+  CHECK(ceilings.saturating_loads_in_flight >= 16 * 256);
+  gnndirect::gather_device const device = gnndirect::query_gather_device(ceilings);
+  CAPTURE(device);
+  CHECK(device.sm_count == gnndirect::device_attribute(cudaDevAttrMultiProcessorCount, gnndirect::require_device()));
+  // An independent expectation: the uncalibrated policy, with the cap that keeps the measured loads
+  // in flight when the historical 8192 threads do not, up to the SMs' resident blocks.
+  auto const base = plain.feature_gather_policy();
+  CAPTURE(base);
+  CHECK(base.max_blocks == 32);
+  std::int64_t const per_block = std::int64_t{base.block_threads} * base.rows_in_flight;
+  std::int64_t want = base.max_blocks;
+  if (ceilings.saturating_loads_in_flight > std::int64_t{8192} * base.rows_in_flight) {
+    std::int64_t const needed = (ceilings.saturating_loads_in_flight + per_block - 1) / per_block;
+    std::int64_t const resident =
+      std::int64_t{device.sm_count} * (gnndirect::resident_threads_per_sm(device.cc_major, device.cc_minor) / 256);
+    want = std::max<std::int64_t>(want, std::min(needed, resident));
   }
-  CAPTURE(tuned.max_blocks);
-  CAPTURE(tuned.rows_in_flight);
-  CHECK(candidate);
+  CHECK(tuned.max_blocks == want);
+  gnndirect::gather_policy rest = tuned;
+  rest.max_blocks = base.max_blocks;
+  CHECK(rest == base);  // only the cap moves
   (void)checked_epoch(f, pipeline, options, 0, consumer.get());  // every batch against the host reference
-  // Cached per process: a second pipeline on the same source gets the same choice.
-  auto again = f.make_pipeline(options);
-  CHECK(again.feature_gather_policy().max_blocks == tuned.max_blocks);
-  CHECK(again.feature_gather_policy().rows_in_flight == tuned.rows_in_flight);
-  // An explicit cap is the caller's: no calibration.
+  // An explicit cap is the caller's.
   options.gather.max_blocks = 8;
   auto explicit_cap = f.make_pipeline(options);
   CHECK(explicit_cap.feature_gather_policy().max_blocks == 8);
-  CHECK(explicit_cap.feature_gather_policy().rows_in_flight == 0);
-  // Device-resident features are never calibrated.
+  // Device-resident features keep a full grid.
   fixture<std::int32_t> const hbm(seed, 0.05, 50, 600, csr_placement::all(memory_kind::device), memory_kind::device,
                                   memory_kind::device);
   options.gather.max_blocks = 0;
   auto device_features = hbm.make_pipeline(options);
   CHECK(device_features.feature_gather_policy().max_blocks == 0);
+}
+
+TEST_CASE("measure_machine_ceilings: positive rates, saturation within the resident threads, a too small probe refused")
+{
+  if (gnndirect::device_count() == 0) { return; }
+  auto const stream = gnndirect::make_non_blocking_stream();
+  gnndirect::test::counting_resource counted;
+  gnndirect::test::counting_host_resource host_counted;
+  auto const c = gnndirect::measure_machine_ceilings(stream.get(), std::size_t{64} << 20, counted, host_counted);
+  CAPTURE(c);
+  CHECK(c.copy_engine_gbps > 0);
+  CHECK(c.zero_copy_read_gbps > 0);
+  int const device = gnndirect::require_device();
+  std::int64_t const resident =
+    std::int64_t{gnndirect::device_attribute(cudaDevAttrMultiProcessorCount, device)} *
+    (gnndirect::device_attribute(cudaDevAttrMaxThreadsPerMultiProcessor, device) / 256) * 256;
+  CHECK(c.saturating_loads_in_flight >= std::min<std::int64_t>(16 * 256, resident));
+  CHECK(c.saturating_loads_in_flight <= resident);
+  CHECK(counted.allocations > 0);  // the copies' destination came from the caller's resources
+  CHECK(counted.live_bytes == 0);
+  CHECK(host_counted.allocations > 0);
+  CHECK(host_counted.live_bytes == 0);
+  auto const device_info = gnndirect::query_gather_device(c);
+  CHECK(device_info.ceilings == c);
+  CHECK(device_info.cc_major >= 7);
+  CHECK_THROWS_WITH_AS(gnndirect::measure_machine_ceilings(stream.get(), 1000),
+                       doctest::Contains("bytes must be >= 1 MiB"), gnndirect::invalid_argument);
+}
+
+/// A user's gather selector: host-memory gathers on 96 blocks, 1 row in flight, unsorted.
+struct test_wide_selector {
+  gnndirect::gather_policy operator()(gnndirect::gather_policy p, const gnndirect::gather_device& d,
+                                      const gnndirect::gather_source& s) const
+  {
+    if (gnndirect::is_host_resident(s.kind)) {
+      if (p.max_blocks == 0) { p.max_blocks = 96; }
+      if (p.rows_in_flight == 0) { p.rows_in_flight = 1; }
+      if (p.order == gnndirect::locality_order::automatic) { p.order = gnndirect::locality_order::none; }
+    }
+    return gnndirect::default_gather_selector{}(p, d, s);
+  }
+};
+
+TEST_CASE("pipeline with a user's gather selector: its policy is the feature gathers', batches unchanged")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  fixture<std::int32_t> const f(seed, 0.05, 50, 1500, csr_placement{memory_kind::device, memory_kind::pinned},
+                                memory_kind::pinned, memory_kind::device);
+  pipeline_options const options = test_options(seed, 3, 2);
+  gnndirect::minibatch_pipeline<std::int64_t, std::int32_t, float, label_type, gnndirect::uniform_sampler, void,
+                                test_wide_selector>
+    pipeline(f.graph.view(), f.features.view(), f.labels.data(), f.training_ids, options);
+  auto const policy = pipeline.feature_gather_policy();
+  CAPTURE(policy);
+  CHECK(policy.max_blocks == 96);
+  CHECK(policy.rows_in_flight == 1);
+  CHECK(policy.order == gnndirect::locality_order::none);
+  CHECK(policy.tile_size == f.make_pipeline(options).feature_gather_policy().tile_size);
+  auto const consumer = gnndirect::make_non_blocking_stream();
+  (void)checked_epoch(f, pipeline, options, 0, consumer.get());
 }
 
 TEST_CASE("pipeline prepares batch i+1 while batch i is held, and at most depth batches")
@@ -516,7 +590,7 @@ TEST_CASE("pipeline workers: a corrupt neighbour list fails its batch after the 
   std::vector<char> named(static_cast<std::size_t>(n), 0);
   for (auto v : corrupt.indices) { named[static_cast<std::size_t>(v)] = 1; }
   std::vector<std::int32_t> order = f.training_ids;
-  gnndirect::shuffle_epoch(order, options.shuffle_seed, 0);
+  gnndirect::shuffle_epoch(order, options.seed, 0);
   std::int64_t position = -1;
   for (std::size_t p = 2 * static_cast<std::size_t>(options.batch_size); p < order.size(); ++p) {
     auto const x = static_cast<std::size_t>(order[p]);

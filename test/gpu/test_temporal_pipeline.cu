@@ -93,8 +93,7 @@ void run_temporal_epochs(const temporal_fixture& f, std::mt19937_64& rng)
   gnndirect::pipeline_options options;
   options.fanouts = {7, 4, 2};
   options.batch_size = 96;
-  options.sampling_seed = rng();
-  options.shuffle_seed = rng();
+  options.seed = rng();
   options.depth = 3;
   options.workers = 2;
   gnndirect::test::temporal_setup setup;
@@ -107,9 +106,9 @@ void run_temporal_epochs(const temporal_fixture& f, std::mt19937_64& rng)
   for (std::int64_t epoch : {0, 1}) {
     CAPTURE(epoch);
     std::vector<std::int64_t> times = f.training_times;  // shuffled alone: the ids' swaps
-    gnndirect::shuffle_epoch(times, options.shuffle_seed, epoch);
+    gnndirect::shuffle_epoch(times, options.seed, epoch);
     std::vector<std::int32_t> ids = f.training_ids;
-    gnndirect::shuffle_epoch(ids, options.shuffle_seed, epoch);
+    gnndirect::shuffle_epoch(ids, options.seed, epoch);
     pipeline.start_epoch(epoch);
     REQUIRE(pipeline.epoch_order() == ids);
     std::int64_t count = 0;
@@ -122,7 +121,7 @@ void run_temporal_epochs(const temporal_fixture& f, std::mt19937_64& rng)
       REQUIRE(batch->seed_times != nullptr);
       CHECK(to_host(batch->seed_times, batch->num_seeds) == seed_times);
       setup.seed = batch->sampling_seed;
-      CHECK(batch->sampling_seed == gnndirect::batch_sampling_seed(options.sampling_seed, epoch, batch->index));
+      CHECK(batch->sampling_seed == gnndirect::batch_sampling_seed(options.seed, epoch, batch->index));
       auto const want = gnndirect::test::temporal_blocks_reference(f.g.view(), setup, seeds, seed_times, options.fanouts);
       REQUIRE(batch->blocks.layers.size() == want.layers.size());
       for (std::size_t l = 0; l < want.layers.size(); ++l) {

@@ -283,8 +283,7 @@ TEST_CASE("typed_preparer under batch_scheduler: blocks, per-type features and l
   gd::typed_pipeline_options options;
   options.fanouts = gd::typed_fanouts_of(schema, std::vector<int>{5, 3});
   options.batch_size = 128;
-  options.sampling_seed = rng();
-  options.shuffle_seed = rng();
+  options.seed = rng();
   gd::uniform_sampler const sampler{rng()};
   auto tables = std::make_tuple(
     gd::typed_features(paper, gd::table_view<const float>(d_paper_x.data(), papers, 7, 7, gd::memory_kind::pinned)),
@@ -310,7 +309,7 @@ TEST_CASE("typed_preparer under batch_scheduler: blocks, per-type features and l
       std::vector<Index> const seeds(batch->host_seeds, batch->host_seeds + batch->num_seeds);
       auto const expected = gd::host::sample_typed_blocks_reference(
         g.host.view(), paper, seeds.data(), batch->num_seeds, options.fanouts,
-        gd::reseeded(sampler, gd::batch_sampling_seed(options.sampling_seed, epoch, b)));
+        gd::reseeded(sampler, gd::batch_sampling_seed(options.seed, epoch, b)));
       for (std::size_t t = 0; t < expected.node_types.size(); ++t) {
         CAPTURE(t);
         REQUIRE(to_host(batch->blocks.node_types[t].nodes.data(), batch->blocks.node_types[t].nodes.count) ==

@@ -25,8 +25,8 @@ TEST_CASE("demo presets: papers100m prepares with 6 workers and depth 6")
   auto const a = parse({"--preset", "papers100m"});
   CHECK(a.workers == 6);
   CHECK(a.depth == 6);
-  CHECK(a.gather_blocks == 256);
-  CHECK(a.gather_blocks_list == std::vector<int>{256});
+  CHECK(a.gather_max_blocks == 256);
+  CHECK(a.gather_max_blocks_list == std::vector<int>{256});
   CHECK_FALSE(a.sweeps());
 }
 
@@ -36,8 +36,8 @@ TEST_CASE("demo presets: the others keep 2 workers and depth 3; every preset gat
     auto const a = parse({"--preset", preset});
     CHECK(a.workers == 2);
     CHECK(a.depth == 3);
-    CHECK(a.gather_blocks == 256);  // preparation alone: wider than the library's 32
-    CHECK(a.gather_blocks_list == std::vector<int>{256});
+    CHECK(a.gather_max_blocks == 256);  // preparation alone: wider than the library's 32
+    CHECK(a.gather_max_blocks_list == std::vector<int>{256});
   }
 }
 
@@ -46,32 +46,32 @@ TEST_CASE("demo options: command-line values win over the preset's, each on its 
   auto const workers = parse({"--preset", "papers100m", "--workers", "2"});
   CHECK(workers.workers == 2);
   CHECK(workers.depth == 3);            // --workers alone replaces the preset's pipeline shape
-  CHECK(workers.gather_blocks == 256);  // the demo's gathers stay
-  auto const gathers = parse({"--gather-blocks", "0", "--preset", "papers100m"});
-  CHECK(gathers.gather_blocks == 0);  // the selector's, as asked
+  CHECK(workers.gather_max_blocks == 256);  // the demo's gathers stay
+  auto const gathers = parse({"--gather-max-blocks", "0", "--preset", "papers100m"});
+  CHECK(gathers.gather_max_blocks == 0);  // the selector's, as asked
   CHECK(gathers.workers == 6);
   auto const shape = parse({"--depth", "4", "--preset", "papers100m"});
   CHECK(shape.workers == 2);  // given before the preset: still the command line's pipeline shape
   CHECK(shape.depth == 4);
 }
 
-TEST_CASE("demo options: --sample-blocks caps the pipelines' sampling (default: no cap)")
+TEST_CASE("demo options: --sampling-max-blocks caps the pipelines' sampling (default: no cap)")
 {
-  CHECK(parse({"--preset", "papers100m"}).sample_blocks == 0);
-  auto const a = parse({"--sample-blocks", "66", "--preset", "papers100m"});
-  CHECK(a.sample_blocks == 66);
-  CHECK(a.gather_blocks == 256);  // the gathers' cap is its own
+  CHECK(parse({"--preset", "papers100m"}).sampling_max_blocks == 0);
+  auto const a = parse({"--sampling-max-blocks", "66", "--preset", "papers100m"});
+  CHECK(a.sampling_max_blocks == 66);
+  CHECK(a.gather_max_blocks == 256);  // the gathers' cap is its own
   CHECK_FALSE(a.sweeps());
 }
 
-TEST_CASE("demo options: --gather-blocks lists are a third sweep dimension")
+TEST_CASE("demo options: --gather-max-blocks lists are a third sweep dimension")
 {
-  auto const a = parse({"--preset", "papers100m", "--gather-blocks", "32,128,512", "--depth", "6,10"});
-  CHECK(a.gather_blocks_list == std::vector<int>{32, 128, 512});
-  CHECK(a.gather_blocks == 32);
+  auto const a = parse({"--preset", "papers100m", "--gather-max-blocks", "32,128,512", "--depth", "6,10"});
+  CHECK(a.gather_max_blocks_list == std::vector<int>{32, 128, 512});
+  CHECK(a.gather_max_blocks == 32);
   CHECK(a.combinations() == 6);  // 1 worker count x 2 depths x 3 caps
   CHECK(a.sweeps());
-  auto const single = parse({"--gather-blocks", "64"});
+  auto const single = parse({"--gather-max-blocks", "64"});
   CHECK(single.combinations() == 1);
   CHECK_FALSE(single.sweeps());
 }
@@ -135,8 +135,8 @@ TEST_CASE("demo options: --overlap-sweep names its variants (all: every one), ea
   auto same_except = [&](const gnndirect_demo::demo_args& v, const char* knob) {
     std::string const k = knob;
     CHECK((k == "prio" || v.gather_priority == base.gather_priority));
-    CHECK((k == "gather_blocks" || v.gather_blocks == base.gather_blocks));
-    CHECK((k == "sample_blocks" || k == "prio" || v.sample_blocks == base.sample_blocks));
+    CHECK((k == "gather_max_blocks" || v.gather_max_blocks == base.gather_max_blocks));
+    CHECK((k == "sampling_max_blocks" || k == "prio" || v.sampling_max_blocks == base.sampling_max_blocks));
     CHECK((k == "order" || v.gather_order == base.gather_order));
     CHECK((k == "workers" || v.workers == base.workers));
     CHECK((k == "workers" || v.depth == base.depth));
@@ -148,12 +148,12 @@ TEST_CASE("demo options: --overlap-sweep names its variants (all: every one), ea
   CHECK(variant("noprio").gather_priority == 0);
   CHECK(variant("sprio").gather_priority == -1);
   same_except(variant("sprio"), "prio");
-  CHECK(variant("gb32").gather_blocks == 32);
-  same_except(variant("gb32"), "gather_blocks");
-  CHECK(variant("gbfull").gather_blocks == sms * 8);
-  CHECK(variant("sbsms").sample_blocks == sms);
-  same_except(variant("sbsms"), "sample_blocks");
-  CHECK(variant("prio+sbsms").sample_blocks == sms);
+  CHECK(variant("gb32").gather_max_blocks == 32);
+  same_except(variant("gb32"), "gather_max_blocks");
+  CHECK(variant("gbfull").gather_max_blocks == sms * 8);
+  CHECK(variant("sbsms").sampling_max_blocks == sms);
+  same_except(variant("sbsms"), "sampling_max_blocks");
+  CHECK(variant("prio+sbsms").sampling_max_blocks == sms);
   CHECK(variant("prio+sbsms").gather_priority == 1);
   same_except(variant("prio+sbsms"), "prio");
   CHECK(variant("unsorted").gather_order == "none");
@@ -164,6 +164,6 @@ TEST_CASE("demo options: --overlap-sweep names its variants (all: every one), ea
   CHECK(variant("w1").workers == 1);
   CHECK(variant("w1").depth == base.depth);
   CHECK(variant("calib").calibrate_gather == 1);
-  CHECK(variant("calib").gather_blocks == 0);  // an explicit cap would win over the calibration
+  CHECK(variant("calib").gather_max_blocks == 0);  // an explicit cap would win over the calibration
   CHECK(base.calibrate_gather == -1);
 }

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <gnndirect/core/gather_policy.hpp>
+#include <gnndirect/core/gather_tuning.hpp>
 #include <gnndirect/reference/gather_reference.hpp>
 
 #include <algorithm>
@@ -14,8 +15,17 @@ using gnndirect::gather_policy;
 using gnndirect::host_gather_max_blocks;
 using gnndirect::locality_order;
 using gnndirect::memory_kind;
-using gnndirect::select_gather_policy;
 using gnndirect::table_view;
+
+namespace {
+/// The default selector on an unknown device (the library's plain gathers): the H200 defaults.
+gather_policy select_gather_policy(gather_policy policy, memory_kind kind, std::size_t row_bytes, std::int64_t count,
+                                   int decode_expansion = 1)
+{
+  return gnndirect::select_gather_policy(policy, gnndirect::gather_device{},
+                                         gnndirect::gather_source{kind, row_bytes, count, decode_expansion});
+}
+}  // namespace
 
 TEST_CASE("selector: tile size grows with the row, rows in flight shrink")
 {
@@ -127,61 +137,6 @@ TEST_CASE("selector rejects invalid explicit values")
   gather_policy budget;
   budget.max_blocks = -2;
   CHECK_THROWS_AS(select_gather_policy(budget, memory_kind::device, 64, 1), gnndirect::invalid_argument);
-}
-
-TEST_CASE("calibration candidates: distinct ascending caps from 32 to SMs x 4, each with 1, 2 and 4 rows in flight")
-{
-  auto const h100 = gnndirect::gather_calibration_candidates(132);
-  std::vector<int> caps;
-  for (auto const& p : h100) {
-    CHECK(p.seconds == 0);
-    if (caps.empty() || caps.back() != p.max_blocks) { caps.push_back(p.max_blocks); }
-  }
-  CHECK(caps == std::vector<int>{32, 64, 128, 256, 264, 528});
-  CHECK(h100.size() == caps.size() * 3);
-  for (std::size_t i = 0; i < h100.size(); ++i) { CHECK(h100[i].rows_in_flight == std::vector<int>{1, 2, 4}[i % 3]); }
-  // A small GPU: 2 x SMs and 4 x SMs fall among the fixed caps and are not repeated.
-  auto const small = gnndirect::gather_calibration_candidates(16);
-  caps.clear();
-  for (auto const& p : small) {
-    if (caps.empty() || caps.back() != p.max_blocks) { caps.push_back(p.max_blocks); }
-  }
-  CHECK(caps == std::vector<int>{32, 64, 128, 256});
-  CHECK_THROWS_AS(gnndirect::gather_calibration_candidates(0), gnndirect::invalid_argument);
-}
-
-TEST_CASE("calibration choice: the fastest probe, or fewer blocks (then fewer rows) within the tolerance")
-{
-  std::uint64_t const seed = std::random_device{}();
-  CAPTURE(seed);
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> time(1e-3, 2e-3);
-  for (int trial = 0; trial < 200; ++trial) {
-    auto probes = gnndirect::gather_calibration_candidates(132);
-    for (auto& p : probes) { p.seconds = time(rng); }
-    std::shuffle(probes.begin(), probes.end(), rng);
-    double const tolerance = trial % 2 == 0 ? 0.03 : 0.0;
-    auto const chosen = gnndirect::choose_gather_probe(probes, tolerance);
-    // Independent reference: every probe within the slack, then the smallest (blocks, rows).
-    double fastest = 1e9;
-    for (auto const& p : probes) { fastest = std::min(fastest, p.seconds); }
-    std::pair<int, int> best{1 << 30, 1 << 30};
-    for (auto const& p : probes) {
-      if (p.seconds <= fastest * (1 + tolerance)) { best = std::min(best, std::make_pair(p.max_blocks, p.rows_in_flight)); }
-    }
-    CHECK(chosen.max_blocks == best.first);
-    CHECK(chosen.rows_in_flight == best.second);
-    CHECK(chosen.seconds <= fastest * (1 + tolerance));
-    if (tolerance == 0) { CHECK(chosen.seconds == fastest); }
-  }
-  // Hand-made: 256 blocks is 10% faster than 32, so it wins; 2% faster only, and 32 wins.
-  std::vector<gnndirect::gather_probe> probes{{32, 4, 1.10}, {256, 2, 1.00}, {528, 1, 1.05}};
-  CHECK(gnndirect::choose_gather_probe(probes).max_blocks == 256);
-  probes[0].seconds = 1.02;
-  CHECK(gnndirect::choose_gather_probe(probes).max_blocks == 32);
-  CHECK_THROWS_AS(gnndirect::choose_gather_probe({}), gnndirect::invalid_argument);
-  CHECK_THROWS_AS(gnndirect::choose_gather_probe({{32, 1, 0.0}}), gnndirect::invalid_argument);
-  CHECK_THROWS_AS(gnndirect::choose_gather_probe(probes, -0.1), gnndirect::invalid_argument);
 }
 
 TEST_CASE("host gather reference copies the indexed rows, strided views included")

@@ -27,7 +27,7 @@
 ///                                        void* scratch,
 ///                                        const sampled_output<Offset, Index>& out) const;
 ///   // Optional: the same sampler on another random stream. The pipeline calls it once per batch
-///   // (with batch_sampling_seed(options.sampling_seed, epoch, batch)) so that every batch draws
+///   // (with batch_sampling_seed(options.seed, epoch, batch)) so that every batch draws
 ///   // fresh neighbours; a sampler without it is used unchanged for every batch.
 ///   S with_seed(std::uint64_t seed) const;
 /// @endcode

@@ -14,7 +14,9 @@
 /// resource) and reused.
 
 #include <gnndirect/algorithms/gather.cuh>
+#include <gnndirect/algorithms/machine_ceilings.cuh>
 #include <gnndirect/core/gather_policy.hpp>
+#include <gnndirect/core/gather_tuning.hpp>
 #include <gnndirect/cache/hot_set.cuh>
 #include <gnndirect/algorithms/sample_blocks.cuh>
 #include <gnndirect/core/sampled_refs.hpp>
@@ -55,7 +57,8 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// Default of pipeline_options::gather_priority (one line to change once measured: scripts/gpu
 /// overlap compares -1, 0 and 1 on the same data).
 inline constexpr int default_gather_priority = 0;
-/// Default of pipeline_options::calibrate_gather (likewise one line, set from scripts/gpu overlap).
+/// Default of pipeline_options::calibrate_gather (likewise one line, set from scripts/gpu overlap
+/// and bench_gather's gather_link rows on each lent machine).
 inline constexpr bool default_calibrate_gather = false;
 
 /// What a minibatch_pipeline (or a gnn_preparer) prepares and how.
@@ -63,21 +66,24 @@ struct pipeline_options {
   std::vector<int> fanouts{15, 10, 5};  ///< one fanout per layer, seeds side first (at least one)
   std::int64_t batch_size{1024};        ///< seeds per batch (> 0)
   bool drop_last{false};                ///< drop the last batch when it is smaller than batch_size
-  /// Sampling tile, block budget and checks (what is drawn is the pipeline's Sampler type).
+  /// Sampling tile, block cap (sampling.max_blocks, 0: none; the one cap of sampling) and checks
+  /// (what is drawn is the pipeline's Sampler type).
   sampling_policy sampling{};
-  /// Base of every batch's random stream: batch b of epoch e samples with
-  /// sampler.with_seed(batch_sampling_seed(sampling_seed, e, b)) when the sampler has with_seed
-  /// (device/samplers.hpp), so each batch draws fresh neighbours.
-  std::uint64_t sampling_seed{0};
-  /// How feature and label rows are gathered. gather.max_blocks 0 keeps the selector's 32
-  /// blocks for host memory, which leave SMs to training kernels; with a cache tier
-  /// (cache_bytes) its gathers get the same 32, not the tier's standalone full grid. A pipeline
-  /// whose GPU does nothing else gains from more: H200, papers100M demo, preparation alone:
-  /// 2.47 s per epoch with 32, 2.21 s with 256 (the other workers' sampling holds the SMs a
-  /// 32-block gather waits for). Beside GraphSAGE training, 256 slowed the products epoch from
-  /// 1.12 to 1.69 s.
+  /// The key of every random choice of the pipeline: epoch e's shuffle is shuffle_epoch(ids,
+  /// seed, e), and its batch b samples with sampler.with_seed(batch_sampling_seed(seed, e, b))
+  /// when the sampler has with_seed (device/samplers.hpp), so each batch draws fresh neighbours;
+  /// the two are independent streams of the one key (pipeline/epoch_order.hpp). The sampler's own
+  /// seed is then not used (it keys the one-shot sampling calls).
+  std::uint64_t seed{0};
+  /// How feature and label rows are gathered (gather.max_blocks: the one cap of the gathers).
+  /// Automatic fields are filled by the pipeline's GatherSelector (core/gather_tuning.hpp): for
+  /// host memory 32 blocks, which leave SMs to training kernels, or with calibrate_gather what
+  /// the machine's link needs; with a cache tier (cache_bytes) its gathers get the same 32, not
+  /// the tier's standalone full grid. A pipeline whose GPU does nothing else gains from more:
+  /// H200, papers100M demo, preparation alone: 2.47 s per epoch with 32, 2.21 s with 256 (the
+  /// other workers' sampling holds the SMs a 32-block gather waits for). Beside GraphSAGE
+  /// training, 256 slowed the products epoch from 1.12 to 1.69 s.
   gather_policy gather{};
-  std::uint64_t shuffle_seed{0};        ///< key of the per-epoch shuffle (shuffle_epoch)
   /// Batches in flight (in preparation, ready or held). 2 is double buffering; with `workers`
   /// > 1, depth >= workers + 1 lets the workers overlap while the consumer holds a batch.
   int depth{3};
@@ -86,9 +92,6 @@ struct pipeline_options {
   int workers{2};
   /// How the workers wait for the GPU (sleep: no CPU time while waiting; spin: lowest latency).
   wait_mode worker_wait{wait_mode::sleep};
-  /// When > 0, caps the thread blocks of sampling (sampling.max_blocks) and of gathering
-  /// (gather.max_blocks), so that preparation leaves most SMs to training kernels.
-  int max_blocks{0};
   /// Bytes to allocate from the memory resource once at construction and free again, so that a
   /// retaining pool (the pipeline's own, by default) is grown to the working set up front.
   std::size_t reserve_bytes{0};
@@ -111,13 +114,13 @@ struct pipeline_options {
   /// behind the link-bound gathers of other batches holding the SMs. 0: every stage on the
   /// slot's stream (no priorities).
   int gather_priority{default_gather_priority};
-  /// Calibrate the feature gathers at construction on the actual features (host-resident, no
-  /// cache tier, gather.max_blocks and gather.rows_in_flight left 0 and max_blocks 0): a probe
-  /// gather of 64K random rows timed under block caps 32 to SMs x 4 and 1, 2, 4 rows in flight
-  /// (gather_calibration_candidates), the fastest kept unless fewer blocks come within 3%
-  /// (choose_gather_probe); tens of milliseconds, once per process, device, placement and row
-  /// size. The selector's defaults were measured on one machine; this finds what each host's link
-  /// needs. An explicit budget or rows in flight always wins. See feature_gather_policy().
+  /// Measure this machine's host-link ceilings at construction (measured_machine_ceilings,
+  /// algorithms/machine_ceilings.cuh: a few hundred milliseconds, once per process and device)
+  /// and give them to the GatherSelector, which then sizes the feature gathers' block cap to the
+  /// loads in flight the link needs (the selector's fixed defaults were measured on an H200,
+  /// whose link needs 8x fewer than the H100 machine's). Only for host-resident features without
+  /// a cache tier and with gather.max_blocks 0: an explicit cap always wins. Off: the selector
+  /// is told the device (compute capability, SMs) but no ceilings. See feature_gather_policy().
   bool calibrate_gather{default_calibrate_gather};
   /// When not null, every batch records its stages into this timeline (borrowed; it must outlive
   /// the pipeline): "seeds" (the seeds' copy), "sample" (every layer's sampling and relabelling),
@@ -161,16 +164,22 @@ struct minibatch {
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 /// @tparam Feature feature element type of the batches  @tparam Label label type
 /// @tparam Sampler any model of the sampler concept (device/samplers.hpp); with a with_seed
-/// member, each batch samples with its own random stream (pipeline_options::sampling_seed); a
+/// member, each batch samples with its own random stream (pipeline_options::seed); a
 /// temporal_sampler (device/temporal_samplers.hpp) samples each seed at or before its training
 /// time (the constructor with training_times)
 /// @tparam Codec void: features are a table_view<const Feature>; else a row codec
 /// (device/row_codec.hpp) producing Feature: features are an encoded_view<Codec>
 /// (owners/encoded_table.hpp), decoded inside the feature gather, and the cache tier
 /// (options.cache_bytes) holds encoded rows
+/// @tparam GatherSelector the gather selector (core/gather_tuning.hpp) that fills the automatic
+/// fields of the feature gathers' policy, once at construction
 template <class Offset, class Index, class Feature, class Label, class Sampler = uniform_sampler,
-          class Codec = void>
+          class Codec = void, class GatherSelector = default_gather_selector>
 class gnn_preparer {
+  static_assert(is_gather_selector_v<GatherSelector>,
+                "gnndirect::gnn_preparer / minibatch_pipeline: the GatherSelector must be callable as "
+                "gather_policy(gather_policy, const gather_device&, const gather_source&) const "
+                "(core/gather_tuning.hpp)");
   static_assert(is_sampler_v<Sampler>,
                 "gnndirect::gnn_preparer / minibatch_pipeline: the Sampler must model the sampler "
                 "concept (device/samplers.hpp)");
@@ -191,7 +200,7 @@ class gnn_preparer {
   /// @param features device-visible table with a row per node (rows >= graph.num_nodes)
   /// @param labels device-visible array of graph.num_nodes labels
   /// @param training_ids the training node ids (host); ids out of range fail start_epoch
-  /// @param options see pipeline_options (max_blocks is applied here)
+  /// @param options see pipeline_options
   /// @param sampler what every batch draws (reseeded per batch when it has with_seed)
   /// @param mr memory resource for every device array  @param stream stream of the set-up work
   /// @throws invalid_argument (options, shapes, sampling policy, weights missing for a sampler
@@ -238,11 +247,12 @@ class gnn_preparer {
       buffer<std::int64_t> const hot = hot_rows_by_degree(stream, graph_, cache_->capacity(), mr_);
       cache_->rebuild(stream, hot.data(), cache_->capacity());
     }
+    machine_ceilings ceilings{};
     if (options_.calibrate_gather && !cache_ && is_host_resident(features_.kind) && features_.rows > 0 &&
-        options_.gather.max_blocks == 0 && options_.gather.rows_in_flight == 0) {
-      calibrated_ = detail::calibrate_feature_gather<Feature>(features_, feature_policy(), stream, mr_);
-      has_calibration_ = true;
+        options_.gather.max_blocks == 0) {
+      ceilings = measured_machine_ceilings(stream, mr_, options_.host_memory);
     }
+    feature_policy_ = resolved_feature_policy(query_gather_device(ceilings));
   }
 
   /// Allocates a slot's arrays, sized for batch_size seeds: pinned staging and counts (from
@@ -290,9 +300,9 @@ class gnn_preparer {
   std::int64_t start_epoch(std::int64_t epoch)
   {
     order_ = training_ids_;
-    shuffle_epoch(order_, options_.shuffle_seed, epoch);
+    shuffle_epoch(order_, options_.seed, epoch);
     time_order_ = training_times_;  // the same swaps as the ids': the times stay with their ids
-    shuffle_epoch(time_order_, options_.shuffle_seed, epoch);
+    shuffle_epoch(time_order_, options_.seed, epoch);
     if (bad_id_position_ >= 0) {
       auto const position = static_cast<std::size_t>(bad_id_position_);
       throw index_out_of_range(__FILE__, __LINE__, "training_ids", bad_id_position_,
@@ -329,7 +339,7 @@ class gnn_preparer {
                                        cudaMemcpyDefault, sampling));
     timeline_end(timeline, span, sampling);
     batch.seeds = st.seeds.data();
-    batch.sampling_seed = batch_sampling_seed(options_.sampling_seed, epoch, b);
+    batch.sampling_seed = batch_sampling_seed(options_.seed, epoch, b);
     span = timeline_begin(timeline, sampling, b, "sample");
     const std::int64_t* const times = time_order_.empty() ? nullptr : time_order_.data() + batch.first;
     st.sampling_ws = detail::sample_batch_blocks(sampling, graph_, batch.seeds, times,
@@ -376,13 +386,15 @@ class gnn_preparer {
   const std::vector<Index>& epoch_order() const noexcept { return order_; }
   /// @return the hot-row tier of the features, or null when options.cache_bytes is 0
   feature_cache_type* feature_cache() noexcept { return cache_.get(); }
-  /// @return the options in effect (max_blocks applied)
+  /// @return the options in effect
   const pipeline_options& options() const noexcept { return options_; }
-  /// The policy of the feature gathers as given to gather_async: options.gather with the index
-  /// checks of sampling, the host-gather cap through a cache tier and the calibration
-  /// (calibrate_gather) applied; zero fields are filled by the selector per batch.
+  /// The policy of the feature gathers as given to gather_async, every knob explicit:
+  /// options.gather with the index checks of sampling and the host-gather cap through a cache
+  /// tier applied, its automatic fields filled at construction by GatherSelector for this device
+  /// (and its measured ceilings with calibrate_gather) and the features' placement, row size,
+  /// batch bound and codec. Print it with `<<`.
   /// @return the policy
-  gather_policy feature_gather_policy() const { return feature_policy(); }
+  gather_policy feature_gather_policy() const noexcept { return feature_policy_; }
 
  private:
   /// The training times, checked against the sampler (one per id for a temporal one, none else).
@@ -410,17 +422,14 @@ class gnn_preparer {
     GNNDIRECT_EXPECTS(options.batch_size > 0, "minibatch_pipeline: batch_size must be > 0");
     GNNDIRECT_EXPECTS(options.depth >= 1, "minibatch_pipeline: depth must be >= 1");
     GNNDIRECT_EXPECTS(options.workers >= 1, "minibatch_pipeline: workers must be >= 1");
-    GNNDIRECT_EXPECTS(options.max_blocks >= 0, "minibatch_pipeline: max_blocks must be >= 0");
     GNNDIRECT_EXPECTS(options.gather_priority >= -1 && options.gather_priority <= 1,
                       "minibatch_pipeline: gather_priority must be -1, 0 or 1, got " +
                         std::to_string(options.gather_priority));
-    if (options.max_blocks > 0) {
-      options.sampling.max_blocks = options.max_blocks;
-      options.gather.max_blocks = options.max_blocks;
-    }
     for (int fanout : options.fanouts) { validate(sampler, options.sampling, graph, fanout); }
     (void)sample_blocks_bounds(options.batch_size, options.fanouts, graph.num_nodes);
-    (void)select_gather_policy(options.gather, features.kind, detail::feature_load_bytes(features), 0);
+    (void)select_gather_policy(GatherSelector{}, options.gather, gather_device{},
+                               gather_source{features.kind, detail::feature_load_bytes(features), 0,
+                                             detail::feature_decode_expansion<Feature, Codec>()});
     if constexpr (std::is_void_v<Codec>) {
       validate(features, "features");
     } else {
@@ -477,20 +486,22 @@ class gnn_preparer {
     return sample_blocks_bounds(options_.batch_size, options_.fanouts, graph_.num_nodes).back().num_src;
   }
 
-  /// The feature gather's policy: index checks also when only sampling checks are on, so that a
-  /// bad id from a corrupt graph is zero-filled (and raised by complete()), never read.
-  gather_policy feature_policy() const
+  /// The feature gather's policy (feature_gather_policy()), resolved for `device`: index checks
+  /// also when only sampling checks are on, so that a bad id from a corrupt graph is zero-filled
+  /// (and raised by complete()), never read.
+  gather_policy resolved_feature_policy(const gather_device& device) const
   {
     gather_policy policy = options_.gather;
     policy.check_indices = policy.check_indices || options_.sampling.check_indices;
     // Through the cache tier too, the host-gather cap leaves SMs to training.
     if (cache_ && policy.max_blocks == 0) { policy.max_blocks = host_gather_max_blocks(policy.block_threads); }
-    if (has_calibration_) {
-      policy.max_blocks = calibrated_.max_blocks;
-      policy.rows_in_flight = calibrated_.rows_in_flight;
-    }
-    return policy;
+    gather_source const source{features_.kind, detail::feature_load_bytes(features_), input_bound(),
+                               detail::feature_decode_expansion<Feature, Codec>()};
+    return select_gather_policy(GatherSelector{}, policy, device, source);
   }
+
+  /// The resolved policy of the feature gathers.
+  gather_policy feature_policy() const noexcept { return feature_policy_; }
 
   /// Enqueues the feature gather of the input nodes (their count read on the device) and the
   /// label gather of the seeds into the slot's bound-sized storage, after the sampling enqueued
@@ -553,8 +564,7 @@ class gnn_preparer {
   std::vector<Index> order_;  // the epoch's shuffled ids; read by the workers
   std::vector<std::int64_t> time_order_;  // their times, shuffled alike (temporal samplers)
   int slots_{0};              // slots initialised (init_batch runs on the constructing thread)
-  gather_probe calibrated_{};    // the feature gathers' calibrated cap and rows in flight
-  bool has_calibration_{false};  // calibrated_ applies (calibrate_gather ran)
+  gather_policy feature_policy_{};  // the feature gathers' policy, resolved at construction
 };
 
 GNNDIRECT_NAMESPACE_END

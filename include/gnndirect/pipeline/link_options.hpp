@@ -15,6 +15,11 @@
 
 GNNDIRECT_NAMESPACE_BEGIN
 
+/// The key of the negatives' random stream derived from link_options::seed: distinct from the
+/// sampler's (which is the seed itself), so that negatives and neighbours never draw alike.
+/// @param seed link_options::seed  @return the base key of batch_sampling_seed for the negatives
+constexpr std::uint64_t link_negative_key(std::uint64_t seed) noexcept { return seed ^ 0x9E3779B97F4A7C15ull; }
+
 /// The seed edges of a link_preparer (host memory, copied at construction).
 /// @tparam Index node id type  @tparam Label edge label type
 template <class Index, class Label>
@@ -35,10 +40,10 @@ struct link_options {
   std::int64_t batch_size{1024};        ///< positive seed edges per batch (> 0)
   bool drop_last{false};                ///< drop a last batch smaller than batch_size
   sampling_policy sampling{};           ///< tile, block budget and checks of the sampling
-  std::uint64_t sampling_seed{0};       ///< base of every batch's sampler seed (file comment)
+  /// The one random key (as pipeline_options::seed): the epoch's shuffle of the seed edges, each
+  /// batch's sampler seed and its negatives' key are separate streams of it (file comment).
+  std::uint64_t seed{0};
   gather_policy gather{};               ///< the feature gathers (defaults per placement)
-  std::uint64_t shuffle_seed{0};        ///< key of the per-epoch shuffle of the seed edges
-  std::uint64_t negative_seed{0};       ///< base of every batch's negative-sampling key
   bool strict{false};                   ///< redraw negatives that are edges (sorted lists needed)
   int max_attempts{8};                  ///< draws per negative when strict (>= 1), the last kept
   host_resource_ref host_memory{};      ///< pinned staging's resource (default cudaHostAlloc)

@@ -7,16 +7,17 @@
 ///
 /// Batch b of epoch e, on the stream of the slot it occupies:
 /// 1. its P positives are seed edges [b * batch_size, ...) of the epoch's order (the positions
-///    0..S-1 of the seed edges shuffled with shuffle_epoch(positions, shuffle_seed, e));
+///    0..S-1 of the seed edges shuffled with shuffle_epoch(positions, seed, e));
 /// 2. N = negative_count(negatives, P) negatives follow them: sample_negatives_async with
-///    negative_options{batch_sampling_seed(negative_seed, e, b), b, strict, max_attempts} and
+///    negative_options{batch_sampling_seed(link_negative_key(seed), e, b), b, strict,
+///    max_attempts} and
 ///    the NegativeSampler type, so the E = P + N seed edges are the positives then the negatives;
 /// 3. relabel_edge_seeds_async gives the seed nodes (distinct endpoints, first appearance) and
 ///    edge_label_index = (local[0, E), local[E, 2E)); with a temporal sampler each seed edge's
 ///    time is its positive's (binary negative k: positive k mod P; triplet: k / amount, the one
 ///    whose source it keeps) and a seed node's query time is the earliest of its seed edges';
 /// 4. the blocks are sampled from the seed nodes with the Sampler reseeded by
-///    batch_sampling_seed(sampling_seed, e, b): sample_blocks_async, or for a temporal_sampler
+///    batch_sampling_seed(seed, e, b): sample_blocks_async, or for a temporal_sampler
 ///    sample_temporal_blocks_async with the seed nodes' times (no block holds an edge later than
 ///    the seed edges whose nodes reach it), the batch's seed edges excluded from message passing
 ///    when link_seeds::edge_ids is given (the temporal sampler's excluded_edges; other samplers

@@ -53,20 +53,22 @@ struct pipeline_stats {
 /// @tparam Feature feature element type  @tparam Label label type (trivially copyable)
 /// @tparam Sampler what every batch draws: any model of the sampler concept
 /// (device/samplers.hpp); with a with_seed member each batch gets its own random stream
-/// (pipeline_options::sampling_seed); a temporal_sampler needs one query time per training id
+/// (pipeline_options::seed); a temporal_sampler needs one query time per training id
 /// (the constructor with training_times)
 /// @tparam Codec void (features: table_view<const Feature>) or a row codec producing Feature
 /// (features: encoded_view<Codec>, decoded inside the feature gather; see gnn_preparer)
+/// @tparam GatherSelector the gather selector (core/gather_tuning.hpp) that fills the feature
+/// gathers' automatic knobs (feature_gather_policy())
 ///
 /// The graph, features and labels are borrowed (views): they must outlive the pipeline. Not
 /// copyable or movable (worker threads refer to it). next() and release() are for one consumer
 /// thread; stats() may be called from any thread.
 template <class Offset, class Index, class Feature, class Label, class Sampler = uniform_sampler,
-          class Codec = void>
+          class Codec = void, class GatherSelector = default_gather_selector>
 class minibatch_pipeline {
  public:
   /// The preparer (the GNN recipe) the scheduler runs.
-  using preparer_type = gnn_preparer<Offset, Index, Feature, Label, Sampler, Codec>;
+  using preparer_type = gnn_preparer<Offset, Index, Feature, Label, Sampler, Codec, GatherSelector>;
   /// The batch type next() hands out.
   using batch_type = typename preparer_type::batch_type;
 
@@ -128,7 +130,7 @@ class minibatch_pipeline {
 
   /// Starts epoch `epoch`: stops the previous epoch's workers (batches still held are treated as
   /// released on the stream they were handed to), shuffles the training ids with
-  /// shuffle_epoch(ids, options.shuffle_seed, epoch) and starts the workers.
+  /// shuffle_epoch(ids, options.seed, epoch) and starts the workers.
   /// @param epoch the epoch
   /// @throws std::system_error when a thread cannot be started (the ones started keep working).
   void start_epoch(std::int64_t epoch) { scheduler_.start_epoch(epoch); }
@@ -163,7 +165,7 @@ class minibatch_pipeline {
     return pipeline_stats{s.batches_prepared, s.payload_bytes, s.epoch, std::move(s.batches)};
   }
 
-  /// The feature gathers' policy (gnn_preparer::feature_gather_policy: calibration applied).
+  /// The feature gathers' policy, every knob explicit (gnn_preparer::feature_gather_policy).
   /// @return the policy
   gather_policy feature_gather_policy() const { return preparer_.feature_gather_policy(); }
 
@@ -173,7 +175,7 @@ class minibatch_pipeline {
   /// The stream of the pipeline's own set-up work (pool reserve, cache fill). Batches are
   /// prepared on the streams of their slots.  @return the stream
   cudaStream_t side_stream() const noexcept { return stream_.get(); }
-  /// @return the options in effect (max_blocks applied)
+  /// @return the options in effect
   const pipeline_options& options() const noexcept { return preparer_.options(); }
 
  private:

@@ -79,11 +79,11 @@ struct typed_pipeline_options {
   std::int64_t batch_size{1024};      ///< seeds per batch (> 0)
   bool drop_last{false};              ///< drop a last batch smaller than batch_size
   sampling_policy sampling{};         ///< tile, budget and checks of every relation's sampling
-  /// Base of every batch's random stream: batch b of epoch e samples with every sampler
-  /// reseeded by batch_sampling_seed(sampling_seed, e, b) (those with with_seed).
-  std::uint64_t sampling_seed{0};
+  /// The key of every random choice, as pipeline_options::seed: epoch e's shuffle is
+  /// shuffle_epoch(ids, seed, e), and its batch b samples with every sampler reseeded by
+  /// batch_sampling_seed(seed, e, b) (those with with_seed).
+  std::uint64_t seed{0};
   gather_policy gather{};             ///< feature and label gathers (defaults per placement)
-  std::uint64_t shuffle_seed{0};      ///< key of the per-epoch shuffle (shuffle_epoch)
   bool edge_ids{true};                ///< keep the sampled edges' ids
   /// Pinned staging's resource (the seeds, the counts read back); default cudaHostAlloc.
   host_resource_ref host_memory{};
@@ -196,7 +196,7 @@ class typed_preparer {
   std::int64_t start_epoch(std::int64_t epoch)
   {
     order_ = training_ids_;
-    shuffle_epoch(order_, options_.shuffle_seed, epoch);
+    shuffle_epoch(order_, options_.seed, epoch);
     if (bad_id_position_ >= 0) {
       throw index_out_of_range(__FILE__, __LINE__, "training_ids", bad_id_position_,
                                static_cast<std::int64_t>(training_ids_[static_cast<std::size_t>(bad_id_position_)]),
@@ -222,7 +222,7 @@ class typed_preparer {
                                        sizeof(Index) * static_cast<std::size_t>(batch.num_seeds),
                                        cudaMemcpyDefault, stream));
     batch.seeds = st.seeds.data();
-    batch.sampling_seed = batch_sampling_seed(options_.sampling_seed, epoch, b);
+    batch.sampling_seed = batch_sampling_seed(options_.seed, epoch, b);
     sample_typed_blocks_async(stream, graph_, seed_type_, batch.seeds, batch.num_seeds, options_.fanouts,
                               detail::reseeded_all(samplers_, batch.sampling_seed), options_.sampling,
                               st.blocks.ref(), st.blocks.workspace());

@@ -23,11 +23,10 @@
   X(fanouts, fanouts, counts)                       \
   X(batch_size, batch_size, count)                  \
   X(drop_last, drop_last, flag)                     \
-  X(sampling_seed, sampling_seed, key)              \
-  X(shuffle_seed, shuffle_seed, key)                \
+  X(seed, seed, key)                                \
   X(depth, depth, count)                            \
   X(workers, workers, count)                        \
-  X(max_blocks, max_blocks, count)                  \
+  X(sampling_max_blocks, sampling.max_blocks, count) \
   X(gather_max_blocks, gather.max_blocks, count)    \
   X(reserve_bytes, reserve_bytes, count)            \
   X(cache_bytes, cache_bytes, count)

@@ -8,6 +8,7 @@
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/core/gather_policy.hpp>
+#include <gnndirect/core/gather_tuning.hpp>
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/resource.hpp>
@@ -198,7 +199,11 @@ template <move_direction Dir>
 move_plan plan_move(const gather_policy& policy, memory_kind remote_kind, std::size_t row_bytes,
                     std::int64_t count, int decode_expansion = 1)
 {
-  move_plan plan{select_gather_policy(policy, remote_kind, row_bytes, count, decode_expansion), false, false};
+  // The device is left unknown: a plain call keeps the defaults measured on the H200; a caller
+  // tuning for its machine passes a policy resolved with its ceilings (every knob explicit,
+  // which this selection keeps).
+  move_plan plan{select_gather_policy(policy, gather_device{}, gather_source{remote_kind, row_bytes, count, decode_expansion}),
+                 false, false};
   bool const wants_sort = plan.policy.order == locality_order::sorted ||
                           (Dir == move_direction::scatter && !plan.policy.unique_indices);
   plan.sorted = wants_sort && count > 1;

@@ -16,6 +16,7 @@
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/table_view.hpp>
 #include <gnndirect/core/version.hpp>
+#include <gnndirect/device/decode_row.cuh>
 #include <gnndirect/detail/pipeline/temporal_batches.cuh>
 #include <gnndirect/device/row_codec.hpp>
 #include <gnndirect/owners/buffer.hpp>
@@ -26,11 +27,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <map>
-#include <mutex>
-#include <random>
 #include <string>
-#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -128,84 +125,17 @@ std::size_t feature_load_bytes(const encoded_view<Codec>& rows) noexcept
 {
   return static_cast<std::size_t>(rows.load_bytes());
 }
-/// Rows a calibration probe gathers (fewer when the table is smaller): 64K random rows, a few
-/// milliseconds per probe over a host link.
-inline constexpr std::int64_t calibration_probe_rows = 65536;
-
-/// Process-wide results of calibrate_feature_gather, by (device, placement, bytes loaded per row,
-/// bytes written per row): each source is calibrated once per process.
-inline std::map<std::tuple<int, int, std::size_t, std::size_t>, gather_probe>& calibration_cache(std::mutex*& lock)
+/// Decoded bytes per loaded byte of the feature gather (the gather's own rule): the codec's
+/// expansion into Feature, 1 for plain rows.
+template <class Feature, class Codec>
+constexpr int feature_decode_expansion() noexcept
 {
-  static std::mutex mutex;
-  static std::map<std::tuple<int, int, std::size_t, std::size_t>, gather_probe> cache;
-  lock = &mutex;
-  return cache;
-}
-
-/// Calibrates the feature gather on its actual source: times gather_async of the same random
-/// probe rows (calibration_probe_rows or all rows) into Feature rows for every candidate of
-/// gather_calibration_candidates (the caller's `base` policy otherwise, sort included), one
-/// untimed run then the median of three, and returns choose_gather_probe's pick. Cached per
-/// device, placement and row size. Synchronous on `stream`; scratch from `mr`.
-/// @throws what gather_async throws, cuda_error.
-template <class Feature, class Rows>
-gather_probe calibrate_feature_gather(const Rows& features, gather_policy base, cudaStream_t stream, resource_ref mr)
-{
-  int const device = require_device();
-  std::size_t const load_bytes = feature_load_bytes(features);
-  std::size_t const out_bytes = static_cast<std::size_t>(features.cols) * sizeof(Feature);
-  std::tuple<int, int, std::size_t, std::size_t> const key{device, static_cast<int>(features.kind), load_bytes,
-                                                           out_bytes};
-  std::mutex* lock = nullptr;
-  auto& cache = calibration_cache(lock);
-  {
-    std::lock_guard<std::mutex> const guard(*lock);
-    auto const hit = cache.find(key);
-    if (hit != cache.end()) { return hit->second; }
+  if constexpr (std::is_void_v<Codec>) {
+    return 1;
+  } else {
+    constexpr int expansion = decoded_bytes_per_load<Codec, Feature, 16> / 16;
+    return expansion < 1 ? 1 : expansion;
   }
-  std::int64_t const n = std::min<std::int64_t>(features.rows, calibration_probe_rows);
-  std::vector<std::int64_t> host_ids(static_cast<std::size_t>(n));
-  std::mt19937_64 rng(0x6A7E5EEDu);  // the same probe on every run: calibration compares policies, not draws
-  std::uniform_int_distribution<std::int64_t> row(0, std::max<std::int64_t>(features.rows - 1, 0));
-  for (auto& id : host_ids) { id = row(rng); }
-  buffer<std::int64_t> ids(static_cast<std::size_t>(n), stream, mr);
-  GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(ids.data(), host_ids.data(), host_ids.size() * sizeof(std::int64_t),
-                                     cudaMemcpyHostToDevice, stream));
-  buffer<Feature> out(static_cast<std::size_t>(std::max<std::int64_t>(1, n * features.cols)), stream, mr);
-  table_view<Feature> const dst(out.data(), n, features.cols, features.cols, memory_kind::device);
-  buffer<unsigned char> ws(gather_workspace_bytes<std::int64_t>(n, features.rows, features.kind, load_bytes, base),
-                           stream, mr);
-  workspace_view const view{ws.data(), ws.bytes()};
-  auto timing_event = [] {
-    cudaEvent_t event{};
-    GNNDIRECT_CUDA_TRY(cudaEventCreate(&event));
-    return event_handle(event);
-  };
-  event_handle const start = timing_event();
-  event_handle const stop = timing_event();
-  std::vector<gather_probe> probes = gather_calibration_candidates(device_attribute(cudaDevAttrMultiProcessorCount, device));
-  for (auto& probe : probes) {
-    gather_policy policy = base;
-    policy.max_blocks = probe.max_blocks * 256 / policy.block_threads;  // candidates count 256-thread blocks
-    policy.rows_in_flight = probe.rows_in_flight;
-    std::vector<double> times;
-    for (int run = 0; run < 4; ++run) {
-      GNNDIRECT_CUDA_TRY(cudaEventRecord(start.get(), stream));
-      gather_async(stream, features, ids.data(), n, dst, view, policy);
-      GNNDIRECT_CUDA_TRY(cudaEventRecord(stop.get(), stream));
-      GNNDIRECT_CUDA_TRY(cudaEventSynchronize(stop.get()));
-      float ms = 0;
-      GNNDIRECT_CUDA_TRY(cudaEventElapsedTime(&ms, start.get(), stop.get()));
-      if (run > 0) { times.push_back(1e-3 * static_cast<double>(ms)); }  // run 0 warms up
-    }
-    std::sort(times.begin(), times.end());
-    probe.seconds = std::max(times[times.size() / 2], 1e-9);
-  }
-  gather_check(stream, view, features.rows);
-  gather_probe chosen = choose_gather_probe(probes);
-  chosen.max_blocks = chosen.max_blocks * 256 / base.block_threads;
-  std::lock_guard<std::mutex> const guard(*lock);
-  return cache.emplace(key, chosen).first->second;
 }
 
 }  // namespace detail

@@ -118,7 +118,7 @@ std::int64_t link_preparer<Offset, Index, Feature, Label, Sampler, Negatives, Ne
 {
   order_.resize(seeds_.src.size());
   std::iota(order_.begin(), order_.end(), std::int64_t{0});
-  shuffle_epoch(order_, options_.shuffle_seed, epoch);
+  shuffle_epoch(order_, options_.seed, epoch);
   return num_batches();
 }
 
@@ -199,7 +199,7 @@ void link_preparer<Offset, Index, Feature, Label, Sampler, Negatives, NegativeSa
     copy(st.excluded.data(), st.excluded_staging.data(), n(st.num_excluded) * sizeof(std::int64_t));
   }
   // Negatives after the positives, then the seed nodes and edge_label_index of all E.
-  batch.negative_seed = batch_sampling_seed(options_.negative_seed, epoch, b);
+  batch.negative_seed = batch_sampling_seed(link_negative_key(options_.seed), epoch, b);
   negative_options const negative{batch.negative_seed, b, options_.strict, options_.max_attempts};
   workspace_view const negative_ws{st.negative_ws.data(), st.negative_ws.bytes()};
   sample_negatives_async(stream, graph_, st.src.data(), st.dst.data(), p, negatives_, negative, st.src.data() + p,
@@ -218,7 +218,7 @@ void link_preparer<Offset, Index, Feature, Label, Sampler, Negatives, NegativeSa
   edge_seeds_check(stream, seeds_ws, graph_.num_nodes);
   batch.num_seed_nodes = counts[0];
   batch.num_unresolved = counts[1];
-  batch.sampling_seed = batch_sampling_seed(options_.sampling_seed, epoch, b);
+  batch.sampling_seed = batch_sampling_seed(options_.seed, epoch, b);
   sample_blocks(batch, stream);
   copy(counts + 2, st.blocks.counts(), 2 * options_.fanouts.size() * sizeof(std::int64_t));
   auto const& last = st.blocks.ref().layers.back();
