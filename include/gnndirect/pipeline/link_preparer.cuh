@@ -44,6 +44,7 @@
 #include <gnndirect/algorithms/sample_temporal_blocks_async.cuh>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/gather_policy.hpp>
+#include <gnndirect/core/gather_tuning.hpp>
 #include <gnndirect/core/host_resource.hpp>
 #include <gnndirect/core/resource.hpp>
 #include <gnndirect/core/sampled_refs.hpp>

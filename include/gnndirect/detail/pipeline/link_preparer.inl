@@ -40,7 +40,7 @@ link_preparer<Offset, Index, Feature, Label, Sampler, Negatives, NegativeSampler
                       "seed edges, from link_seeds::edge_ids)");
   }
   (void)sample_blocks_bounds(seed_node_bound(), options_.fanouts, graph_.num_nodes);
-  (void)select_gather_policy(options_.gather, features_.kind, features_.row_bytes(), 0);
+  (void)select_gather_policy(options_.gather, gather_device{}, gather_source{features_.kind, features_.row_bytes(), 0, 1});
 }
 
 template <class Offset, class Index, class Feature, class Label, class Sampler, class Negatives, class NegativeSampler>
