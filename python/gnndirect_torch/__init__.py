@@ -31,10 +31,12 @@ from ._extension import load_extension
 from .table import Graph, Table, empty, host_memory_info, register_tensor, to_placement
 from .ops import gather, placement_of, sample_blocks, sample_neighbors, scatter
 from .loader import NeighborLoader
+from .link import LinkBatch, LinkNeighborLoader, NegativeSampling, sample_negatives, sample_temporal_blocks
 
 __all__ = [
     "PLACEMENTS", "__version__", "gather", "scatter", "sample_neighbors", "sample_blocks",
     "load_extension", "placement_of", "Table", "Graph", "register_tensor", "to_placement",
     "empty", "host_memory_info",
     "NeighborLoader", "Batch", "Block", "blocks_from_pyg",
+    "LinkNeighborLoader", "LinkBatch", "NegativeSampling", "sample_negatives", "sample_temporal_blocks",
 ]
