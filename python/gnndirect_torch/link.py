@@ -40,6 +40,36 @@ class Negatives(NamedTuple):
     unresolved: torch.Tensor
 
 
+_fakes_registered = False
+
+
+def _load() -> None:
+    """load_extension, then (once) the fake kernels of this module's ops (torch.compile,
+    FakeTensor, opcheck: data-dependent sizes are dynamic)."""
+    global _fakes_registered
+    load_extension()
+    if _fakes_registered:
+        return
+    _fakes_registered = True
+
+    @torch.library.register_fake("gnndirect::sample_negatives")
+    def _negatives_fake(indptr, indices, src, dst, mode, amount, seed=0, batch=0, strict=False, max_attempts=8):
+        count = math.ceil(amount * src.shape[0]) if mode == "binary" else int(amount) * src.shape[0]
+        return src.new_empty((count,)), src.new_empty((count,)), src.new_empty((), dtype=torch.int64)
+
+    @torch.library.register_fake("gnndirect::sample_temporal_blocks")
+    def _temporal_fake(indptr, indices, seeds, seed_times, fanouts, times, time_form="edge", strategy="uniform",
+                       seed=0, excluded=None, check=True):
+        ctx = torch.library.get_ctx()
+        out, num_dst = [], seeds.shape[0]
+        for _ in fanouts:
+            num_src, edges = ctx.new_dynamic_size(), ctx.new_dynamic_size()
+            out += [seeds.new_empty((num_src,), dtype=indices.dtype), seeds.new_empty((num_dst + 1,), dtype=torch.int64),
+                    seeds.new_empty((edges,), dtype=indices.dtype), seeds.new_empty((edges,), dtype=indptr.dtype)]
+            num_dst = num_src
+        return out
+
+
 def _csr_tensors(graph, indices):
     if isinstance(graph, Graph):
         return graph.indptr, graph.indices
@@ -72,7 +102,7 @@ def sample_negatives(graph, src: torch.Tensor, dst: torch.Tensor, *, mode: str =
         IndexError: a positive outside [0, num_nodes).  ValueError: a bad mode, amount,
         max_attempts, lengths, or negatives to draw from an empty graph.  TypeError: dtypes.
     """
-    load_extension()
+    _load()
     indptr, idx = _csr_tensors(graph, indices)
     _check_fork("gnndirect_torch.sample_negatives", indptr, idx, src, dst)
     if isinstance(amount, bool) or not isinstance(amount, (int, float)):
@@ -105,7 +135,7 @@ def sample_temporal_blocks(graph, seeds: torch.Tensor, seed_times: torch.Tensor,
         unsorted excluded ids (CPU).  TypeError: dtypes (times must be int64).  IndexError: a
         seed outside the graph.
     """
-    load_extension()
+    _load()
     fans = check_fanouts(fanouts)
     indptr, idx = _csr_tensors(graph, indices)
     _check_fork("gnndirect_torch.sample_temporal_blocks", indptr, idx, seeds, seed_times, times)

@@ -337,7 +337,7 @@ class GnnDirectSampler(BaseSampler):
                                                    amount=neg.amount, seed=batch_key(key, 1),
                                                    strict=neg.strict, max_attempts=neg.max_attempts)
         label = None if index.label is None else index.label.to(graph.device)
-        time = None if index.time is None or self.times is None else index.time.to(graph.device, torch.int64)
+        time = None if index.time is None else index.time.to(graph.device, torch.int64)
         seeds, node_time, fields = link_seeds(src, dst, src.numel(), neg, neg_src, neg_dst, label, time)
         blocks = self._blocks(seeds.to(graph.indices.dtype), node_time, key)
         n_id, edge_index, e_id, nodes, edges = blocks_to_pyg(blocks)
