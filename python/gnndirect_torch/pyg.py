@@ -1,6 +1,7 @@
 """PyG adapter: a FeatureStore and a GraphStore backed by gnndirect, and a BaseSampler that
-samples on the GPU with gnndirect, so that ``torch_geometric.loader.NodeLoader`` drives
-training without pyg-lib, torch-sparse or torch-scatter.
+samples on the GPU with gnndirect, so that ``torch_geometric.loader.NodeLoader`` (temporal too:
+``time_attr``, ``temporal_strategy``) and ``LinkLoader`` (LinkNeighborLoader's link batches,
+negatives included) drive training without pyg-lib, torch-sparse or torch-scatter.
 
     from torch_geometric.loader import NodeLoader
     from gnndirect_torch.pyg import GnnDirectFeatureStore, GnnDirectGraphStore, GnnDirectSampler
