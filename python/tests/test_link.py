@@ -502,13 +502,15 @@ def test_link_loader_cuda_equals_cpu(seed, neg, temporal):
                               fanouts=[8, 4], batch_size=512, shuffle=True, seed=seed, **kw_gpu)
     for p, q in zip(a, b):
         assert torch.equal(p.input_id, q.input_id)
-        assert torch.equal(p.x, q.x.cpu())
+        assert torch.equal(q.x.cpu(), x[q.n_id.long().cpu()])
+        assert torch.equal(p.src, q.src.cpu()) and torch.equal(p.dst, q.dst.cpu()), "negatives bit for bit"
         for name in ("edge_label_index", "edge_label", "src_index", "dst_pos_index", "dst_neg_index"):
             u, v = getattr(p, name), getattr(q, name)
             assert (u is None) == (v is None) and (u is None or torch.equal(u, v.cpu())), name
         if not temporal:  # the static CPU blocks come from the fast CPU sampler (other draws)
             continue
         assert _blocks_as_lists([_cpu_block(b) for b in q.blocks]) == _blocks_as_lists(p.blocks)
+        assert torch.equal(p.x, q.x.cpu()) and torch.equal(p.seed_node_time, q.seed_node_time.cpu())
 
 
 def _cpu_block(b):
