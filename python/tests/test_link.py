@@ -523,9 +523,12 @@ def _cpu_block(b):
 pyg = pytest.importorskip("torch_geometric")
 
 
-def _pyg_stores(x, edge_index, num_nodes, node_time=None):
+DEVICES = ["cpu", pytest.param("cuda", marks=cuda)]
+
+
+def _pyg_stores(x, edge_index, num_nodes, node_time=None, device="cuda"):
     from gnndirect_torch.pyg import GnnDirectFeatureStore, GnnDirectGraphStore
-    fs, gs = GnnDirectFeatureStore(), GnnDirectGraphStore()
+    fs, gs = GnnDirectFeatureStore(device=device), GnnDirectGraphStore(device=device)
     fs.put_tensor(x, group_name=None, attr_name="x", index=None)
     if node_time is not None:
         fs.put_tensor(node_time, group_name=None, attr_name="time", index=None)
@@ -567,49 +570,102 @@ def test_sample_from_edges_metadata(seed, neg):
     assert all((int(node[r]), int(node[c])) in existing for r, c in zip(out.row, out.col))
 
 
-@cuda
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("neg", ["binary", "triplet"])
-def test_pyg_link_neighbor_loader_over_stores(seed, neg):
-    from torch_geometric.loader import LinkNeighborLoader, LinkLoader
+def test_pyg_link_neighbor_loader_over_stores(seed, neg, device):
+    """PyG's own LinkNeighborLoader class over gnndirect's stores, sampling with GnnDirectSampler."""
+    from torch_geometric.loader import LinkNeighborLoader
     from torch_geometric.sampler import NegativeSampling
     from gnndirect_torch.pyg import GnnDirectSampler
     edge_index = torch.randint(0, 1000, (2, 8000))
     x = torch.randn(1000, 12)
-    fs, gs = _pyg_stores(x, edge_index, 1000)
+    fs, gs = _pyg_stores(x, edge_index, 1000, device=device)
     sampler = GnnDirectSampler((fs, gs), [5, 3], seed=seed)
-    loader = LinkLoader((fs, gs), sampler, edge_label_index=(None, edge_index[:, :1000]),
-                        neg_sampling=NegativeSampling(neg, 2), batch_size=256, shuffle=True)
-    count = 0
+    loader = LinkNeighborLoader((fs, gs), num_neighbors=[5, 3], neighbor_sampler=sampler,
+                                edge_label_index=(None, edge_index[:, :1000]),
+                                neg_sampling=NegativeSampling(neg, 2), batch_size=256, shuffle=True)
+    seen = []
     for data in loader:
-        count += data.input_id.numel()
+        seen.append(data.input_id.cpu())
         assert torch.equal(data.x.cpu(), x[data.n_id.cpu()])
         P = data.input_id.numel()
+        pos = edge_index[:, data.input_id.cpu()]
         if neg == "binary":
             glob = data.n_id[data.edge_label_index].cpu()
-            assert torch.equal(glob[:, :P], edge_index[:, data.input_id])
-            assert data.edge_label.shape == (3 * P,)
+            assert torch.equal(glob[:, :P], pos), "edge_label_index maps back to the seed edges"
+            assert torch.equal(data.edge_label.cpu(), torch.cat([torch.ones(P), torch.zeros(2 * P)]))
         else:
-            assert torch.equal(data.n_id[data.src_index].cpu(), edge_index[0, data.input_id])
+            assert torch.equal(data.n_id[data.src_index].cpu(), pos[0])
+            assert torch.equal(data.n_id[data.dst_pos_index].cpu(), pos[1])
             assert data.dst_neg_index.shape == (P, 2)
-    assert count == 1000
-    # PyG's own LinkNeighborLoader class accepts the stores too when given our sampler's class
-    # through LinkLoader; its constructor builds PyG's NeighborSampler, so LinkLoader is the entry.
-    assert LinkNeighborLoader is not None
+        existing = set(map(tuple, edge_index.t().tolist()))
+        n_id = data.n_id.cpu()
+        assert all((int(n_id[r]), int(n_id[c])) in existing for r, c in data.edge_index.t().cpu().tolist())
+    assert torch.equal(torch.cat(seen).sort().values, torch.arange(1000))
 
 
-@cuda
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("strategy", ["uniform", "last"])
-def test_pyg_temporal_node_loader(seed, strategy):
-    from torch_geometric.loader import NodeLoader
+def test_pyg_temporal_neighbor_loader(seed, strategy, device):
+    """PyG's NeighborLoader with time_attr / input_time over the stores: no sampled node is later
+    than its batch's latest seed time (node times), and the blocks equal the CPU op's."""
+    from torch_geometric.loader import NeighborLoader
     from gnndirect_torch.pyg import GnnDirectSampler
     edge_index = torch.randint(0, 1000, (2, 8000))
     x = torch.randn(1000, 12)
     node_time = torch.randint(0, 50, (1000,))
-    fs, gs = _pyg_stores(x, edge_index, 1000, node_time)
+    fs, gs = _pyg_stores(x, edge_index, 1000, node_time, device=device)
     sampler = GnnDirectSampler((fs, gs), [5, 3], seed=seed, time_attr="time", temporal_strategy=strategy)
-    seeds = torch.arange(300)
-    loader = NodeLoader((fs, gs), sampler, input_nodes=seeds, input_time=node_time[seeds], batch_size=100)
-    for data in loader:
+    seeds = torch.randperm(1000)[:300]
+    input_time = torch.randint(10, 50, (300,))
+    loader = NeighborLoader((fs, gs), num_neighbors=[5, 3], neighbor_sampler=sampler, input_nodes=seeds,
+                            input_time=input_time, time_attr="time", batch_size=100)
+    cpu_graph = gd.Graph.from_edge_index(edge_index, 1000, device="cpu")
+    for b, data in enumerate(loader):
         n_id = data.n_id.cpu()
-        assert int(node_time[n_id].max()) <= int(node_time[n_id[:data.batch_size]].max())
+        batch_seeds, batch_times = seeds[b * 100:(b + 1) * 100], input_time[b * 100:(b + 1) * 100]
+        assert torch.equal(n_id[:100], batch_seeds)
+        assert n_id.numel() == 100 or int(node_time[n_id[100:]].max()) <= int(batch_times.max())
         assert torch.equal(data.x.cpu(), x[n_id])
+        ref = gd.sample_temporal_blocks(cpu_graph, batch_seeds, batch_times, [5, 3], times=node_time,
+                                        time_form="node", strategy=strategy, seed=sampler_key(seed, b))
+        assert torch.equal(n_id, ref[-1].src_nodes.long())
+
+
+def sampler_key(seed, b):
+    """GnnDirectSampler's key of its batch b (SplitMix64 of seed * golden + b + 1)."""
+    z = (seed * 0x9E3779B97F4A7C15 + b + 1) & M64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+    z ^= z >> 31
+    return z - (1 << 64) if z >= (1 << 63) else z
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_pyg_temporal_link_neighbor_loader(seed, device):
+    """PyG's LinkNeighborLoader with edge_label_time and a node time_attr: each seed node is
+    sampled at the earliest time of its seed edges (the CPU op reproduces the batch)."""
+    from torch_geometric.loader import LinkNeighborLoader
+    from gnndirect_torch.pyg import GnnDirectSampler
+    edge_index = torch.randint(0, 500, (2, 5000))
+    x = torch.randn(500, 4)
+    node_time = torch.randint(0, 50, (500,))
+    fs, gs = _pyg_stores(x, edge_index, 500, node_time, device=device)
+    sampler = GnnDirectSampler((fs, gs), [4, 2], seed=seed, time_attr="time", temporal_strategy="uniform")
+    label_time = torch.randint(10, 50, (400,))
+    loader = LinkNeighborLoader((fs, gs), num_neighbors=[4, 2], neighbor_sampler=sampler,
+                                edge_label_index=(None, edge_index[:, :400]), edge_label_time=label_time,
+                                time_attr="time", neg_sampling="binary", batch_size=100)
+    cpu_graph = gd.Graph.from_edge_index(edge_index, 500, device="cpu")
+    for b, data in enumerate(loader):
+        P = data.input_id.numel()
+        t = label_time[data.input_id.cpu()]
+        assert torch.equal(data.edge_label_time.cpu(), t.repeat(2))
+        eli = data.edge_label_index.cpu()
+        num_seeds = data.num_sampled_nodes[0]
+        when = torch.full((num_seeds,), 2**63 - 1).scatter_reduce_(0, eli.reshape(-1), t.repeat(4), reduce="amin")
+        n_id = data.n_id.cpu()
+        ref = gd.sample_temporal_blocks(cpu_graph, n_id[:num_seeds], when, [4, 2], times=node_time,
+                                        time_form="node", seed=sampler_key(seed, b))
+        assert torch.equal(n_id, ref[-1].src_nodes.long())
+        assert n_id.numel() == num_seeds or int(node_time[n_id[num_seeds:]].max()) <= int(t.max())
