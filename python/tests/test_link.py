@@ -669,3 +669,30 @@ def test_pyg_temporal_link_neighbor_loader(seed, device):
                                         time_form="node", seed=sampler_key(seed, b))
         assert torch.equal(n_id, ref[-1].src_nodes.long())
         assert n_id.numel() == num_seeds or int(node_time[n_id[num_seeds:]].max()) <= int(t.max())
+
+
+def test_gnndirect_sampler_temporal_bad_input():
+    from torch_geometric.sampler import EdgeSamplerInput, NodeSamplerInput
+    from gnndirect_torch.pyg import GnnDirectSampler
+    edge_index = torch.randint(0, 50, (2, 300))
+    graph = gd.Graph.from_edge_index(edge_index, 50, device="cpu")
+    with pytest.raises(ValueError, match="entries"):
+        GnnDirectSampler(graph, [2], edge_time=torch.zeros(299, dtype=torch.int64))
+    with pytest.raises(TypeError, match="int64"):
+        GnnDirectSampler(graph, [2], node_time=torch.zeros(50, dtype=torch.int32))
+    with pytest.raises(ValueError, match="one of"):
+        GnnDirectSampler(graph, [2], node_time=torch.zeros(50, dtype=torch.int64),
+                         edge_time=torch.zeros(300, dtype=torch.int64))
+    with pytest.raises(ValueError, match="temporal_strategy"):
+        GnnDirectSampler(graph, [2], node_time=torch.zeros(50, dtype=torch.int64), temporal_strategy="first")
+    sampler = GnnDirectSampler(graph, [2], edge_time=torch.zeros(300, dtype=torch.int64))
+    assert sampler.is_temporal
+    with pytest.raises(ValueError, match="seed times"):
+        sampler.sample_from_nodes(NodeSamplerInput(None, torch.arange(5)))
+    with pytest.raises(ValueError, match="edge_label_time"):
+        sampler.sample_from_edges(EdgeSamplerInput(None, edge_index[0, :5], edge_index[1, :5]))
+    # With node times, a node seed without input_time is sampled at its own time (PyG's rule).
+    node_time = torch.randint(0, 10, (50,))
+    out = GnnDirectSampler(graph, [3], node_time=node_time).sample_from_nodes(NodeSamplerInput(None, torch.arange(5)))
+    reached = out.node[5:]
+    assert reached.numel() == 0 or int(node_time[reached].max()) <= int(node_time[:5].max())
