@@ -464,7 +464,6 @@ def test_negatives_cuda_equal_cpu(seed, index_dtype, mode, amount, strict, place
 @pytest.mark.parametrize("times_placement", ["device", "registered"])
 def test_temporal_blocks_cuda_equal_cpu(seed, offset_dtype, index_dtype, form, strategy, times_placement):
     indptr, indices, edge_times, node_times = _temporal_graph(2000, 80, index_dtype, offset_dtype)
-    indptr[-1:] = indices.numel()
     times = edge_times if form == "edge" else node_times
     seeds = torch.randperm(2000)[:300].to(index_dtype)
     seed_times = torch.randint(0, 30, (300,))
