@@ -18,7 +18,7 @@ sources' out-neighbours, sorted); the loader builds that transpose once when ``s
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import List, NamedTuple, Optional, Sequence, Union
 
 import torch

@@ -9,7 +9,7 @@ import pytest
 import torch
 
 import gnndirect_torch as gd
-from gnndirect_torch.link import batch_key, out_neighbour_csr
+from gnndirect_torch.link import out_neighbour_csr
 from conftest import INDEX_DTYPES, cuda, random_csr
 
 pytestmark = pytest.mark.usefixtures("_extension")
@@ -657,9 +657,8 @@ def test_pyg_temporal_link_neighbor_loader(seed, device):
                                 time_attr="time", neg_sampling="binary", batch_size=100)
     cpu_graph = gd.Graph.from_edge_index(edge_index, 500, device="cpu")
     for b, data in enumerate(loader):
-        P = data.input_id.numel()
         t = label_time[data.input_id.cpu()]
-        assert torch.equal(data.edge_label_time.cpu(), t.repeat(2))
+        assert data.input_id.numel() == 100 and torch.equal(data.edge_label_time.cpu(), t.repeat(2))
         eli = data.edge_label_index.cpu()
         num_seeds = data.num_sampled_nodes[0]
         when = torch.full((num_seeds,), 2**63 - 1).scatter_reduce_(0, eli.reshape(-1), t.repeat(4), reduce="amin")
