@@ -202,6 +202,20 @@ def test_negatives_bad_input():
         gd.sample_negatives(indptr, src, src.int(), indices=indices)
 
 
+def test_opcheck_link_ops(seed):
+    indptr, indices = _sorted_csr(100, 10)
+    src, dst = torch.randint(0, 100, (30,)), torch.randint(0, 100, (30,))
+    gd.sample_negatives(indptr, src, dst, indices=indices)  # loads the ops and their fake kernels
+    torch.library.opcheck(torch.ops.gnndirect.sample_negatives.default,
+                          (indptr, indices, src, dst, "binary", 1.5, seed, 2, True, 4))
+    torch.library.opcheck(torch.ops.gnndirect.sample_negatives.default,
+                          (indptr, indices, src, dst, "triplet", 2.0, seed, 0, False, 8))
+    times = torch.randint(0, 20, (indices.numel(),))
+    torch.library.opcheck(torch.ops.gnndirect.sample_temporal_blocks.default,
+                          (indptr, indices, src.unique(), torch.full((src.unique().numel(),), 10), [4, 2], times,
+                           "edge", "last", seed, None, True))
+
+
 def test_out_neighbour_csr_is_the_transpose():
     indptr, indices = random_csr(50, 8)
     graph = gd.Graph(indptr, indices, device="cpu")
