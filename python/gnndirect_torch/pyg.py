@@ -1,6 +1,7 @@
 """PyG adapter: a FeatureStore and a GraphStore backed by gnndirect, and a BaseSampler that
-samples on the GPU with gnndirect, so that ``torch_geometric.loader.NodeLoader`` drives
-training without pyg-lib, torch-sparse or torch-scatter.
+samples on the GPU with gnndirect, so that ``torch_geometric.loader.NodeLoader`` (temporal too:
+``time_attr``, ``temporal_strategy``) and ``LinkLoader`` (LinkNeighborLoader's link batches,
+negatives included) drive training without pyg-lib, torch-sparse or torch-scatter.
 
     from torch_geometric.loader import NodeLoader
     from gnndirect_torch.pyg import GnnDirectFeatureStore, GnnDirectGraphStore, GnnDirectSampler
@@ -34,17 +35,19 @@ edge_index when it is sorted by target). Batches have the layout above, on the C
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import torch
 
 try:
     from torch_geometric.data import EdgeAttr, FeatureStore, GraphStore, TensorAttr
-    from torch_geometric.sampler import BaseSampler, NodeSamplerInput, SamplerOutput
+    from torch_geometric.sampler import BaseSampler, EdgeSamplerInput, NodeSamplerInput, SamplerOutput
 except ImportError as _error:  # pragma: no cover - needs torch_geometric
     raise ImportError("gnndirect_torch.pyg needs torch_geometric (pip install torch_geometric)") from _error
 
 from ._blocks import blocks_to_pyg
+from .link import NegativeSampling, batch_key, link_seeds, out_neighbour_csr, sample_negatives, sample_temporal_blocks
 from ._util import check_fanouts
 from .ops import sample_blocks
 from ._codecs import DECODED_DTYPES, canonical_codec
@@ -266,21 +269,30 @@ class GnnDirectSampler(BaseSampler):
             of the stored edge index) that weights the sampling (gnndirect's weighted sampler,
             without replacement: ``replace=True`` raises ValueError). A :class:`Graph` given as
             ``data`` samples with its own weights, if it has any (``Graph(..., weights=w)``).
-    Only ``sample_from_nodes`` is implemented (link sampling raises NotImplementedError).
-    Synchronises the current CUDA stream once per batch (the sampled sizes, read back at the end).
+        time_attr: PyG's temporal sampling: the node-time attribute in the feature store (int64,
+            one per node); or node_time= / edge_time= (edge times in the graph's position order).
+        temporal_strategy: 'uniform' or 'last' (temporal sampling).
+        strict_negatives: link sampling redraws negatives that are edges (PyG draws them freely).
+    ``sample_from_nodes`` (NodeLoader / NeighborLoader, temporal with ``input_time`` or the
+    seeds' node times) and ``sample_from_edges`` (LinkLoader / LinkNeighborLoader).
+    Synchronises the current CUDA stream once per batch (the sampled sizes, read back at the end;
+    link sampling once more for the negatives).
     Raises (construction): TypeError without a GnnDirectGraphStore, KeyError for a weight_attr
-    the feature store lacks, ValueError for weights of the wrong length or weighted sampling
-    with replacement.
+    the feature store lacks, ValueError for weights of the wrong length, weighted sampling
+    with replacement, or weights with temporal sampling.
     """
 
     def __init__(self, data, num_neighbors: Sequence[int], *, replace: bool = False, seed: int = 0,
-                 edge_type=None, weight_attr: Optional[str] = None):
+                 edge_type=None, weight_attr: Optional[str] = None, time_attr: Optional[str] = None,
+                 temporal_strategy: str = "uniform", node_time: Optional[torch.Tensor] = None,
+                 edge_time: Optional[torch.Tensor] = None, strict_negatives: bool = False):
         super().__init__()
         if isinstance(data, Graph):
             if weight_attr is not None:
                 raise ValueError("GnnDirectSampler: weight_attr names an attribute of a (FeatureStore, "
                                  "GraphStore) pair; a Graph samples with its own weights (Graph(..., weights=w))")
             self.graph = data
+            feature_store = None
         else:
             feature_store, graph_store = data
             if not isinstance(graph_store, GnnDirectGraphStore):
@@ -303,6 +315,34 @@ class GnnDirectSampler(BaseSampler):
         self.weight_attr = weight_attr
         self.seed = int(seed)
         self._batches = 0
+        self.times, self.time_form = _temporal_times(self.graph, feature_store, time_attr, node_time, edge_time)
+        if temporal_strategy not in ("uniform", "last"):
+            raise ValueError(f"temporal_strategy must be 'uniform' or 'last', got {temporal_strategy!r}")
+        self.temporal_strategy = temporal_strategy
+        if self.times is not None and self.graph.weights is not None:
+            raise ValueError("GnnDirectSampler: temporal sampling (time_attr, node_time, edge_time) "
+                             "draws uniformly or the most recent; it takes no edge weights (weight_attr)")
+        self.strict_negatives = bool(strict_negatives)
+        self._strict_csr = None
+
+    @property
+    def is_temporal(self) -> bool:
+        """Whether sampling is temporal (node or edge times given)."""
+        return self.times is not None
+
+    def _blocks(self, seeds: torch.Tensor, seed_times: Optional[torch.Tensor], key: int):
+        """Blocks of `seeds` (graph device and dtype): temporal at `seed_times` when the sampler
+        has times, else sample_blocks."""
+        if self.times is None:
+            return sample_blocks(self.graph, seeds, self.num_neighbors, seed=key, replace=self.replace)
+        if seed_times is None:
+            if self.time_form != "node":
+                raise ValueError("temporal sampling with edge times needs seed times (PyG's input_time / "
+                                 "edge_label_time)")
+            seed_times = self.times[seeds.to(self.times.device, torch.int64)]  # PyG: the seeds' own times
+        return sample_temporal_blocks(self.graph, seeds, seed_times.to(seeds.device, torch.int64),
+                                      self.num_neighbors, times=self.times, time_form=self.time_form,
+                                      strategy=self.temporal_strategy, seed=key)
 
     def _next_seed(self) -> int:
         # SplitMix64 of (seed, batch): distinct, well-mixed keys per batch (int64 range for the op).
@@ -311,18 +351,81 @@ class GnnDirectSampler(BaseSampler):
         return _as_int64(_mix64(z))
 
     def sample_from_nodes(self, index: NodeSamplerInput, **kwargs) -> SamplerOutput:
-        """Samples the blocks of ``index.node`` on the GPU. Raises IndexError for a bad seed."""
+        """Samples the blocks of ``index.node`` on the GPU (temporal at ``index.time``, or the
+        seeds' node times, when the sampler has times). Raises IndexError for a bad seed."""
         if index.input_type is not None:
             raise NotImplementedError("GnnDirectSampler supports homogeneous graphs only; for "
                                       "HeteroData use gnndirect_torch.pyg_hetero.GnnDirectHeteroSampler")
         seeds = index.node.to(self.graph.device, self.graph.indices.dtype)
-        blocks = sample_blocks(self.graph, seeds, self.num_neighbors, seed=self._next_seed(),
-                               replace=self.replace)
+        blocks = self._blocks(seeds, index.time, self._next_seed())
         return _sampler_output(blocks, index)
 
-    def sample_from_edges(self, index, neg_sampling=None):
-        """Not supported (link prediction)."""
-        raise NotImplementedError("GnnDirectSampler.sample_from_edges is not implemented")
+    def sample_from_edges(self, index: EdgeSamplerInput, neg_sampling=None) -> SamplerOutput:
+        """PyG's link sampling (``LinkNeighborLoader``): negatives with gnndirect's
+        ``sample_negatives`` (binary or triplet; strict when the sampler was made with
+        ``strict_negatives``), the distinct endpoints sorted by id as the seeds (PyG's
+        non-disjoint layout), their blocks, and ``metadata`` = (input_id, edge_label_index,
+        edge_label, edge_label_time) in binary mode or (input_id, src_index, dst_pos_index,
+        dst_neg_index, seed_time) in triplet mode, on the graph's device. Temporal: each seed
+        node at the earliest time of its seed edges (``index.time`` needed)."""
+        if index.input_type is not None:
+            raise NotImplementedError("GnnDirectSampler supports homogeneous graphs only")
+        graph = self.graph
+        neg = NegativeSampling.cast(neg_sampling)
+        if neg is not None:
+            neg = dataclasses.replace(neg, strict=self.strict_negatives)
+        if self.times is not None and index.time is None:
+            raise ValueError("temporal link sampling needs edge_label_time (one time per seed edge)")
+        src = index.row.to(graph.device, graph.indices.dtype)
+        dst = index.col.to(graph.device, graph.indices.dtype)
+        key = self._next_seed()
+        neg_src = neg_dst = None
+        if neg is not None:
+            indptr, indices = graph.indptr, graph.indices
+            if neg.strict:
+                if self._strict_csr is None:
+                    ptr, idx = out_neighbour_csr(graph)
+                    self._strict_csr = (ptr.to(graph.device), idx.to(graph.device))
+                indptr, indices = self._strict_csr
+            neg_src, neg_dst, _ = sample_negatives(indptr, src, dst, indices=indices, mode=neg.mode,
+                                                   amount=neg.amount, seed=batch_key(key, 1),
+                                                   strict=neg.strict, max_attempts=neg.max_attempts)
+        label = None if index.label is None else index.label.to(graph.device)
+        time = None if index.time is None else index.time.to(graph.device, torch.int64)
+        seeds, node_time, fields = link_seeds(src, dst, src.numel(), neg, neg_src, neg_dst, label, time)
+        blocks = self._blocks(seeds.to(graph.indices.dtype), node_time, key)
+        n_id, edge_index, e_id, nodes, edges = blocks_to_pyg(blocks)
+        if neg is None or neg.mode == "binary":
+            metadata = (index.input_id, fields["edge_label_index"], fields["edge_label"],
+                        fields["edge_label_time"])
+        else:
+            metadata = (index.input_id, fields["src_index"], fields["dst_pos_index"], fields["dst_neg_index"],
+                        fields["seed_time"])
+        return SamplerOutput(node=n_id.to(torch.int64), row=edge_index[0], col=edge_index[1], edge=e_id,
+                             batch=None, num_sampled_nodes=nodes, num_sampled_edges=edges, metadata=metadata)
+
+
+def _temporal_times(graph: Graph, feature_store, time_attr, node_time, edge_time):
+    """(times, time_form) of a sampler: ``node_time`` / ``edge_time`` as given, or PyG's
+    ``time_attr`` read from the feature store as node times; (None, None) when not temporal.
+    Raises ValueError for both, or times of the wrong length; TypeError for a non-int64 dtype;
+    KeyError for a time_attr the store does not hold."""
+    given = [t for t in (node_time, edge_time) if t is not None]
+    if len(given) + (time_attr is not None) > 1:
+        raise ValueError("pass one of time_attr, node_time and edge_time")
+    if time_attr is not None:
+        if feature_store is None:
+            raise ValueError("time_attr needs (feature_store, graph_store) data; pass node_time= with a Graph")
+        node_time = feature_store.get_tensor(group_name=None, attr_name=time_attr, index=None)
+    times, form = (node_time, "node") if node_time is not None else (edge_time, "edge")
+    if times is None:
+        return None, None
+    if not isinstance(times, torch.Tensor) or times.dtype != torch.int64:
+        raise TypeError(f"the {form} times must be an int64 tensor")
+    expected = graph.num_nodes if form == "node" else graph.num_edges
+    if times.dim() != 1 or times.numel() != expected:
+        raise ValueError(f"{form} times: {times.numel()} entries, the graph has {expected} {form}s")
+    return (times.cpu() if graph.device.type == "cpu" else times.contiguous()), form
 
 
 def _splitmix64(*words: int) -> int:

@@ -73,8 +73,10 @@ GNNDIRECT_KERNEL void edge_seed_setup_kernel(const Index* src, const Index* dst,
   }
 }
 
-/// node_times[i] = INT64_MAX for i < bound.
-GNNDIRECT_KERNEL void edge_seed_times_start_kernel(std::int64_t* node_times, std::int64_t bound)
+/// node_times[i] = INT64_MAX for i < bound. A template (Time is always int64): a non-template
+/// kernel defined in a header would be defined by every including translation unit.
+template <class Time>
+GNNDIRECT_KERNEL void edge_seed_times_start_kernel(Time* node_times, std::int64_t bound)
 {
   std::int64_t const stride = std::int64_t{gridDim.x} * blockDim.x;
   for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < bound; i += stride) {

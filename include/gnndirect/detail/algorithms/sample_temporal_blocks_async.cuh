@@ -96,8 +96,11 @@ inline void check_seed_times(const std::int64_t* seed_times, std::int64_t num_se
 
 GNNDIRECT_USER_KERNELS_BEGIN
 /// next[s] for s in [0, src_bound): a dst row's own time, else "no time yet" (INT64_MAX).
-GNNDIRECT_KERNEL void start_row_times_kernel(const std::int64_t* times, bounded_count num_dst,
-                                             std::int64_t src_bound, std::int64_t* next)
+/// A template (Time is always int64) because a non-template kernel defined in a header is
+/// defined again by every translation unit that includes it: duplicate symbols at link time.
+template <class Time>
+GNNDIRECT_KERNEL void start_row_times_kernel(const Time* times, bounded_count num_dst, std::int64_t src_bound,
+                                             Time* next)
 {
   std::int64_t const dst = num_dst.get();
   std::int64_t const stride = std::int64_t{gridDim.x} * blockDim.x;
