@@ -8,6 +8,7 @@
 // (DIR/<graph>/schema.json, <relation>.colptr.npy / .row.npy, seeds.npy) for
 // bench/sample_typed_pyglib.py, which times pyg-lib's hetero sampler on the same input.
 #include "bench_common.cuh"
+#include "sampling_setup.cuh"
 
 #include <gnndirect/algorithms/sample_typed_blocks_async.cuh>
 #include <gnndirect/algorithms/sample_typed_blocks_buffers.cuh>
@@ -30,6 +31,7 @@
 #include <vector>
 
 namespace bench = gnndirect::bench;
+using bench::write_npy;
 namespace gd = gnndirect;
 using offset_t = std::int64_t;
 using index_t = std::int32_t;
@@ -58,26 +60,6 @@ std::vector<index_t> fresh_seeds(const dataset& d, std::uint64_t round)
   std::vector<index_t> out(batch);
   for (auto& s : out) { s = static_cast<index_t>(rng() % papers); }
   return out;
-}
-
-/// Writes a 1-D int64 array as .npy (format 1.0, little endian).
-template <class T>
-void write_npy(const std::string& path, const std::vector<T>& values)
-{
-  std::string header = "{'descr': '<i8', 'fortran_order': False, 'shape': (" + std::to_string(values.size()) + ",), }";
-  while ((10 + header.size() + 1) % 64 != 0) { header += ' '; }
-  header += '\n';
-  std::ofstream out(path, std::ios::binary);
-  out.write("\x93NUMPY\x01\x00", 8);
-  auto const length = static_cast<std::uint16_t>(header.size());
-  out.put(static_cast<char>(length & 0xFF));
-  out.put(static_cast<char>(length >> 8));
-  out.write(header.data(), static_cast<std::streamsize>(header.size()));
-  for (T const v : values) {
-    auto const wide = static_cast<std::int64_t>(v);
-    out.write(reinterpret_cast<const char*>(&wide), 8);
-  }
-  GNNDIRECT_EXPECTS(out.good(), "bench_sample_typed: cannot write " + path);
 }
 
 /// Writes `d`'s relations (CSC: colptr over dst nodes, row = src ids), its schema and the seeds

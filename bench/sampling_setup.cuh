@@ -5,6 +5,7 @@
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
+#include <gnndirect/core/error.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/util/parallel.hpp>
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -65,6 +67,28 @@ gnndirect::csr_view<Offset, Index> placed_view(gnndirect::csr_view<Offset, Index
 }
 
 /// Whether a CUDA device is present; prints "SKIPPED: <program> needs a CUDA device" when not.
+/// Writes a 1-D integer array as int64 .npy (format 1.0, little endian), for the pyg-lib scripts.
+/// @param path the file  @param values the array (widened to int64)
+/// @throws gnndirect::invalid_argument when the file cannot be written.
+template <class T>
+void write_npy(const std::string& path, const std::vector<T>& values)
+{
+  std::string header = "{'descr': '<i8', 'fortran_order': False, 'shape': (" + std::to_string(values.size()) + ",), }";
+  while ((10 + header.size() + 1) % 64 != 0) { header += ' '; }
+  header += '\n';
+  std::ofstream out(path, std::ios::binary);
+  out.write("\x93NUMPY\x01\x00", 8);
+  auto const length = static_cast<std::uint16_t>(header.size());
+  out.put(static_cast<char>(length & 0xFF));
+  out.put(static_cast<char>(length >> 8));
+  out.write(header.data(), static_cast<std::streamsize>(header.size()));
+  for (T const v : values) {
+    auto const wide = static_cast<std::int64_t>(v);
+    out.write(reinterpret_cast<const char*>(&wide), 8);
+  }
+  GNNDIRECT_EXPECTS(out.good(), "cannot write " + path);
+}
+
 inline bool has_device(const char* program)
 {
   if (gnndirect::device_count() > 0) { return true; }

@@ -41,6 +41,7 @@ namespace bench = gnndirect::bench;
 using bench::env_int;
 using bench::place;
 using bench::placement;
+using bench::write_npy;
 
 struct context {
   gnndirect::host_csr<Offset, Index> graph;
@@ -52,22 +53,6 @@ context& ctx()
 {
   static context c;
   return c;
-}
-
-/// Writes a 1-D int64 array as .npy (format 1.0, little endian).
-void write_npy(const std::string& path, const std::vector<std::int64_t>& values)
-{
-  std::string header = "{'descr': '<i8', 'fortran_order': False, 'shape': (" + std::to_string(values.size()) + ",), }";
-  while ((10 + header.size() + 1) % 64 != 0) { header += ' '; }
-  header += '\n';
-  std::ofstream out(path, std::ios::binary);
-  out.write("\x93NUMPY\x01\x00", 8);
-  auto const length = static_cast<std::uint16_t>(header.size());
-  out.put(static_cast<char>(length & 0xFF));
-  out.put(static_cast<char>(length >> 8));
-  out.write(header.data(), static_cast<std::streamsize>(header.size()));
-  out.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size() * 8));
-  GNNDIRECT_EXPECTS(out.good(), "bench_temporal: cannot write " + path);
 }
 
 /// Seeds and seed times of round `round` (host; the same formula the .npy dump uses for round 0).
