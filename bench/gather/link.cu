@@ -169,6 +169,29 @@ void bm_gather_link(benchmark::State& state, const std::string& key, memory_kind
 }
 }  // namespace
 
+/// The machine's ceilings (measure_machine_ceilings) and, per placement and row size, what the
+/// selector chooses with them and without (printed: the policy per source). Named link_peak_*
+/// so that every filter naming link_peak runs it.
+void bm_link_ceilings(benchmark::State& state)
+{
+  for (auto _ : state) { state.SetIterationTime(1e-3); }
+  auto const& device = tuned_device();
+  std::cout << "\n" << device << "\n";
+  for (memory_kind kind : {memory_kind::managed_host, memory_kind::pinned, memory_kind::device}) {
+    for (std::size_t row_bytes : {128, 512, 2048}) {
+      std::int64_t const count = batch_rows(row_bytes);
+      std::cout << "  " << gnndirect::to_string(kind) << " " << row_bytes << " B x " << count << ": default "
+                << selected_policy({}, kind, row_bytes, count, false) << "\n    tuned   "
+                << selected_policy({}, kind, row_bytes, count, true) << "\n";
+    }
+  }
+  state.counters["zero_copy_read_GBps"] = device.ceilings.zero_copy_read_gbps;
+  state.counters["copy_engine_GBps"] = device.ceilings.copy_engine_gbps;
+  state.counters["saturating_loads"] = static_cast<double>(device.ceilings.saturating_loads_in_flight);
+  state.counters["tuned_blocks_512"] =
+    selected_policy({}, memory_kind::managed_host, 512, batch_rows(512), true).max_blocks;
+}
+
 /// The link study (only when the filter names gather_link): both peaks, then for managed_host and
 /// pinned tables of --link-gib GiB at 128, 512 and 2048-B rows: the plain warp-per-row kernel
 /// (first: the others' vs_warp_per_row), gnndirect's defaults, gnndirect on presorted indices,
