@@ -143,7 +143,7 @@ def sample_temporal_blocks(graph, seeds: torch.Tensor, seed_times: torch.Tensor,
         raise TypeError("seed_times and times must be int64 tensors")
     flat = _call(torch.ops.gnndirect.sample_temporal_blocks.default, indptr, idx, seeds, seed_times,
                  fans, times, str(time_form), str(strategy), int(seed), excluded, bool(check))
-    return blocks_of(flat, seeds.shape[0], len(fans))
+    return blocks_of(flat, seeds.shape[0])
 
 
 def out_neighbour_csr(graph: Graph):

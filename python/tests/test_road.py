@@ -252,7 +252,14 @@ def test_generated_units_cover_every_instantiation(tmp_path):
     spec.loader.exec_module(units)
     paths = units.write_units(str(tmp_path))
     names = sorted(os.path.basename(p) for p in paths)
-    assert len(names) == 14 == len(set(names))
+    # One unit per codec, per indptr type (sampling, typed, temporal), per (index type, feature
+    # width) pipeline and per index type's encoded pipeline: a new family must be listed here.
+    families = {"codec_cuda_": len(units.CODECS), "sample_cuda_o": len(units.INDEX_TYPES),
+                "typed_cuda_o": len(units.INDEX_TYPES), "temporal_cuda_o": len(units.INDEX_TYPES),
+                "pipeline_cuda_i": len(units.INDEX_TYPES) * (len(units.FEATURE_WIDTHS) + 1)}
+    assert len(names) == len(set(names)) == sum(families.values()) == 18
+    for prefix, count in families.items():
+        assert sum(n.startswith(prefix) for n in names) == count, prefix
     csrc = os.path.join(PYTHON_DIR, "gnndirect_torch", "csrc")
     assert not set(names) & set(os.listdir(csrc)), "no hand-written copy left beside the generated one"
     for name, header, _, body in units.UNITS:
