@@ -34,12 +34,13 @@ from .table import Table
 from .ops import gather, placement_of, sample_blocks, sample_neighbors, scatter
 from ._options import PipelineOptions
 from .loader import NeighborLoader
+from .hetero_loader import HeteroBatch, HeteroNeighborLoader
 from .link import LinkBatch, LinkNeighborLoader, NegativeSampling, sample_negatives, sample_temporal_blocks
 
 __all__ = [
     "PLACEMENTS", "__version__", "gather", "scatter", "sample_neighbors", "sample_blocks",
     "load_extension", "placement_of", "Table", "Graph", "register_tensor", "to_placement",
     "empty", "host_memory_info",
-    "NeighborLoader", "PipelineOptions", "Batch", "Block", "blocks_from_pyg",
+    "NeighborLoader", "HeteroNeighborLoader", "HeteroBatch", "PipelineOptions", "Batch", "Block", "blocks_from_pyg",
     "LinkNeighborLoader", "LinkBatch", "NegativeSampling", "sample_negatives", "sample_temporal_blocks",
 ]

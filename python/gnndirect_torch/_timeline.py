@@ -76,7 +76,8 @@ class LoaderTimeline:
         lanes = list(dict.fromkeys(s["lane"] for s in spans))
         return json.dumps(dict({"unit": "ms"}, **extra, lanes=lanes, spans=spans), indent=1)
 
-    def write_json(self, path: str, **extra) -> None:
-        """Writes :meth:`to_json` to `path`."""
-        with open(path, "w") as f:
+    def write_json(self, file: str, /, **extra) -> None:
+        """Writes :meth:`to_json` to ``file`` (positional, so that ``extra`` may hold a ``path``
+        field: the run's path name, as the demo's timelines have it)."""
+        with open(file, "w") as f:
             f.write(self.to_json(**extra))

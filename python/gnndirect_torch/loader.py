@@ -26,6 +26,8 @@ from ._sampling import resolve_weights
 from ._timeline import LoaderTimeline
 from ._util import cache_bytes_for, num_batches, seed_ids
 from .graph import Graph
+from .hetero import HeteroGraph
+from .hetero_loader import HeteroNeighborLoader
 from .table import Table
 
 __all__ = ["NeighborLoader", "LoaderTimeline", "decodes_after_batch"]
@@ -97,6 +99,11 @@ class _Pipeline:
     def cached_rows(self) -> int:
         """Rows in the pipeline's device cache tier."""
         return self._native.cached_rows
+
+    @property
+    def held_batches(self) -> int:
+        """Batches handed out whose slot is not back yet (tensors of them still alive)."""
+        return self._native.held_batches
 
     def counters(self) -> dict:
         """The pipeline's counters as a dict (see :meth:`NeighborLoader.counters`)."""
@@ -181,12 +188,26 @@ class NeighborLoader:
     ``graph.close()`` and ``features.close()`` are refused, and ``features.scatter`` also updates
     the loader's device cache tier.
 
+    A :class:`~gnndirect_torch.hetero.HeteroGraph` as ``graph`` gives a
+    :class:`~gnndirect_torch.hetero_loader.HeteroNeighborLoader` instead:
+    ``NeighborLoader(hetero_graph, {"paper": table, ...}, labels, ("paper", train_ids),
+    {edge_type: fanouts, ...}, batch_size)`` (see there).
+
     Threads: every call into the pipeline (``iter``, ``next``, ``close``, counters, cache
     updates) holds the loader's lock, so iterators may be shared between threads (each batch is
     handed out once) and ``close()`` waits for a ``next()`` in progress. Processes: the loader
     cannot be pickled, and is refused in a forked child (RuntimeError saying what to do).
     """
 
+
+    def __new__(cls, graph=None, *args, **kwargs):
+        """A typed graph (:class:`~gnndirect_torch.hetero.HeteroGraph`) gets a
+        :class:`~gnndirect_torch.hetero_loader.HeteroNeighborLoader` (features a dict of tables,
+        ``input_nodes=(type, ids)``, ``num_neighbors`` per edge type), so that one name serves
+        both graph kinds as PyG's ``NeighborLoader`` does; any other graph this class."""
+        if isinstance(graph, HeteroGraph):
+            return HeteroNeighborLoader(graph, *args, **kwargs)
+        return super().__new__(cls)
 
     def __init__(self, graph: Graph, features: Table, labels: torch.Tensor, train_ids: torch.Tensor,
                  fanouts: Optional[Sequence[int]] = None, batch_size: Optional[int] = None, *,

@@ -1,0 +1,169 @@
+"""gd.NeighborLoader over a typed graph and a dict of tables (gnndirect_torch.hetero_loader).
+
+Every batch is checked against independent computations: the seeds of an epoch are the input
+ids exactly once each, in the documented (seed, epoch) order; the blocks equal a fresh call of the
+typed sampler with the batch's key; each node type's x equals its source tensor indexed by that
+type's node list (poisoned tables would show); y equals the labels of the seeds. GPU: the CUDA
+loader's batches equal the CPU loader's bit for bit.
+"""
+
+import pytest
+import torch
+
+import gnndirect_torch as gd
+from gnndirect_torch.hetero import HeteroGraph, sample_typed_blocks
+from gnndirect_torch.hetero_loader import HeteroBatch, HeteroNeighborLoader
+from gnndirect_torch.link import batch_key
+
+from conftest import cuda
+
+pytest.importorskip("torch_geometric")
+from test_hetero import EDGE_TYPES, NODE_COUNTS, as_lists, cpu_graph, random_hetero_data  # noqa: E402
+
+NUM_NEIGHBORS = {e: [4, 2] for e in EDGE_TYPES}
+FEATURED = ("paper", "author", "institution")  # 'field' has no table: its embeddings are the model's
+
+
+def cpu_tables(data):
+    return {t: gd.Table(data[t].x.clone(), device="cpu") for t in FEATURED}
+
+
+def make_loader(data, graph, tables, train, seed, **kwargs):
+    return gd.NeighborLoader(graph, tables, data["paper"].y, ("paper", train), NUM_NEIGHBORS,
+                             kwargs.pop("batch_size", 16), seed=seed, **kwargs)
+
+
+def check_batch(batch, data, graph, loader):
+    assert isinstance(batch, HeteroBatch) and batch.seed_type == "paper"
+    seeds = batch.blocks.nodes["paper"][:batch.batch_size]
+    again = sample_typed_blocks(graph, "paper", seeds, NUM_NEIGHBORS, seed=batch.sampling_seed)
+    assert as_lists(batch.blocks) == as_lists(again)
+    assert batch.sampling_seed == batch_key(loader.seed, batch.epoch, batch.index)
+    assert set(batch.x) == set(FEATURED)
+    for t in FEATURED:
+        rows = batch.blocks.nodes[t].cpu().to(torch.int64)
+        assert torch.equal(batch.x[t].cpu(), data[t].x[rows]), t
+    assert torch.equal(batch.y.cpu(), data["paper"].y[seeds.cpu().to(torch.int64)])
+    return seeds.cpu().tolist()
+
+
+def test_neighbor_loader_over_a_typed_graph_cpu(seed):
+    data = random_hetero_data(seed)
+    graph = cpu_graph(data)
+    train = torch.randperm(NODE_COUNTS["paper"])[:37]
+    loader = make_loader(data, graph, cpu_tables(data), train, seed)
+    assert isinstance(loader, HeteroNeighborLoader) and len(loader) == 3  # 37 seeds, 16 a batch
+    for epoch in range(2):
+        seen = []
+        batches = list(loader)
+        assert [b.epoch for b in batches] == [epoch] * 3 and [b.index for b in batches] == [0, 1, 2]
+        for batch in batches:
+            seen += check_batch(batch, data, graph, loader)
+        assert sorted(seen) == sorted(train.tolist())  # every seed once per epoch
+        gen = torch.Generator().manual_seed(batch_key(seed, epoch) & 0x7FFFFFFFFFFFFFFF)
+        assert seen == train[torch.randperm(37, generator=gen)].tolist()
+
+
+def test_masks_drop_last_and_determinism(seed):
+    data = random_hetero_data(seed)
+    graph = cpu_graph(data)
+    mask = torch.zeros(NODE_COUNTS["paper"], dtype=torch.bool)
+    mask[torch.randperm(NODE_COUNTS["paper"])[:33]] = True
+    first = make_loader(data, graph, cpu_tables(data), mask, seed, drop_last=True)
+    second = make_loader(data, graph, cpu_tables(data), mask.nonzero().view(-1), seed, drop_last=True)
+    assert len(first) == 2
+    for a, b in zip(first, second):
+        assert a.batch_size == 16 and as_lists(a.blocks) == as_lists(b.blocks)
+        assert all(torch.equal(a.x[t], b.x[t]) for t in FEATURED)
+    other = make_loader(data, graph, cpu_tables(data), mask, seed + 1, drop_last=True)
+    assert [b.sampling_seed for b in other] != [b.sampling_seed for b in first]
+
+
+def test_to_pyg_hetero_data_trains_a_to_hetero_model(seed):
+    from torch_geometric.nn import SAGEConv, to_hetero
+
+    class Net(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = SAGEConv((-1, -1), 16)
+            self.conv2 = SAGEConv((-1, -1), 3)
+
+        def forward(self, x, edge_index):
+            return self.conv2(self.conv1(x, edge_index).relu(), edge_index)
+
+    data = random_hetero_data(seed)
+    graph = cpu_graph(data)
+    loader = make_loader(data, graph, cpu_tables(data), torch.arange(NODE_COUNTS["paper"]), seed)
+    types = list(FEATURED)
+    model = to_hetero(Net(), (types, EDGE_TYPES), aggr="sum")
+    batch = next(iter(loader)).to_pyg()
+    assert batch["paper"].batch_size == 16 and torch.equal(batch["paper"].y, data["paper"].y[batch["paper"].n_id[:16]])
+    for e in EDGE_TYPES:
+        index = batch[e].edge_index
+        assert index.shape[0] == 2 and sum(batch[e].num_sampled_edges) == index.shape[1]
+        if index.numel():
+            assert int(index[0].max()) < batch[e[0]].num_nodes and int(index[1].max()) < batch[e[2]].num_nodes
+    with torch.no_grad():
+        model({t: batch[t].x for t in types}, batch.edge_index_dict)  # initialises the lazy layers
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+    before = [p.detach().clone() for p in model.parameters()]
+    for hetero in loader:
+        batch = hetero.to_pyg()
+        out = model({t: batch[t].x for t in types}, batch.edge_index_dict)["paper"][:hetero.batch_size]
+        loss = torch.nn.functional.cross_entropy(out, batch["paper"].y)
+        assert torch.isfinite(loss)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    assert any(not torch.equal(a, p.detach()) for a, p in zip(before, model.parameters()))
+
+
+def test_bad_input_names_what_is_wrong(seed):
+    data = random_hetero_data(seed)
+    graph = cpu_graph(data)
+    tables = cpu_tables(data)
+    y, train = data["paper"].y, torch.arange(10)
+    with pytest.raises(TypeError, match="dict"):
+        gd.NeighborLoader(graph, tables["paper"], y, ("paper", train), NUM_NEIGHBORS)
+    with pytest.raises(TypeError, match=r"features\['author'\]"):
+        gd.NeighborLoader(graph, {**tables, "author": data["author"].x}, y, ("paper", train), NUM_NEIGHBORS)
+    short = {**tables, "author": gd.Table(data["author"].x[:-1].clone(), device="cpu")}
+    with pytest.raises(ValueError, match="'author' has 44 rows"):
+        gd.NeighborLoader(graph, short, y, ("paper", train), NUM_NEIGHBORS)
+    with pytest.raises(ValueError, match="unknown node type 'venue'"):
+        gd.NeighborLoader(graph, {**tables, "venue": tables["paper"]}, y, ("paper", train), NUM_NEIGHBORS)
+    with pytest.raises(TypeError, match=r"input_nodes=\(node_type"):
+        gd.NeighborLoader(graph, tables, y, train, NUM_NEIGHBORS)
+    with pytest.raises(ValueError, match="'venue'"):
+        gd.NeighborLoader(graph, tables, y, ("venue", train), NUM_NEIGHBORS)
+    with pytest.raises(IndexError, match="60 outside node type 'paper'"):
+        gd.NeighborLoader(graph, tables, y, ("paper", torch.tensor([3, 60])), NUM_NEIGHBORS)
+    with pytest.raises(TypeError, match="one entry per 'paper' node"):
+        gd.NeighborLoader(graph, tables, y[:-1], ("paper", train), NUM_NEIGHBORS)
+    with pytest.raises(ValueError, match="rev_employs"):
+        gd.NeighborLoader(graph, tables, y, ("paper", train), {e: [2, 2] for e in EDGE_TYPES[:-1]})
+    with pytest.raises(ValueError, match="batch_size"):
+        gd.NeighborLoader(graph, tables, y, ("paper", train), NUM_NEIGHBORS, 0)
+    with pytest.raises(TypeError, match="HeteroGraph"):
+        HeteroNeighborLoader(tables, tables, y, ("paper", train), NUM_NEIGHBORS)
+
+
+@cuda
+@pytest.mark.parametrize("placement", ["pinned", "device"])
+def test_cuda_loader_equals_the_cpu_loader(seed, placement):
+    data = random_hetero_data(seed, max_degree=12)
+    cpu = cpu_graph(data)
+    gpu = HeteroGraph({e: (cpu.graphs[e].indptr, cpu.graphs[e].indices) for e in cpu.edge_types}, cpu.num_nodes,
+                      placement=placement, device="cuda")
+    train = torch.randperm(NODE_COUNTS["paper"])[:40]
+    gpu_tables = {t: gd.Table(data[t].x.clone(), placement, device="cuda") for t in FEATURED}
+    with pytest.raises(ValueError, match="on cpu, the graph on cuda"):
+        make_loader(data, gpu, cpu_tables(data), train, seed)
+    expected = list(make_loader(data, cpu, cpu_tables(data), train, seed))
+    got = list(make_loader(data, gpu, gpu_tables, train, seed))
+    assert len(got) == len(expected) == 3
+    for g, e in zip(got, expected):
+        assert g.y.is_cuda and all(x.is_cuda for x in g.x.values())
+        assert as_lists(g.blocks) == as_lists(e.blocks) and g.sampling_seed == e.sampling_seed
+        assert all(torch.equal(g.x[t].cpu(), e.x[t]) for t in FEATURED)
+        assert torch.equal(g.y.cpu(), e.y)
