@@ -10,9 +10,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from ._util import check_fanouts
-
-_MASK64 = (1 << 64) - 1
+from ._util import MASK64, as_int64, check_fanouts
 
 
 def _key_bits(value, name: str) -> int:
@@ -28,8 +26,7 @@ def _key_bits(value, name: str) -> int:
             raise TypeError(f"{name} must be an integer, got {value!r}")
     if not -(1 << 63) <= value < (1 << 64):
         raise ValueError(f"{name} must be a 64-bit key, got {value}")
-    value &= _MASK64
-    return value - (1 << 64) if value >= (1 << 63) else value
+    return as_int64(value & MASK64)
 
 
 def _count(value, name: str) -> int:

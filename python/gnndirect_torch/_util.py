@@ -17,6 +17,36 @@ PLACEMENTS = ("auto", "registered", "pinned", "managed_host", "device")
 ALLOCATION_TAG = "[gnndirect.allocation_error] "
 
 
+#: uint64 mask: Python ints stand for the library's 64-bit keys.
+MASK64 = 0xFFFFFFFFFFFFFFFF
+
+
+def mix64(z: int) -> int:
+    """SplitMix64's finaliser of a uint64 (a Python int in [0, 2^64))."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def as_int64(z: int) -> int:
+    """The uint64 ``z`` as the int64 with the same bits (the ops take signed keys)."""
+    return z - (1 << 64) if z >= (1 << 63) else z
+
+
+def batch_key(*words: int) -> int:
+    """SplitMix64 over the words (folded in turn) as a signed int64: the Python loaders' per-batch
+    and per-epoch keys, e.g. ``batch_key(seed, epoch, batch)``."""
+    z = 0
+    for word in words:
+        z = mix64(((z ^ (word & MASK64)) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK64)
+    return as_int64(z)
+
+
+def sampler_call_key(seed: int, call: int) -> int:
+    """The PyG samplers' key of their ``call``-th batch (0, 1, ...): SplitMix64 of (seed, call),
+    distinct and well mixed per call, as a signed int64 for the ops."""
+    return as_int64(mix64((seed * 0x9E3779B97F4A7C15 + call + 1) & MASK64))
+
 def normalize_placement(placement: str) -> str:
     """Return ``placement`` lower-cased and checked against :data:`PLACEMENTS`.
 

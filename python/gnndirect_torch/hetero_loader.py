@@ -10,9 +10,8 @@ from typing import Dict, Mapping, Optional, Tuple
 
 import torch
 
-from ._util import num_batches, seed_ids
+from ._util import batch_key, num_batches, seed_ids
 from .hetero import HeteroGraph, TypedBlocks, sample_typed_blocks
-from .link import batch_key
 from .table import Table
 
 __all__ = ["HeteroBatch", "HeteroNeighborLoader"]

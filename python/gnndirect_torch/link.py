@@ -26,10 +26,8 @@ import torch
 from ._blocks import Block, blocks_to_pyg
 from ._extension import _call, _check_fork, load_extension
 from ._sampling import blocks_of
-from ._util import check_fanouts, num_batches
+from ._util import batch_key, check_fanouts, num_batches
 from .table import Graph, Table
-
-_MASK64 = 0xFFFFFFFFFFFFFFFF
 
 
 class Negatives(NamedTuple):
@@ -158,20 +156,6 @@ def out_neighbour_csr(graph: Graph):
     out_ptr = torch.zeros(n + 1, dtype=torch.int64)
     torch.cumsum(counts, 0, out=out_ptr[1:])
     return out_ptr, target[order].to(graph.indices.dtype)
-
-
-def _mix64(z: int) -> int:
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return z ^ (z >> 31)
-
-
-def batch_key(*words: int) -> int:
-    """SplitMix64 over the words (folded in turn) as a signed int64: the per-batch keys."""
-    z = 0
-    for word in words:
-        z = _mix64(((z ^ (word & _MASK64)) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK64)
-    return z - (1 << 64) if z >= (1 << 63) else z
 
 
 @dataclass

@@ -47,8 +47,8 @@ except ImportError as _error:  # pragma: no cover - needs torch_geometric
     raise ImportError("gnndirect_torch.pyg needs torch_geometric (pip install torch_geometric)") from _error
 
 from ._blocks import blocks_to_pyg
-from .link import NegativeSampling, batch_key, link_seeds, out_neighbour_csr, sample_negatives, sample_temporal_blocks
-from ._util import check_fanouts
+from .link import NegativeSampling, link_seeds, out_neighbour_csr, sample_negatives, sample_temporal_blocks
+from ._util import batch_key, check_fanouts, sampler_call_key
 from .ops import sample_blocks
 from ._codecs import DECODED_DTYPES, canonical_codec
 from ._placement import _cuda_device
@@ -230,19 +230,6 @@ class GnnDirectGraphStore(GraphStore):
             del self._graphs[key]
 
 
-_MASK64 = 0xFFFFFFFFFFFFFFFF
-
-
-def _mix64(z: int) -> int:
-    """SplitMix64's finaliser of a uint64 (as a Python int in [0, 2^64))."""
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return z ^ (z >> 31)
-
-
-def _as_int64(z: int) -> int:
-    """The uint64 `z` as the int64 with the same bits (the ops take signed keys)."""
-    return z - (1 << 64) if z >= (1 << 63) else z
 
 
 def _sampler_output(blocks, index: NodeSamplerInput) -> SamplerOutput:
@@ -345,10 +332,9 @@ class GnnDirectSampler(BaseSampler):
                                       strategy=self.temporal_strategy, seed=key)
 
     def _next_seed(self) -> int:
-        # SplitMix64 of (seed, batch): distinct, well-mixed keys per batch (int64 range for the op).
-        z = (self.seed * 0x9E3779B97F4A7C15 + self._batches + 1) & _MASK64
+        key = sampler_call_key(self.seed, self._batches)
         self._batches += 1
-        return _as_int64(_mix64(z))
+        return key
 
     def sample_from_nodes(self, index: NodeSamplerInput, **kwargs) -> SamplerOutput:
         """Samples the blocks of ``index.node`` on the GPU (temporal at ``index.time``, or the
@@ -428,15 +414,6 @@ def _temporal_times(graph: Graph, feature_store, time_attr, node_time, edge_time
     return (times.cpu() if graph.device.type == "cpu" else times.contiguous()), form
 
 
-def _splitmix64(*words: int) -> int:
-    """SplitMix64 finaliser over the words (folded in turn), as a signed int64 for the ops."""
-    z = 0
-    for word in words:
-        z = ((z ^ (word & _MASK64)) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK64
-        z = _mix64(z)
-    return _as_int64(z)
-
-
 class GnnDirectCpuSampler(BaseSampler):
     """Multi-hop neighbour sampling on the CPU with gnndirect's fast all-core sampler
     (``sample_blocks`` on CPU tensors, ``host::cpu_sampler``), in PyG's ``SamplerOutput``
@@ -479,7 +456,7 @@ class GnnDirectCpuSampler(BaseSampler):
         info = torch.utils.data.get_worker_info()
         stream = 0 if info is None else int(info.seed) + 1
         self._batches += 1
-        return _splitmix64(self.seed, stream, self._batches)
+        return batch_key(self.seed, stream, self._batches)
 
     def sample_from_nodes(self, index: NodeSamplerInput, **kwargs) -> SamplerOutput:
         """Samples the blocks of ``index.node`` on the CPU (all of this sampler's threads)."""

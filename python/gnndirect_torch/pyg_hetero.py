@@ -34,7 +34,7 @@ except ImportError as _error:  # pragma: no cover - needs torch_geometric
     raise ImportError("gnndirect_torch.pyg_hetero needs torch_geometric (pip install torch_geometric)") from _error
 
 from .hetero import HeteroGraph, _edge_type_name, sample_typed_blocks
-from .pyg import _MASK64, _as_int64, _mix64
+from ._util import sampler_call_key
 
 
 def put_hetero_data(data, feature_store: FeatureStore, graph_store: GraphStore,
@@ -189,9 +189,9 @@ class GnnDirectHeteroSampler(BaseSampler):
         return perms if any(p is not None for p in perms.values()) else None
 
     def _next_seed(self) -> int:
-        z = (self.seed * 0x9E3779B97F4A7C15 + self._batches + 1) & _MASK64
+        key = sampler_call_key(self.seed, self._batches)
         self._batches += 1
-        return _as_int64(_mix64(z))
+        return key
 
     def sample_from_nodes(self, index: NodeSamplerInput, **kwargs) -> HeteroSamplerOutput:
         """Samples the typed blocks of ``index.node`` (of ``index.input_type``).

@@ -13,7 +13,7 @@ import torch
 import gnndirect_torch as gd
 from gnndirect_torch.hetero import HeteroGraph, sample_typed_blocks
 from gnndirect_torch.hetero_loader import HeteroBatch, HeteroNeighborLoader
-from gnndirect_torch.link import batch_key
+from gnndirect_torch._util import batch_key
 
 from conftest import cuda
 
@@ -156,14 +156,22 @@ def test_cuda_loader_equals_the_cpu_loader(seed, placement):
     gpu = HeteroGraph({e: (cpu.graphs[e].indptr, cpu.graphs[e].indices) for e in cpu.edge_types}, cpu.num_nodes,
                       placement=placement, device="cuda")
     train = torch.randperm(NODE_COUNTS["paper"])[:40]
-    gpu_tables = {t: gd.Table(data[t].x.clone(), placement, device="cuda") for t in FEATURED}
+    # Each type its own table: a cache tier in HBM for 'paper', int8 codes for 'author' (decoded
+    # in the gather), a plain device table for 'institution'.
+    gpu_tables = {"paper": gd.Table(data["paper"].x.clone(), placement, cache_fraction=0.5, device="cuda"),
+                  "author": gd.Table(data["author"].x.clone(), placement, codec="int8", device="cuda"),
+                  "institution": gd.Table(data["institution"].x.clone(), "device", device="cuda")}
+    encoded_cpu = {**cpu_tables(data), "author": gd.Table(data["author"].x.clone(), codec="int8", device="cpu")}
     with pytest.raises(ValueError, match="on cpu, the graph on cuda"):
         make_loader(data, gpu, cpu_tables(data), train, seed)
-    expected = list(make_loader(data, cpu, cpu_tables(data), train, seed))
+    expected = list(make_loader(data, cpu, encoded_cpu, train, seed))
     got = list(make_loader(data, gpu, gpu_tables, train, seed))
     assert len(got) == len(expected) == 3
     for g, e in zip(got, expected):
         assert g.y.is_cuda and all(x.is_cuda for x in g.x.values())
         assert as_lists(g.blocks) == as_lists(e.blocks) and g.sampling_seed == e.sampling_seed
-        assert all(torch.equal(g.x[t].cpu(), e.x[t]) for t in FEATURED)
+        for t in ("paper", "institution"):
+            assert torch.equal(g.x[t].cpu(), e.x[t]), t
+        assert g.x["author"].dtype == torch.float32
+        torch.testing.assert_close(g.x["author"].cpu(), e.x["author"], rtol=0, atol=1e-5)
         assert torch.equal(g.y.cpu(), e.y)
