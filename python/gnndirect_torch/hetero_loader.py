@@ -121,8 +121,8 @@ class HeteroNeighborLoader:
     its sizes back once); use it from the training thread, or prepare batches with
     :meth:`batch` on a side stream of your own.
     Raises (construction): TypeError (a graph that is not typed, features not a dict of Tables,
-    seeds not ``(type, ids)``, labels not one per node), ValueError (an unknown node or edge
-    type, rows that disagree with a type's count, devices that disagree, bad fanouts),
+    seeds not ``(type, ids)``), ValueError (an unknown node or edge type, rows or labels that
+    disagree with a type's count, devices that disagree, bad fanouts or batch size),
     IndexError (a seed outside its type).
     """
 
@@ -138,7 +138,7 @@ class HeteroNeighborLoader:
         self.num_neighbors = dict(zip(graph.edge_types, graph.fanouts(num_neighbors)))
         labels = torch.as_tensor(labels)
         if labels.dim() < 1 or labels.shape[0] != graph.num_nodes[self.seed_type]:
-            raise TypeError(f"labels need one entry per {self.seed_type!r} node "
+            raise ValueError(f"labels need one entry per {self.seed_type!r} node "
                             f"({graph.num_nodes[self.seed_type]}), got shape {tuple(labels.shape)}")
         self.labels = labels
         if int(batch_size) <= 0:

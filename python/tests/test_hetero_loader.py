@@ -138,7 +138,7 @@ def test_bad_input_names_what_is_wrong(seed):
         gd.NeighborLoader(graph, tables, y, ("venue", train), NUM_NEIGHBORS)
     with pytest.raises(IndexError, match="60 outside node type 'paper'"):
         gd.NeighborLoader(graph, tables, y, ("paper", torch.tensor([3, 60])), NUM_NEIGHBORS)
-    with pytest.raises(TypeError, match="one entry per 'paper' node"):
+    with pytest.raises(ValueError, match="one entry per 'paper' node"):
         gd.NeighborLoader(graph, tables, y[:-1], ("paper", train), NUM_NEIGHBORS)
     with pytest.raises(ValueError, match="rev_employs"):
         gd.NeighborLoader(graph, tables, y, ("paper", train), {e: [2, 2] for e in EDGE_TYPES[:-1]})
