@@ -13,7 +13,7 @@ import torch
 
 from ._blocks import Block, Sampled, blocks_of
 from ._extension import _call, _check_fork, load_extension
-from ._util import check_fanout, check_fanouts
+from ._util import batch_key, check_fanout, check_fanouts
 
 
 def sample_neighbors_csr(indptr: torch.Tensor, indices: torch.Tensor, seeds: torch.Tensor,
@@ -67,3 +67,16 @@ def resolve_weights(graph_weights: Optional[torch.Tensor], weights) -> Optional[
         return weights
     raise TypeError(f"weights must be None, a bool or a float32 tensor of one weight per edge, got "
                     f"{type(weights).__name__}")
+
+
+def epoch_batches(count: int, batch_size: int, num_batches: int, *, seed: int, epoch: int, shuffle: bool):
+    """The Python loaders' epoch order: yields (batch index, CPU int64 positions into the
+    ``count`` seeds) for ``num_batches`` batches of ``batch_size``; shuffled with
+    ``torch.randperm`` keyed by ``batch_key(seed, epoch)`` when ``shuffle``, in order otherwise."""
+    if shuffle:
+        gen = torch.Generator().manual_seed(batch_key(seed, epoch) & 0x7FFFFFFFFFFFFFFF)
+        order = torch.randperm(count, generator=gen)
+    else:
+        order = torch.arange(count)
+    for b in range(num_batches):
+        yield b, order[b * batch_size:(b + 1) * batch_size]

@@ -10,6 +10,7 @@ from typing import Dict, Mapping, Optional, Tuple
 
 import torch
 
+from ._sampling import epoch_batches
 from ._util import batch_key, num_batches, seed_ids
 from .hetero import HeteroGraph, TypedBlocks, sample_typed_blocks
 from .table import Table
@@ -156,15 +157,9 @@ class HeteroNeighborLoader:
         """The next epoch's batches (epoch 0, 1, ...), in a fresh order when ``shuffle``."""
         self.epoch += 1
         epoch = self.epoch
-        num = self.input_ids.numel()
-        if self.shuffle:
-            gen = torch.Generator().manual_seed(batch_key(self.seed, epoch) & 0x7FFFFFFFFFFFFFFF)
-            order = torch.randperm(num, generator=gen)
-        else:
-            order = torch.arange(num)
-        for b in range(self._num_batches):
-            yield self.batch(self.input_ids[order[b * self.batch_size:(b + 1) * self.batch_size]],
-                             epoch=epoch, index=b)
+        for b, positions in epoch_batches(self.input_ids.numel(), self.batch_size, self._num_batches,
+                                          seed=self.seed, epoch=epoch, shuffle=self.shuffle):
+            yield self.batch(self.input_ids[positions], epoch=epoch, index=b)
 
     def batch(self, seeds: torch.Tensor, *, epoch: int = 0, index: int = 0) -> HeteroBatch:
         """The batch of ``seeds`` (ids of the seed type) keyed by (seed, epoch, index): what

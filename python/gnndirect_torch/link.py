@@ -25,7 +25,7 @@ import torch
 
 from ._blocks import Block, blocks_to_pyg
 from ._extension import _call, _check_fork, load_extension
-from ._sampling import blocks_of
+from ._sampling import blocks_of, epoch_batches
 from ._util import batch_key, check_fanouts, num_batches
 from .table import Graph, Table
 
@@ -391,14 +391,9 @@ class LinkNeighborLoader:
     def __iter__(self):
         self.epoch += 1
         epoch = self.epoch
-        num = self.edges.size(1)
-        if self.shuffle:
-            gen = torch.Generator().manual_seed(batch_key(self.seed, epoch) & 0x7FFFFFFFFFFFFFFF)
-            order = torch.randperm(num, generator=gen)
-        else:
-            order = torch.arange(num)
-        for b in range(self._num_batches):
-            yield self.batch(order[b * self.batch_size:(b + 1) * self.batch_size], epoch=epoch, index=b)
+        for b, positions in epoch_batches(self.edges.size(1), self.batch_size, self._num_batches, seed=self.seed,
+                                          epoch=epoch, shuffle=self.shuffle):
+            yield self.batch(positions, epoch=epoch, index=b)
 
     def batch(self, input_id: torch.Tensor, *, epoch: int = 0, index: int = 0) -> LinkBatch:
         """The batch of the seed edges at positions ``input_id`` (CPU int64), keyed by
