@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+"""R-GAT (the model of MLPerf Training's GNN benchmark) on a generated IGBH-shaped typed graph,
+trained through several data paths in one run: epoch time, seeds/s, the loader's share of the
+epoch, CPU core-seconds and test accuracy per path (issue #40's comparison).
+
+Paths (``--paths``, comma-separated):
+  gnndirect   gd.NeighborLoader over a HeteroGraph (CUDA) and one Table per node type in host
+              memory (``--placement``, ``--codec``): typed sampling on the GPU, zero-copy gathers
+  stores      PyG's own NeighborLoader over gnndirect's feature and graph stores with
+              GnnDirectHeteroSampler (the PyG adapter's road)
+  pyg         PyG's NeighborLoader over the HeteroData on the CPU (``--workers`` processes;
+              pyg-lib's sampler when importable: build it with ../shared/baselines/build-pyg-lib),
+              the batch then copied to the GPU -- the CPU-centric baseline
+  gnndirect-cpu  the same loader on the CPU (``device="cpu"``): gnndirect's host sampler
+``--smoke-cpu`` runs everything on the CPU (no GPU needed; for tests and a first look).
+
+The graph: IGBH-full's node and edge counts (graph/generate_typed.hpp's preset) times ``--scale``,
+each relation with skewed sources and uniform destinations, plus a rev_ relation each; every node
+type has ``--features`` float32 features; paper labels are a fixed random projection of the paper
+features (learnable, so test accuracy tells a broken path). Fanouts (15, 10, 5) per relation,
+batch 1024 seeds, R-GAT with 4 heads (MLPerf's shape), Adam.
+
+    python bench/train_rgat.py --scale 0.001 --epochs 3 --json out.json
+    python bench/train_rgat.py --smoke-cpu --scale 0.00001 --paths gnndirect-cpu,pyg
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from train_graphsage.measure import cpu_seconds, sync, timed_batches  # noqa: E402
+
+#: IGBH-full: node types with their counts, forward relations with their edge counts.
+IGBH_NODES = {"paper": 269_346_174, "author": 277_220_883, "institute": 26_918, "fos": 712_960,
+              "journal": 49_052, "conference": 4_547}
+IGBH_RELATIONS = {("paper", "cites", "paper"): 3_996_442_004, ("paper", "written_by", "author"): 716_761_549,
+                  ("author", "affiliated_to", "institute"): 48_521_486, ("paper", "topic", "fos"): 1_050_280_600,
+                  ("paper", "published", "journal"): 196_200_110, ("paper", "venue", "conference"): 38_550_888}
+PATHS = ("gnndirect", "stores", "pyg", "gnndirect-cpu")
+
+
+def generate(scale: float, features: int, classes: int, seed: int):
+    """The IGBH-shaped HeteroData (CPU tensors) and the (train, test) paper ids."""
+    from torch_geometric.data import HeteroData
+    g = torch.Generator().manual_seed(seed)
+    data = HeteroData()
+    for t, n in IGBH_NODES.items():
+        data[t].num_nodes = max(1, round(n * scale))
+        data[t].x = torch.randn(data[t].num_nodes, features, generator=g)
+    projection = torch.randn(features, classes, generator=g)
+    data["paper"].y = (data["paper"].x @ projection).argmax(dim=1)
+    for (src, name, dst), edges in IGBH_RELATIONS.items():
+        count = max(1, round(edges * scale))
+        # Skewed sources (a few very active nodes, as in citation graphs), uniform destinations.
+        rows = (torch.rand(count, generator=g) ** 3 * data[src].num_nodes).long()
+        cols = torch.randint(0, data[dst].num_nodes, (count,), generator=g)
+        data[(src, name, dst)].edge_index = torch.stack([rows, cols])
+        data[(dst, "rev_" + name, src)].edge_index = torch.stack([cols, rows])
+    order = torch.randperm(data["paper"].num_nodes, generator=g)
+    cut = int(0.8 * order.numel())
+    return data, order[:cut], order[cut:]
+
+
+def make_model(data, hidden: int, heads: int, classes: int, layers: int):
+    """R-GAT: per layer a HeteroConv of one GATConv per edge type (sum over relations; self loops
+    on the paper-to-paper relation, so a paper's own features reach its output), ReLU, dropout; a
+    linear head on the paper nodes."""
+    from torch_geometric.nn import GATConv, HeteroConv
+
+    class RGAT(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.convs = torch.nn.ModuleList(
+                HeteroConv({e: GATConv((-1, -1), hidden // heads, heads=heads, add_self_loops=e[0] == e[2])
+                            for e in data.edge_types}, aggr="sum") for _ in range(layers))
+            self.head = torch.nn.Linear(hidden, classes)
+
+        def forward(self, x_dict, edge_index_dict):
+            for conv in self.convs:
+                out = conv(x_dict, edge_index_dict)
+                x_dict = {t: torch.nn.functional.dropout(v.relu(), 0.2, self.training) for t, v in out.items()}
+            return self.head(x_dict["paper"])
+
+    return RGAT()
+
+
+class Path:
+    """One data path: ``batches(ids, shuffle)`` yields (x_dict, edge_index_dict, y, batch size)
+    on ``device``."""
+
+    def __init__(self, name, data, args, device):
+        self.name, self.device, self.args = name, device, args
+        self.fanouts = {e: list(args.fanouts) for e in data.edge_types}
+        if name in ("gnndirect", "gnndirect-cpu"):
+            import gnndirect_torch as gd
+            from gnndirect_torch.hetero import HeteroGraph
+            kind = {} if name == "gnndirect-cpu" else {"placement": args.placement}
+            where = "cpu" if name == "gnndirect-cpu" else device
+            self.graph = HeteroGraph.from_hetero_data(data, device=where, **kind)
+            self.tables = {t: gd.Table(data[t].x, device=where, codec=args.codec, **kind) for t in data.node_types}
+            self.labels = data["paper"].y
+        elif name == "stores":
+            from gnndirect_torch.pyg import GnnDirectFeatureStore, GnnDirectGraphStore
+            from gnndirect_torch.pyg_hetero import GnnDirectHeteroSampler, put_hetero_data
+            self.stores = (GnnDirectFeatureStore(), GnnDirectGraphStore())
+            put_hetero_data(data, *self.stores)
+            self.sampler = GnnDirectHeteroSampler(self.stores, self.fanouts)
+        else:
+            self.data = data
+
+    def batches(self, ids, shuffle, epoch_seed):
+        a = self.args
+        if self.name.startswith("gnndirect"):
+            import gnndirect_torch as gd
+            loader = gd.NeighborLoader(self.graph, self.tables, self.labels, ("paper", ids), self.fanouts,
+                                       a.batch_size, shuffle=shuffle, seed=epoch_seed)
+            for batch in loader:
+                pyg = batch.to_pyg()
+                yield pyg.x_dict, pyg.edge_index_dict, pyg["paper"].y.to(self.device), batch.batch_size
+            return
+        from torch_geometric.loader import NeighborLoader
+        if self.name == "stores":
+            loader = NeighborLoader(self.stores, self.fanouts, input_nodes=("paper", ids), batch_size=a.batch_size,
+                                    shuffle=shuffle, neighbor_sampler=self.sampler)
+        else:
+            workers = a.workers
+            loader = NeighborLoader(self.data, self.fanouts, input_nodes=("paper", ids), batch_size=a.batch_size,
+                                    shuffle=shuffle, num_workers=workers, persistent_workers=False,
+                                    pin_memory=self.device.type == "cuda" and workers > 0)
+        for batch in loader:
+            batch = batch.to(self.device, non_blocking=True)
+            size = batch["paper"].batch_size
+            yield batch.x_dict, batch.edge_index_dict, batch["paper"].y[:size], size
+
+
+def pyg_sampler_available():
+    """Whether PyG's NeighborLoader can sample a HeteroData (pyg-lib or torch-sparse)."""
+    import torch_geometric.typing as typing
+    return bool(getattr(typing, "WITH_PYG_LIB", False) or getattr(typing, "WITH_TORCH_SPARSE", False))
+
+
+def run_path(path, data, train, test, args, device):
+    """Trains a fresh model through ``path`` for ``args.epochs`` epochs; the record of the run."""
+    torch.manual_seed(args.seed)
+    model = make_model(data, args.hidden, args.heads, args.classes, len(args.fanouts)).to(device)
+    with torch.no_grad():  # the lazy layers meet their input sizes
+        x, edges, _, _ = next(path.batches(train[:args.batch_size], False, 0))
+        model(x, edges)
+    optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
+    epochs = []
+    for epoch in range(args.epochs):
+        model.train()
+        times = {"wait_s": 0.0}
+        losses, cpu0 = [], cpu_seconds()
+        sync(device)
+        t0 = time.perf_counter()
+        for x, edges, y, size in timed_batches(path.batches(train, True, args.seed + epoch), None, times):
+            loss = torch.nn.functional.cross_entropy(model(x, edges)[:size], y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            losses.append(loss.detach())
+        sync(device)
+        seconds = time.perf_counter() - t0
+        epochs.append({"epoch_s": seconds, "wait_s": times["wait_s"], "cpu_core_s": cpu_seconds() - cpu0,
+                       "seeds_per_s": train.numel() / seconds, "loss": float(torch.stack(losses).mean())})
+    model.eval()
+    correct = 0
+    with torch.no_grad():
+        for x, edges, y, size in path.batches(test, False, 0):
+            correct += int((model(x, edges)[:size].argmax(dim=1) == y).sum())
+    median = statistics.median(e["epoch_s"] for e in epochs)
+    return {"epochs": epochs, "median_epoch_s": median, "seeds_per_s": train.numel() / median,
+            "median_cpu_core_s": statistics.median(e["cpu_core_s"] for e in epochs),
+            "median_wait_s": statistics.median(e["wait_s"] for e in epochs), "test_acc": correct / max(1, test.numel())}
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--scale", type=float, default=0.001, help="of IGBH-full's counts (default 0.001)")
+    p.add_argument("--features", type=int, default=1024, help="per node (IGBH: 1024)")
+    p.add_argument("--classes", type=int, default=19, help="paper classes (IGBH: 19 or 2983)")
+    p.add_argument("--fanouts", type=lambda s: [int(v) for v in s.split(",")], default=[15, 10, 5])
+    p.add_argument("--batch-size", type=int, default=1024)
+    p.add_argument("--hidden", type=int, default=512)
+    p.add_argument("--heads", type=int, default=4)
+    p.add_argument("--lr", type=float, default=0.001)
+    p.add_argument("--epochs", type=int, default=3)
+    p.add_argument("--paths", default="gnndirect,stores,pyg")
+    p.add_argument("--placement", default="auto", help="of the gnndirect paths' tables and relations")
+    p.add_argument("--codec", default=None, help="of the gnndirect paths' tables (e.g. int8)")
+    p.add_argument("--workers", type=int, default=min(16, os.cpu_count() or 1), help="the pyg path's")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--smoke-cpu", action="store_true", help="no GPU: every path on the CPU")
+    p.add_argument("--json")
+    args = p.parse_args(argv)
+    for name in args.paths.split(","):
+        if name not in PATHS:
+            p.error(f"unknown path {name!r} (paths: {', '.join(PATHS)})")
+    return args
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    if not args.smoke_cpu and not torch.cuda.is_available():
+        print("train_rgat.py: no GPU (use --smoke-cpu for a CPU run)", file=sys.stderr)
+        return 1
+    device = torch.device("cpu" if args.smoke_cpu else "cuda")
+    data, train, test = generate(args.scale, args.features, args.classes, args.seed)
+    report = {"config": {k: v for k, v in vars(args).items() if k != "json"},
+              "device": "cpu" if args.smoke_cpu else torch.cuda.get_device_name(0),
+              "graph": {"nodes": {t: int(data[t].num_nodes) for t in data.node_types},
+                        "edges": int(sum(data[e].edge_index.shape[1] for e in data.edge_types))},
+              "train_seeds": int(train.numel()), "paths": {}}
+    for name in args.paths.split(","):
+        if name == "pyg" and not pyg_sampler_available():
+            report["paths"][name] = {"skipped": "PyG has no hetero sampler here (pyg-lib or torch-sparse)"}
+            continue
+        if name in ("gnndirect", "stores") and device.type != "cuda":
+            report["paths"][name] = {"skipped": "needs a GPU"}
+            continue
+        report["paths"][name] = run_path(Path(name, data, args, device), data, train, test, args, device)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=1)
+    print(f"R-GAT on IGBH x{args.scale} ({report['device']}): {report['graph']['edges']} edges, "
+          f"{report['train_seeds']} train seeds, fanouts {args.fanouts}, batch {args.batch_size}")
+    print(f"{'path':<14} {'epoch s':>9} {'seeds/s':>10} {'wait s':>8} {'cpu core-s':>10} {'test acc':>8}")
+    for name, r in report["paths"].items():
+        if "skipped" in r:
+            print(f"{name:<14} skipped: {r['skipped']}")
+        else:
+            print(f"{name:<14} {r['median_epoch_s']:>9.3f} {r['seeds_per_s']:>10.0f} {r['median_wait_s']:>8.3f} "
+                  f"{r['median_cpu_core_s']:>10.1f} {r['test_acc']:>8.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
