@@ -15,8 +15,10 @@ A header in NOT_YET (path -> why) is exempt, but the check fails when it passes 
 
 Counting (a heuristic over the text with comments and string/char literals stripped):
   - a line is a comment line when it holds comment text (`//`, `///`, `/* */`, a line inside a
-    block comment) and no code; a code line when it holds anything else but whitespace (a line of
-    code with a trailing `///<` comment is a code line); blank lines count for neither.
+    block comment) and no code; a code line when it holds anything else but whitespace; blank
+    lines count for neither. A code line with a trailing member doc comment (`///<`, `//!<`,
+    `/**<`, `/*!<`: a declaration and its documentation on one line) is also a comment line; a
+    trailing plain `//` comment is not.
   - preprocessor lines (with their `\\` continuations) are code lines; their braces are ignored.
   - string literals (also raw R"d(...)d"), char literals and digit separators (1'000) are blanked
     before braces are matched.
@@ -46,12 +48,12 @@ MAX_BODY = 0.25
 # The check fails when one of them passes: delete its line then. The reasons are the metrics
 # that broke a rule when the header was listed (issue #39).
 NOT_YET = {
-    "algorithms/codec_choice.hpp": "comments 28%, bodies 47%",
+    "algorithms/codec_choice.hpp": "comments 33%, bodies 47%",
     "algorithms/corrupt_graph.hpp": "comments 30%",
-    "algorithms/edge_seeds.cuh": "comments 30%, bodies 57%",
+    "algorithms/edge_seeds.cuh": "comments 31%, bodies 57%",
     "algorithms/gather.cuh": "comments 41%, bodies 38%, 290 lines",
     "algorithms/negative_sampling.cuh": "comments 28%, bodies 60%",
-    "algorithms/negative_sampling.hpp": "comments 39%, bodies 38%",
+    "algorithms/negative_sampling.hpp": "comments 43%, bodies 38%",
     "algorithms/sample_blocks.cuh": "comments 47%",
     "algorithms/sample_blocks_async.cuh": "comments 41%, bodies 57%",
     "algorithms/sample_blocks_buffers.cuh": "comments 24%, bodies 31%",
@@ -60,88 +62,85 @@ NOT_YET = {
     "algorithms/sample_temporal_blocks_async.cuh": "comments 46%, bodies 35%",
     "algorithms/sample_typed_blocks_async.cuh": "comments 26%, bodies 66%, 253 lines",
     "algorithms/sample_typed_blocks_buffers.cuh": "comments 21%, bodies 51%",
-    "algorithms/sampled_blocks.hpp": "comments 33%, bodies 26%",
-    "algorithms/sampled_neighbors.hpp": "comments 33%",
-    "algorithms/sampler_choice.hpp": "comments 34%, bodies 35%",
-    "algorithms/typed_blocks_bounds.hpp": "comments 20%, bodies 70%",
-    "algorithms/typed_samplers.hpp": "comments 26%, bodies 42%",
+    "algorithms/sampled_blocks.hpp": "comments 40%, bodies 26%",
+    "algorithms/sampled_neighbors.hpp": "comments 43%",
+    "algorithms/sampler_choice.hpp": "comments 37%, bodies 35%",
+    "algorithms/typed_blocks_bounds.hpp": "comments 22%, bodies 70%",
+    "algorithms/typed_samplers.hpp": "comments 29%, bodies 42%",
     "algorithms/validate.cuh": "comments 37%, bodies 27%",
     "algorithms/validate.hpp": "comments 46%",
     "algorithms/validate_typed.cuh": "comments 32%",
     "algorithms/validate_typed.hpp": "comments 37%, bodies 38%",
     "cache/hot_set.cuh": "comments 41%, bodies 32%",
-    "cache/tiered_source.hpp": "comments 35%, bodies 33%",
+    "cache/tiered_source.hpp": "comments 41%, bodies 33%",
     "cache/tiered_table.cuh": "comments 35%, bodies 40%, 260 lines",
-    "cache/tiered_view.hpp": "comments 40%",
+    "cache/tiered_view.hpp": "comments 48%",
     "core/config.hpp": "comments 35%",
-    "core/csr_view.hpp": "comments 30%",
+    "core/csr_view.hpp": "comments 42%",
     "core/cuda_error.hpp": "comments 23%",
     "core/cuda_exceptions.hpp": "comments 32%",
-    "core/device.hpp": "comments 20%, bodies 49%",
-    "core/encoded_view.hpp": "comments 39%, bodies 33%",
+    "core/device.hpp": "comments 23%, bodies 49%",
+    "core/encoded_view.hpp": "comments 44%, bodies 33%",
     "core/error.hpp": "comments 30%",
     "core/host_resource.hpp": "comments 31%, bodies 43%",
     "core/host_wait.hpp": "comments 44%",
     "core/memory_kind.hpp": "comments 49%, bodies 37%",
     "core/philox.hpp": "comments 37%, bodies 39%",
-    "core/philox_block.hpp": "comments 29%",
+    "core/philox_block.hpp": "comments 40%",
     "core/resource.hpp": "comments 31%, bodies 41%",
-    "core/sampled_typed_refs.hpp": "comments 38%",
-    "core/sampling_policy.hpp": "comments 36%, bodies 40%",
-    "core/table_view.hpp": "comments 31%",
-    "core/typed_graph_view.hpp": "comments 47%",
-    "core/typed_schema.hpp": "comments 23%, bodies 55%",
+    "core/sampling_policy.hpp": "comments 38%, bodies 40%",
+    "core/table_view.hpp": "comments 36%",
+    "core/typed_schema.hpp": "comments 25%, bodies 55%",
     "core/version.hpp": "comments 44%",
-    "core/wait_mode.hpp": "comments 30%",
-    "device/codecs.hpp": "comments 39%",
+    "core/wait_mode.hpp": "comments 36%",
+    "device/codecs.hpp": "comments 42%",
     "device/copy_row.cuh": "bodies 36%",
-    "device/decode_row.cuh": "comments 37%, bodies 49%",
-    "device/dynamic_tile.cuh": "comments 38%",
-    "device/row_codec.hpp": "comments 26%, bodies 47%, 266 lines",
-    "device/row_source.hpp": "comments 45%",
+    "device/decode_row.cuh": "comments 39%, bodies 49%",
+    "device/dynamic_tile.cuh": "comments 42%",
+    "device/row_codec.hpp": "comments 27%, bodies 47%, 266 lines",
+    "device/row_source.hpp": "comments 48%",
     "device/sample_neighbors_tile.cuh": "bodies 30%",
-    "device/sampled_output.hpp": "comments 37%",
+    "device/sampled_output.hpp": "comments 46%",
     "device/samplers.hpp": "bodies 27%",
-    "device/temporal_samplers.hpp": "comments 35%, bodies 36%",
+    "device/temporal_samplers.hpp": "comments 39%, bodies 36%",
     "gnndirect.cuh": "comments 12%",
     "graph/coo_to_csr.cuh": "bodies 28%",
-    "graph/coo_to_csr.hpp": "comments 32%, bodies 49%",
-    "graph/csr_graph.hpp": "comments 29%, bodies 44%",
+    "graph/coo_to_csr.hpp": "comments 35%, bodies 49%",
+    "graph/csr_graph.hpp": "comments 30%, bodies 44%",
     "graph/generate.cuh": "comments 35%, bodies 38%",
     "graph/generate.hpp": "comments 36%, bodies 46%",
-    "graph/generate_typed.hpp": "comments 22%, bodies 57%",
-    "graph/generator_options.hpp": "comments 26%, bodies 25%",
-    "graph/typed_graph.hpp": "comments 24%, bodies 41%",
+    "graph/generate_typed.hpp": "comments 24%, bodies 57%",
+    "graph/generator_options.hpp": "comments 39%, bodies 25%",
+    "graph/typed_graph.hpp": "comments 26%, bodies 41%",
     "host/cpu_gather.hpp": "comments 28%, bodies 45%",
-    "host/cpu_sampler.hpp": "comments 24%, bodies 56%, 559 lines",
+    "host/cpu_sampler.hpp": "comments 26%, bodies 56%, 559 lines",
     "io/edge_list.hpp": "comments 18%, bodies 59%",
     "io/npy.hpp": "comments 30%, bodies 47%",
     "io/npy_array.hpp": "comments 23%, bodies 40%",
-    "io/npy_format.hpp": "comments 13%, bodies 55%",
+    "io/npy_format.hpp": "comments 19%, bodies 55%",
     "io/npy_header.hpp": "comments 21%, bodies 55%",
     "owners/allocation.hpp": "comments 23%, bodies 57%",
     "owners/buffer.hpp": "comments 40%",
-    "owners/coo.hpp": "comments 27%",
+    "owners/coo.hpp": "comments 41%",
     "owners/cuda_handles.hpp": "comments 35%, bodies 38%",
-    "owners/encoded_table.hpp": "comments 22%, bodies 52%, 274 lines",
+    "owners/encoded_table.hpp": "comments 24%, bodies 52%, 274 lines",
     "owners/host_memory.hpp": "bodies 29%",
-    "owners/host_memory_info.hpp": "comments 22%",
-    "owners/placement.hpp": "comments 39%, bodies 37%",
+    "owners/host_memory_info.hpp": "comments 42%",
+    "owners/placement.hpp": "comments 42%, bodies 37%",
     "owners/registration.hpp": "comments 20%, bodies 55%",
     "owners/table.hpp": "comments 26%, bodies 42%",
     "pipeline/epoch_order.hpp": "comments 39%, bodies 30%",
-    "pipeline/gnn_preparer.cuh": "comments 28%, bodies 51%, 570 lines",
-    "pipeline/link_options.hpp": "comments 40%",
-    "pipeline/link_preparer.cuh": "comments 47%",
-    "pipeline/scheduler.cuh": "comments 24%, bodies 48%, 509 lines",
-    "pipeline/timeline.hpp": "comments 22%, bodies 49%, 255 lines",
-    "pipeline/typed_preparer.cuh": "comments 21%, bodies 44%, 366 lines",
+    "pipeline/gnn_preparer.cuh": "comments 31%, bodies 51%, 570 lines",
+    "pipeline/link_options.hpp": "comments 49%",
+    "pipeline/scheduler.cuh": "comments 26%, bodies 48%, 509 lines",
+    "pipeline/timeline.hpp": "comments 24%, bodies 49%, 255 lines",
+    "pipeline/typed_preparer.cuh": "comments 26%, bodies 44%, 366 lines",
     "reference/gather_reference.hpp": "comments 27%, bodies 37%",
-    "reference/reference_blocks.hpp": "comments 38%",
+    "reference/reference_blocks.hpp": "comments 46%",
     "reference/sample_reference.hpp": "comments 29%, bodies 61%",
-    "reference/sample_typed_reference.hpp": "comments 18%, bodies 54%",
+    "reference/sample_typed_reference.hpp": "comments 24%, bodies 54%",
     "util/parallel.hpp": "comments 27%, bodies 55%",
-    "util/worker_pool.hpp": "comments 15%, bodies 43%",
+    "util/worker_pool.hpp": "comments 16%, bodies 43%",
 }
 
 SCOPE_KEYWORD = re.compile(r"\b(namespace|class|struct|union|enum|extern)\b")
@@ -149,9 +148,13 @@ TRAILING_QUALIFIER = re.compile(r"(\bconst|\bvolatile|\boverride|\bfinal|\bmutab
 WORD = re.compile(r"[A-Za-z0-9_]")
 
 
+TRAILING_DOC = ("///<", "//!<", "/**<", "/*!<")
+
+
 def strip(text):
     """(code, is_comment) per line: `code` is the line with comments, string and char literals
-    blanked (same length, literals keep their quotes), is_comment whether it held comment text."""
+    blanked (same length, literals keep their quotes), is_comment whether it held comment text:
+    True, or "doc" for a member doc comment after code on the line (`///<` and the like)."""
     out, flags = [], []
     in_block = False
     raw_end = None  # the closing `)delim"` of an open raw string
@@ -169,7 +172,7 @@ def strip(text):
                 raw_end = None
                 continue
             if in_block:
-                had_comment = True
+                had_comment = had_comment or True
                 j = line.find("*/", i)
                 if j < 0:
                     code.append(" " * (n - i))
@@ -180,11 +183,14 @@ def strip(text):
                 in_block = False
                 continue
             c = line[i]
+            if line.startswith(TRAILING_DOC, i) and "".join(code).strip():
+                had_comment = "doc"
             if line.startswith("//", i):
-                had_comment = True
+                had_comment = had_comment or True
                 code.append(" " * (n - i))
                 break
             if line.startswith("/*", i):
+                had_comment = had_comment or True
                 in_block = True
                 code.append("  ")
                 i += 2
@@ -276,6 +282,7 @@ def measure(text):
             comment += 1 if had_comment else 0
             continue
         code += 1
+        comment += 1 if had_comment == "doc" else 0
         if preprocessor:
             continue
         in_body_line = False
@@ -405,7 +412,7 @@ TRICKY = ("namespace n {\n"                                        # code
           "    return {1'000, 2};\n"                               # code, body
           "  }\n"                                                  # code
           "  enum class e : int { one, two };\n"                   # code (scope)
-          "  int a_{0};\n  int b_ = {1};\n"                        # 2 code
+          "  int a_{0};  ///< doc\n  int b_ = {1};\n"              # 2 code, 1 comment
           "  /* a\n     block */\n"                                # 2 comment
           "  int h() { return 0; }  // trailing\n"                 # code, body
           "  void k() {}\n"                                        # code
@@ -414,7 +421,7 @@ TRICKY = ("namespace n {\n"                                        # code
           "constexpr auto lam = [](int x) {\n  return x; };\n"     # 2 code, 1 body
           "const char* r = R\"d({ not a brace )\" })d\";\n"        # code
           "}  // namespace n\n")                                   # code
-TRICKY_MEASURE = {"lines": 20, "comment": 2, "code": 18, "body": 4}
+TRICKY_MEASURE = {"lines": 20, "comment": 3, "code": 18, "body": 4}
 
 
 def selftest():
