@@ -113,6 +113,7 @@
 #include <gnndirect/pipeline/link_options.hpp>
 #include <gnndirect/pipeline/link_preparer.cuh>
 #include <gnndirect/pipeline/minibatch_pipeline.cuh>
+#include <gnndirect/pipeline/pipeline_options.hpp>
 #include <gnndirect/pipeline/scheduler.cuh>
 #include <gnndirect/pipeline/timeline.hpp>
 #include <gnndirect/pipeline/typed_preparer.cuh>
