@@ -85,6 +85,7 @@
 #include <gnndirect/reference/sample_reference.hpp>
 #include <gnndirect/reference/sample_typed_reference.hpp>
 // host
+#include <gnndirect/host/cpu_blocks.hpp>
 #include <gnndirect/host/cpu_gather.hpp>
 #include <gnndirect/host/cpu_sampler.hpp>
 // graph
