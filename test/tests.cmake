@@ -70,6 +70,15 @@ if(Python3_Interpreter_FOUND)
   add_test(NAME test_host_layers_selftest
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_layers.py --selftest)
   set_tests_properties(test_host_layers_selftest PROPERTIES LABELS host TIMEOUT 60)
+  # Public headers read as documentation: comment lines >= 50%, function bodies <= 25% of code
+  # lines, at most 250 lines (bodies go to detail/<component>/<stem>.inl); NOT_YET in the script
+  # lists the headers not there yet and may only shrink. The selftest checks the checker.
+  add_test(NAME test_host_header_shape
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_header_shape.py ${PROJECT_SOURCE_DIR})
+  set_tests_properties(test_host_header_shape PROPERTIES LABELS host TIMEOUT 60)
+  add_test(NAME test_host_header_shape_selftest
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_header_shape.py --selftest)
+  set_tests_properties(test_host_header_shape_selftest PROPERTIES LABELS host TIMEOUT 60)
   # The Python package's modules form layers too: no import cycle among them and no
   # function-level import of its own modules but the lazy extension _C (see the script's comment);
   # the selftest checks that the checker catches a cycle in fabricated packages.

@@ -85,6 +85,7 @@
 #include <gnndirect/reference/sample_reference.hpp>
 #include <gnndirect/reference/sample_typed_reference.hpp>
 // host
+#include <gnndirect/host/cpu_blocks.hpp>
 #include <gnndirect/host/cpu_gather.hpp>
 #include <gnndirect/host/cpu_sampler.hpp>
 // graph
@@ -113,6 +114,7 @@
 #include <gnndirect/pipeline/link_options.hpp>
 #include <gnndirect/pipeline/link_preparer.cuh>
 #include <gnndirect/pipeline/minibatch_pipeline.cuh>
+#include <gnndirect/pipeline/pipeline_options.hpp>
 #include <gnndirect/pipeline/scheduler.cuh>
 #include <gnndirect/pipeline/timeline.hpp>
 #include <gnndirect/pipeline/typed_preparer.cuh>

@@ -48,12 +48,7 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// @tparam Index int32 or int64 row index type
 template <class Index>
 std::size_t gather_workspace_bytes(std::int64_t count, std::int64_t table_rows, memory_kind table_kind,
-                                   std::size_t row_bytes, const gather_policy& policy = {})
-{
-  detail::check_index_type<Index>();
-  return detail::scratch_bytes<detail::move_direction::gather, Index>(count, table_rows, table_kind,
-                                                                      row_bytes, policy);
-}
+                                   std::size_t row_bytes, const gather_policy& policy = {});
 
 /// Workspace bytes scatter_async needs (as gather_workspace_bytes; scatter also sorts to apply
 /// the last-occurrence rule unless policy.unique_indices). @throws invalid_argument, cuda_error.
@@ -62,12 +57,7 @@ std::size_t gather_workspace_bytes(std::int64_t count, std::int64_t table_rows, 
 /// @tparam Index int32 or int64 row index type
 template <class Index>
 std::size_t scatter_workspace_bytes(std::int64_t count, std::int64_t table_rows, memory_kind table_kind,
-                                    std::size_t row_bytes, const gather_policy& policy = {})
-{
-  detail::check_index_type<Index>();
-  return detail::scratch_bytes<detail::move_direction::scatter, Index>(count, table_rows, table_kind,
-                                                                       row_bytes, policy);
-}
+                                    std::size_t row_bytes, const gather_policy& policy = {});
 
 /// Enqueues dst.row(i) = src.row(indices[i]) for i in [0, count) on `stream`; returns at once.
 ///
@@ -89,16 +79,7 @@ std::size_t scatter_workspace_bytes(std::int64_t count, std::int64_t table_rows,
 template <class Source, class D, class Index>
 void gather_async(cudaStream_t stream, const Source& src, const Index* indices, std::int64_t count,
                   table_view<D> dst, workspace_view ws, const gather_policy& policy = {},
-                  const std::int64_t* device_count = nullptr)
-{
-  detail::check_gather_source<Source, D>();
-  detail::check_index_type<Index>();
-  if constexpr (detail::gather_source_fits<Source, D>()) {
-    if (device_count != nullptr) { detail::check_device_accessible(device_count, 8, 8, "device_count"); }
-    detail::move_rows_async<detail::move_direction::gather>(stream, src, indices, count, dst, ws, policy,
-                                                            device_count);
-  }
-}
+                  const std::int64_t* device_count = nullptr);
 
 /// gather_async from a plain table (any placement). As above.
 /// @tparam S source element type (may be const)  @tparam D destination element type
@@ -107,12 +88,7 @@ void gather_async(cudaStream_t stream, const Source& src, const Index* indices, 
 template <class S, class D, class Index>
 void gather_async(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
                   table_view<D> dst, workspace_view ws, const gather_policy& policy = {},
-                  const std::int64_t* device_count = nullptr)
-{
-  validate(src, "src");
-  detail::check_device_accessible(src.data, 0, 1, "src");
-  gather_async(stream, table_source<const S>(src), indices, count, dst, ws, policy, device_count);
-}
+                  const std::int64_t* device_count = nullptr);
 
 /// Enqueues dst.row(indices[i]) = src.row(i) for i in [0, count); returns at once. With duplicate
 /// indices the last occurrence wins, whole row (a stable sort puts the occurrences in caller
@@ -125,16 +101,7 @@ void gather_async(cudaStream_t stream, table_view<S> src, const Index* indices, 
 /// @param stream, src, indices, count, dst, ws, policy as described
 template <class S, class D, class Index>
 void scatter_async(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
-                   table_view<D> dst, workspace_view ws, const gather_policy& policy = {})
-{
-  detail::check_index_type<Index>();
-  detail::check_element_types<S, D>();
-  detail::check_writable_source<table_source<D>>();
-  validate(dst, "dst");
-  detail::check_device_accessible(dst.data, 0, 1, "dst");
-  detail::move_rows_async<detail::move_direction::scatter>(stream, table_source<D>(dst), indices, count,
-                                                           src, ws, policy);
-}
+                   table_view<D> dst, workspace_view ws, const gather_policy& policy = {});
 
 /// Enqueues scatter into any writable row source `dst` (non-const element_type; e.g.
 /// tiered_table::write_source(), which writes the host row and, when the row is cached, its HBM
@@ -145,13 +112,7 @@ void scatter_async(cudaStream_t stream, table_view<S> src, const Index* indices,
 /// @param stream, src, indices, count, dst, ws, policy as above
 template <class S, class Target, class Index>
 void scatter_async(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
-                   const Target& dst, workspace_view ws, const gather_policy& policy = {})
-{
-  detail::check_writable_source<Target>();
-  detail::check_index_type<Index>();
-  detail::check_element_types<S, typename Target::element_type>();
-  detail::move_rows_async<detail::move_direction::scatter>(stream, dst, indices, count, src, ws, policy);
-}
+                   const Target& dst, workspace_view ws, const gather_policy& policy = {});
 
 /// Synchronises `stream` and raises the index error recorded in `ws` by the last checked
 /// gather_async (any source, decoding ones too) that used it.
@@ -159,19 +120,13 @@ void scatter_async(cudaStream_t stream, table_view<S> src, const Index* indices,
 /// @param table_rows the indexed table's rows (for the message)
 /// @throws index_out_of_range naming indices[position] = value; invalid_argument (null or
 /// misaligned workspace); cuda_error. Not capturable.
-inline void gather_check(cudaStream_t stream, workspace_view ws, std::int64_t table_rows)
-{
-  detail::raise_rows_flag(stream, ws, table_rows, "gather_check");
-}
+inline void gather_check(cudaStream_t stream, workspace_view ws, std::int64_t table_rows);
 
 /// Synchronises `stream` and raises the index error recorded in `ws` by the last checked
 /// scatter_async that used it. Parameters and throws as gather_check.
 /// @param stream the stream it ran on  @param ws the workspace it used
 /// @param table_rows the indexed (target) table's rows (for the message)
-inline void scatter_check(cudaStream_t stream, workspace_view ws, std::int64_t table_rows)
-{
-  detail::raise_rows_flag(stream, ws, table_rows, "scatter_check");
-}
+inline void scatter_check(cudaStream_t stream, workspace_view ws, std::int64_t table_rows);
 
 /// Gathers and synchronises: dst.row(i) = src.row(indices[i]) from any row source. Scratch comes
 /// stream-ordered from `mr` (default: the device's default pool); use gather_async with a
@@ -183,14 +138,7 @@ inline void scatter_check(cudaStream_t stream, workspace_view ws, std::int64_t t
 /// @param stream, src, indices, count, dst, policy as gather_async  @param mr scratch resource
 template <class Source, class D, class Index>
 void gather(cudaStream_t stream, const Source& src, const Index* indices, std::int64_t count,
-            table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {})
-{
-  detail::check_gather_source<Source, D>();
-  detail::check_index_type<Index>();
-  if constexpr (detail::gather_source_fits<Source, D>()) {
-    detail::move_rows_sync<detail::move_direction::gather>(stream, src, indices, count, dst, policy, mr);
-  }
-}
+            table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {});
 
 /// gather() from a plain table (any placement). As above.
 /// @tparam S source element type (may be const)  @tparam D destination element type
@@ -198,12 +146,7 @@ void gather(cudaStream_t stream, const Source& src, const Index* indices, std::i
 /// @param stream, src, indices, count, dst, policy, mr as above
 template <class S, class D, class Index>
 void gather(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
-            table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {})
-{
-  validate(src, "src");
-  detail::check_device_accessible(src.data, 0, 1, "src");
-  gather(stream, table_source<const S>(src), indices, count, dst, policy, mr);
-}
+            table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {});
 
 /// Checks an encoded view before any launch: non-negative shape, a stride that holds a row's
 /// codes, non-null data and metadata when non-empty, both device-visible. Host only;
@@ -211,20 +154,7 @@ void gather(cudaStream_t stream, table_view<S> src, const Index* indices, std::i
 /// @tparam Codec the view's codec  @param view the view
 /// @param name used in the error message (e.g. "src")  @throws invalid_argument naming `name`
 template <class Codec>
-void validate(const encoded_view<Codec>& view, const char* name)
-{
-  std::string const prefix = std::string("encoded_view '") + name + "': ";
-  GNNDIRECT_EXPECTS(view.rows >= 0 && view.cols >= 0, prefix + "negative shape");
-  GNNDIRECT_EXPECTS(view.rows == 0 || view.stride_bytes >= view.payload_bytes(),
-                    prefix + "stride_bytes " + std::to_string(view.stride_bytes) + " < the " +
-                      std::to_string(view.payload_bytes()) + " bytes of codes per row");
-  GNNDIRECT_EXPECTS(view.empty() || view.data != nullptr, prefix + "null data with non-zero size");
-  if constexpr (!std::is_empty_v<typename Codec::meta_type>) {
-    GNNDIRECT_EXPECTS(view.rows == 0 || view.meta != nullptr, prefix + "null per-row metadata");
-    if (view.rows > 0) { detail::check_device_accessible(view.meta, 0, alignof(typename Codec::meta_type), "src.meta"); }
-  }
-  if (!view.empty()) { detail::check_device_accessible(view.data, 0, 1, name); }
-}
+void validate(const encoded_view<Codec>& view, const char* name);
 
 /// Decoding gather from an encoded table (any placement), as gather_async: dst row i = row
 /// indices[i] decoded by the view's codec into D (static_assert when the codec cannot produce D).
@@ -237,11 +167,7 @@ void validate(const encoded_view<Codec>& view, const char* name)
 template <class Codec, class D, class Index>
 void gather_async(cudaStream_t stream, const encoded_view<Codec>& src, const Index* indices, std::int64_t count,
                   table_view<D> dst, workspace_view ws, const gather_policy& policy = {},
-                  const std::int64_t* device_count = nullptr)
-{
-  validate(src, "src");
-  gather_async(stream, encoded_source<Codec>(src), indices, count, dst, ws, policy, device_count);
-}
+                  const std::int64_t* device_count = nullptr);
 
 /// Synchronous decoding gather from an encoded table (scratch from `mr`). @throws as gather().
 /// @tparam Codec the view's codec  @tparam D destination element type
@@ -249,11 +175,7 @@ void gather_async(cudaStream_t stream, const encoded_view<Codec>& src, const Ind
 /// @param stream, src, indices, count, dst, policy, mr as gather()
 template <class Codec, class D, class Index>
 void gather(cudaStream_t stream, const encoded_view<Codec>& src, const Index* indices, std::int64_t count,
-            table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {})
-{
-  validate(src, "src");
-  gather(stream, encoded_source<Codec>(src), indices, count, dst, policy, mr);
-}
+            table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {});
 
 /// Scatters and synchronises: dst.row(indices[i]) = src.row(i), the last occurrence of a
 /// duplicate index winning. Scratch from `mr`. @throws as gather().
@@ -262,16 +184,7 @@ void gather(cudaStream_t stream, const encoded_view<Codec>& src, const Index* in
 /// @param stream, src, indices, count, dst, policy as scatter_async  @param mr scratch resource
 template <class S, class D, class Index>
 void scatter(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
-             table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {})
-{
-  detail::check_index_type<Index>();
-  detail::check_element_types<S, D>();
-  detail::check_writable_source<table_source<D>>();
-  validate(dst, "dst");
-  detail::check_device_accessible(dst.data, 0, 1, "dst");
-  detail::move_rows_sync<detail::move_direction::scatter>(stream, table_source<D>(dst), indices, count,
-                                                          src, policy, mr);
-}
+             table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {});
 
 /// Scatters into any writable row source and synchronises (see scatter_async). @throws as gather().
 /// @tparam S source element type  @tparam Target the writable row source type
@@ -279,12 +192,8 @@ void scatter(cudaStream_t stream, table_view<S> src, const Index* indices, std::
 /// @param stream, src, indices, count, dst, policy as scatter_async  @param mr scratch resource
 template <class S, class Target, class Index>
 void scatter(cudaStream_t stream, table_view<S> src, const Index* indices, std::int64_t count,
-             const Target& dst, const gather_policy& policy = {}, resource_ref mr = {})
-{
-  detail::check_writable_source<Target>();
-  detail::check_index_type<Index>();
-  detail::check_element_types<S, typename Target::element_type>();
-  detail::move_rows_sync<detail::move_direction::scatter>(stream, dst, indices, count, src, policy, mr);
-}
+             const Target& dst, const gather_policy& policy = {}, resource_ref mr = {});
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/algorithms/gather.inl>

@@ -58,10 +58,7 @@ sampled_blocks<Offset, Index> sample_blocks(cudaStream_t stream, const csr_view<
                                             const Index* seeds, std::int64_t num_seeds,
                                             const std::vector<int>& fanouts, const Sampler& sampler,
                                             const sampling_policy& policy = {},
-                                            resource_ref mr = {})
-{
-  return detail::sample_blocks_sync(stream, csr, seeds, num_seeds, fanouts, sampler, policy, mr);
-}
+                                            resource_ref mr = {});
 
 /// As above, allocating from a CUDA memory pool of the current device (null: its default pool);
 /// kept for source compatibility.
@@ -74,9 +71,8 @@ template <class Offset, class Index, class Sampler>
 sampled_blocks<Offset, Index> sample_blocks(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                                             const Index* seeds, std::int64_t num_seeds,
                                             const std::vector<int>& fanouts, const Sampler& sampler,
-                                            const sampling_policy& policy, cudaMemPool_t pool)
-{
-  return detail::sample_blocks_sync(stream, csr, seeds, num_seeds, fanouts, sampler, policy, pool);
-}
+                                            const sampling_policy& policy, cudaMemPool_t pool);
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/algorithms/sample_blocks.inl>

@@ -36,10 +36,7 @@ GNNDIRECT_NAMESPACE_BEGIN
 
 /// Workspace bytes sample_neighbors_async needs for `num_seeds` seeds (error record and scan
 /// storage). @param num_seeds seed count  @return the bytes  @throws cuda_error.
-inline std::size_t sample_neighbors_workspace_bytes(std::int64_t num_seeds)
-{
-  return detail::carve_sample_workspace(workspace_view{}, num_seeds).total;
-}
+inline std::size_t sample_neighbors_workspace_bytes(std::int64_t num_seeds);
 
 /// Enqueues sampling of up to `fanout` neighbours of each seed with `sampler` on `stream`;
 /// returns at once.
@@ -69,11 +66,7 @@ template <class Offset, class Index, class Sampler>
 void sample_neighbors_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                             const Index* seeds, std::int64_t num_seeds, int fanout, int layer,
                             const Sampler& sampler, const sampling_policy& policy,
-                            const sampled_slots_ref<Offset, Index>& out, workspace_view ws)
-{
-  sample_neighbors_async(stream, csr, seeds, bounded_count{nullptr, num_seeds}, fanout, layer, sampler, policy,
-                         out, ws);
-}
+                            const sampled_slots_ref<Offset, Index>& out, workspace_view ws);
 
 /// The same with the seed count on the device (e.g. the previous hop's relabel_async
 /// out.num_src, with the previous hop's src nodes as seeds): the first num_seeds.get() seeds are
@@ -93,18 +86,7 @@ template <class Offset, class Index, class Sampler>
 void sample_neighbors_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                             const Index* seeds, bounded_count num_seeds, int fanout, int layer,
                             const Sampler& sampler, const sampling_policy& policy,
-                            const sampled_slots_ref<Offset, Index>& out, workspace_view ws)
-{
-  std::int64_t const bound = num_seeds.bound;
-  detail::check_sample_arguments(csr, seeds, bound, fanout, sampler, policy);
-  detail::enqueue_sample_neighbors(
-    stream, csr.indptr, seeds, bound, fanout, policy.check_indices, out, ws,
-    [&](detail::error_flag_ref flag, detail::error_flag_ref graph_flag, detail::sampler_flags sampler_flags) {
-      detail::launch_sample_neighbors(stream, csr, seeds, bound, num_seeds.value, fanout, layer, sampler,
-                                      policy, out.neighbors, out.edge_ids, out.counts, flag, graph_flag,
-                                      sampler_flags);
-    });
-}
+                            const sampled_slots_ref<Offset, Index>& out, workspace_view ws);
 
 /// Synchronises `stream` and raises the error recorded in `ws` by the last
 /// sample_neighbors_async that used it: a bad seed first, then a corrupt neighbour list, then a
@@ -115,15 +97,7 @@ void sample_neighbors_async(cudaStream_t stream, const csr_view<Offset, Index>& 
 /// @throws index_out_of_range naming seeds[position] = value; invalid_argument naming the node
 /// whose neighbour list is corrupt and its indptr[node + 1], or the sampler's count or slot and
 /// the seed position; cuda_error. Not capturable.
-inline void sample_neighbors_check(cudaStream_t stream, workspace_view ws, std::int64_t num_nodes)
-{
-  GNNDIRECT_EXPECTS(ws.data != nullptr, "sample_neighbors_check: null workspace");
-  detail::check_device_accessible(ws.data, 0, workspace_alignment, "workspace");
-  detail::sample_flag(ws).throw_if_set(stream, "seeds", num_nodes);
-  detail::throw_if_corrupt_list(stream, detail::sample_graph_flag(ws), "sample_neighbors");
-  detail::sampler_flags const flags = detail::sample_sampler_flags(ws);
-  detail::throw_if_sampler_failed(flags.count.read(stream), flags.slot.read(stream), "sample_neighbors", "seeds");
-}
+inline void sample_neighbors_check(cudaStream_t stream, workspace_view ws, std::int64_t num_nodes);
 
 /// Enqueues the compaction of sampled slots into CSR arrays: neighbors[offsets[i] + j] =
 /// slots.neighbors[i * fanout + j] for j < counts[i] (likewise edge ids when both are given).
@@ -137,12 +111,8 @@ inline void sample_neighbors_check(cudaStream_t stream, workspace_view ws, std::
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 void compact_sampled_async(cudaStream_t stream, const sampled_slots_ref<Offset, Index>& slots,
-                           std::int64_t num_seeds, int fanout, Index* neighbors, Offset* edge_ids)
-{
-  GNNDIRECT_EXPECTS(num_seeds >= 0 && fanout >= 0, "compact_sampled_async: negative num_seeds or fanout");
-  detail::check_slots_capacity(slots, num_seeds, fanout, "compact_sampled_async", "slots");  // read
-  detail::launch_compact_slots(stream, slots.neighbors, slots.edge_ids, slots.offsets, num_seeds,
-                               fanout, neighbors, slots.edge_ids == nullptr ? nullptr : edge_ids);
-}
+                           std::int64_t num_seeds, int fanout, Index* neighbors, Offset* edge_ids);
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/algorithms/sample_neighbors_async.inl>

@@ -33,13 +33,7 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 buffer<std::int64_t> hot_rows_by_degree(cudaStream_t stream, const csr_view<Offset, Index>& csr, std::int64_t k,
-                                        resource_ref mr = {})
-{
-  detail::check_device_accessible(csr.indptr, 0, alignof(Offset), "indptr");
-  return detail::top_k_rows<std::uint32_t>(stream, csr.num_nodes, k, mr, [&](std::uint32_t* keys, std::int64_t* ids) {
-    detail::degree_keys_kernel<<<detail::grid_stride_blocks(csr.num_nodes), detail::elementwise_block_threads, 0, stream>>>(csr, keys, ids);
-  });
-}
+                                        resource_ref mr = {});
 
 /// Adds one to counts[id] for each of the `n` device-visible ids (pre-sampling: call on the input
 /// nodes of a few epochs' worth of sampled batches). Ids outside [0, num_rows) are ignored.
@@ -50,14 +44,7 @@ buffer<std::int64_t> hot_rows_by_degree(cudaStream_t stream, const csr_view<Offs
 /// @tparam Index node id type
 template <class Index>
 void count_accesses_async(cudaStream_t stream, const Index* ids, std::int64_t n, std::int64_t num_rows,
-                          std::uint32_t* counts)
-{
-  if (n <= 0) { return; }
-  detail::check_device_accessible(ids, static_cast<std::size_t>(n) * sizeof(Index), alignof(Index), "ids");
-  detail::check_device_accessible(counts, 0, alignof(std::uint32_t), "counts");
-  detail::count_accesses_kernel<<<detail::grid_stride_blocks(n), detail::elementwise_block_threads, 0, stream>>>(ids, n, num_rows, counts);
-  GNNDIRECT_CUDA_TRY(cudaGetLastError());
-}
+                          std::uint32_t* counts);
 
 /// The `k` most accessed rows according to `counts` (num_rows device counters), most first; ties
 /// by smaller id. For graph nodes prefer the overload with the graph, which breaks ties by
@@ -67,13 +54,7 @@ void count_accesses_async(cudaStream_t stream, const Index* ids, std::int64_t n,
 /// @param mr resource of the result and temporaries  @return the row ids
 /// @throws cuda_error, allocation_error (or what `mr` throws).
 inline buffer<std::int64_t> hot_rows_by_count(cudaStream_t stream, const std::uint32_t* counts,
-                                              std::int64_t num_rows, std::int64_t k, resource_ref mr = {})
-{
-  detail::check_device_accessible(counts, static_cast<std::size_t>(num_rows) * 4, 4, "counts");
-  return detail::top_k_rows<std::uint32_t>(stream, num_rows, k, mr, [&](std::uint32_t* keys, std::int64_t* ids) {
-    detail::count_keys_kernel<<<detail::grid_stride_blocks(num_rows), detail::elementwise_block_threads, 0, stream>>>(counts, num_rows, keys, ids);
-  });
-}
+                                              std::int64_t num_rows, std::int64_t k, resource_ref mr = {});
 
 /// The `k` most accessed nodes of `csr` according to `counts` (csr.num_nodes device counters),
 /// most first, ties broken by degree (then smaller id). A few pre-sampled epochs reach only part
@@ -88,12 +69,8 @@ inline buffer<std::int64_t> hot_rows_by_count(cudaStream_t stream, const std::ui
 template <class Offset, class Index>
 buffer<std::int64_t> hot_rows_by_count(cudaStream_t stream, const std::uint32_t* counts,
                                        const csr_view<Offset, Index>& csr, std::int64_t k,
-                                       resource_ref mr = {})
-{
-  detail::check_device_accessible(counts, static_cast<std::size_t>(csr.num_nodes) * 4, 4, "counts");
-  return detail::top_k_rows<std::uint64_t>(stream, csr.num_nodes, k, mr, [&](std::uint64_t* keys, std::int64_t* ids) {
-    detail::count_degree_keys_kernel<<<detail::grid_stride_blocks(csr.num_nodes), detail::elementwise_block_threads, 0, stream>>>(counts, csr, keys, ids);
-  });
-}
+                                       resource_ref mr = {});
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/cache/hot_set.inl>

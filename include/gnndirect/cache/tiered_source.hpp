@@ -36,21 +36,10 @@ struct tiered_source {
   /// @return placement of the uncached rows (host-resident)
   memory_kind placement() const noexcept { return tiers.host.kind; }
   /// @return host and cache base addresses and strides, OR-ed
-  std::uintptr_t address_bits() const noexcept
-  {
-    return reinterpret_cast<std::uintptr_t>(tiers.host.data) |
-           static_cast<std::uintptr_t>(tiers.host.stride_bytes()) |
-           reinterpret_cast<std::uintptr_t>(tiers.cache) |
-           static_cast<std::uintptr_t>(tiers.host.cols) * sizeof(T);
-  }
+  std::uintptr_t address_bits() const noexcept;
   /// The cached copy of `row` when there is one, else the host row.
   /// @param row the row (no bounds check)  @return its location
-  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE row_location<const T> locate(std::int64_t row) const noexcept
-  {
-    std::int32_t const slot = tiers.slot_of[row];
-    if (slot >= 0) { return {tiers.cache + std::int64_t{slot} * tiers.host.cols, false}; }
-    return {tiers.host.row(row), true};
-  }
+  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE row_location<const T> locate(std::int64_t row) const noexcept;
 };
 
 static_assert(is_row_source_v<tiered_source<float>>);
@@ -74,17 +63,10 @@ struct tiered_cache_mirror {
   /// @return device memory
   memory_kind placement() const noexcept { return memory_kind::device; }
   /// @return cache base and row bytes, OR-ed
-  std::uintptr_t address_bits() const noexcept
-  {
-    return reinterpret_cast<std::uintptr_t>(cache) | static_cast<std::uintptr_t>(cols) * sizeof(T);
-  }
+  std::uintptr_t address_bits() const noexcept;
   /// The cached copy of `row`, or null data.
   /// @param row the row (no bounds check)  @return its location
-  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE row_location<T> locate(std::int64_t row) const noexcept
-  {
-    std::int32_t const slot = slot_of[row];
-    return {slot >= 0 ? cache + std::int64_t{slot} * cols : nullptr, false};
-  }
+  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE row_location<T> locate(std::int64_t row) const noexcept;
 };
 
 /// Writable source over a tiered table: scatter writes the host row (over the link) and then,
@@ -104,16 +86,10 @@ struct tiered_write_source {
   /// @return the host table's placement
   memory_kind placement() const noexcept { return host.kind; }
   /// @return host base address and stride, OR-ed
-  std::uintptr_t address_bits() const noexcept
-  {
-    return reinterpret_cast<std::uintptr_t>(host.data) | static_cast<std::uintptr_t>(host.stride_bytes());
-  }
+  std::uintptr_t address_bits() const noexcept;
   /// The host row.
   /// @param row the row (no bounds check)  @return its location
-  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE row_location<T> locate(std::int64_t row) const noexcept
-  {
-    return {host.row(row), host.kind != memory_kind::device};
-  }
+  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE row_location<T> locate(std::int64_t row) const noexcept;
   /// @return the HBM copies, written after the host rows
   tiered_cache_mirror<T> mirror() const noexcept { return cached; }
 };
@@ -137,10 +113,7 @@ struct tiered_encoded_source {
   /// Source over `view`, with the tier `tier` made over view's bytes (tier.host.data == view.data,
   /// tier.host.cols == view.stride_bytes; checked by the gather).
   /// @param view the encoded rows  @param tier their HBM tier
-  tiered_encoded_source(const encoded_view<Codec>& view, const tiered_view<std::uint8_t>& tier) noexcept
-    : table(view), cache(tier.cache), slot_of(tier.slot_of)
-  {
-  }
+  tiered_encoded_source(const encoded_view<Codec>& view, const tiered_view<std::uint8_t>& tier) noexcept;
   /// @return rows of the table
   std::int64_t num_rows() const noexcept { return table.rows; }
   /// @return decoded values per row
@@ -148,24 +121,16 @@ struct tiered_encoded_source {
   /// @return placement of the uncached rows
   memory_kind placement() const noexcept { return table.kind; }
   /// @return host and cache base addresses and the stride, OR-ed
-  std::uintptr_t address_bits() const noexcept
-  {
-    return reinterpret_cast<std::uintptr_t>(table.data) | reinterpret_cast<std::uintptr_t>(cache) |
-           static_cast<std::uintptr_t>(table.stride_bytes);
-  }
+  std::uintptr_t address_bits() const noexcept;
   /// @return bytes loaded per row
   std::int64_t encoded_row_bytes() const noexcept { return table.load_bytes(); }
   /// @return the codec
   GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE Codec codec() const noexcept { return table.codec; }
   /// The cached codes of `row` when there are some, else the host row; its metadata.
   /// @param row the row (no bounds check)  @return its location
-  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE encoded_location<typename Codec::meta_type> locate(std::int64_t row) const noexcept
-  {
-    std::int32_t const slot = slot_of[row];
-    auto const meta = table.row_meta(row);
-    if (slot >= 0) { return {cache + std::int64_t{slot} * table.stride_bytes, false, meta}; }
-    return {table.row(row), true, meta};
-  }
+  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE encoded_location<typename Codec::meta_type> locate(std::int64_t row) const noexcept;
 };
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/cache/tiered_source.inl>

@@ -47,15 +47,7 @@ class tiered_table {
   ///        and of rebuild's scratch; default: the device's default pool. Must outlive the tier.
   /// @throws invalid_argument (device-resident source, more than 2^31 - 1 cached rows, a bad
   ///         view) before allocating anything; allocation_error (or what `mr` throws).
-  tiered_table(table_view<const T> rows, std::size_t budget_bytes, resource_ref mr = {})
-    : host_(checked_source(rows)),
-      capacity_(capacity_for(rows, budget_bytes)),
-      cache_(static_cast<std::size_t>(capacity_ * rows.cols), memory_kind::device, mr),
-      slot_of_(static_cast<std::size_t>(rows.rows), memory_kind::device, mr),
-      mr_(mr)
-  {
-    clear(cudaStreamLegacy);  // nothing can use the tier yet: no device-wide wait needed
-  }
+  tiered_table(table_view<const T> rows, std::size_t budget_bytes, resource_ref mr = {});
 
   /// As above, with the cache and the slot map allocated stream-ordered on `stream` from `mr`
   /// (e.g. a framework's caching allocator); `stream` and `mr` must outlive the tier, which
@@ -63,15 +55,7 @@ class tiered_table {
   /// @param rows, budget_bytes as above  @param stream allocation (and release) stream
   /// @param mr the resource
   /// @throws invalid_argument (as above), allocation_error (or what `mr` throws).
-  tiered_table(table_view<const T> rows, std::size_t budget_bytes, cudaStream_t stream, resource_ref mr)
-    : host_(checked_source(rows)),
-      capacity_(capacity_for(rows, budget_bytes)),
-      cache_(static_cast<std::size_t>(capacity_ * rows.cols), stream, mr),
-      slot_of_(static_cast<std::size_t>(rows.rows), stream, mr),
-      mr_(mr)
-  {
-    clear(stream);
-  }
+  tiered_table(table_view<const T> rows, std::size_t budget_bytes, cudaStream_t stream, resource_ref mr);
 
   /// @return rows that fit in the budget
   std::int64_t capacity() const noexcept { return capacity_; }
@@ -84,19 +68,10 @@ class tiered_table {
   /// stream the tier's gathers run on, and waits for it. Work enqueued earlier on `stream` (a
   /// gather still reading the tier) finishes first; gathers of this tier on *other* streams must
   /// be finished by the caller. @param stream the tier's gather stream  @throws cuda_error.
-  void clear(cudaStream_t stream)
-  {
-    cached_ = 0;
-    clear_async(stream);
-    detail::synchronize(stream);
-  }
+  void clear(cudaStream_t stream);
   /// Same on the legacy default stream, after waiting for the whole device (so that it is ordered
   /// with gathers on non-blocking streams too). Prefer clear(stream). @throws cuda_error.
-  void clear()
-  {
-    GNNDIRECT_CUDA_TRY(cudaDeviceSynchronize());
-    clear(cudaStreamLegacy);
-  }
+  void clear();
 
   /// Caches the first min(count, capacity()) rows of `hot` (device-visible ids, most valuable
   /// first; e.g. from hot_rows_by_degree or hot_rows_by_count), replacing the previous tier.
@@ -108,22 +83,7 @@ class tiered_table {
   /// @tparam Index int32 or int64 row id type
   /// @param stream the tier's gather stream  @param hot the ids  @param count their number
   template <class Index>
-  void rebuild(cudaStream_t stream, const Index* hot, std::int64_t count)
-  {
-    cached_ = 0;
-    clear_async(stream);
-    std::int64_t const n = std::clamp<std::int64_t>(count, 0, capacity_);
-    if (n == 0) {
-      detail::synchronize(stream);
-      return;
-    }
-    table_view<T> const cache_rows(cache_.data(), n, host_.cols, host_.cols, memory_kind::device);
-    gather(stream, host_, hot, n, cache_rows, gather_policy{}, mr_);  // checks every id before any slot is assigned
-    detail::assign_slots_kernel<<<detail::grid_stride_blocks(n), detail::elementwise_block_threads, 0, stream>>>(hot, n, host_.rows, slot_of_.data());
-    GNNDIRECT_CUDA_TRY(cudaGetLastError());
-    detail::synchronize(stream);
-    cached_ = n;
-  }
+  void rebuild(cudaStream_t stream, const Index* hot, std::int64_t count);
 
   /// @return view for gathers (valid until the next rebuild/clear or destruction)
   tiered_view<T> view() const noexcept { return {host_, cache_.data(), slot_of_.data(), cached_}; }
@@ -134,44 +94,17 @@ class tiered_table {
   /// tier keeps a read-only one). Valid as view(). @throws invalid_argument when `rows` is not
   /// that table (address, shape or stride differ).
   /// @param rows the writable view of the table  @return the write-through source
-  tiered_write_source<T> write_source(table_view<T> rows) const
-  {
-    GNNDIRECT_EXPECTS(rows.data == host_.data && rows.rows == host_.rows && rows.cols == host_.cols &&
-                        rows.row_stride == host_.row_stride && rows.kind == host_.kind,
-                      "tiered_table::write_source: `rows` is not the table this tier was made over");
-    return {rows, tiered_cache_mirror<T>{cache_.data(), slot_of_.data(), host_.rows, host_.cols}};
-  }
+  tiered_write_source<T> write_source(table_view<T> rows) const;
 
  private:
   /// `rows` after the checks every constructor makes before allocating.
   /// @throws invalid_argument naming what is wrong.
-  static table_view<const T> checked_source(const table_view<const T>& rows)
-  {
-    validate(rows, "rows");
-    GNNDIRECT_EXPECTS(rows.kind != memory_kind::device,
-                      "tiered_table: rows is a device-resident table (memory_kind::device); a tier "
-                      "caches host-resident rows in HBM, and these are in HBM already: gather from "
-                      "the table directly");
-    return rows;
-  }
+  static table_view<const T> checked_source(const table_view<const T>& rows);
   /// Rows of `rows` that fit in `budget_bytes`. @throws invalid_argument beyond 2^31 - 1 rows.
-  static std::int64_t capacity_for(const table_view<const T>& rows, std::size_t budget_bytes)
-  {
-    if (rows.row_bytes() == 0) { return 0; }
-    std::int64_t const capacity =
-      std::min<std::int64_t>(rows.rows, static_cast<std::int64_t>(budget_bytes / rows.row_bytes()));
-    GNNDIRECT_EXPECTS(capacity <= std::numeric_limits<std::int32_t>::max(),
-                      "tiered_table: at most 2^31 - 1 cached rows");
-    return capacity;
-  }
+  static std::int64_t capacity_for(const table_view<const T>& rows, std::size_t budget_bytes);
 
   /// Enqueues the slot-map reset (every row to "not cached") on `stream`.
-  void clear_async(cudaStream_t stream)
-  {
-    if (!slot_of_.empty()) {
-      GNNDIRECT_CUDA_TRY(cudaMemsetAsync(slot_of_.data(), 0xFF, slot_of_.bytes(), stream));
-    }
-  }
+  void clear_async(cudaStream_t stream);
 
   table_view<const T> host_;
   std::int64_t capacity_;
@@ -193,15 +126,7 @@ class tiered_table {
 template <class T, class D, class Index>
 void gather_async(cudaStream_t stream, const tiered_view<T>& src, const Index* indices, std::int64_t count,
                   table_view<D> dst, workspace_view ws, const gather_policy& policy = {},
-                  const std::int64_t* device_count = nullptr)
-{
-  validate(src.host, "src.host");
-  GNNDIRECT_EXPECTS(src.host.rows == 0 || src.slot_of != nullptr, "tiered_view: null slot_of");
-  detail::check_device_accessible(src.host.data, 0, 1, "src.host");
-  detail::check_device_accessible(src.slot_of, 0, alignof(std::int32_t), "src.slot_of");
-  gather_async(stream, tiered_source<T>(src), indices, count, dst, ws, detail::tiered_policy(policy),
-               device_count);
-}
+                  const std::int64_t* device_count = nullptr);
 
 /// Enqueues a decoding gather from encoded rows behind an HBM tier of them: `tier` is the view of
 /// a tiered_table<std::uint8_t> made over `src`'s bytes (table_view<const std::uint8_t>(src.data,
@@ -216,15 +141,7 @@ void gather_async(cudaStream_t stream, const tiered_view<T>& src, const Index* i
 template <class Codec, class D, class Index>
 void gather_async(cudaStream_t stream, const encoded_view<Codec>& src, const tiered_view<std::uint8_t>& tier,
                   const Index* indices, std::int64_t count, table_view<D> dst, workspace_view ws,
-                  const gather_policy& policy = {}, const std::int64_t* device_count = nullptr)
-{
-  validate(src, "src");
-  GNNDIRECT_EXPECTS(tier.host.data == src.data && tier.host.rows == src.rows && tier.host.cols == src.stride_bytes,
-                    "tiered encoded gather: the tier was not made over the encoded table's bytes");
-  GNNDIRECT_EXPECTS(src.rows == 0 || tier.slot_of != nullptr, "tiered_view: null slot_of");
-  gather_async(stream, tiered_encoded_source<Codec>(src, tier), indices, count, dst, ws,
-               detail::tiered_policy(policy), device_count);
-}
+                  const gather_policy& policy = {}, const std::int64_t* device_count = nullptr);
 
 /// Synchronous form of the tiered decoding gather (scratch from `mr`). @throws as gather().
 /// @tparam Codec the view's codec  @tparam D destination element type
@@ -233,14 +150,7 @@ void gather_async(cudaStream_t stream, const encoded_view<Codec>& src, const tie
 template <class Codec, class D, class Index>
 void gather(cudaStream_t stream, const encoded_view<Codec>& src, const tiered_view<std::uint8_t>& tier,
             const Index* indices, std::int64_t count, table_view<D> dst, const gather_policy& policy = {},
-            resource_ref mr = {})
-{
-  validate(src, "src");
-  GNNDIRECT_EXPECTS(tier.host.data == src.data && tier.host.rows == src.rows && tier.host.cols == src.stride_bytes,
-                    "tiered encoded gather: the tier was not made over the encoded table's bytes");
-  GNNDIRECT_EXPECTS(src.rows == 0 || tier.slot_of != nullptr, "tiered_view: null slot_of");
-  gather(stream, tiered_encoded_source<Codec>(src, tier), indices, count, dst, detail::tiered_policy(policy), mr);
-}
+            resource_ref mr = {});
 
 /// Synchronous tiered gather (as gather() for a plain table; scratch from `mr`). @throws as gather().
 /// @tparam T element type of the table  @tparam D destination element type
@@ -248,13 +158,8 @@ void gather(cudaStream_t stream, const encoded_view<Codec>& src, const tiered_vi
 /// @param stream, src, indices, count, dst, policy as gather()  @param mr scratch resource
 template <class T, class D, class Index>
 void gather(cudaStream_t stream, const tiered_view<T>& src, const Index* indices, std::int64_t count,
-            table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {})
-{
-  validate(src.host, "src.host");
-  GNNDIRECT_EXPECTS(src.host.rows == 0 || src.slot_of != nullptr, "tiered_view: null slot_of");
-  detail::check_device_accessible(src.host.data, 0, 1, "src.host");
-  detail::check_device_accessible(src.slot_of, 0, alignof(std::int32_t), "src.slot_of");
-  gather(stream, tiered_source<T>(src), indices, count, dst, detail::tiered_policy(policy), mr);
-}
+            table_view<D> dst, const gather_policy& policy = {}, resource_ref mr = {});
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/cache/tiered_table.inl>

@@ -43,34 +43,18 @@ struct encoded_view {
   /// First code of row `r` (no bounds check).  @param r the row  @return its address
   GNNDIRECT_HOST_DEVICE const std::uint8_t* row(std::int64_t r) const noexcept { return data + r * stride_bytes; }
   /// @return bytes of codes per row (whole bytes)
-  GNNDIRECT_HOST_DEVICE std::int64_t payload_bytes() const noexcept
-  {
-    std::int64_t const codes = (cols + Codec::values_per_code - 1) / Codec::values_per_code;
-    return (codes * Codec::code_bits + 7) / 8;
-  }
+  GNNDIRECT_HOST_DEVICE std::int64_t payload_bytes() const noexcept;
   /// Bytes a copy loads per row: the payload rounded up to 16 bytes when the stride leaves room
   /// and the view says the padding is readable (readable_bytes; padding is loaded, never decoded
   /// into the destination), so the copy keeps 16-byte loads; else the payload itself, so that no
   /// load crosses the end of a row's codes (the vector width then divides the payload).
   /// @return the bytes
-  GNNDIRECT_HOST_DEVICE std::int64_t load_bytes() const noexcept
-  {
-    std::int64_t const payload = payload_bytes();
-    std::int64_t const rounded = (payload + 15) / 16 * 16;
-    return rounded <= stride_bytes && rounded <= readable_bytes ? rounded : payload;
-  }
+  GNNDIRECT_HOST_DEVICE std::int64_t load_bytes() const noexcept;
   /// @return true when the view holds no value
   GNNDIRECT_HOST_DEVICE bool empty() const noexcept { return rows == 0 || cols == 0; }
   /// Metadata of row `r` (the empty value when the codec keeps none; no bounds check). Device
   /// memory: call it in device code.  @param r the row  @return its metadata
-  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE meta_type row_meta(std::int64_t r) const noexcept
-  {
-    if constexpr (std::is_empty_v<meta_type>) {
-      return {};
-    } else {
-      return meta[r];
-    }
-  }
+  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE meta_type row_meta(std::int64_t r) const noexcept;
 };
 
 /// A plain table read through a metadata-free codec whose codes are its elements, so a gather
@@ -82,15 +66,8 @@ struct encoded_view {
 /// @tparam T the table's element type  @param table the table  @param codec the codec object
 /// @return the view, aliasing the table's memory
 template <class Codec, class T>
-encoded_view<Codec> encoded_view_of(const table_view<T>& table, Codec codec = {}) noexcept
-{
-  static_assert(std::is_empty_v<typename Codec::meta_type>,
-                "encoded_view_of: the codec keeps per-row metadata; a plain table has none");
-  static_assert(Codec::code_bits == 8 * static_cast<int>(sizeof(T)) && Codec::values_per_code == 1,
-                "encoded_view_of: the table's elements must be the codec's codes (code_bits == 8 * sizeof(T))");
-  return {reinterpret_cast<const std::uint8_t*>(table.data), table.rows, table.cols,
-          static_cast<std::int64_t>(table.stride_bytes()), table.kind, nullptr, codec,
-          static_cast<std::int64_t>(table.row_bytes())};
-}
+encoded_view<Codec> encoded_view_of(const table_view<T>& table, Codec codec = {}) noexcept;
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/core/encoded_view.inl>

@@ -13,16 +13,12 @@
 /// the time (the mini-batch pipeline's workers) sleep, so data loading leaves the cores to the
 /// trainer.
 
-#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/core/wait_mode.hpp>
 #include <gnndirect/detail/core/host_wait.hpp>
 
 #include <cuda_runtime_api.h>
 
-#include <cstddef>
-#include <cstdint>
-#include <string_view>
 
 GNNDIRECT_NAMESPACE_BEGIN
 
@@ -32,10 +28,7 @@ class scoped_wait_mode {
  public:
   /// Sets this thread's wait mode.
   /// @param mode the wait mode for this thread while the object lives
-  explicit scoped_wait_mode(wait_mode mode) noexcept : previous_(detail::thread_wait_mode())
-  {
-    detail::thread_wait_mode() = mode;
-  }
+  explicit scoped_wait_mode(wait_mode mode) noexcept;
   scoped_wait_mode(const scoped_wait_mode&) = delete;
   scoped_wait_mode& operator=(const scoped_wait_mode&) = delete;
   /// Restores the thread's previous wait mode.
@@ -46,3 +39,5 @@ class scoped_wait_mode {
 };
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/core/host_wait.inl>

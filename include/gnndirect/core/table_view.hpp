@@ -3,12 +3,10 @@
 /// @brief Non-owning, trivially copyable 2-D view of a feature table (host-compilable).
 
 #include <gnndirect/core/config.hpp>
-#include <gnndirect/core/error.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <type_traits>
 
 GNNDIRECT_NAMESPACE_BEGIN
@@ -39,32 +37,19 @@ struct table_view {
   /// @param row_stride_ elements between rows
   /// @param kind_ where the bytes live
   GNNDIRECT_HOST_DEVICE table_view(T* data_, std::int64_t rows_, std::int64_t cols_,
-                                   std::int64_t row_stride_, memory_kind kind_) noexcept
-    : data(data_), rows(rows_), cols(cols_), row_stride(row_stride_), kind(kind_)
-  {
-  }
+                                   std::int64_t row_stride_, memory_kind kind_) noexcept;
   /// Converts a mutable view to a read-only one.
   /// @tparam U the mutable element type (T is const U)  @param other the view
   template <class U, class = std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>>>
-  GNNDIRECT_HOST_DEVICE table_view(const table_view<U>& other) noexcept
-    : data(other.data), rows(other.rows), cols(other.cols), row_stride(other.row_stride),
-      kind(other.kind)
-  {
-  }
+  GNNDIRECT_HOST_DEVICE table_view(const table_view<U>& other) noexcept;
 
   /// Pointer to the first element of row `r` (no bounds check: callers validate indices).
   /// @param r the row  @return its address
   GNNDIRECT_HOST_DEVICE T* row(std::int64_t r) const noexcept { return data + r * row_stride; }
   /// @return bytes of payload per row
-  GNNDIRECT_HOST_DEVICE std::size_t row_bytes() const noexcept
-  {
-    return static_cast<std::size_t>(cols) * sizeof(T);
-  }
+  GNNDIRECT_HOST_DEVICE std::size_t row_bytes() const noexcept;
   /// @return bytes between consecutive rows
-  GNNDIRECT_HOST_DEVICE std::size_t stride_bytes() const noexcept
-  {
-    return static_cast<std::size_t>(row_stride) * sizeof(T);
-  }
+  GNNDIRECT_HOST_DEVICE std::size_t stride_bytes() const noexcept;
   /// @return true when rows are packed back to back
   GNNDIRECT_HOST_DEVICE bool is_contiguous() const noexcept { return row_stride == cols; }
   /// @return true when the view holds no element
@@ -75,17 +60,11 @@ struct table_view {
 /// @tparam T element type  @param view the view
 /// @param name used in the error message (e.g. "src")  @throws invalid_argument
 template <class T>
-void validate(const table_view<T>& view, const char* name)
-{
-  std::string const prefix = std::string("table_view '") + name + "': ";
-  GNNDIRECT_EXPECTS(view.rows >= 0 && view.cols >= 0, prefix + "negative shape");
-  GNNDIRECT_EXPECTS(view.row_stride >= view.cols,
-                    prefix + "row_stride " + std::to_string(view.row_stride) + " < cols " +
-                      std::to_string(view.cols));
-  GNNDIRECT_EXPECTS(view.empty() || view.data != nullptr, prefix + "null data with non-zero size");
-}
+void validate(const table_view<T>& view, const char* name);
 
-static_assert(std::is_trivially_copyable_v<table_view<float>>);
-static_assert(std::is_trivially_copyable_v<table_view<const float>>);
+// A view, const or not, is trivially copyable: kernels take it by value.
+static_assert(std::is_trivially_copyable_v<table_view<float>> && std::is_trivially_copyable_v<table_view<const float>>);
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/core/table_view.inl>

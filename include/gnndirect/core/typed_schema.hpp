@@ -27,17 +27,11 @@ struct relation_type {
   std::string dst;   ///< destination node type (the type sampled from)
 
   /// @param other another key  @return true when all three names agree
-  bool operator==(const relation_type& other) const
-  {
-    return src == other.src && name == other.name && dst == other.dst;
-  }
+  bool operator==(const relation_type& other) const;
 };
 
 /// "(src, name, dst)", as messages write a relation.  @param r the relation  @return the text
-inline std::string to_string(const relation_type& r)
-{
-  return "(" + r.src + ", " + r.name + ", " + r.dst + ")";
-}
+inline std::string to_string(const relation_type& r);
 
 /// Node types and relations of a typed graph, in a fixed order (the indices every other typed
 /// call uses). Immutable once built.
@@ -49,35 +43,7 @@ class typed_schema {
   /// @param relations distinct keys (at most max_relations) whose src and dst are node types
   /// @throws invalid_argument naming an empty or repeated node type, a relation with an unknown
   /// node type, a repeated relation or too many of either.
-  typed_schema(std::vector<std::string> node_types, std::vector<relation_type> relations)
-    : node_types_(std::move(node_types)), relations_(std::move(relations))
-  {
-    GNNDIRECT_EXPECTS(static_cast<int>(node_types_.size()) <= max_node_types,
-                      "typed_schema: " + std::to_string(node_types_.size()) +
-                        " node types, at most " + std::to_string(max_node_types));
-    GNNDIRECT_EXPECTS(static_cast<int>(relations_.size()) <= max_relations,
-                      "typed_schema: " + std::to_string(relations_.size()) + " relations, at most " +
-                        std::to_string(max_relations));
-    for (std::size_t t = 0; t < node_types_.size(); ++t) {
-      GNNDIRECT_EXPECTS(!node_types_[t].empty(), "typed_schema: node type " + std::to_string(t) +
-                                                   " has an empty name");
-      for (std::size_t u = 0; u < t; ++u) {
-        GNNDIRECT_EXPECTS(node_types_[u] != node_types_[t],
-                          "typed_schema: node type '" + node_types_[t] + "' is given twice");
-      }
-    }
-    for (std::size_t r = 0; r < relations_.size(); ++r) {
-      relation_type const& key = relations_[r];
-      GNNDIRECT_EXPECTS(!key.name.empty(), "typed_schema: relation " + to_string(key) +
-                                             " has an empty name");
-      src_.push_back(find_node_type(key.src, "typed_schema: relation " + to_string(key) + ": src"));
-      dst_.push_back(find_node_type(key.dst, "typed_schema: relation " + to_string(key) + ": dst"));
-      for (std::size_t q = 0; q < r; ++q) {
-        GNNDIRECT_EXPECTS(!(relations_[q] == key),
-                          "typed_schema: relation " + to_string(key) + " is given twice");
-      }
-    }
-  }
+  typed_schema(std::vector<std::string> node_types, std::vector<relation_type> relations);
 
   /// @return number of node types
   int num_node_types() const noexcept { return static_cast<int>(node_types_.size()); }
@@ -98,53 +64,18 @@ class typed_schema {
 
   /// @param key a relation's key  @return its index
   /// @throws invalid_argument "unknown relation (src, name, dst) (relations: ...)".
-  int relation_index(const relation_type& key) const
-  {
-    for (std::size_t r = 0; r < relations_.size(); ++r) {
-      if (relations_[r] == key) { return static_cast<int>(r); }
-    }
-    throw invalid_argument(__FILE__, __LINE__,
-                           "typed graph: unknown relation " + to_string(key) + " (relations: " +
-                             relation_list() + ")");
-  }
+  int relation_index(const relation_type& key) const;
 
   /// The relation called `name`, when exactly one is (PyG accepts a bare relation name too).
   /// @param name a relation name  @return its index
   /// @throws invalid_argument naming an unknown or ambiguous name.
-  int relation_index(const std::string& name) const
-  {
-    int found = -1;
-    for (std::size_t r = 0; r < relations_.size(); ++r) {
-      if (relations_[r].name != name) { continue; }
-      GNNDIRECT_EXPECTS(found < 0, "typed graph: relation name '" + name +
-                                     "' is ambiguous (relations: " + relation_list() + ")");
-      found = static_cast<int>(r);
-    }
-    GNNDIRECT_EXPECTS(found >= 0, "typed graph: unknown relation '" + name + "' (relations: " +
-                                    relation_list() + ")");
-    return found;
-  }
+  int relation_index(const std::string& name) const;
 
   /// @return the relations, comma-separated, for messages
-  std::string relation_list() const
-  {
-    std::string out;
-    for (relation_type const& r : relations_) { out += (out.empty() ? "" : ", ") + to_string(r); }
-    return out.empty() ? "none" : out;
-  }
+  std::string relation_list() const;
 
  private:
-  int find_node_type(const std::string& name, const std::string& where) const
-  {
-    for (std::size_t t = 0; t < node_types_.size(); ++t) {
-      if (node_types_[t] == name) { return static_cast<int>(t); }
-    }
-    std::string known;
-    for (std::string const& n : node_types_) { known += (known.empty() ? "'" : ", '") + n + "'"; }
-    throw invalid_argument(__FILE__, __LINE__,
-                           where + ": unknown node type '" + name + "' (node types: " +
-                             (known.empty() ? std::string("none") : known) + ")");
-  }
+  int find_node_type(const std::string& name, const std::string& where) const;
 
   std::vector<std::string> node_types_;
   std::vector<relation_type> relations_;
@@ -159,10 +90,7 @@ struct typed_fanouts {
   std::vector<std::vector<int>> per_relation;  ///< [relation][layer]
 
   /// @return number of layers (0 when empty)
-  int num_layers() const noexcept
-  {
-    return per_relation.empty() ? 0 : static_cast<int>(per_relation.front().size());
-  }
+  int num_layers() const noexcept;
 };
 
 
@@ -179,55 +107,13 @@ struct typed_fanouts {
 /// entry below -1.
 inline typed_fanouts typed_fanouts_of(const typed_schema& schema,
                                       const std::vector<std::pair<relation_type, std::vector<int>>>& dict,
-                                      const std::vector<int>& fallback = {})
-{
-  auto const r_count = static_cast<std::size_t>(schema.num_relations());
-  std::vector<bool> given(r_count, false);
-  typed_fanouts out;
-  out.per_relation.assign(r_count, fallback);
-  std::size_t layers = fallback.size();
-  for (auto const& [key, list] : dict) {
-    int r = -1;
-    try {
-      r = schema.relation_index(key);
-    } catch (const invalid_argument&) {
-      throw invalid_argument(__FILE__, __LINE__,
-                             "typed fanouts: the fanout dict names relation " + to_string(key) +
-                               ", which the graph does not have (relations: " +
-                               schema.relation_list() + ")");
-    }
-    GNNDIRECT_EXPECTS(!given[static_cast<std::size_t>(r)],
-                      "typed fanouts: relation " + to_string(key) + " is given twice");
-    given[static_cast<std::size_t>(r)] = true;
-    if (layers == 0) { layers = list.size(); }
-    GNNDIRECT_EXPECTS(list.size() == layers,
-                      "typed fanouts: relation " + to_string(key) + " has " +
-                        std::to_string(list.size()) + " fanouts, other relations " +
-                        std::to_string(layers) + " (one per layer, the same count for all)");
-    out.per_relation[static_cast<std::size_t>(r)] = list;
-  }
-  for (std::size_t r = 0; r < r_count; ++r) {
-    GNNDIRECT_EXPECTS(given[r] || !fallback.empty(),
-                      "typed fanouts: no fanouts for relation " + to_string(schema.relation(static_cast<int>(r))) +
-                        " (list every relation, or give a fallback)");
-  }
-  GNNDIRECT_EXPECTS(layers > 0, "typed fanouts: at least one layer is needed");
-  for (std::size_t r = 0; r < r_count; ++r) {
-    for (int f : out.per_relation[r]) {
-      GNNDIRECT_EXPECTS(f >= -1, "typed fanouts: relation " + to_string(schema.relation(static_cast<int>(r))) +
-                                   " has fanout " + std::to_string(f) + " (use -1 for all neighbours, 0 for none)");
-    }
-  }
-  return out;
-}
+                                      const std::vector<int>& fallback = {});
 
 /// The same fanouts for every relation (PyG's plain `num_neighbors` list).
 /// @param schema the graph's schema  @param fanouts one per layer (>= -1)  @return the fanouts
 /// @throws invalid_argument for an empty list or an entry below -1.
-inline typed_fanouts typed_fanouts_of(const typed_schema& schema, const std::vector<int>& fanouts)
-{
-  GNNDIRECT_EXPECTS(!fanouts.empty(), "typed fanouts: at least one layer is needed");
-  return typed_fanouts_of(schema, {}, fanouts);
-}
+inline typed_fanouts typed_fanouts_of(const typed_schema& schema, const std::vector<int>& fanouts);
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/core/typed_schema.inl>

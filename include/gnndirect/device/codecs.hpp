@@ -54,12 +54,7 @@ struct fp32 : detail::float_format<fp32, 32> {
   GNNDIRECT_HOST_DEVICE static float to_value(std::uint32_t code) noexcept { return numeric::bits_float(code); }
   /// Encodes a row (a copy). @returns -1 or the first non-finite column
   /// @param x, cols the values  @param out the codes (the metadata argument is unnamed: none kept)
-  static std::int64_t encode_row(const float* x, std::int64_t cols, std::uint8_t* out, no_row_meta&)
-  {
-    if (std::int64_t const bad = detail::first_non_finite(x, cols); bad >= 0) { return bad; }
-    std::memcpy(out, x, static_cast<std::size_t>(cols) * sizeof(float));
-    return -1;
-  }
+  static std::int64_t encode_row(const float* x, std::int64_t cols, std::uint8_t* out, no_row_meta&);
 };
 
 /// Stored IEEE fp16 (2 bytes a value, no metadata).
@@ -72,10 +67,7 @@ struct fp16 : detail::float_format<fp16, 16> {
   /// Encodes a row (round to nearest even). @returns -1 or the first column that is not finite
   /// or whose magnitude rounds beyond fp16's 65504
   /// @param x, cols the values  @param out the codes (the metadata argument is unnamed: none kept)
-  static std::int64_t encode_row(const float* x, std::int64_t cols, std::uint8_t* out, no_row_meta&)
-  {
-    return detail::encode_16bit_row(x, cols, out, [](float v) { return numeric::float_to_half(v); }, 0x7c00u);
-  }
+  static std::int64_t encode_row(const float* x, std::int64_t cols, std::uint8_t* out, no_row_meta&);
 };
 
 /// Stored bfloat16 (2 bytes a value, fp32's range, no metadata).
@@ -88,10 +80,7 @@ struct bf16 : detail::float_format<bf16, 16> {
   /// Encodes a row (round to nearest even). @returns -1 or the first column that is not finite
   /// or rounds to infinity
   /// @param x, cols the values  @param out the codes (the metadata argument is unnamed: none kept)
-  static std::int64_t encode_row(const float* x, std::int64_t cols, std::uint8_t* out, no_row_meta&)
-  {
-    return detail::encode_16bit_row(x, cols, out, [](float v) { return numeric::float_to_bf16(v); }, 0x7f80u);
-  }
+  static std::int64_t encode_row(const float* x, std::int64_t cols, std::uint8_t* out, no_row_meta&);
 };
 
 /// int8 per-row affine: 1 byte a value, scale and offset per row in HBM (row_affine, 8 bytes).
@@ -116,30 +105,14 @@ struct fp8_e4m3 {
   /// @param out one value written (the column argument is unnamed: unused)
   template <class D>
   GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE void decode(std::uint32_t code, const meta_type& meta,
-                                                          std::int64_t, D* out) const noexcept
-  {
-    out[0] = numeric::from_float<D>(numeric::e4m3_to_float(code) * meta.scale);
-  }
+                                                          std::int64_t, D* out) const noexcept;
 
   /// Encodes a row. @returns -1 or the first non-finite column. An all-zero row gets scale 0.
   /// The scale is amax / 448 rounded up (a row of denormals keeps a non-zero scale, at least
   /// 2^-149), one float lower when 448 x scale would overflow (amax near FLT_MAX; the top codes
   /// then saturate at 448).
   /// @param x, cols the values  @param out the codes  @param meta the row's scale
-  static std::int64_t encode_row(const float* x, std::int64_t cols, std::uint8_t* out, meta_type& meta)
-  {
-    meta = meta_type{0.0f};
-    if (std::int64_t const bad = detail::first_non_finite(x, cols); bad >= 0) { return bad; }
-    float amax = 0.0f;
-    for (std::int64_t c = 0; c < cols; ++c) { amax = std::max(amax, std::fabs(x[c])); }
-    float scale = amax > 0.0f ? detail::scale_at_least(static_cast<double>(amax) / numeric::e4m3_max) : 0.0f;
-    if (!std::isfinite(scale * numeric::e4m3_max)) { scale = std::nextafter(scale, 0.0f); }
-    meta.scale = scale;
-    for (std::int64_t c = 0; c < cols; ++c) {
-      out[c] = scale > 0.0f ? numeric::float_to_e4m3(x[c] / scale) : std::uint8_t{0};
-    }
-    return -1;
-  }
+  static std::int64_t encode_row(const float* x, std::int64_t cols, std::uint8_t* out, meta_type& meta);
 };
 
 }  // namespace codecs
@@ -150,3 +123,5 @@ static_assert(is_row_codec_v<codecs::fp32> && is_row_codec_v<codecs::fp16> && is
 static_assert(sizeof(row_affine) == 8, "per-row metadata is 8 bytes a row");
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/device/codecs.inl>

@@ -41,16 +41,7 @@ struct row_copy {
 /// @param row_bytes bytes per row  @return the head in bytes
 template <bool Align128>
 GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE std::int64_t line_head(const void* remote,
-                                                                   std::size_t row_bytes) noexcept
-{
-  if constexpr (!Align128) {
-    return 0;
-  } else {
-    return (remote != nullptr && row_bytes > 128)
-             ? static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(remote) & 127u)
-             : 0;
-  }
-}
+                                                                   std::size_t row_bytes) noexcept;
 
 /// Copies `Rows` rows at once with one tile: every thread first issues the loads of `Rows` rows
 /// x (4 / Rows) steps, then the stores, so several link requests are in flight per thread (the
@@ -64,17 +55,7 @@ GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE std::int64_t line_head(const void* r
 /// outside the row are masked. No synchronisation, no bounds checks beyond the rows themselves.
 template <int V, int Rows, class Tile>
 GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE void copy_rows(const Tile& tile, const row_copy (&rows)[Rows],
-                                                      std::size_t row_bytes) noexcept
-{
-  static_assert(V == 16 || V == 8 || V == 4 || V == 2 || V == 1,
-                "copy_rows: vector width V must be 16, 8, 4, 2 or 1 bytes");
-  static_assert(Rows == 1 || Rows == 2 || Rows == 4, "copy_rows: Rows must be 1, 2 or 4");
-  using vec = typename detail::vector_of<V>::type;
-  detail::for_each_row_vector<V, Rows>(tile, rows, static_cast<std::int64_t>(row_bytes),
-                                       [&](int r, std::int64_t offset, const vec& value) {
-                                         *reinterpret_cast<vec*>(rows[r].dst + offset) = value;
-                                       });
-}
+                                                      std::size_t row_bytes) noexcept;
 
 /// Copies one row of `row_bytes` bytes from `src` to `dst` with the calling tile (every thread
 /// of the tile calls it with the same arguments).
@@ -93,11 +74,8 @@ GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE void copy_rows(const Tile& tile, const ro
 template <int V, bool Align128 = true, class Tile>
 GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE void copy_row(const Tile& tile, const void* src, void* dst,
                                                      std::size_t row_bytes,
-                                                     const void* remote) noexcept
-{
-  row_copy const rows[1] = {row_copy{static_cast<const std::byte*>(src), static_cast<std::byte*>(dst),
-                                     line_head<Align128>(remote, row_bytes)}};
-  copy_rows<V, 1>(tile, rows, row_bytes);
-}
+                                                     const void* remote) noexcept;
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/device/copy_row.inl>

@@ -29,47 +29,25 @@ struct dynamic_tile {
   /// Tile of `size` lanes containing the calling thread, tiles laid out along threadIdx.x
   /// (blockDim.x must be a multiple of 32, or of `size` when only one warp is partial).
   /// @param size lanes per tile (power of two, 1..32)  @return the tile
-  static GNNDIRECT_DEVICE dynamic_tile of_calling_thread(int size) noexcept
-  {
-    int const warp_lane = static_cast<int>(threadIdx.x & 31u);
-    int const tile_base = warp_lane & ~(size - 1);
-    unsigned const members = size == 32 ? 0xFFFFFFFFu : ((1u << size) - 1u) << tile_base;
-    return dynamic_tile{members, warp_lane - tile_base, size, tile_base};
-  }
+  static GNNDIRECT_DEVICE dynamic_tile of_calling_thread(int size) noexcept;
 
   /// Rank of the calling thread in the tile (thread_block_tile's name).  @return lane
-  GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE unsigned thread_rank() const noexcept
-  {
-    return static_cast<unsigned>(lane);
-  }
+  GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE unsigned thread_rank() const noexcept;
   /// Threads in the tile (thread_block_tile's name).  @return size
-  GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE unsigned num_threads() const noexcept
-  {
-    return static_cast<unsigned>(size);
-  }
+  GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE unsigned num_threads() const noexcept;
 
   /// Value of `value` held by rank `source` of the tile.
   /// @tparam T a type __shfl_sync takes  @param value this thread's value
   /// @param source the rank read
   /// @return rank source's value
   template <class T>
-  GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE T shfl(T value, int source) const noexcept
-  {
-    return __shfl_sync(mask, value, source, size);
-  }
+  GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE T shfl(T value, int source) const noexcept;
 
   /// Bit r set when rank r's predicate holds.  @param predicate this thread's  @return the bits
-  GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE unsigned ballot(bool predicate) const noexcept
-  {
-    // Lanes outside the mask may run the same instruction (another tile): drop their bits.
-    return (__ballot_sync(mask, predicate) & mask) >> base;
-  }
+  GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE unsigned ballot(bool predicate) const noexcept;
 
   /// Bits of the ranks below this thread's rank (for ballot-based compaction).  @return the mask
-  GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE unsigned lower_ranks() const noexcept
-  {
-    return (1u << lane) - 1u;
-  }
+  GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE unsigned lower_ranks() const noexcept;
 
   /// Barrier and memory fence among the tile's threads (shared and global writes become visible).
   GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE void sync() const noexcept { __syncwarp(mask); }
@@ -77,3 +55,5 @@ struct dynamic_tile {
 };
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/device/dynamic_tile.inl>

@@ -91,10 +91,7 @@ struct table_source {
   /// Source over an empty table.
   table_source() = default;
   /// Source over `view`; its placement decides whether rows are remote.  @param view the table
-  explicit table_source(table_view<T> view) noexcept
-    : table(view), remote(view.kind != memory_kind::device)
-  {
-  }
+  explicit table_source(table_view<T> view) noexcept;
 
   /// @return rows of the table
   std::int64_t num_rows() const noexcept { return table.rows; }
@@ -103,17 +100,10 @@ struct table_source {
   /// @return the table's placement
   memory_kind placement() const noexcept { return table.kind; }
   /// @return base address and stride in bytes, OR-ed
-  std::uintptr_t address_bits() const noexcept
-  {
-    return reinterpret_cast<std::uintptr_t>(table.data) |
-           static_cast<std::uintptr_t>(table.stride_bytes());
-  }
+  std::uintptr_t address_bits() const noexcept;
   /// Row `row` (no bounds check: the bulk layer checks indices first).
   /// @param row the row (no bounds check)  @return its location
-  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE row_location<T> locate(std::int64_t row) const noexcept
-  {
-    return {table.row(row), remote};
-  }
+  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE row_location<T> locate(std::int64_t row) const noexcept;
 };
 
 static_assert(is_row_source_v<table_source<const float>>);
@@ -169,10 +159,7 @@ struct encoded_source {
   /// Source over an empty table.
   encoded_source() = default;
   /// Source over `view`; its placement decides whether rows are remote.  @param view the table
-  explicit encoded_source(const encoded_view<Codec>& view) noexcept
-    : table(view), remote(view.kind != memory_kind::device)
-  {
-  }
+  explicit encoded_source(const encoded_view<Codec>& view) noexcept;
   /// @return rows of the table
   std::int64_t num_rows() const noexcept { return table.rows; }
   /// @return decoded values per row
@@ -180,20 +167,16 @@ struct encoded_source {
   /// @return the table's placement
   memory_kind placement() const noexcept { return table.kind; }
   /// @return base address and stride, OR-ed
-  std::uintptr_t address_bits() const noexcept
-  {
-    return reinterpret_cast<std::uintptr_t>(table.data) | static_cast<std::uintptr_t>(table.stride_bytes);
-  }
+  std::uintptr_t address_bits() const noexcept;
   /// @return bytes loaded per row
   std::int64_t encoded_row_bytes() const noexcept { return table.load_bytes(); }
   /// @return the codec
   GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE Codec codec() const noexcept { return table.codec; }
   /// Row `row`'s codes and metadata (no bounds check).
   /// @param row the row (no bounds check)  @return its location
-  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE encoded_location<typename Codec::meta_type> locate(std::int64_t row) const noexcept
-  {
-    return {table.row(row), remote, table.row_meta(row)};
-  }
+  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE encoded_location<typename Codec::meta_type> locate(std::int64_t row) const noexcept;
 };
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/device/row_source.inl>

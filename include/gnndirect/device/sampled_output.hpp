@@ -47,18 +47,9 @@ struct sampled_output {
   /// Writes the edge at `position` (relative to first) to `slot`; a slot outside [0, slots) is
   /// refused (recorded in bad_slot when set). Device (and host) code.
   /// @param position edge position relative to first  @param slot output slot
-  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE void emit(std::int64_t position, std::int64_t slot) const
-  {
-    if (slot < 0 || slot >= slots) {  // one compare of registers on the hot path
-      if (bad_slot != nullptr) { detail::report_first(bad_slot, row, static_cast<long long>(slot)); }
-      return;
-    }
-    auto const e = static_cast<Offset>(first + position);
-    out_neighbors[slot] = indices[e];
-    if (out_edge_ids != nullptr) {
-      out_edge_ids[slot] = csr_edge_ids != nullptr ? csr_edge_ids[e] : e;  // csr_view::edge_id
-    }
-  }
+  GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE void emit(std::int64_t position, std::int64_t slot) const;
 };
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/device/sampled_output.inl>

@@ -101,10 +101,7 @@ struct uniform_sampler {
   constexpr uniform_sampler with_seed(std::uint64_t new_seed) const noexcept { return {new_seed}; }
   /// fanout positions (int64) per tile.  @param fanout draws per node (the tile size is unused)
   /// @return the bytes
-  GNNDIRECT_HOST_DEVICE std::size_t scratch_bytes(int fanout, int /*tile_size*/) const noexcept
-  {
-    return round_scratch(static_cast<std::size_t>(fanout) * sizeof(std::int64_t));
-  }
+  GNNDIRECT_HOST_DEVICE std::size_t scratch_bytes(int fanout, int /*tile_size*/) const noexcept;
   /// See the sampler concept (file comment). @tparam Tile cg tile or dynamic_tile
   /// @tparam Offset, Index the graph's offset (and edge id) and node id types
   /// @param tile the calling tile  @param edges the node's edges  @param fanout draws
@@ -114,13 +111,7 @@ struct uniform_sampler {
   template <class Tile, class Offset, class Index>
   GNNDIRECT_DEVICE std::int64_t sample(const Tile& tile, const csr_view<Offset, Index>& /*csr*/,
                                        const node_edges<Offset>& edges, int fanout, int layer,
-                                       void* scratch, const sampled_output<Offset, Index>& out) const
-  {
-    if (edges.degree <= fanout) { return detail::take_all(tile, out, edges.degree); }
-    return detail::sample_floyd(tile, out, seed, static_cast<std::uint32_t>(layer),
-                                static_cast<std::uint64_t>(edges.node), edges.degree,
-                                std::int64_t{fanout}, static_cast<std::int64_t*>(scratch));
-  }
+                                       void* scratch, const sampled_output<Offset, Index>& out) const;
 };
 
 /// Uniform with replacement: exactly fanout independent draws (none when degree is 0).
@@ -135,10 +126,7 @@ struct uniform_with_replacement_sampler {
     return {new_seed};
   }
   /// No scratch (both arguments unused).  @return 0
-  GNNDIRECT_HOST_DEVICE std::size_t scratch_bytes(int /*fanout*/, int /*tile_size*/) const noexcept
-  {
-    return 0;
-  }
+  GNNDIRECT_HOST_DEVICE std::size_t scratch_bytes(int /*fanout*/, int /*tile_size*/) const noexcept;
   /// See the sampler concept (file comment). @tparam Tile cg tile or dynamic_tile
   /// @tparam Offset, Index the graph's offset (and edge id) and node id types
   /// @param tile the calling tile  @param edges the node's edges  @param fanout draws
@@ -148,12 +136,7 @@ struct uniform_with_replacement_sampler {
   template <class Tile, class Offset, class Index>
   GNNDIRECT_DEVICE std::int64_t sample(const Tile& tile, const csr_view<Offset, Index>& /*csr*/,
                                        const node_edges<Offset>& edges, int fanout, int layer,
-                                       void* /*scratch*/, const sampled_output<Offset, Index>& out) const
-  {
-    return detail::sample_with_replacement(tile, out, seed, static_cast<std::uint32_t>(layer),
-                                           static_cast<std::uint64_t>(edges.node), edges.degree,
-                                           std::int64_t{fanout});
-  }
+                                       void* /*scratch*/, const sampled_output<Offset, Index>& out) const;
 };
 
 /// Weighted without replacement by csr_view::weights (Efraimidis-Spirakis keys).
@@ -166,11 +149,7 @@ struct weighted_sampler {
   constexpr weighted_sampler with_seed(std::uint64_t new_seed) const noexcept { return {new_seed}; }
   /// Two candidate buffers of weighted_buffer_capacity entries per tile (16 bytes each).
   /// @param fanout draws per node  @param tile_size threads per tile  @return the bytes
-  GNNDIRECT_HOST_DEVICE std::size_t scratch_bytes(int fanout, int tile_size) const noexcept
-  {
-    return round_scratch(2 * static_cast<std::size_t>(weighted_buffer_capacity(fanout, tile_size)) *
-                         (sizeof(std::uint64_t) + sizeof(std::int64_t)));
-  }
+  GNNDIRECT_HOST_DEVICE std::size_t scratch_bytes(int fanout, int tile_size) const noexcept;
   /// See the sampler concept (file comment). @tparam Tile cg tile or dynamic_tile
   /// @tparam Offset, Index the graph's offset (and edge id) and node id types
   /// @param tile the calling tile  @param edges the node's edges  @param fanout draws
@@ -180,17 +159,7 @@ struct weighted_sampler {
   template <class Tile, class Offset, class Index>
   GNNDIRECT_DEVICE std::int64_t sample(const Tile& tile, const csr_view<Offset, Index>& csr,
                                        const node_edges<Offset>& edges, int fanout, int layer,
-                                       void* scratch, const sampled_output<Offset, Index>& out) const
-  {
-    static_assert(sizeof(detail::keyed_position) == sizeof(std::uint64_t) + sizeof(std::int64_t));
-    const float* const weights = csr.weights + edges.first;
-    if (edges.degree <= fanout) { return detail::take_eligible(tile, out, weights, edges.degree); }
-    return detail::sample_weighted(tile, out, weights, seed, static_cast<std::uint32_t>(layer),
-                                   static_cast<std::uint64_t>(edges.node), edges.degree,
-                                   std::int64_t{fanout},
-                                   weighted_buffer_capacity(fanout, static_cast<int>(tile.num_threads())),
-                                   static_cast<detail::keyed_position*>(scratch));
-  }
+                                       void* scratch, const sampled_output<Offset, Index>& out) const;
 };
 
 /// True when `S` has the host-visible part of the sampler concept (needs_weights, scratch_bytes)
@@ -240,3 +209,5 @@ static_assert(is_sampler_v<uniform_sampler> && is_sampler_v<uniform_with_replace
 static_assert(has_with_seed<uniform_sampler>::value && has_with_seed<weighted_sampler>::value);
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/device/samplers.inl>

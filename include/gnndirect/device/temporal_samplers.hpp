@@ -91,16 +91,7 @@ struct temporal_sampler {
   /// temporal_uniform: 2 * fanout int64 (draws, sorted); temporal_last: two candidate buffers of
   /// weighted_buffer_capacity entries.  @param fanout draws per node
   /// @param tile_size threads per tile  @return the bytes
-  GNNDIRECT_HOST_DEVICE std::size_t scratch_bytes(int fanout, int tile_size) const noexcept
-  {
-    if constexpr (std::is_same_v<Strategy, temporal_uniform>) {
-      (void)tile_size;
-      return round_scratch(2 * static_cast<std::size_t>(fanout) * sizeof(std::int64_t));
-    } else {
-      return round_scratch(2 * static_cast<std::size_t>(weighted_buffer_capacity(fanout, tile_size)) *
-                           (sizeof(std::uint64_t) + sizeof(std::int64_t)));
-    }
-  }
+  GNNDIRECT_HOST_DEVICE std::size_t scratch_bytes(int fanout, int tile_size) const noexcept;
   /// See the sampler concept (device/samplers.hpp). @tparam Tile cg tile or dynamic_tile
   /// @tparam Offset, Index the graph's offset (and edge id) and node id types
   /// @param tile the calling tile  @param csr the graph  @param edges the node's edges (and row)
@@ -109,29 +100,7 @@ struct temporal_sampler {
   template <class Tile, class Offset, class Index>
   GNNDIRECT_DEVICE std::int64_t sample(const Tile& tile, const csr_view<Offset, Index>& csr,
                                        const node_edges<Offset>& edges, int fanout, int layer,
-                                       void* scratch, const sampled_output<Offset, Index>& out) const
-  {
-    if (edges.row < 0 || edges.row >= num_query_times) { return 0; }
-    using eligible_t = detail::temporal_eligible<std::is_same_v<TimeForm, node_time>, Offset, Index>;
-    eligible_t const eligible{std::is_same_v<TimeForm, node_time> ? times : times + edges.first,
-                              num_times,
-                              csr.indices + edges.first,
-                              csr.edge_ids == nullptr ? nullptr : csr.edge_ids + edges.first,
-                              edges.first,
-                              excluded_edges,
-                              num_excluded,
-                              query_times[edges.row]};
-    if constexpr (std::is_same_v<Strategy, temporal_uniform>) {
-      return detail::sample_uniform_eligible(tile, out, eligible, seed, static_cast<std::uint32_t>(layer),
-                                             static_cast<std::uint64_t>(edges.node), edges.degree,
-                                             std::int64_t{fanout}, static_cast<std::int64_t*>(scratch));
-    } else {
-      return detail::sample_most_recent(
-        tile, out, eligible, detail::time_of_eligible<eligible_t>{eligible}, edges.degree, std::int64_t{fanout},
-        weighted_buffer_capacity(fanout, static_cast<int>(tile.num_threads())),
-        static_cast<detail::keyed_position*>(scratch));
-    }
-  }
+                                       void* scratch, const sampled_output<Offset, Index>& out) const;
 };
 
 /// True for the temporal_sampler instantiations (what the temporal bulk calls accept).
@@ -143,8 +112,11 @@ struct is_temporal_sampler : std::false_type {};
 template <class Strategy, class TimeForm>
 struct is_temporal_sampler<temporal_sampler<Strategy, TimeForm>> : std::true_type {};
 
+// Both strategies and time forms model the sampler concept and can be reseeded per batch.
 static_assert(is_sampler_v<temporal_sampler<temporal_uniform, edge_time>> &&
               is_sampler_v<temporal_sampler<temporal_last, node_time>>);
 static_assert(has_with_seed<temporal_sampler<>>::value);
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/device/temporal_samplers.inl>

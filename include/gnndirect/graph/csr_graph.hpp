@@ -4,8 +4,6 @@
 /// handing out csr_view (host-compilable).
 
 #include <gnndirect/core/csr_view.hpp>
-#include <gnndirect/core/cuda_error.hpp>
-#include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/graph/csr_graph.hpp>
@@ -16,8 +14,6 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
-#include <limits>
-#include <string>
 #include <vector>
 
 GNNDIRECT_NAMESPACE_BEGIN
@@ -60,16 +56,7 @@ class csr_graph {
   ///         allocation_error; no_device_error without a GPU.
   csr_graph(std::int64_t num_nodes, std::int64_t num_edges, csr_placement placement,
             bool with_weights = false, bool with_edge_ids = false, resource_ref mr = {},
-            host_resource_ref host_mr = {})
-    : num_nodes_(checked_nodes(num_nodes)), num_edges_(checked_edges(num_edges)),
-      placement_(placement),
-      indptr_(static_cast<std::size_t>(num_nodes) + 1, placement.indptr, mr, host_mr),
-      indices_(static_cast<std::size_t>(num_edges), placement.edges, mr, host_mr),
-      weights_(with_weights ? static_cast<std::size_t>(num_edges) : 0, placement.edges, mr, host_mr),
-      edge_ids_(with_edge_ids ? static_cast<std::size_t>(num_edges) : 0, placement.edges, mr, host_mr),
-      has_weights_(with_weights), has_edge_ids_(with_edge_ids)
-  {
-  }
+            host_resource_ref host_mr = {});
 
   /// Builds the graph from a host-readable COO on the host (all cores; stable: a node's edges
   /// keep input order; see host::coo_to_csr), writing host-resident arrays in place and staging
@@ -81,24 +68,7 @@ class csr_graph {
   ///         allocation_error; cuda_error.
   static csr_graph from_coo(const coo_view<Index>& coo, csr_placement placement,
                             csr_build_options options = {}, resource_ref mr = {},
-                            host_resource_ref host_mr = {})
-  {
-    detail::check_coo_shape<Offset>(coo);
-    csr_graph graph(coo.num_nodes, coo.num_edges, placement, coo.weights != nullptr,
-                    options.edge_ids, mr, host_mr);
-    detail::host_writer<Offset> indptr(graph.indptr_);
-    detail::host_writer<Index> indices(graph.indices_);
-    detail::host_writer<float> weights(graph.weights_);
-    detail::host_writer<Offset> edge_ids(graph.edge_ids_);
-    host::coo_to_csr<Offset, Index>(coo, indptr.data(), indices.data(),
-                                    graph.has_weights_ ? weights.data() : nullptr,
-                                    graph.has_edge_ids_ ? edge_ids.data() : nullptr);
-    indptr.commit();
-    indices.commit();
-    weights.commit();
-    edge_ids.commit();
-    return graph;
-  }
+                            host_resource_ref host_mr = {});
 
   /// Copies existing CSR arrays from host memory (e.g. a framework's CPU tensors or a loaded
   /// file) into `placement`; optional arrays are copied when non-null. Does not validate.
@@ -108,34 +78,14 @@ class csr_graph {
   /// @throws invalid_argument for negative sizes or null required arrays; allocation_error;
   ///         cuda_error.
   static csr_graph adopt(const view_type& host_arrays, csr_placement placement,
-                         resource_ref mr = {}, host_resource_ref host_mr = {})
-  {
-    GNNDIRECT_EXPECTS(host_arrays.indptr != nullptr, "csr_graph::adopt: null indptr");
-    csr_graph graph(host_arrays.num_nodes, host_arrays.num_edges, placement,
-                    host_arrays.weights != nullptr, host_arrays.edge_ids != nullptr, mr, host_mr);
-    detail::copy_from_host(graph.indptr_, host_arrays.indptr);
-    detail::copy_from_host(graph.indices_, host_arrays.indices);
-    detail::copy_from_host(graph.weights_, host_arrays.weights);
-    detail::copy_from_host(graph.edge_ids_, host_arrays.edge_ids);
-    return graph;
-  }
+                         resource_ref mr = {}, host_resource_ref host_mr = {});
 
   /// @return view with device-visible addresses, for kernels and the bulk API
-  view_type view() const noexcept
-  {
-    return make_view(indptr_.data(), indices_.data(), weights_.data(), edge_ids_.data());
-  }
+  view_type view() const noexcept;
 
   /// View with host addresses, for the host reference and host validate().  @return the view
   /// @throws invalid_argument when an array lives in device memory.
-  view_type host_view() const
-  {
-    GNNDIRECT_EXPECTS(placement_.indptr != memory_kind::device &&
-                        (placement_.edges != memory_kind::device || num_edges_ == 0),
-                      "csr_graph::host_view: an array in device memory has no host address");
-    return make_view(indptr_.host_data(), indices_.host_data(), weights_.host_data(),
-                     edge_ids_.host_data());
-  }
+  view_type host_view() const;
 
   /// @return number of nodes
   std::int64_t num_nodes() const noexcept { return num_nodes_; }
@@ -159,38 +109,19 @@ class csr_graph {
   const buffer<Offset>& edge_ids() const noexcept { return edge_ids_; }
 
  private:
-  static std::int64_t checked_nodes(std::int64_t n)
-  {
-    GNNDIRECT_EXPECTS(n >= 0, "csr_graph: num_nodes = " + std::to_string(n) + " < 0");
-    GNNDIRECT_EXPECTS(n == 0 || n - 1 <= static_cast<std::int64_t>(std::numeric_limits<Index>::max()),
-                      "csr_graph: num_nodes exceeds the index type");
-    return n;
-  }
-  static std::int64_t checked_edges(std::int64_t m)
-  {
-    GNNDIRECT_EXPECTS(m >= 0, "csr_graph: num_edges = " + std::to_string(m) + " < 0");
-    GNNDIRECT_EXPECTS(m <= static_cast<std::int64_t>(std::numeric_limits<Offset>::max()),
-                      "csr_graph: num_edges exceeds the offset type; use int64_t offsets");
-    return m;
-  }
+  /// @return n  @throws invalid_argument when n < 0 or node ids would not fit Index.
+  static std::int64_t checked_nodes(std::int64_t n);
+  /// @return m  @throws invalid_argument when m < 0 or m does not fit Offset.
+  static std::int64_t checked_edges(std::int64_t m);
+  /// A view of the given arrays with this graph's shape (weights and edge ids only when held).
   view_type make_view(const Offset* indptr, const Index* indices, const float* weights,
-                      const Offset* edge_ids) const noexcept
-  {
-    view_type v;
-    v.indptr = indptr;
-    v.indices = indices;
-    v.weights = has_weights_ ? weights : nullptr;
-    v.edge_ids = has_edge_ids_ ? edge_ids : nullptr;
-    v.num_nodes = num_nodes_;
-    v.num_edges = num_edges_;
-    v.indptr_kind = placement_.indptr;
-    v.indices_kind = placement_.edges;
-    return v;
-  }
+                      const Offset* edge_ids) const noexcept;
 
+  /// The shape and the placement.
   std::int64_t num_nodes_{0};
   std::int64_t num_edges_{0};
   csr_placement placement_{};
+  /// The arrays (weights and edge ids empty unless has_weights_ / has_edge_ids_).
   buffer<Offset> indptr_;
   buffer<Index> indices_;
   buffer<float> weights_;
@@ -200,3 +131,5 @@ class csr_graph {
 };
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/graph/csr_graph.inl>

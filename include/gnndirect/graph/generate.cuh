@@ -3,14 +3,12 @@
 /// @brief The seeded generators of generate.hpp on the GPU (nvcc): same edges as the host
 /// generator bit for bit; CSR built on the GPU and written straight into the requested placement.
 
-#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/device.hpp>
 #include <gnndirect/core/host_resource.hpp>
 #include <gnndirect/core/resource.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/core/launch.cuh>
 #include <gnndirect/detail/graph/coo_to_csr.cuh>
-#include <gnndirect/detail/graph/generate_kernels.cuh>
 #include <gnndirect/graph/coo_to_csr.cuh>
 #include <gnndirect/graph/csr_graph.hpp>
 #include <gnndirect/graph/generate.hpp>
@@ -38,23 +36,7 @@ GNNDIRECT_NAMESPACE_BEGIN
 template <class Index>
 coo_graph<Index> generate_coo(cudaStream_t stream, const generator_options& options,
                               memory_kind kind = memory_kind::device, resource_ref mr = {},
-                              host_resource_ref host_mr = {})
-{
-  detail::generator_plan const plan = detail::make_generator_plan<Index>(options);
-  require_device();
-  auto const count = static_cast<std::size_t>(output_edge_count(options));
-  coo_graph<Index> coo{buffer<Index>(count, kind, mr, host_mr), buffer<Index>(count, kind, mr, host_mr),
-                       buffer<float>(options.weights ? count : 0, kind, mr, host_mr), options.num_nodes};
-  if (count > 0) {
-    auto const n = static_cast<std::int64_t>(count);
-    detail::generate_edges_kernel<<<detail::grid_stride_blocks(n), detail::elementwise_block_threads, 0,
-                                    stream>>>(plan, n, coo.src.data(), coo.dst.data(),
-                                              options.weights ? coo.weights.data() : nullptr);
-    GNNDIRECT_CUDA_TRY(cudaGetLastError());
-  }
-  GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(stream));
-  return coo;
-}
+                              host_resource_ref host_mr = {});
 
 /// Generates a graph on the GPU directly in CSR form: edges generated in device memory, converted
 /// on the GPU (coo_to_csr.cuh, sorting the generated sources in place), CSR arrays written into
@@ -72,16 +54,8 @@ coo_graph<Index> generate_coo(cudaStream_t stream, const generator_options& opti
 template <class Offset, class Index>
 csr_graph<Offset, Index> generate_csr(cudaStream_t stream, const generator_options& options,
                                       csr_placement placement, csr_build_options build = {},
-                                      resource_ref mr = {}, host_resource_ref host_mr = {})
-{
-  coo_graph<Index> coo = generate_coo<Index>(stream, options, memory_kind::device, mr);
-  coo_view<Index> const view = coo.view();
-  detail::check_coo_shape<Offset>(view);
-  csr_graph<Offset, Index> graph(view.num_nodes, view.num_edges, placement, options.weights,
-                                 build.edge_ids, mr, host_mr);
-  // Generated ids are in range by construction, and the generated sources are disposable.
-  detail::build_csr_device(stream, view, graph, coo.src.data(), mr);
-  return graph;
-}
+                                      resource_ref mr = {}, host_resource_ref host_mr = {});
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/graph/generate.inl>

@@ -8,23 +8,19 @@
 /// the gather of piece k+1 overlaps the H2D copy of piece k, so the epoch costs about
 /// max(gather, copy) rather than their sum.
 
-#include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/host_resource.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/table_view.hpp>
 #include <gnndirect/core/version.hpp>
-#include <gnndirect/detail/host/first_bad.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/util/worker_pool.hpp>
 
 #include <cuda_runtime_api.h>
 
-#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -40,29 +36,7 @@ namespace host {
 /// @param dst host array written
 template <class S, class Index>
 void gather_rows(worker_pool& pool, table_view<S> src, const Index* ids, std::int64_t n,
-                 std::remove_const_t<S>* dst)
-{
-  GNNDIRECT_EXPECTS(n >= 0 && (n == 0 || (ids != nullptr && dst != nullptr && src.data != nullptr)),
-                    "gather_rows: null ids, dst or source table");
-  constexpr std::int64_t grain = 1024;
-  std::size_t const bytes = src.row_bytes();
-  detail::first_bad bad;
-  pool.run((n + grain - 1) / grain, [&](std::int64_t task, int) {
-    std::int64_t const end = std::min(n, (task + 1) * grain);
-    for (std::int64_t i = task * grain; i < end; ++i) {
-      auto const r = static_cast<std::int64_t>(ids[i]);
-      if (r < 0 || r >= src.rows) {
-        bad.note(i);
-        continue;
-      }
-      std::memcpy(dst + i * src.cols, src.row(r), bytes);
-    }
-  });
-  if (bad.any()) {
-    std::int64_t const p = bad.position.load();
-    throw index_out_of_range(__FILE__, __LINE__, "indices", p, static_cast<std::int64_t>(ids[p]), src.rows);
-  }
-}
+                 std::remove_const_t<S>* dst);
 
 /// Writes rows: dst.row(ids[i]) receives src + i * dst.cols for i in [0, n), on all the pool's
 /// workers. Each worker owns a range of destination rows and walks the ids in order, so a row
@@ -74,27 +48,7 @@ void gather_rows(worker_pool& pool, table_view<S> src, const Index* ids, std::in
 /// @param pool the workers  @param src host array of n * dst.cols elements  @param ids `n` row
 /// ids  @param n their number  @param dst table written (CPU-writable)
 template <class T, class Index>
-void scatter_rows(worker_pool& pool, const T* src, const Index* ids, std::int64_t n, table_view<T> dst)
-{
-  GNNDIRECT_EXPECTS(n >= 0 && (n == 0 || (ids != nullptr && src != nullptr && dst.data != nullptr)),
-                    "scatter_rows: null ids, src or destination table");
-  std::int64_t const first_bad = detail::first_out_of_range(pool, ids, n, dst.rows);
-  if (first_bad < n) {
-    throw index_out_of_range(__FILE__, __LINE__, "indices", first_bad,
-                             static_cast<std::int64_t>(ids[first_bad]), dst.rows);
-  }
-  std::size_t const bytes = dst.row_bytes();
-  // Few rows: one pass. Otherwise one task per worker, each writing the rows of its range.
-  std::int64_t const owners = n < 4096 ? 1 : std::min<std::int64_t>(pool.size(), dst.rows);
-  pool.run(owners, [&](std::int64_t owner, int) {
-    std::int64_t const lo = dst.rows * owner / owners;
-    std::int64_t const hi = dst.rows * (owner + 1) / owners;
-    for (std::int64_t i = 0; i < n; ++i) {
-      auto const r = static_cast<std::int64_t>(ids[i]);
-      if (r >= lo && r < hi) { std::memcpy(dst.row(r), src + i * dst.cols, bytes); }
-    }
-  });
-}
+void scatter_rows(worker_pool& pool, const T* src, const Index* ids, std::int64_t n, table_view<T> dst);
 
 /// Double-buffered CPU gather into the GPU: rows are gathered on the CPU into one of two pinned
 /// staging buffers while the other buffer's cudaMemcpyAsync is in flight.
@@ -114,19 +68,9 @@ class staged_gather {
   /// @param host_mr where the two staging buffers come from: mapped page-locked memory (see
   /// core/host_resource.hpp); default pinned_host_resource (cudaHostAlloc). The resource must
   /// outlive this object. @throws cuda_error when events cannot be created.
-  explicit staged_gather(std::size_t slot_bytes = std::size_t{16} << 20, host_resource_ref host_mr = {})
-    : slot_bytes_(slot_bytes), host_mr_(host_mr)
-  {
-    for (auto& e : events_) { GNNDIRECT_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming)); }
-  }
+  explicit staged_gather(std::size_t slot_bytes = std::size_t{16} << 20, host_resource_ref host_mr = {});
   /// Waits for the copies in flight, then frees the staging and the events.
-  ~staged_gather()
-  {
-    for (auto& e : events_) {
-      GNNDIRECT_CUDA_TRY_NOTHROW(cudaEventSynchronize(e));  // no copy may read freed staging
-      GNNDIRECT_CUDA_TRY_NOTHROW(cudaEventDestroy(e));
-    }
-  }
+  ~staged_gather();
   staged_gather(const staged_gather&) = delete;
   staged_gather& operator=(const staged_gather&) = delete;
 
@@ -140,44 +84,16 @@ class staged_gather {
   /// @throws index_out_of_range as gather_rows (pieces already enqueued still land); cuda_error.
   template <class Index>
   void gather(worker_pool& pool, table_view<const T> src, const Index* ids, std::int64_t n,
-              T* device_dst, cudaStream_t stream)
-  {
-    GNNDIRECT_EXPECTS(n == 0 || device_dst != nullptr, "staged_gather: null device destination");
-    std::size_t const row_bytes = std::max<std::size_t>(src.row_bytes(), 1);
-    ensure_slots(row_bytes);
-    auto const piece = static_cast<std::int64_t>(slot_capacity_ / row_bytes);
-    for (std::int64_t first = 0; first < n; first += piece) {
-      std::int64_t const rows = std::min(piece, n - first);
-      GNNDIRECT_CUDA_TRY(cudaEventSynchronize(events_[next_]));  // the slot's previous copy is done
-      T* const staging = slots_[next_].host_data();
-      gather_rows(pool, src, ids + first, rows, staging);
-      GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(device_dst + first * src.cols, staging,
-                                         static_cast<std::size_t>(rows) * src.row_bytes(),
-                                         cudaMemcpyHostToDevice, stream));
-      GNNDIRECT_CUDA_TRY(cudaEventRecord(events_[next_], stream));
-      next_ ^= 1;
-    }
-  }
+              T* device_dst, cudaStream_t stream);
 
   /// Blocks until both staging buffers' copies have completed.
-  void synchronize()
-  {
-    for (auto& e : events_) { GNNDIRECT_CUDA_TRY(cudaEventSynchronize(e)); }
-  }
+  void synchronize();
 
   /// @return bytes of each of the two staging buffers (0 before first use)
   std::size_t slot_bytes() const noexcept { return slot_capacity_; }
 
  private:
-  void ensure_slots(std::size_t row_bytes)
-  {
-    std::size_t const want = std::max(slot_bytes_, row_bytes);
-    if (slot_capacity_ >= want) { return; }
-    synchronize();
-    std::size_t const elements = (want + sizeof(T) - 1) / sizeof(T);
-    for (auto& slot : slots_) { slot = buffer<T>(elements, memory_kind::pinned, {}, host_mr_); }
-    slot_capacity_ = elements * sizeof(T);
-  }
+  void ensure_slots(std::size_t row_bytes);
 
   std::size_t slot_bytes_;
   host_resource_ref host_mr_;  // source of the pinned staging
@@ -189,3 +105,5 @@ class staged_gather {
 
 }  // namespace host
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/host/cpu_gather.inl>

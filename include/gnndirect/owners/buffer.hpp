@@ -4,7 +4,6 @@
 
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/owners/allocation.hpp>
-#include <gnndirect/detail/core/bits.hpp>
 
 #include <cstddef>
 #include <type_traits>
@@ -26,26 +25,17 @@ class buffer {
   /// buffer. @param size elements  @param kind placement  @param mr, host_mr resources
   /// @throws invalid_argument "overflows" when size * sizeof(T) exceeds std::size_t (checked
   /// before anything is allocated); as allocation::allocation.
-  buffer(std::size_t size, memory_kind kind, resource_ref mr = {}, host_resource_ref host_mr = {})
-    : storage_(kind, checked_bytes(size), mr, host_mr), size_(size)
-  {
-  }
+  buffer(std::size_t size, memory_kind kind, resource_ref mr = {}, host_resource_ref host_mr = {});
   /// Allocates `size` elements of device memory stream-ordered on `stream` from `mr` (default:
   /// the device's default pool); returned to `mr` on `stream`, which must outlive the buffer, as
   /// must the resource. Enqueued, not synchronous. @throws invalid_argument "overflows" (as
   /// above); as allocation::allocation.
   /// @param size elements  @param stream allocation (and release) stream  @param mr the resource
-  buffer(std::size_t size, cudaStream_t stream, resource_ref mr = {})
-    : storage_(checked_bytes(size), stream, mr), size_(size)
-  {
-  }
+  buffer(std::size_t size, cudaStream_t stream, resource_ref mr = {});
   /// As above, from a CUDA memory pool of the current device (null: its default pool).
   /// @param size elements  @param stream allocation (and release) stream  @param pool the pool
   /// @throws invalid_argument "overflows" (as above); as allocation::allocation.
-  buffer(std::size_t size, cudaStream_t stream, cudaMemPool_t pool)
-    : storage_(checked_bytes(size), stream, pool), size_(size)
-  {
-  }
+  buffer(std::size_t size, cudaStream_t stream, cudaMemPool_t pool);
 
   /// @return device-visible address of element 0 (nullptr when empty)
   T* data() const noexcept { return static_cast<T*>(storage_.device_data()); }
@@ -62,13 +52,13 @@ class buffer {
 
  private:
   // size * sizeof(T) would wrap for sizes near 2^64 / sizeof(T): refuse before allocating.
-  static std::size_t checked_bytes(std::size_t size)
-  {
-    return detail::checked_product(size, sizeof(T), "buffer: size * sizeof(T)");
-  }
+  static std::size_t checked_bytes(std::size_t size);
 
+  /// The memory (an allocation of its placement) and the element count.
   allocation storage_;
   std::size_t size_{0};
 };
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/owners/buffer.inl>

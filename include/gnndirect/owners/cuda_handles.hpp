@@ -28,24 +28,14 @@ class unique_cuda_handle {
   /// Takes ownership of `handle`.  @param handle the handle (null: empty)
   explicit unique_cuda_handle(Handle handle) noexcept : handle_(handle) {}
   /// Takes `other`'s handle, leaving it empty.  @param other the owner moved from
-  unique_cuda_handle(unique_cuda_handle&& other) noexcept
-    : handle_(std::exchange(other.handle_, Handle{}))
-  {
-  }
+  unique_cuda_handle(unique_cuda_handle&& other) noexcept;
   /// Releases this owner's handle and takes `other`'s.  @param other the owner moved from
   /// @return *this
-  unique_cuda_handle& operator=(unique_cuda_handle&& other) noexcept
-  {
-    unique_cuda_handle(std::move(other)).swap(*this);
-    return *this;
-  }
+  unique_cuda_handle& operator=(unique_cuda_handle&& other) noexcept;
   unique_cuda_handle(const unique_cuda_handle&) = delete;
   unique_cuda_handle& operator=(const unique_cuda_handle&) = delete;
   /// Releases the handle (if any).
-  ~unique_cuda_handle()
-  {
-    if (handle_ != Handle{}) { Destroy{}(handle_); }
-  }
+  ~unique_cuda_handle();
 
   /// @return the raw handle (null when empty)
   Handle get() const noexcept { return handle_; }
@@ -66,48 +56,20 @@ using pool_handle = unique_cuda_handle<cudaMemPool_t, detail::pool_destroy>;
 /// Creates a stream that does not synchronise with the legacy default stream, so a side stream's
 /// work never waits for (or blocks) unrelated default-stream work. @return its owner
 /// @throws cuda_error.
-inline stream_handle make_non_blocking_stream()
-{
-  cudaStream_t stream{};
-  GNNDIRECT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  return stream_handle(stream);
-}
+inline stream_handle make_non_blocking_stream();
 
 /// Creates an event without timing (cheaper to record and wait on) that a host thread waits on
 /// by sleeping rather than spinning, so waiting costs no CPU time. @return its owner
 /// @throws cuda_error.
-inline event_handle make_sync_event()
-{
-  cudaEvent_t event{};
-  GNNDIRECT_CUDA_TRY(cudaEventCreateWithFlags(&event, cudaEventDisableTiming | cudaEventBlockingSync));
-  return event_handle(event);
-}
+inline event_handle make_sync_event();
 
 /// Creates a device-memory pool on `device` whose release threshold is UINT64_MAX: memory freed
 /// to it stays reserved (never returned to the driver at synchronisation points), so once it has
 /// grown to the working set, stream-ordered allocations from it never reach cudaMalloc.
 /// @param device the CUDA device  @return its owner
 /// @throws cuda_error (e.g. cudaErrorNotSupported without memory-pool support).
-inline pool_handle make_retaining_pool(int device)
-{
-  cudaMemPoolProps props{};
-  props.allocType = cudaMemAllocationTypePinned;
-  props.handleTypes = cudaMemHandleTypeNone;
-  props.location.type = cudaMemLocationTypeDevice;
-  props.location.id = device;
-  cudaMemPool_t pool{};
-  GNNDIRECT_CUDA_TRY(cudaMemPoolCreate(&pool, &props));
-  pool_handle owner(pool);
-  std::uint64_t threshold = UINT64_MAX;
-  GNNDIRECT_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
-  // Memory freed on one stream may still be handed to another stream whose free has not run yet,
-  // with a dependency the driver inserts: that would make one pipeline worker's stream wait for
-  // another's batch. Reuse across streams only once the free has completed (opportunistic) or
-  // when the streams are already ordered (event dependencies).
-  int no_internal_dependencies = 0;
-  GNNDIRECT_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolReuseAllowInternalDependencies,
-                                             &no_internal_dependencies));
-  return owner;
-}
+inline pool_handle make_retaining_pool(int device);
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/owners/cuda_handles.inl>

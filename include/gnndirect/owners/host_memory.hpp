@@ -64,11 +64,7 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// (see the file comment). Reads a few small files; does not synchronise anything.
 /// @throws invalid_argument when GNNDIRECT_HOST_MEMORY_LIMIT is set to something that is not a size.
 /// @return the ceiling in bytes and where it came from
-inline host_memory_limit query_host_memory_limit()
-{
-  return detail::apply_host_memory_override(std::getenv("GNNDIRECT_HOST_MEMORY_LIMIT"),
-                                            detail::probe_host_memory_limit());
-}
+inline host_memory_limit query_host_memory_limit();
 
 /// Largest host-resident allocation or registration the library accepts, in bytes (0: nothing
 /// could be read, then callers do not pre-check). @throws as query_host_memory_limit().
@@ -80,17 +76,8 @@ inline std::uint64_t host_memory_limit_bytes() { return query_host_memory_limit(
 /// Reads a few small files; never synchronises.
 /// @throws invalid_argument when GNNDIRECT_HOST_MEMORY_LIMIT is set to something that is not a size.
 /// @return the available bytes and where the number came from
-inline host_memory_available query_host_memory_available()
-{
-  if (const char* text = std::getenv("GNNDIRECT_HOST_MEMORY_LIMIT")) {
-    host_memory_limit const limit = detail::apply_host_memory_override(text, {});
-    host_memory_available out;
-    out.known = true;
-    out.bytes = limit.bytes;
-    out.source = limit.source;
-    return out;
-  }
-  return detail::probe_host_memory_available();
-}
+inline host_memory_available query_host_memory_available();
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/owners/host_memory.inl>

@@ -24,16 +24,7 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// @tparam Index id type  @param ids the ids to shuffle  @param seed the key
 /// @param epoch the epoch
 template <class Index>
-void shuffle_epoch(std::vector<Index>& ids, std::uint64_t seed, std::int64_t epoch) noexcept
-{
-  auto const round = static_cast<std::uint64_t>(epoch);
-  for (std::size_t i = ids.size(); i > 1; --i) {
-    std::size_t const last = i - 1;
-    auto const partner = static_cast<std::size_t>(
-      uniform_below(detail::counter_bits(seed, last, round, 0), static_cast<std::uint64_t>(i)));
-    std::swap(ids[last], ids[partner]);
-  }
-}
+void shuffle_epoch(std::vector<Index>& ids, std::uint64_t seed, std::int64_t epoch) noexcept;
 
 /// Sampling seed of batch `batch` of `epoch` derived from the caller's sampling seed. Sampled
 /// neighbours are a pure function of (seed, layer, node) (core/sampling_policy.hpp), so without a
@@ -41,10 +32,8 @@ void shuffle_epoch(std::vector<Index>& ids, std::uint64_t seed, std::int64_t epo
 /// @param seed the caller's sampling seed  @param epoch, batch which batch
 /// @return the batch's seed
 inline std::uint64_t batch_sampling_seed(std::uint64_t seed, std::int64_t epoch,
-                                         std::int64_t batch) noexcept
-{
-  return detail::counter_bits(seed, static_cast<std::uint64_t>(batch),
-                              static_cast<std::uint64_t>(epoch), detail::batch_seed_tag);
-}
+                                         std::int64_t batch) noexcept;
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/pipeline/epoch_order.inl>

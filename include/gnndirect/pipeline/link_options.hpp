@@ -62,10 +62,8 @@ struct link_options {
 /// "link_seeds::dst", the position and the value).
 template <class Index, class Label, class Negatives>
 void check_link_setup(const link_options& options, const link_seeds<Index, Label>& seeds, const Negatives& negatives,
-                      std::int64_t num_nodes, bool temporal)
-{
-  detail::check_link_setup(options, seeds, num_nodes, temporal);
-  (void)negative_count(negatives, options.batch_size);  // amount > 0, no overflow
-}
+                      std::int64_t num_nodes, bool temporal);
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/pipeline/link_options.inl>

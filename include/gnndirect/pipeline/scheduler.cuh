@@ -45,16 +45,13 @@
 /// captured into a CUDA graph. Batches are assigned to slots in batch order and handed out in
 /// batch order, so the output does not depend on the number of workers.
 
-#include <gnndirect/core/cuda_error.hpp>
-#include <gnndirect/core/device.hpp>
-#include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/core/version.hpp>
+#include <gnndirect/core/wait_mode.hpp>
 #include <gnndirect/owners/cuda_handles.hpp>
 #include <gnndirect/pipeline/timeline.hpp>
 
 #include <cuda_runtime_api.h>
 
-#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -62,7 +59,6 @@
 #include <limits>
 #include <memory>
 #include <mutex>
-#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -119,18 +115,7 @@ class batch_scheduler {
   /// device; starts no worker (call start_epoch). Synchronous.
   /// @param preparer the preparer (borrowed)  @param options depth and worker count
   /// @throws invalid_argument (depth or workers < 1), what init_batch throws, cuda_error.
-  batch_scheduler(Preparer& preparer, scheduler_options options)
-    : preparer_(preparer), options_(checked(options)), device_(require_device())
-  {
-    slots_.reserve(static_cast<std::size_t>(options_.depth));
-    for (int s = 0; s < options_.depth; ++s) {
-      slots_.push_back(std::make_unique<slot>());
-      if (options_.timeline != nullptr) {
-        options_.timeline->name_stream(slots_.back()->stream.get(), "slot " + std::to_string(s));
-      }
-      preparer_.init_batch(*slots_.back()->batch, slots_.back()->stream.get());
-    }
-  }
+  batch_scheduler(Preparer& preparer, scheduler_options options);
 
   batch_scheduler(const batch_scheduler&) = delete;
   batch_scheduler& operator=(const batch_scheduler&) = delete;
@@ -139,50 +124,14 @@ class batch_scheduler {
   /// released on the stream they were handed to (that stream must still exist), destroys every
   /// slot's batch on its stream after its consumer and synchronises the streams, so memory the
   /// batches return to a stream-ordered resource is free when this returns. Never throws.
-  ~batch_scheduler()
-  {
-    stop_workers();
-    reclaim_slots();
-    for (auto& s : slots_) {
-      if (s->consumed_pending) {
-        GNNDIRECT_CUDA_TRY_NOTHROW(cudaStreamWaitEvent(s->stream.get(), s->consumed.get(), 0));
-      }
-      s->batch.reset();  // frees stream-ordered on the slot's stream, after the consumer
-      GNNDIRECT_CUDA_TRY_NOTHROW(cudaStreamSynchronize(s->stream.get()));
-    }
-  }
+  ~batch_scheduler();
 
   /// Starts epoch `epoch`: stops the previous epoch's workers (batches still held count as
   /// released on the stream they were handed to), calls the preparer's start_epoch and starts the
   /// workers. When the preparer's start_epoch throws, no worker starts and next() rethrows.
   /// @param epoch the epoch number handed to the preparer
   /// @throws std::system_error when a thread cannot be started (the ones started keep working).
-  void start_epoch(std::int64_t epoch)
-  {
-    stop_workers();
-    reclaim_slots();
-    std::exception_ptr failure;
-    std::int64_t batches = 0;
-    try {
-      batches = preparer_.start_epoch(epoch);
-    } catch (...) {
-      failure = std::current_exception();
-      batches = 1;  // so that next() reports the failure instead of an empty epoch
-    }
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stop_ = false;
-      error_ = failure;
-      error_batch_ = failure ? 0 : no_batch;
-      epoch_ = epoch;
-      num_batches_ = batches;
-      next_to_prepare_ = 0;
-      next_to_hand_out_ = 0;
-      timings_.clear();
-    }
-    if (failure) { return; }
-    for (int w = 0; w < options_.workers; ++w) { start_worker(epoch, w); }
-  }
+  void start_epoch(std::int64_t epoch);
 
   /// Waits (host) until the next batch of the epoch is prepared, makes `consumer` wait for it on
   /// the GPU, and returns it; nullptr once the epoch's batches have all been handed out.
@@ -191,33 +140,7 @@ class batch_scheduler {
   /// `depth` batches are held (release one first: waiting would deadlock); cuda_error.
   /// @param consumer the stream that will use the batch
   /// @return the batch, or nullptr at the epoch's end
-  batch_type* next(cudaStream_t consumer)
-  {
-    slot* chosen = nullptr;
-    {
-      std::unique_lock<std::mutex> lock(mutex_);
-      GNNDIRECT_EXPECTS(epoch_ >= 0, "batch_scheduler::next: call start_epoch first");
-      if (next_to_hand_out_ >= num_batches_) { return nullptr; }  // the epoch is over
-      cv_.wait(lock, [this] {
-        return ready_slot(next_to_hand_out_) != nullptr || next_failed() || running_ == 0 ||
-               all_slots_held();
-      });
-      chosen = ready_slot(next_to_hand_out_);
-      if (chosen == nullptr) {
-        if (next_failed() || (error_ && running_ == 0)) { std::rethrow_exception(error_); }
-        if (running_ == 0) { return nullptr; }  // stopped
-        throw invalid_argument(__FILE__, __LINE__,
-                               "batch_scheduler::next: all " + std::to_string(options_.depth) +
-                                 " batches are held; release one before asking for the next");
-      }
-      chosen->state = slot_state::handed_out;
-      chosen->consumer = consumer;
-      ++next_to_hand_out_;
-    }
-    GNNDIRECT_CUDA_TRY(cudaStreamWaitEvent(consumer, chosen->ready.get(), 0));
-    chosen->held = timeline_begin(options_.timeline, consumer, chosen->batch_index, "held");
-    return chosen->batch.get();
-  }
+  batch_type* next(cudaStream_t consumer);
 
   /// Gives a batch back: records an event on `consumer` after the work enqueued so far; the
   /// slot's stream waits on it before the slot's next batch is prepared, so the consumer may
@@ -225,39 +148,14 @@ class batch_scheduler {
   /// afterwards. @throws invalid_argument for a pointer next() did not hand out (or released
   /// twice); cuda_error.
   /// @param batch what next() handed out  @param consumer the stream that used it
-  void release(const batch_type* batch, cudaStream_t consumer)
-  {
-    slot* const owner = slot_of(batch);
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      GNNDIRECT_EXPECTS(owner != nullptr && owner->state == slot_state::handed_out,
-                        "batch_scheduler::release: not a batch handed out by next()");
-    }
-    timeline_end(options_.timeline, owner->held, consumer);
-    GNNDIRECT_CUDA_TRY(cudaEventRecord(owner->consumed.get(), consumer));
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      owner->state = slot_state::free;
-      owner->consumed_pending = true;
-      owner->consumer = nullptr;
-    }
-    cv_.notify_all();
-  }
+  void release(const batch_type* batch, cudaStream_t consumer);
 
   /// @return batches of the current epoch (0 before the first start_epoch)
-  std::int64_t num_batches() const
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return num_batches_;
-  }
+  std::int64_t num_batches() const;
 
   /// A snapshot of the counters and of the current epoch's per-batch timestamps. Thread-safe.
   /// @return the snapshot
-  scheduler_stats stats() const
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return scheduler_stats{prepared_, payload_bytes_, epoch_, timings_};
-  }
+  scheduler_stats stats() const;
 
   /// @return the options in effect
   const scheduler_options& options() const noexcept { return options_; }
@@ -281,209 +179,48 @@ class batch_scheduler {
     event_handle consumed{make_sync_event()};
   };
 
-  static scheduler_options checked(scheduler_options options)
-  {
-    GNNDIRECT_EXPECTS(options.depth >= 1, "batch_scheduler: depth must be >= 1");
-    GNNDIRECT_EXPECTS(options.workers >= 1, "batch_scheduler: workers must be >= 1");
-    return options;
-  }
-
-  bool all_slots_held() const noexcept
-  {
-    return std::all_of(slots_.begin(), slots_.end(),
-                       [](const auto& s) { return s->state == slot_state::handed_out; });
-  }
-
+  /// @return `options`  @throws invalid_argument when depth or workers is < 1.
+  static scheduler_options checked(scheduler_options options);
+  /// Whether every slot is handed out to the consumer. Call under the mutex.
+  bool all_slots_held() const noexcept;
   /// The slot holding batch b ready to be handed out, or nullptr. Call under the mutex.
-  slot* ready_slot(std::int64_t b) const noexcept
-  {
-    for (auto const& s : slots_) {
-      if (s->state == slot_state::ready && s->batch_index == b) { return s.get(); }
-    }
-    return nullptr;
-  }
-
+  slot* ready_slot(std::int64_t b) const noexcept;
   /// The next batch to hand out failed (every earlier batch has been handed out). Under the mutex.
   bool next_failed() const noexcept { return error_ && error_batch_ <= next_to_hand_out_; }
-
-  slot* slot_of(const batch_type* batch) const noexcept
-  {
-    for (auto const& s : slots_) {
-      if (s->batch.get() == batch) { return s.get(); }
-    }
-    return nullptr;
-  }
-
-  slot* free_slot() const noexcept
-  {
-    for (auto const& s : slots_) {
-      if (s->state == slot_state::free) { return s.get(); }
-    }
-    return nullptr;
-  }
+  /// The slot whose batch is `batch`, or nullptr.
+  slot* slot_of(const batch_type* batch) const noexcept;
+  /// A free slot, or nullptr. Call under the mutex.
+  slot* free_slot() const noexcept;
 
   /// Starts one worker thread, counted in running_ before it can finish.
-  void start_worker(std::int64_t epoch, int worker)
-  {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      ++running_;
-    }
-    try {
-      workers_.emplace_back(&batch_scheduler::run, this, epoch, worker);
-    } catch (...) {
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        --running_;
-      }
-      cv_.notify_all();
-      throw;
-    }
-  }
-
-  void stop_workers() noexcept
-  {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    for (auto& worker : workers_) {
-      if (worker.joinable()) { worker.join(); }
-    }
-    workers_.clear();
-  }
+  void start_worker(std::int64_t epoch, int worker);
+  /// Asks the workers to stop and joins them (each finishes the batch it is preparing).
+  void stop_workers() noexcept;
 
   /// With the workers stopped: every slot becomes free; held batches count as released on their
   /// consumer stream (recorded now), ready ones were never seen by a consumer.
-  void reclaim_slots() noexcept
-  {
-    for (auto& s : slots_) {
-      if (s->state == slot_state::handed_out) {
-        GNNDIRECT_CUDA_TRY_NOTHROW(cudaEventRecord(s->consumed.get(), s->consumer));
-        s->consumed_pending = true;
-      }
-      s->state = slot_state::free;
-      s->batch_index = -1;
-      s->consumer = nullptr;
-    }
-  }
+  void reclaim_slots() noexcept;
 
   /// Worker thread body: takes the epoch's batches in order while slots are free, prepares and
   /// publishes each; the first failure stops every worker from taking more batches.
-  void run(std::int64_t epoch, int worker) noexcept
-  {
-    try {
-      GNNDIRECT_CUDA_TRY(cudaSetDevice(device_));  // the current device is per host thread
-      scoped_wait_mode const waits(options_.worker_wait);
-      while (true) {
-        auto const [target, b] = take_batch();
-        if (target == nullptr) { break; }
-        std::uint64_t bytes = 0;
-        try {
-          bytes = prepare(*target, epoch, b, worker);
-        } catch (...) {
-          abandon(*target);
-          record_failure(b, std::current_exception());
-          break;
-        }
-        publish(*target, bytes);
-      }
-    } catch (...) {  // setting up the thread failed: the next batch nobody took fails
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (!error_) {
-        error_ = std::current_exception();
-        error_batch_ = next_to_prepare_;
-      }
-    }
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      --running_;
-    }
-    cv_.notify_all();
-  }
+  void run(std::int64_t epoch, int worker) noexcept;
 
   /// Waits for a free slot and assigns it the next batch of the epoch, in batch order, so the
   /// earliest unfinished batch always has a slot (no deadlock whatever the consumer holds). Then
   /// orders the slot's stream after the consumer's release of its previous batch.
   /// Returns {nullptr, -1} when stopping, after a failure, or when every batch was taken.
-  std::pair<slot*, std::int64_t> take_batch()
-  {
-    slot* chosen = nullptr;
-    std::int64_t b = -1;
-    {
-      std::unique_lock<std::mutex> lock(mutex_);
-      cv_.wait(lock, [this] {
-        return stop_ || error_ || next_to_prepare_ >= num_batches_ || free_slot() != nullptr;
-      });
-      if (stop_ || error_ || next_to_prepare_ >= num_batches_) { return {nullptr, -1}; }
-      b = next_to_prepare_++;
-      chosen = free_slot();
-      chosen->state = slot_state::preparing;
-      chosen->batch_index = b;
-      timings_.push_back(batch_timing{b, std::chrono::steady_clock::now(), {}, false});
-    }
-    // The slot is this worker's now; nobody else reads consumed_pending until it is handed out.
-    if (chosen->consumed_pending) {
-      GNNDIRECT_CUDA_TRY(cudaStreamWaitEvent(chosen->stream.get(), chosen->consumed.get(), 0));
-      chosen->consumed_pending = false;
-    }
-    return {chosen, b};
-  }
+  std::pair<slot*, std::int64_t> take_batch();
 
   /// Enqueues batch b through the preparer, waits for its GPU work (the ready event) and lets the
   /// preparer complete it; returns its payload bytes.
-  std::uint64_t prepare(slot& target, std::int64_t epoch, std::int64_t b, int worker)
-  {
-    cudaStream_t const stream = target.stream.get();
-    auto const started = std::chrono::steady_clock::now();
-    preparer_.prepare(*target.batch, stream, epoch, b);
-    GNNDIRECT_CUDA_TRY(cudaEventRecord(target.ready.get(), stream));
-    auto const enqueued = std::chrono::steady_clock::now();
-    GNNDIRECT_CUDA_TRY(cudaEventSynchronize(target.ready.get()));  // a blocking-sync event: sleeps
-    if (options_.timeline != nullptr) {
-      std::string const lane = "worker " + std::to_string(worker);
-      options_.timeline->host_span(lane, b, "enqueue", started, enqueued);
-      options_.timeline->host_span(lane, b, "wait", enqueued, std::chrono::steady_clock::now());
-    }
-    return preparer_.complete(*target.batch);
-  }
-
-  void publish(slot& target, std::uint64_t bytes)
-  {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      target.state = slot_state::ready;
-      batch_timing& timing = timings_[static_cast<std::size_t>(target.batch_index)];
-      timing.ready = std::chrono::steady_clock::now();
-      timing.is_ready = true;
-      ++prepared_;
-      payload_bytes_ += bytes;
-    }
-    cv_.notify_all();
-  }
-
+  std::uint64_t prepare(slot& target, std::int64_t epoch, std::int64_t b, int worker);
+  /// Marks the slot's batch ready (its timestamp, the counters) and wakes the consumer.
+  void publish(slot& target, std::uint64_t bytes);
   /// Keeps the failure of the earliest batch; no worker takes a batch after it.
-  void record_failure(std::int64_t b, std::exception_ptr failure) noexcept
-  {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (!error_ || b < error_batch_) {
-        error_ = std::move(failure);
-        error_batch_ = b;
-      }
-    }
-    cv_.notify_all();
-  }
-
+  void record_failure(std::int64_t b, std::exception_ptr failure) noexcept;
   /// After a failed preparation: the slot is free again (its storage is kept; the next batch on
   /// its stream is ordered after whatever was enqueued).
-  void abandon(slot& target) noexcept
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    target.state = slot_state::free;
-    target.batch_index = -1;
-  }
+  void abandon(slot& target) noexcept;
 
   Preparer& preparer_;
   scheduler_options options_;
@@ -507,3 +244,5 @@ class batch_scheduler {
 };
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/pipeline/scheduler.inl>

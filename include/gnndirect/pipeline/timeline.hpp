@@ -10,8 +10,6 @@
 /// event creation the first time a span slot is used); read the spans back with spans() once the
 /// recorded work is done. scripts/results.py timeline draws the JSON as lanes per stream.
 
-#include <gnndirect/core/cuda_error.hpp>
-#include <gnndirect/core/error.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/owners/cuda_handles.hpp>
 
@@ -19,7 +17,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <cstdio>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -56,149 +53,49 @@ class pipeline_timeline {
   /// recorded so far (their events are reused). Call with no recorded work in flight.
   /// @param stream a stream with no pending work worth waiting for (e.g. a fresh one)
   /// @throws cuda_error.
-  void start(cudaStream_t stream)
-  {
-    std::lock_guard<std::mutex> const lock(mutex_);
-    if (!origin_.get()) { origin_ = make_timing_event(); }
-    GNNDIRECT_CUDA_TRY(cudaEventRecord(origin_.get(), stream));
-    GNNDIRECT_CUDA_TRY(cudaEventSynchronize(origin_.get()));
-    host_origin_ = std::chrono::steady_clock::now();
-    used_ = 0;
-    host_spans_.clear();
-    started_ = true;
-  }
+  void start(cudaStream_t stream);
 
   /// Names the lane of `stream` (spans on an unnamed stream get "stream N", in order of first
   /// use).  @param stream the stream  @param name its lane's name
-  void name_stream(cudaStream_t stream, std::string name)
-  {
-    std::lock_guard<std::mutex> const lock(mutex_);
-    for (auto& lane : lanes_) {
-      if (lane.first == stream) {
-        lane.second = std::move(name);
-        return;
-      }
-    }
-    lanes_.emplace_back(stream, std::move(name));
-  }
+  void name_stream(cudaStream_t stream, std::string name);
 
   /// Opens a span: records its begin event on `stream` (after the work enqueued so far).
   /// @param stream where the span's work is enqueued  @param batch its batch (-1: none)
   /// @param stage what it is (a string literal: it is kept by pointer)
   /// @return its token for end(); no_span before start() (nothing is recorded)
   /// @throws cuda_error.
-  token begin(cudaStream_t stream, std::int64_t batch, const char* stage)
-  {
-    std::lock_guard<std::mutex> const lock(mutex_);
-    if (!started_) { return no_span; }
-    if (used_ == gpu_spans_.size()) { gpu_spans_.emplace_back(); }
-    gpu_span& s = gpu_spans_[used_];
-    if (!s.begin.get()) {
-      s.begin = make_timing_event();
-      s.end = make_timing_event();
-    }
-    s.lane = lane_of(stream);
-    s.batch = batch;
-    s.stage = stage;
-    s.ended = false;
-    GNNDIRECT_CUDA_TRY(cudaEventRecord(s.begin.get(), stream));
-    return used_++;
-  }
+  token begin(cudaStream_t stream, std::int64_t batch, const char* stage);
 
   /// Closes a span: records its end event on `stream` (after the work enqueued so far; may be
   /// another stream than begin's, e.g. "held" from next() to release()).
   /// @param t the span's token (no_span: nothing happens)  @param stream the stream
   /// @throws invalid_argument for a token not open (ended already, or from before the last
   /// start()); cuda_error.
-  void end(token t, cudaStream_t stream)
-  {
-    std::lock_guard<std::mutex> const lock(mutex_);
-    if (t == no_span) { return; }
-    GNNDIRECT_EXPECTS(t < used_ && !gpu_spans_[t].ended, "pipeline_timeline::end: no such open span");
-    GNNDIRECT_CUDA_TRY(cudaEventRecord(gpu_spans_[t].end.get(), stream));
-    gpu_spans_[t].ended = true;
-  }
+  void end(token t, cudaStream_t stream);
 
   /// Adds a host span (e.g. a worker enqueueing or waiting); nothing before start().
   /// @param lane its lane  @param batch its batch  @param stage what it is
   /// @param from, to its host times (steady_clock)
   void host_span(std::string lane, std::int64_t batch, const char* stage,
-                 std::chrono::steady_clock::time_point from, std::chrono::steady_clock::time_point to)
-  {
-    std::lock_guard<std::mutex> const lock(mutex_);
-    if (!started_) { return; }
-    auto const ms = [this](std::chrono::steady_clock::time_point t) {
-      return std::chrono::duration<double, std::milli>(t - host_origin_).count();
-    };
-    host_spans_.push_back(timeline_span{std::move(lane), batch, stage, ms(from), ms(to), false});
-  }
+                 std::chrono::steady_clock::time_point from, std::chrono::steady_clock::time_point to);
 
   /// Every closed span so far, GPU spans first (in the order begun), then host spans. Waits (host)
   /// for each GPU span's end event, so call it once the recorded work is done.
   /// @return the spans  @throws cuda_error.
-  std::vector<timeline_span> spans() const
-  {
-    std::lock_guard<std::mutex> const lock(mutex_);
-    std::vector<timeline_span> out;
-    out.reserve(used_ + host_spans_.size());
-    for (std::size_t i = 0; i < used_; ++i) {
-      gpu_span const& s = gpu_spans_[i];
-      if (!s.ended) { continue; }
-      GNNDIRECT_CUDA_TRY(cudaEventSynchronize(s.end.get()));
-      float begin_ms = 0;
-      float end_ms = 0;
-      GNNDIRECT_CUDA_TRY(cudaEventElapsedTime(&begin_ms, origin_.get(), s.begin.get()));
-      GNNDIRECT_CUDA_TRY(cudaEventElapsedTime(&end_ms, origin_.get(), s.end.get()));
-      out.push_back(timeline_span{lanes_[s.lane].second, s.batch, s.stage, begin_ms, end_ms, true});
-    }
-    out.insert(out.end(), host_spans_.begin(), host_spans_.end());
-    return out;
-  }
+  std::vector<timeline_span> spans() const;
 
   /// The spans as JSON: {"unit": "ms", "lanes": [...], "spans": [{"lane", "batch", "stage",
   /// "start", "end", "gpu"}, ...]} plus `extra` (pre-formatted JSON members, e.g.
   /// "\"path\": \"gnndirect\"", or empty).  @param extra members to add  @return the text
   /// @throws cuda_error (see spans()).
-  std::string to_json(const std::string& extra = {}) const
-  {
-    std::vector<timeline_span> const all = spans();
-    std::vector<std::string> lanes;
-    for (auto const& s : all) {
-      bool seen = false;
-      for (auto const& l : lanes) { seen = seen || l == s.lane; }
-      if (!seen) { lanes.push_back(s.lane); }
-    }
-    std::string text = "{\n  \"unit\": \"ms\",\n";
-    if (!extra.empty()) { text += "  " + extra + ",\n"; }
-    text += "  \"lanes\": [";
-    for (std::size_t i = 0; i < lanes.size(); ++i) { text += (i ? ", \"" : "\"") + lanes[i] + "\""; }
-    text += "],\n  \"spans\": [\n";
-    char line[256];
-    for (std::size_t i = 0; i < all.size(); ++i) {
-      auto const& s = all[i];
-      std::snprintf(line, sizeof line,
-                    "    {\"lane\": \"%s\", \"batch\": %lld, \"stage\": \"%s\", \"start\": %.4f, \"end\": %.4f, "
-                    "\"gpu\": %s}%s\n",
-                    s.lane.c_str(), static_cast<long long>(s.batch), s.stage.c_str(), s.start_ms, s.end_ms,
-                    s.gpu ? "true" : "false", i + 1 < all.size() ? "," : "");
-      text += line;
-    }
-    text += "  ]\n}\n";
-    return text;
-  }
+  std::string to_json(const std::string& extra = {}) const;
 
   /// Writes to_json(extra) to `path`.  @param path the file  @param extra see to_json
   /// @return false when the file cannot be written  @throws cuda_error (see spans()).
-  bool write_json(const std::string& path, const std::string& extra = {}) const
-  {
-    std::string const text = to_json(extra);
-    std::FILE* const f = std::fopen(path.c_str(), "w");
-    if (f == nullptr) { return false; }
-    bool const ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    return std::fclose(f) == 0 && ok;
-  }
+  bool write_json(const std::string& path, const std::string& extra = {}) const;
 
  private:
+  /// A GPU span: its two timing events, lane, batch and stage, and whether end() closed it.
   struct gpu_span {
     event_handle begin;
     event_handle end;
@@ -208,22 +105,11 @@ class pipeline_timeline {
     bool ended{false};
   };
 
-  static event_handle make_timing_event()
-  {
-    cudaEvent_t event{};
-    GNNDIRECT_CUDA_TRY(cudaEventCreateWithFlags(&event, cudaEventDefault));
-    return event_handle(event);
-  }
+  /// A timing event (cudaEventDefault: timing enabled).  @throws cuda_error.
+  static event_handle make_timing_event();
 
   /// The lane of `stream`, named "stream N" on first use. Under the mutex.
-  std::size_t lane_of(cudaStream_t stream)
-  {
-    for (std::size_t i = 0; i < lanes_.size(); ++i) {
-      if (lanes_[i].first == stream) { return i; }
-    }
-    lanes_.emplace_back(stream, "stream " + std::to_string(lanes_.size()));
-    return lanes_.size() - 1;
-  }
+  std::size_t lane_of(cudaStream_t stream);
 
   mutable std::mutex mutex_;
   event_handle origin_;
@@ -240,16 +126,12 @@ class pipeline_timeline {
 /// @param timeline the timeline or null  @param stream, batch, stage see pipeline_timeline::begin
 /// @return the token (pipeline_timeline::no_span without a timeline)
 inline pipeline_timeline::token timeline_begin(pipeline_timeline* timeline, cudaStream_t stream, std::int64_t batch,
-                                               const char* stage)
-{
-  return timeline == nullptr ? pipeline_timeline::no_span : timeline->begin(stream, batch, stage);
-}
+                                               const char* stage);
 
 /// Closes a span opened with timeline_begin (nothing without a timeline).
 /// @param timeline the timeline or null  @param t the token  @param stream the stream
-inline void timeline_end(pipeline_timeline* timeline, pipeline_timeline::token t, cudaStream_t stream)
-{
-  if (timeline != nullptr) { timeline->end(t, stream); }
-}
+inline void timeline_end(pipeline_timeline* timeline, pipeline_timeline::token t, cudaStream_t stream);
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/pipeline/timeline.inl>

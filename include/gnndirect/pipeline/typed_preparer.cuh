@@ -15,13 +15,9 @@
 /// length) is read on the device, and the labels. complete() raises recorded errors and points
 /// the batch's views at the valid prefixes.
 
-#include <gnndirect/algorithms/gather.cuh>
 #include <gnndirect/algorithms/sample_typed_blocks_async.cuh>
 #include <gnndirect/algorithms/sample_typed_blocks_buffers.cuh>
 #include <gnndirect/algorithms/typed_samplers.hpp>
-#include <gnndirect/algorithms/validate_typed.hpp>
-#include <gnndirect/core/cuda_error.hpp>
-#include <gnndirect/core/error.hpp>
 #include <gnndirect/core/gather_policy.hpp>
 #include <gnndirect/core/host_resource.hpp>
 #include <gnndirect/core/memory_kind.hpp>
@@ -32,18 +28,13 @@
 #include <gnndirect/core/typed_graph_view.hpp>
 #include <gnndirect/core/typed_schema.hpp>
 #include <gnndirect/core/version.hpp>
-#include <gnndirect/core/workspace.hpp>
-#include <gnndirect/detail/pipeline/gnn_preparer.cuh>
 #include <gnndirect/detail/pipeline/typed_preparer.cuh>
 #include <gnndirect/owners/buffer.hpp>
-#include <gnndirect/pipeline/epoch_order.hpp>
 
 #include <cuda_runtime_api.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -68,10 +59,7 @@ struct typed_feature_table {
 /// @param node_type the node type  @param rows its table  @return the entry
 /// @tparam T element type
 template <class T>
-typed_feature_table<std::remove_const_t<T>, table_view<const T>> typed_features(int node_type, table_view<T> rows)
-{
-  return {node_type, table_view<const T>(rows)};
-}
+typed_feature_table<std::remove_const_t<T>, table_view<const T>> typed_features(int node_type, table_view<T> rows);
 
 /// What a typed_preparer prepares and how.
 struct typed_pipeline_options {
@@ -144,223 +132,89 @@ class typed_preparer {
   /// batch size or sampling policy, null or pageable labels; cuda_error.
   typed_preparer(const typed_graph_view<Offset, Index>& graph, const typed_schema& schema, int seed_type,
                  std::tuple<Tables...> tables, const Label* labels, std::vector<Index> training_ids,
-                 typed_pipeline_options options, const Samplers& samplers, resource_ref mr)
-    : graph_(graph), schema_(schema), seed_type_(seed_type), tables_(std::move(tables)), labels_(labels),
-      training_ids_(std::move(training_ids)), options_(std::move(options)), samplers_(samplers), mr_(mr)
-  {
-    check_typed_graph_shape(graph_, &schema_);
-    GNNDIRECT_EXPECTS(seed_type_ >= 0 && seed_type_ < graph_.num_node_types,
-                      "typed_preparer: seed type " + std::to_string(seed_type_) + " is no node type");
-    GNNDIRECT_EXPECTS(options_.batch_size > 0, "typed_preparer: batch_size must be > 0");
-    bounds_ = sample_typed_blocks_bounds(graph_, seed_type_, options_.batch_size, options_.fanouts);
-    std::vector<std::int64_t> rows(static_cast<std::size_t>(graph_.num_node_types), -1);
-    std::apply([&](auto const&... t) { (check_table(t, rows), ...); }, tables_);
-    check_typed_table_rows(graph_, rows, &schema_);
-    for (int r = 0; r < graph_.num_relations; ++r) {
-      with_relation_sampler(samplers_, r, [&](auto const& sampler) {
-        for (std::size_t l = 0; l < bounds_.num_layers(); ++l) {
-          validate(sampler, options_.sampling, graph_.relations[r].csc, bounds_.fanouts[l][static_cast<std::size_t>(r)]);
-        }
-      });
-    }
-    std::int64_t const seeds_count = graph_.num_nodes[seed_type_];
-    GNNDIRECT_EXPECTS(seeds_count == 0 || labels_ != nullptr, "typed_preparer: null labels");
-    labels_kind_ = seeds_count > 0 ? detail::device_visible_kind(labels_, "labels") : memory_kind::device;
-    bad_id_position_ = detail::first_bad_id(training_ids_, seeds_count);
-  }
+                 typed_pipeline_options options, const Samplers& samplers, resource_ref mr);
 
   /// Allocates a slot's arrays for batch_size seeds (pinned staging from options.host_memory,
   /// the rest stream-ordered from the device resource).
   /// @param batch the slot's batch  @param stream the slot's stream
-  void init_batch(batch_type& batch, cudaStream_t stream)
-  {
-    auto& st = batch.storage;
-    auto const n = static_cast<std::size_t>(options_.batch_size);
-    st.staging = buffer<Index>(n, memory_kind::pinned, {}, options_.host_memory);
-    st.seeds = buffer<Index>(n, stream, mr_);
-    st.blocks = sample_typed_blocks_buffers<Offset, Index>(graph_, seed_type_, options_.batch_size, options_.fanouts,
-                                                           stream, mr_, options_.edge_ids);
-    st.host_counts = buffer<std::int64_t>(st.blocks.num_counts(), memory_kind::pinned, {}, options_.host_memory);
-    st.feature_ws.clear();
-    init_tables(batch, stream, std::index_sequence_for<Tables...>{});
-    batch.label_storage = buffer<Label>(n, stream, mr_);
-    st.label_ws = buffer<unsigned char>(
-      gather_workspace_bytes<Index>(options_.batch_size, graph_.num_nodes[seed_type_], labels_kind_, sizeof(Label),
-                                    options_.gather),
-      stream, mr_);
-    st.stream = stream;
-  }
+  void init_batch(batch_type& batch, cudaStream_t stream);
 
   /// Shuffles the training ids for `epoch`.  @param epoch the epoch  @return its batch count
   /// @throws index_out_of_range naming "training_ids" and the first id outside the seed type.
-  std::int64_t start_epoch(std::int64_t epoch)
-  {
-    order_ = training_ids_;
-    shuffle_epoch(order_, options_.seed, epoch);
-    if (bad_id_position_ >= 0) {
-      throw index_out_of_range(__FILE__, __LINE__, "training_ids", bad_id_position_,
-                               static_cast<std::int64_t>(training_ids_[static_cast<std::size_t>(bad_id_position_)]),
-                               graph_.num_nodes[seed_type_]);
-    }
-    return num_batches();
-  }
+  std::int64_t start_epoch(std::int64_t epoch);
 
   /// Enqueues batch b of `epoch` on `stream`: seeds, typed blocks, the counts' copy, each
   /// table's gather and the labels. Never waits for the GPU.
   /// @param batch the slot's batch  @param stream the slot's stream  @param epoch, b which batch
   /// @throws cuda_error.
-  void prepare(batch_type& batch, cudaStream_t stream, std::int64_t epoch, std::int64_t b)
-  {
-    auto& st = batch.storage;
-    batch.epoch = epoch;
-    batch.index = b;
-    batch.first = b * options_.batch_size;
-    batch.num_seeds = std::min(options_.batch_size, static_cast<std::int64_t>(order_.size()) - batch.first);
-    batch.host_seeds = order_.data() + batch.first;
-    std::copy_n(batch.host_seeds, batch.num_seeds, st.staging.host_data());
-    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(st.seeds.data(), st.staging.data(),
-                                       sizeof(Index) * static_cast<std::size_t>(batch.num_seeds),
-                                       cudaMemcpyDefault, stream));
-    batch.seeds = st.seeds.data();
-    batch.sampling_seed = batch_sampling_seed(options_.seed, epoch, b);
-    sample_typed_blocks_async(stream, graph_, seed_type_, batch.seeds, batch.num_seeds, options_.fanouts,
-                              detail::reseeded_all(samplers_, batch.sampling_seed), options_.sampling,
-                              st.blocks.ref(), st.blocks.workspace());
-    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(st.host_counts.host_data(), st.blocks.counts(), st.host_counts.bytes(),
-                                       cudaMemcpyDefault, stream));
-    gather_tables(batch, stream, std::index_sequence_for<Tables...>{});
-    table_view<const Label> const label_table(labels_, graph_.num_nodes[seed_type_], 1, 1, labels_kind_);
-    table_view<Label> const out(batch.label_storage.data(), batch.num_seeds, 1, 1, memory_kind::device);
-    gather_async(stream, label_table, batch.seeds, batch.num_seeds, out,
-                 workspace_view{st.label_ws.data(), st.label_ws.bytes()}, options_.gather);
-    batch.labels = batch.label_storage.data();
-  }
+  void prepare(batch_type& batch, cudaStream_t stream, std::int64_t epoch, std::int64_t b);
 
   /// Once the batch's GPU work is done: raises recorded errors (with checks on), points the
   /// batch's views at the valid prefixes.  @param batch the batch  @return its feature bytes
   /// @throws index_out_of_range, invalid_argument (corrupt graph), cuda_error.
-  std::uint64_t complete(batch_type& batch)
-  {
-    auto& st = batch.storage;
-    if (options_.sampling.check_indices) {
-      sample_typed_blocks_check(st.stream, st.blocks.workspace(), graph_, seed_type_, bounds_.num_layers());
-    }
-    if (options_.gather.check_indices) {
-      check_tables(batch, std::index_sequence_for<Tables...>{});
-      gather_check(st.stream, workspace_view{st.label_ws.data(), st.label_ws.bytes()}, graph_.num_nodes[seed_type_]);
-    }
-    batch.blocks = st.blocks.view_of(st.host_counts.host_data());
-    batch.num_sampled_edges = 0;
-    for (auto const& layer : batch.blocks.layers) {
-      for (auto const& r : layer) { batch.num_sampled_edges += r.num_edges(); }
-    }
-    batch.feature_bytes = 0;
-    point_tables(batch, std::index_sequence_for<Tables...>{});
-    return batch.feature_bytes;
-  }
+  std::uint64_t complete(batch_type& batch);
 
   /// @return batches per epoch: ceil(training ids / batch_size), or floor with drop_last
-  std::int64_t num_batches() const noexcept
-  {
-    auto const n = static_cast<std::int64_t>(training_ids_.size());
-    return options_.drop_last ? n / options_.batch_size : (n + options_.batch_size - 1) / options_.batch_size;
-  }
+  std::int64_t num_batches() const noexcept;
   /// The current epoch's shuffled training ids.  @return the ids
   const std::vector<Index>& epoch_order() const noexcept { return order_; }
   /// @return the bounds every slot is sized for
   const typed_blocks_bounds& bounds() const noexcept { return bounds_; }
 
  private:
+  /// Checks one feature table: a node type of the graph, no earlier table for it, a valid
+  /// view; records its row count in rows[node type] (checked against the graph afterwards).
+  /// @throws invalid_argument
   template <class Table>
-  void check_table(const Table& t, std::vector<std::int64_t>& rows) const
-  {
-    GNNDIRECT_EXPECTS(t.node_type >= 0 && t.node_type < graph_.num_node_types,
-                      "typed_preparer: a feature table names node type " + std::to_string(t.node_type) +
-                        ", the graph has " + std::to_string(graph_.num_node_types));
-    auto& entry = rows[static_cast<std::size_t>(t.node_type)];
-    GNNDIRECT_EXPECTS(entry == -1, "typed_preparer: two feature tables for node type '" +
-                                     schema_.node_type_name(t.node_type) + "'");
-    validate(t.rows, "features");
-    entry = t.rows.rows;
-  }
+  void check_table(const Table& t, std::vector<std::int64_t>& rows) const;
 
+  /// Allocates every table's bound-sized batch table and gather workspace (init_table each).
   template <std::size_t... I>
-  void init_tables(batch_type& batch, cudaStream_t stream, std::index_sequence<I...>)
-  {
-    (init_table<I>(batch, stream), ...);
-  }
+  void init_tables(batch_type& batch, cudaStream_t stream, std::index_sequence<I...>);
+  /// Allocates table I's batch table (its type's node bound x cols) and gather workspace.
   template <std::size_t I>
-  void init_table(batch_type& batch, cudaStream_t stream)
-  {
-    auto const& t = std::get<I>(tables_);
-    using F = typename std::tuple_element_t<I, std::tuple<Tables...>>::feature_type;
-    std::int64_t const bound = bounds_.nodes[static_cast<std::size_t>(t.node_type)];
-    std::get<I>(batch.feature_storage) =
-      buffer<F>(static_cast<std::size_t>(std::max<std::int64_t>(1, bound * t.rows.cols)), stream, mr_);
-    batch.storage.feature_ws.push_back(buffer<unsigned char>(
-      gather_workspace_bytes<Index>(bound, t.rows.rows, t.rows.kind, detail::feature_load_bytes(t.rows), options_.gather),
-      stream, mr_));
-  }
+  void init_table(batch_type& batch, cudaStream_t stream);
 
+  /// Enqueues every table's gather (gather_table each).
   template <std::size_t... I>
-  void gather_tables(batch_type& batch, cudaStream_t stream, std::index_sequence<I...>)
-  {
-    (gather_table<I>(batch, stream), ...);
-  }
+  void gather_tables(batch_type& batch, cudaStream_t stream, std::index_sequence<I...>);
+  /// Enqueues table I's gather of its type's node list, the count read on the device.
   template <std::size_t I>
-  void gather_table(batch_type& batch, cudaStream_t stream)
-  {
-    auto const& t = std::get<I>(tables_);
-    using F = typename std::tuple_element_t<I, std::tuple<Tables...>>::feature_type;
-    auto const type = static_cast<std::size_t>(t.node_type);
-    std::int64_t const bound = bounds_.nodes[type];
-    auto const& list = batch.storage.blocks.ref().node_types[type];
-    table_view<F> const out(std::get<I>(batch.feature_storage).data(), bound, t.rows.cols, t.rows.cols,
-                            memory_kind::device);
-    auto const& ws = batch.storage.feature_ws[I];
-    // The type's list length after the last layer, read on the device.
-    gather_async(stream, t.rows, list.nodes, bound, out, workspace_view{ws.data(), ws.bytes()}, options_.gather,
-                 list.counts + bounds_.num_layers());
-  }
+  void gather_table(batch_type& batch, cudaStream_t stream);
 
+  /// Raises the index errors recorded by the tables' gathers (gather_check each).
   template <std::size_t... I>
-  void check_tables(batch_type& batch, std::index_sequence<I...>)
-  {
-    (gather_check(batch.storage.stream,
-                  workspace_view{batch.storage.feature_ws[I].data(), batch.storage.feature_ws[I].bytes()},
-                  std::get<I>(tables_).rows.rows),
-     ...);
-  }
+  void check_tables(batch_type& batch, std::index_sequence<I...>);
 
+  /// Points every batch table at its valid rows and adds up feature_bytes (point_table each).
   template <std::size_t... I>
-  void point_tables(batch_type& batch, std::index_sequence<I...>)
-  {
-    (point_table<I>(batch), ...);
-  }
+  void point_tables(batch_type& batch, std::index_sequence<I...>);
+  /// Points table I's batch table at the rows of its type's list, adds its bytes.
   template <std::size_t I>
-  void point_table(batch_type& batch)
-  {
-    auto const& t = std::get<I>(tables_);
-    using F = typename std::tuple_element_t<I, std::tuple<Tables...>>::feature_type;
-    std::int64_t const rows = batch.blocks.node_types[static_cast<std::size_t>(t.node_type)].nodes.count;
-    std::get<I>(batch.features) =
-      table_view<F>(std::get<I>(batch.feature_storage).data(), rows, t.rows.cols, t.rows.cols, memory_kind::device);
-    batch.feature_bytes += static_cast<std::size_t>(rows * t.rows.cols) * sizeof(F);
-  }
+  void point_table(batch_type& batch);
 
+  /// The inputs (views borrowed; the schema, tables' views and ids copied).
   typed_graph_view<Offset, Index> graph_;
   typed_schema schema_;
   int seed_type_;
   std::tuple<Tables...> tables_;
   const Label* labels_;
   std::vector<Index> training_ids_;
+  /// The options and the samplers every batch reseeds.
   typed_pipeline_options options_;
   Samplers samplers_;
+  /// The resource of every device array.
   resource_ref mr_;
+  /// The bounds every slot is sized for.
   typed_blocks_bounds bounds_;
+  /// Where the labels live.
   memory_kind labels_kind_{memory_kind::device};
+  /// First training id outside the seed type, -1 if none (raised by start_epoch).
   std::int64_t bad_id_position_{-1};
+  /// The epoch's shuffled ids; read by the workers.
   std::vector<Index> order_;
 };
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/pipeline/typed_preparer.inl>

@@ -45,7 +45,8 @@ struct reference_block {
 
 /// Blocks of a multi-layer sample. layers[0] samples from the seeds with fanouts[0]; layer l + 1
 /// samples from layer l's src nodes with fanouts[l + 1] (random counter layer = l). DGL lists
-/// blocks input side first: DGL's blocks[i] is layers[L - 1 - i] here.
+/// blocks input side first: DGL's blocks[i] is layers[L - 1 - i] here. Returned by
+/// sample_blocks_reference (reference/sample_reference.hpp).
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct reference_blocks {
@@ -55,13 +56,10 @@ struct reference_blocks {
   const std::vector<Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
   /// The blocks as views of the family every sampler hands out (core/sampled_refs.hpp;
   /// host memory), valid while this owner lives.  @return the views
-  blocks_ref<Offset, Index> ref() const
-  {
-    blocks_ref<Offset, Index> out;
-    for (auto const& layer : layers) { out.layers.push_back(gnndirect::detail::block_ref_of<Offset, Index>(layer)); }
-    return out;
-  }
+  blocks_ref<Offset, Index> ref() const;
 };
 
 }  // namespace host
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/reference/reference_blocks.inl>

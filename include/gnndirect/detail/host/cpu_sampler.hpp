@@ -1,11 +1,12 @@
 #pragma once
 /// @file cpu_sampler.hpp
-/// @brief Internals of host/cpu_sampler.hpp: the draw a sampler type selects, the outputs'
-/// allocator, and the random streams, draws and marker helpers of the CPU sampler's passes
+/// @brief Internals of host/cpu_sampler.hpp: the draw a sampler type selects (the outputs'
+/// allocator is in detail/host/cpu_blocks.hpp), and the random streams, draws and marker helpers of the CPU sampler's passes
 /// (host-compilable; not part of the API).
 
 #include <gnndirect/core/philox.hpp>
 #include <gnndirect/core/version.hpp>
+#include <gnndirect/detail/host/cpu_blocks.hpp>
 #include <gnndirect/detail/host/first_bad.hpp>
 #include <gnndirect/device/samplers.hpp>
 
@@ -45,31 +46,6 @@ constexpr cpu_draw cpu_draw_of(const Sampler& sampler) noexcept
                 "on the GPU");
   return cpu_draw{sampler.seed, with, weighted};
 }
-
-/// std::allocator whose value-initialisation is default-initialisation: resize() of a vector of
-/// ints leaves new elements uninitialised (every pass writes them before reading).
-template <class T>
-struct default_init_allocator : std::allocator<T> {
-  template <class U>
-  struct rebind {
-    using other = default_init_allocator<U>;
-  };
-  default_init_allocator() noexcept = default;
-  template <class U>
-  default_init_allocator(const default_init_allocator<U>&) noexcept  // NOLINT: allocator rebind
-  {
-  }
-  template <class U>
-  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>)
-  {
-    ::new (static_cast<void*>(p)) U;
-  }
-  template <class U, class... Args>
-  void construct(U* p, Args&&... args)
-  {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-};
 
 /// Dst nodes per task: large enough to amortise the task hand-out, small enough to balance.
 constexpr std::int64_t cpu_chunk_nodes = 512;

@@ -1,0 +1,24 @@
+#pragma once
+// Definitions of host/cpu_blocks.hpp (included at its end; not part of the API).
+
+GNNDIRECT_NAMESPACE_BEGIN
+namespace host {
+
+template <class Offset, class Index>
+auto cpu_blocks<Offset, Index>::ref() const -> blocks_ref<Offset, Index>
+{
+  blocks_ref<Offset, Index> out;
+  for (auto const& layer : layers) { out.layers.push_back(gnndirect::detail::block_ref_of<Offset, Index>(layer)); }
+  return out;
+}
+
+template <class Offset, class Index>
+auto cpu_blocks<Offset, Index>::num_edges() const noexcept -> std::int64_t
+{
+  std::int64_t e = 0;
+  for (auto const& layer : layers) { e += layer.num_edges(); }
+  return e;
+}
+
+}  // namespace host
+GNNDIRECT_NAMESPACE_END
