@@ -101,6 +101,15 @@ WORD = re.compile(r"[A-Za-z0-9_]")
 TRAILING_DOC = ("///<", "//!<", "/**<", "/*!<")
 
 
+def blank_literal(line, i):
+    """(the string or char literal opening at line[i], blanked between its quotes; the index after
+    it). Escapes are skipped; an unterminated literal runs to the end of the line."""
+    quote, j, n = line[i], i + 1, len(line)
+    while j < n and line[j] != quote:
+        j += 2 if line[j] == "\\" else 1
+    return quote + " " * (min(j, n) - i - 1) + (quote if j < n else ""), j + 1
+
+
 def strip(text):
     """(code, is_comment) per line: `code` is the line with comments, string and char literals
     blanked (same length, literals keep their quotes), is_comment whether it held comment text:
@@ -152,11 +161,8 @@ def strip(text):
                 raw_end = ")" + m.group(1) + '"'
                 continue
             if c == '"':
-                j = i + 1
-                while j < n and line[j] != '"':
-                    j += 2 if line[j] == "\\" else 1
-                code.append('"' + " " * (min(j, n) - i - 1) + ('"' if j < n else ""))
-                i = j + 1
+                blanked, i = blank_literal(line, i)
+                code.append(blanked)
                 continue
             if c == "'":
                 # a digit separator: inside a number token (the word before it starts with a digit)
@@ -167,11 +173,8 @@ def strip(text):
                     code.append(" ")
                     i += 1
                     continue
-                j = i + 1
-                while j < n and line[j] != "'":
-                    j += 2 if line[j] == "\\" else 1
-                code.append("'" + " " * (min(j, n) - i - 1) + ("'" if j < n else ""))
-                i = j + 1
+                blanked, i = blank_literal(line, i)
+                code.append(blanked)
                 continue
             code.append(c)
             i += 1
