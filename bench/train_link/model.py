@@ -24,7 +24,8 @@ class SAGELayer(torch.nn.Module):
         local (src; dst)."""
         src, dst = edge_index[0], edge_index[1]
         total = x.new_zeros((num_dst, x.shape[1])).index_add_(0, dst, x.index_select(0, src))
-        degree = torch.bincount(dst, minlength=num_dst).clamp_(min=1).to(x.dtype)
+        # index_add_ of ones, not bincount: bincount on CUDA reads the maximum back (a host sync)
+        degree = x.new_zeros(num_dst).index_add_(0, dst, x.new_ones(dst.shape[0])).clamp_(min=1)
         return self.neighbours(total / degree.unsqueeze(1)) + self.root(x[:num_dst])
 
 

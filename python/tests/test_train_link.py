@@ -82,3 +82,35 @@ def test_smoke_run_on_the_cpu(tmp_path):
     assert "gnndirect-cpu" in ran
     if HAS_PYG:
         assert "stores" in ran
+
+
+@pytest.mark.skipif(not HAS_PYG, reason="needs torch_geometric")
+def test_pyg_path_over_a_plain_data_with_a_stand_in_sampler(monkeypatch):
+    """The pyg path's own code (PyG's LinkNeighborLoader over a CPU Data, its link filter, the
+    batch to the model's blocks) where PyG has no sampling backend: PyG's NeighborSampler
+    answers through GnnDirectSampler on the same graph (its edge ids are positions in the
+    path's edge_index, which is sorted by target as PyG's is_sorted wants)."""
+    import gnndirect_torch as gd
+    import torch_geometric.sampler as pyg_sampler
+    from gnndirect_torch._util import products_shape
+    from gnndirect_torch.pyg import GnnDirectSampler
+    from train_link import data as link_data, model as link_model, paths as link_paths, run as link_run
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        args = link_run.parse_args(["--smoke-cpu", "--epochs", "1", "--epoch-edges", "4096"])
+        cpu = torch.device("cpu")
+        data = link_data.make_link_data(products_shape(args.scale), args, cpu)
+        stand_in = GnnDirectSampler(gd.Graph(data.indptr, data.indices, device="cpu"), args.fanouts)
+        monkeypatch.setattr(pyg_sampler.NeighborSampler, "sample_from_edges",
+                            lambda self, inputs, neg_sampling=None: stand_in.sample_from_edges(inputs, neg_sampling))
+        evaluator = link_model.LinkEvaluator(gd.Graph(data.indptr, data.indices, device="cpu"),
+                                             gd.Table(data.x, device="cpu"), args.fanouts, 4096,
+                                             data.test_edges, data.test_negatives)
+        record = link_run.run_path(link_paths.PygLinkPath(data, args, cpu), data, evaluator, args, cpu)
+    finally:
+        torch.set_num_threads(threads)
+    assert record["epochs"][0]["batches"] == 4 and record["median_epoch_s"] > 0
+    assert 0 < record["test_auc"] <= 1 and 0 < record["test_mrr"] <= 1
+    assert record["seed_edges_excluded"] is False and record["num_workers"] == 0
