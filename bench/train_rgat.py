@@ -239,15 +239,16 @@ def parse_args(argv=None):
     p.add_argument("--workers", type=int, help="the pyg path's (default min(16, cores); smoke 0)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--smoke-cpu", action="store_true", help="no GPU: every path on the CPU, small defaults")
-    p.add_argument("--shuffled-control", action="store_true",
+    p.add_argument("--shuffled-control", action=argparse.BooleanOptionalAction, default=None,
                    help="also train the first path that runs on shuffled paper labels (a negative control: "
-                        "its test accuracy must stay near chance); on with --smoke-cpu")
+                        "its test accuracy must stay near chance); default: on with --smoke-cpu")
     p.add_argument("--json")
     args = p.parse_args(argv)
     for key, value in (SMOKE if args.smoke_cpu else DEFAULTS).items():
         if getattr(args, key) is None:
             setattr(args, key, value)
-    args.shuffled_control = args.shuffled_control or args.smoke_cpu
+    if args.shuffled_control is None:
+        args.shuffled_control = args.smoke_cpu
     for name in args.paths.split(","):
         if name not in PATHS:
             p.error(f"unknown path {name!r} (paths: {', '.join(PATHS)})")
