@@ -2,7 +2,8 @@
 test accuracy far above chance and the paths agree, the negative control on shuffled labels stays
 at chance, and a path that misaligns labels with seeds shows it (its accuracy falls to chance).
 
-About 20 s on 2 cores (pyg-lib or torch-sparse adds the pyg path, a few seconds more).
+About 20 s on 2 cores, one torch thread (pyg-lib or torch-sparse adds the pyg path, a few seconds
+more).
 """
 
 import json
@@ -28,7 +29,12 @@ CHANCE_MARGIN = 0.08
 def smoke(tmp_path, *extra):
     """Runs the smoke mode (seed 0) with ``extra`` options; its JSON report."""
     out = tmp_path / "rgat.json"
-    assert train_rgat.main(["--smoke-cpu", "--seed", "0", "--json", str(out), *extra]) == 0
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # steadier beside other jobs on a small machine
+    try:
+        assert train_rgat.main(["--smoke-cpu", "--seed", "0", "--json", str(out), *extra]) == 0
+    finally:
+        torch.set_num_threads(threads)
     return json.loads(out.read_text())
 
 
