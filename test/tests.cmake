@@ -11,7 +11,7 @@ gnndirect_gpu_test(test_gpu_cpu_gather gpu/test_cpu_gather.cu)
 gnndirect_host_test(test_host_sampling host/test_philox.cpp host/test_sampling_reference.cpp
                     host/test_sampling_math.cpp)
 gnndirect_host_test(test_host_cpu_sampler host/test_cpu_sampler.cpp)
-gnndirect_host_test(test_host_sampled_refs host/test_sampled_refs.cpp)
+gnndirect_host_test(test_host_sampled_views host/test_sampled_views.cpp host/test_deprecated_names.cpp)
 # The device primitives (samplers, copy_rows, decode_rows) run by the host compiler on an emulated
 # tile (test/support/emulated_tile.hpp). The primitives carry nvcc's `#pragma unroll`; and they
 # reinterpret rows as vector types the way device code does, which only -fno-strict-aliasing makes
