@@ -79,6 +79,11 @@ if(Python3_Interpreter_FOUND)
   add_test(NAME test_host_header_shape_selftest
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_header_shape.py --selftest)
   set_tests_properties(test_host_header_shape_selftest PROPERTIES LABELS host TIMEOUT 60)
+  # scripts/migrate-0.2 (the 0.1 -> 0.2 renames) on a 0.1-style sample: the output must equal
+  # test/migrate/expected_0.2.cu; --dry-run writes nothing.
+  add_test(NAME test_host_migrate
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_migrate.py ${PROJECT_SOURCE_DIR})
+  set_tests_properties(test_host_migrate PROPERTIES LABELS host TIMEOUT 60)
   # The Python package's modules form layers too: no import cycle among them and no
   # function-level import of its own modules but the lazy extension _C (see the script's comment);
   # the selftest checks that the checker catches a cycle in fabricated packages.
