@@ -296,7 +296,7 @@ void bm_layer_gpu(benchmark::State& state, placement where)
   buffer<std::int64_t> counts(static_cast<std::size_t>(n), memory_kind::device);
   buffer<std::int64_t> offsets(static_cast<std::size_t>(n) + 1, memory_kind::device);
   buffer<unsigned char> ws(gnndirect::sample_neighbors_workspace_bytes(n), memory_kind::device);
-  gnndirect::sampled_slots_ref<Offset, Index> const out{ids.data(), eids.data(), counts.data(), offsets.data(),
+  gnndirect::sampled_slots_view<Offset, Index> const out{ids.data(), eids.data(), counts.data(), offsets.data(),
                                                         n, n * 15};
   cudaStream_t stream{};
   GNNDIRECT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));

@@ -93,7 +93,7 @@ void write_dataset(const std::string& dir, const dataset& d)
 }
 
 /// Sampled edges of a finished sample (all relations, all layers).
-double edges_of(const gd::typed_blocks_ref<offset_t, index_t>& blocks)
+double edges_of(const gd::typed_blocks_view<offset_t, index_t>& blocks)
 {
   double edges = 0;
   for (auto const& layer : blocks.layers) {
@@ -122,7 +122,7 @@ void bm_typed_gpu(benchmark::State& state, std::size_t which, bool lists_in_hbm)
                                          cudaMemcpyHostToDevice, stream));
       timer.start(stream);
       gd::sample_typed_blocks_async(stream, graph.view(), 0, d_seeds.data(), batch, fanouts,
-                                    gd::uniform_sampler{round}, gd::sampling_policy{}, storage.ref(),
+                                    gd::uniform_sampler{round}, gd::sampling_policy{}, storage.view(),
                                     storage.workspace());
       timer.stop(stream);
       double const t = timer.seconds();
@@ -151,7 +151,7 @@ void bm_typed_reference(benchmark::State& state, std::size_t which)
                                                              gd::uniform_sampler{round});
     double const t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     state.SetIterationTime(t);
-    rates.push_back(edges_of(out.ref()) / t);
+    rates.push_back(edges_of(out.view()) / t);
   }
   state.counters["edges_per_s"] = bench::median(rates);
 }

@@ -96,7 +96,7 @@ void bm_temporal_layer(benchmark::State& state, placement where)
   buffer<std::int64_t> counts(static_cast<std::size_t>(n), memory_kind::device);
   buffer<std::int64_t> offsets(static_cast<std::size_t>(n) + 1, memory_kind::device);
   buffer<unsigned char> ws(gnndirect::sample_neighbors_workspace_bytes(n), memory_kind::device);
-  gnndirect::sampled_slots_ref<Offset, Index> const out{ids.data(), eids.data(), counts.data(), offsets.data(), n,
+  gnndirect::sampled_slots_view<Offset, Index> const out{ids.data(), eids.data(), counts.data(), offsets.data(), n,
                                                         n * fanout};
   cudaStream_t stream{};
   GNNDIRECT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -150,7 +150,7 @@ void bm_temporal_blocks(benchmark::State& state, placement where)
     gnndirect::temporal_sampler<Strategy> const sampler{round, g.times.data(), g.csr.num_edges};
     timer.start(stream);
     gnndirect::sample_temporal_blocks_async(stream, g.csr, static_cast<const Index*>(d_seeds.data()), d_times.data(), n,
-                                            fanouts, sampler, gnndirect::sampling_policy{}, out.ref(),
+                                            fanouts, sampler, gnndirect::sampling_policy{}, out.view(),
                                             {ws.data(), ws.bytes()});
     timer.stop(stream);
     double const t = timer.seconds();

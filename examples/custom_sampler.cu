@@ -125,7 +125,7 @@ int main(int argc, char** argv)
     gnndirect::sample_blocks_buffers<std::int64_t, std::int32_t> const blocks(num_seeds, fanouts, nodes, stream);
     gnndirect::sample_blocks_async(stream, csr, d_seeds.data(), num_seeds, fanouts,
                                    recent_before{d_et.data(), d_qt.data()}, gnndirect::sampling_policy{},
-                                   blocks.ref(), blocks.workspace());
+                                   blocks.view(), blocks.workspace());
     gnndirect::sample_blocks_check(stream, blocks.workspace(), fanouts.size(), nodes);  // synchronises
 
     std::vector<std::int64_t> const counts = to_host(blocks.counts(), 2 * static_cast<std::int64_t>(fanouts.size()));
@@ -133,7 +133,7 @@ int main(int argc, char** argv)
     std::int64_t mismatches = 0;
     for (std::size_t l = 0; l < fanouts.size(); ++l) {
       host_layer const want = host_sample(indptr, indices, et, qt, dst, fanouts[l]);
-      auto const out = blocks.ref().layers[l];
+      auto const out = blocks.view().layers[l];
       mismatches += to_host(out.src_nodes, counts[2 * l]) != want.src;
       mismatches += to_host(out.offsets, static_cast<std::int64_t>(want.offsets.size())) != want.offsets;
       mismatches += to_host(out.indices, counts[2 * l + 1]) != want.indices;

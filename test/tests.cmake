@@ -11,7 +11,7 @@ gnndirect_gpu_test(test_gpu_cpu_gather gpu/test_cpu_gather.cu)
 gnndirect_host_test(test_host_sampling host/test_philox.cpp host/test_sampling_reference.cpp
                     host/test_sampling_math.cpp)
 gnndirect_host_test(test_host_cpu_sampler host/test_cpu_sampler.cpp)
-gnndirect_host_test(test_host_sampled_refs host/test_sampled_refs.cpp)
+gnndirect_host_test(test_host_sampled_views host/test_sampled_views.cpp host/test_deprecated_names.cpp)
 # The device primitives (samplers, copy_rows, decode_rows) run by the host compiler on an emulated
 # tile (test/support/emulated_tile.hpp). The primitives carry nvcc's `#pragma unroll`; and they
 # reinterpret rows as vector types the way device code does, which only -fno-strict-aliasing makes
@@ -79,6 +79,11 @@ if(Python3_Interpreter_FOUND)
   add_test(NAME test_host_header_shape_selftest
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_header_shape.py --selftest)
   set_tests_properties(test_host_header_shape_selftest PROPERTIES LABELS host TIMEOUT 60)
+  # scripts/migrate-0.2 (the 0.1 -> 0.2 renames) on a 0.1-style sample: the output must equal
+  # test/migrate/expected_0.2.cu; --dry-run writes nothing.
+  add_test(NAME test_host_migrate
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_migrate.py ${PROJECT_SOURCE_DIR})
+  set_tests_properties(test_host_migrate PROPERTIES LABELS host TIMEOUT 60)
   # The Python package's modules form layers too: no import cycle among them and no
   # function-level import of its own modules but the lazy extension _C (see the script's comment);
   # the selftest checks that the checker catches a cycle in fabricated packages.

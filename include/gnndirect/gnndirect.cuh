@@ -6,6 +6,7 @@
 #include <gnndirect/core/bounded_count.hpp>
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/csr_view.hpp>
+#include <gnndirect/core/deprecated_names.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/cuda_exceptions.hpp>
 #include <gnndirect/core/device.hpp>
@@ -21,6 +22,8 @@
 #include <gnndirect/core/resource.hpp>
 #include <gnndirect/core/sampled_refs.hpp>
 #include <gnndirect/core/sampled_typed_refs.hpp>
+#include <gnndirect/core/sampled_typed_views.hpp>
+#include <gnndirect/core/sampled_views.hpp>
 #include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/table_view.hpp>
 #include <gnndirect/core/typed_graph_view.hpp>

@@ -516,7 +516,7 @@ TEST_CASE("bad-input: sample_neighbors_async bad seed leaves its slots untouched
   buffer<std::byte> ws(gnndirect::sample_neighbors_workspace_bytes(count), memory_kind::device);
   gnndirect::uniform_sampler const policy{seed};
   capture_stream const s;
-  gnndirect::sampled_slots_ref<Offset, Index> const out{neighbors.data(), edge_ids.data(), counts.data(), offsets.data(),
+  gnndirect::sampled_slots_view<Offset, Index> const out{neighbors.data(), edge_ids.data(), counts.data(), offsets.data(),
                                                         count, count * fanout};
   CHECK_NOTHROW(gnndirect::sample_neighbors_async(s.stream, d.view, device_seeds.data(), count, fanout, 0, policy, sampling_policy{},
                                                   out, {ws.data(), ws.bytes()}));
@@ -961,7 +961,7 @@ struct sample_fixture {
       ws(gnndirect::sample_neighbors_workspace_bytes(count), memory_kind::device)
   {
   }
-  gnndirect::sampled_slots_ref<std::int64_t, std::int32_t> out() const
+  gnndirect::sampled_slots_view<std::int64_t, std::int32_t> out() const
   {
     return {neighbors.data(), nullptr, counts.data(), offsets.data(), count, count * fanout};
   }
@@ -1090,8 +1090,8 @@ TEST_CASE("bad-input: sampling outputs without their capacities are refused, nev
 {
   ROW_RNG(rng);
   sample_fixture const f(rng);
-  using slots_ref = gnndirect::sampled_slots_ref<std::int64_t, std::int32_t>;
-  auto const sample = [&](const slots_ref& out, std::int64_t n) {
+  using slots_view = gnndirect::sampled_slots_view<std::int64_t, std::int32_t>;
+  auto const sample = [&](const slots_view& out, std::int64_t n) {
     return [&f, out, n](cudaStream_t s) {
       gnndirect::sample_neighbors_async(s, f.d.view, f.seeds.data(), n, f.fanout, 0, gnndirect::uniform_sampler{},
                                         sampling_policy{}, out, f.workspace());
@@ -1099,27 +1099,27 @@ TEST_CASE("bad-input: sampling outputs without their capacities are refused, nev
   };
   // Built from the pointers alone (aggregate init that forgets the capacities): refused before
   // anything is enqueued, naming the call and the field.
-  slots_ref const bare{f.neighbors.data(), nullptr, f.counts.data(), f.offsets.data()};
+  slots_view const bare{f.neighbors.data(), nullptr, f.counts.data(), f.offsets.data()};
   check_refused_before_enqueue<gnndirect::invalid_argument>(
     sample(bare, f.count), "sample_neighbors_async: out.seed_capacity is not given (-1");
-  slots_ref no_slots = f.out();
+  slots_view no_slots = f.out();
   no_slots.slot_capacity = -1;
   check_refused_before_enqueue<gnndirect::invalid_argument>(sample(no_slots, f.count),
                                                              "sample_neighbors_async: out.slot_capacity is not given");
   // Given but too small: names the array, its capacity and the need.
-  slots_ref few_seeds = f.out();
+  slots_view few_seeds = f.out();
   few_seeds.seed_capacity = f.count - 1;
   check_refused_before_enqueue<gnndirect::invalid_argument>(
     sample(few_seeds, f.count), "counts (offsets: one more) holds " + std::to_string(f.count - 1) +
                                   " entries (out.seed_capacity), the call may write " + std::to_string(f.count));
-  slots_ref few_slots = f.out();
+  slots_view few_slots = f.out();
   few_slots.slot_capacity = f.count * f.fanout - 1;
   check_refused_before_enqueue<gnndirect::invalid_argument>(sample(few_slots, f.count),
                                                              "neighbors (and edge_ids) holds " +
                                                                std::to_string(f.count * f.fanout - 1) + " entries");
   // An empty call refuses a missing capacity too, and accepts capacity 0.
   check_refused_before_enqueue<gnndirect::invalid_argument>(sample(bare, 0), "out.seed_capacity is not given");
-  slots_ref zero = bare;
+  slots_view zero = bare;
   zero.seed_capacity = 0;
   zero.slot_capacity = 0;
   capture_result const empty = capture_census(sample(zero, 0));
@@ -1139,7 +1139,7 @@ TEST_CASE("bad-input: sampling outputs without their capacities are refused, nev
     "compact_sampled_async: neighbors (and edge_ids) holds");
   CHECK(all_poison(compacted.data(), compacted.bytes()));
   // A caller who wants no check says so with a large capacity: accepted (captured, not run).
-  slots_ref unchecked = bare;
+  slots_view unchecked = bare;
   unchecked.seed_capacity = std::numeric_limits<std::int64_t>::max();
   unchecked.slot_capacity = std::numeric_limits<std::int64_t>::max();
   capture_result const trusted = capture_census(sample(unchecked, f.count));

@@ -129,9 +129,9 @@ struct guarded_outputs {
     }
     counts = buffer<std::int64_t>(2 * bounds.size(), memory_kind::device);
   }
-  gnndirect::sampled_blocks_ref<Offset, Index> ref() const
+  gnndirect::sampled_blocks_view<Offset, Index> view() const
   {
-    gnndirect::sampled_blocks_ref<Offset, Index> out;
+    gnndirect::sampled_blocks_view<Offset, Index> out;
     for (std::size_t l = 0; l < bounds.size(); ++l) {
       out.layers.push_back({src[l].data(), offsets[l].data(), indices[l].data(), edge_ids[l].data(),
                             counts.data() + 2 * l, counts.data() + 2 * l + 1, bounds[l]});
@@ -205,7 +205,7 @@ void check_async(const graph_pair<Offset, Index>& g, const std::vector<Index>& s
   gnndirect::workspace_view const workspace{ws.data(), ws.bytes()};
   buffer<Index> const d_seeds = to_buffer(seeds);
   out.poison(stream);
-  gnndirect::sample_blocks_async(stream, csr, d_seeds.data(), n, fanouts, sampler, policy, out.ref(), workspace);
+  gnndirect::sample_blocks_async(stream, csr, d_seeds.data(), n, fanouts, sampler, policy, out.view(), workspace);
   gnndirect::sample_blocks_check(stream, workspace, fanouts.size(), csr.num_nodes);
   check_outputs(out, expected);
 }
@@ -326,7 +326,7 @@ TEST_CASE("sample_blocks_async captured in a CUDA graph, replayed with new seeds
     gnndirect::visit_sampler(kind, rng(), [&](auto sampler) {
     cudaGraph_t graph{};
     GNNDIRECT_CUDA_TRY(cudaStreamBeginCapture(s.stream, cudaStreamCaptureModeThreadLocal));
-    gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), n, fanouts, sampler, policy, out.ref(),
+    gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), n, fanouts, sampler, policy, out.view(),
                                    workspace);
     GNNDIRECT_CUDA_TRY(cudaStreamEndCapture(s.stream, &graph));
     cudaGraphExec_t exec{};
@@ -364,14 +364,14 @@ TEST_CASE("sample_blocks_buffers sized for more seeds serve a smaller batch")
   buffer<std::int64_t> const d_seeds = to_buffer(seeds);
   gnndirect::uniform_sampler const sampler{rng()};
   auto const policy = sampling_policy{32, 0, true};
-  gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 123, fanouts, sampler, policy, storage.ref(),
+  gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 123, fanouts, sampler, policy, storage.view(),
                                  storage.workspace());
   gnndirect::sample_blocks_check(s.stream, storage.workspace(), fanouts.size(), csr.num_nodes);
   auto const expected = gnndirect::host::sample_blocks_reference(g.host(), seeds.data(), 123, fanouts, sampler);
   auto const counts = to_host(storage.counts(), 4);
   for (std::size_t l = 0; l < fanouts.size(); ++l) {
     auto const& e = expected.layers[l];
-    auto const ref = storage.ref().layers[l];  // a copy of one layer
+    auto const ref = storage.view().layers[l];  // a copy of one layer
     REQUIRE(counts[2 * l] == static_cast<std::int64_t>(e.src_nodes.size()));
     REQUIRE(counts[2 * l + 1] == static_cast<std::int64_t>(e.indices.size()));
     CHECK(to_host(ref.src_nodes, counts[2 * l]) == e.src_nodes);
@@ -443,7 +443,7 @@ TEST_CASE("bad seeds under sample_blocks_async: recorded, raised by the check, t
     gnndirect::sample_blocks_buffers<std::int64_t, std::int32_t> const outputs(400, layer_fanouts,
                                                                               csr.num_nodes, s.stream);
     gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 400, layer_fanouts, sampler, policy,
-                                   outputs.ref(), outputs.workspace());
+                                   outputs.view(), outputs.workspace());
     try {
       gnndirect::sample_blocks_check(s.stream, outputs.workspace(), layer_fanouts.size(), csr.num_nodes);
       FAIL("expected index_out_of_range");
@@ -464,11 +464,11 @@ TEST_CASE("bad seeds under sample_blocks_async: recorded, raised by the check, t
   d_seeds = to_buffer(seeds);
   check_async(g, seeds, fanouts, sampler, policy, s.stream);
   CHECK_THROWS_AS(gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 400, fanouts, sampler, policy,
-                                                 gnndirect::sampled_blocks_ref<std::int64_t, std::int32_t>{},
+                                                 gnndirect::sampled_blocks_view<std::int64_t, std::int32_t>{},
                                                  storage.workspace()),
                   gnndirect::invalid_argument);
   CHECK_THROWS_AS(gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 400, fanouts, sampler, policy,
-                                                 storage.ref(), gnndirect::workspace_view{}),
+                                                 storage.view(), gnndirect::workspace_view{}),
                   gnndirect::invalid_argument);
   CHECK(cudaGetLastError() == cudaSuccess);
 }
@@ -494,7 +494,7 @@ TEST_CASE("a corrupt neighbour id is reported with its layer and CSR position, n
                                                                             s.stream);
   gnndirect::uniform_sampler const sampler{rng()};
   sampling_policy const policy{32, 0, true};
-  gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 2, fanouts, sampler, policy, storage.ref(),
+  gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 2, fanouts, sampler, policy, storage.view(),
                                  storage.workspace());
   try {
     gnndirect::sample_blocks_check(s.stream, storage.workspace(), fanouts.size(), csr.num_nodes);
@@ -556,7 +556,7 @@ namespace {
 template <class Offset, class Index, class Sampler>
 std::int64_t compose_hop(cudaStream_t stream, const csr_view<Offset, Index>& csr, const Index* dst,
                          std::int64_t num_dst, int fanout, int layer, const Sampler& sampler,
-                         const gnndirect::sampled_block_ref<Offset, Index>& block)
+                         const gnndirect::sampled_block_view<Offset, Index>& block)
 {
   auto const slots = static_cast<std::size_t>(num_dst * fanout);
   buffer<Index> neighbors(std::max<std::size_t>(slots, 1), memory_kind::device);
@@ -565,7 +565,7 @@ std::int64_t compose_hop(cudaStream_t stream, const csr_view<Offset, Index>& csr
   buffer<std::int64_t> offsets(static_cast<std::size_t>(num_dst) + 1, memory_kind::device);
   buffer<unsigned char> sample_ws(gnndirect::sample_neighbors_workspace_bytes(num_dst), memory_kind::device);
   buffer<unsigned char> relabel_ws(gnndirect::relabel_workspace_bytes<Index>(num_dst, fanout), memory_kind::device);
-  gnndirect::sampled_slots_ref<Offset, Index> const hop{neighbors.data(), edge_ids.data(), counts.data(),
+  gnndirect::sampled_slots_view<Offset, Index> const hop{neighbors.data(), edge_ids.data(), counts.data(),
                                                         offsets.data(), num_dst, num_dst * fanout};
   gnndirect::sample_neighbors_async(stream, csr, dst, num_dst, fanout, layer, sampler, sampling_policy{}, hop,
                                     {sample_ws.data(), sample_ws.bytes()});
@@ -607,9 +607,9 @@ TEST_CASE("relabel_async composes one-hop samples into blocks equal to sample_bl
     buffer<unsigned char> ws(gnndirect::sample_blocks_workspace_bytes<Offset, Index>(n, fanouts, csr.num_nodes),
                              memory_kind::device);
     gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), n, fanouts, sampler, sampling_policy{},
-                                   library.ref(), {ws.data(), ws.bytes()});
+                                   library.view(), {ws.data(), ws.bytes()});
     gnndirect::sample_blocks_check(s.stream, {ws.data(), ws.bytes()}, fanouts.size(), csr.num_nodes);
-    auto const out = composed.ref();
+    auto const out = composed.view();
     std::int64_t const src0 = compose_hop(s.stream, csr, d_seeds.data(), n, fanouts[0], 0, sampler, out.layers[0]);
     (void)compose_hop(s.stream, csr, static_cast<const Index*>(out.layers[0].src_nodes), src0, fanouts[1], 1,
                       sampler, out.layers[1]);
@@ -644,9 +644,9 @@ TEST_CASE("relabel_async composes one-hop samples into blocks equal to sample_bl
   run(gnndirect::weighted_sampler{rng()});
   run(t.sampler());
   // Bad arguments are named before any launch.
-  gnndirect::sampled_slots_ref<Offset, Index> const empty{};
+  gnndirect::sampled_slots_view<Offset, Index> const empty{};
   CHECK_THROWS_AS(gnndirect::relabel_async(s.stream, static_cast<const Index*>(nullptr), 5, 3, empty,
-                                           csr.num_nodes, gnndirect::sampled_block_ref<Offset, Index>{},
+                                           csr.num_nodes, gnndirect::sampled_block_view<Offset, Index>{},
                                            gnndirect::workspace_view{}),
                   gnndirect::invalid_argument);
   CHECK_THROWS_AS((void)gnndirect::relabel_workspace_bytes<Index>(-1, 3), gnndirect::invalid_argument);
@@ -681,7 +681,7 @@ TEST_CASE("a corrupt indptr (decreasing, or past the edge array) is reported; ou
                              memory_kind::device);
     out.poison(s.stream);
     gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), n, fanouts, gnndirect::uniform_sampler{rng()},
-                                   sampling_policy{}, out.ref(), {ws.data(), ws.bytes()});
+                                   sampling_policy{}, out.view(), {ws.data(), ws.bytes()});
     try {
       gnndirect::sample_blocks_check(s.stream, {ws.data(), ws.bytes()}, fanouts.size(), csr.num_nodes);
       FAIL("expected invalid_argument for the corrupt graph");
@@ -735,7 +735,7 @@ TEST_CASE("outputs carry their capacities: a call past them is refused before an
   small.poison(s.stream);
   try {
     gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 100, fanouts, gnndirect::uniform_sampler{rng()},
-                                   sampling_policy{}, small.ref(), {ws.data(), ws.bytes()});
+                                   sampling_policy{}, small.view(), {ws.data(), ws.bytes()});
     FAIL("expected invalid_argument");
   } catch (gnndirect::invalid_argument const& e) {
     CHECK(std::string(e.what()).find("layer 0: src_nodes holds") != std::string::npos);
@@ -749,7 +749,7 @@ TEST_CASE("outputs carry their capacities: a call past them is refused before an
   // The library's own owners carry their bounds: sample_blocks_buffers for 10 seeds refuse 100.
   gnndirect::sample_blocks_buffers<Offset, Index> const owned(10, fanouts, csr.num_nodes, s.stream);
   CHECK_THROWS_AS(gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 100, fanouts,
-                                                 gnndirect::uniform_sampler{}, sampling_policy{}, owned.ref(),
+                                                 gnndirect::uniform_sampler{}, sampling_policy{}, owned.view(),
                                                  {ws.data(), ws.bytes()}),
                   gnndirect::invalid_argument);
   // One hop: slots for 10 seeds refuse 100.
@@ -757,7 +757,7 @@ TEST_CASE("outputs carry their capacities: a call past them is refused before an
   buffer<std::int64_t> counts(10, memory_kind::device);
   buffer<std::int64_t> offsets(11, memory_kind::device);
   buffer<unsigned char> hop_ws(gnndirect::sample_neighbors_workspace_bytes(100), memory_kind::device);
-  gnndirect::sampled_slots_ref<Offset, Index> const hop{slots.data(), nullptr, counts.data(), offsets.data(), 10, 50};
+  gnndirect::sampled_slots_view<Offset, Index> const hop{slots.data(), nullptr, counts.data(), offsets.data(), 10, 50};
   CHECK_THROWS_AS(gnndirect::sample_neighbors_async(s.stream, csr, d_seeds.data(), 100, 5, 0,
                                                     gnndirect::uniform_sampler{}, sampling_policy{}, hop,
                                                     {hop_ws.data(), hop_ws.bytes()}),
@@ -785,12 +785,12 @@ TEST_CASE("outputs without their capacities are refused before anything is writt
                            memory_kind::device);
   out.poison(s.stream);
   // The same arrays, built from their pointers alone (aggregate init that forgets the capacity).
-  gnndirect::sampled_blocks_ref<Offset, Index> bare;
+  gnndirect::sampled_blocks_view<Offset, Index> bare;
   for (std::size_t l = 0; l < fanouts.size(); ++l) {
     bare.layers.push_back({out.src[l].data(), out.offsets[l].data(), out.indices[l].data(), out.edge_ids[l].data(),
                            out.counts.data() + 2 * l, out.counts.data() + 2 * l + 1});
   }
-  auto const refused = [&](const gnndirect::sampled_blocks_ref<Offset, Index>& ref, std::int64_t count,
+  auto const refused = [&](const gnndirect::sampled_blocks_view<Offset, Index>& ref, std::int64_t count,
                            const std::string& text) {
     try {
       gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), count, fanouts, gnndirect::uniform_sampler{rng()},
@@ -803,7 +803,7 @@ TEST_CASE("outputs without their capacities are refused before anything is writt
   };
   refused(bare, n, "sample_blocks_async: layer 0: out.layers[0].capacity.num_src is not given (-1");
   // One field of one layer missing: that layer and field are named.
-  gnndirect::sampled_blocks_ref<Offset, Index> partial = out.ref();
+  gnndirect::sampled_blocks_view<Offset, Index> partial = out.view();
   partial.layers[1].capacity.num_edges = -1;
   refused(partial, n, "sample_blocks_async: layer 1: out.layers[1].capacity.num_edges is not given");
   // No seeds: a missing capacity is refused all the same.
@@ -823,9 +823,9 @@ TEST_CASE("outputs without their capacities are refused before anything is writt
   poison(offsets.data(), offsets.bytes());
   buffer<unsigned char> hop_ws(gnndirect::sample_neighbors_workspace_bytes(n), memory_kind::device);
   buffer<unsigned char> relabel_ws(gnndirect::relabel_workspace_bytes<Index>(n, fanouts[0]), memory_kind::device);
-  gnndirect::sampled_slots_ref<Offset, Index> const bare_hop{neighbors.data(), edge_ids.data(), counts.data(),
+  gnndirect::sampled_slots_view<Offset, Index> const bare_hop{neighbors.data(), edge_ids.data(), counts.data(),
                                                              offsets.data()};
-  gnndirect::sampled_slots_ref<Offset, Index> hop = bare_hop;
+  gnndirect::sampled_slots_view<Offset, Index> hop = bare_hop;
   hop.seed_capacity = n;
   hop.slot_capacity = n * fanouts[0];
   CHECK_THROWS_WITH_AS(gnndirect::sample_neighbors_async(s.stream, csr, d_seeds.data(), n, fanouts[0], 0,
@@ -838,7 +838,7 @@ TEST_CASE("outputs without their capacities are refused before anything is writt
                        doctest::Contains("relabel_async: out.capacity.num_src is not given"),
                        gnndirect::invalid_argument);
   CHECK_THROWS_WITH_AS(gnndirect::relabel_async(s.stream, d_seeds.data(), n, fanouts[0], bare_hop, csr.num_nodes,
-                                                out.ref().layers[0], {relabel_ws.data(), relabel_ws.bytes()}),
+                                                out.view().layers[0], {relabel_ws.data(), relabel_ws.bytes()}),
                        doctest::Contains("relabel_async: sampled.seed_capacity is not given"),
                        gnndirect::invalid_argument);
   CHECK_THROWS_WITH_AS(gnndirect::relabel_async(s.stream, d_seeds.data(), 0, fanouts[0], hop, csr.num_nodes,
@@ -862,7 +862,7 @@ TEST_CASE("outputs without their capacities are refused before anything is writt
   guarded_outputs<Offset, Index> const none(gnndirect::sample_blocks_bounds(0, fanouts, csr.num_nodes));
   none.poison(s.stream);
   CHECK_NOTHROW(gnndirect::sample_blocks_async(s.stream, csr, d_seeds.data(), 0, fanouts, gnndirect::uniform_sampler{},
-                                               sampling_policy{}, none.ref(), {ws.data(), ws.bytes()}));
+                                               sampling_policy{}, none.view(), {ws.data(), ws.bytes()}));
   gnndirect::sample_blocks_check(s.stream, {ws.data(), ws.bytes()}, fanouts.size(), csr.num_nodes);
   CHECK(to_host(none.counts.data(), 4) == std::vector<std::int64_t>{0, 0, 0, 0});
   CHECK(cudaGetLastError() == cudaSuccess);

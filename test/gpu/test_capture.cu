@@ -143,7 +143,7 @@ struct hop_storage {
       ws(gnndirect::sample_neighbors_workspace_bytes(n), memory_kind::device), bound(n), fanout(k)
   {
   }
-  gnndirect::sampled_slots_ref<Offset, Index> ref() const
+  gnndirect::sampled_slots_view<Offset, Index> view() const
   {
     return {const_cast<Index*>(neighbors.data()), const_cast<Offset*>(edge_ids.data()),
             const_cast<std::int64_t*>(counts.data()), const_cast<std::int64_t*>(offsets.data()), bound,
@@ -169,7 +169,7 @@ struct block_storage {
       ws(gnndirect::relabel_workspace_bytes<Index>(num_dst, fanout), memory_kind::device)
   {
   }
-  gnndirect::sampled_block_ref<Offset, Index> ref() const
+  gnndirect::sampled_block_view<Offset, Index> view() const
   {
     return {const_cast<Index*>(src.data()), const_cast<std::int64_t*>(offsets.data()),
             const_cast<Index*>(indices.data()), const_cast<Offset*>(edge_ids.data()),
@@ -269,7 +269,7 @@ TEST_CASE("capture: sample_neighbors_async (both count forms), compact_sampled_a
   poisoner hop_out;
   hop.poison_into(hop_out);
   auto const bare = [&] {
-    auto r = hop.ref();
+    auto r = hop.view();
     r.seed_capacity = -1;  // a ref without its capacities
     return r;
   }();
@@ -279,7 +279,7 @@ TEST_CASE("capture: sample_neighbors_async (both count forms), compact_sampled_a
     check_capture_matches(hop_out,
                           [&](cudaStream_t s) {
                             gnndirect::sample_neighbors_async(s, csr, d_seeds.data(), n, fanout, 0, sampler,
-                                                              sampling_policy{}, hop.ref(), hop.workspace());
+                                                              sampling_policy{}, hop.view(), hop.workspace());
                           },
                           [&] { return hop_out.snapshot(); });
     check_refused_before_enqueue<invalid_argument>(
@@ -292,7 +292,7 @@ TEST_CASE("capture: sample_neighbors_async (both count forms), compact_sampled_a
     check_refused_before_enqueue<invalid_argument>(
       [&](cudaStream_t s) {
         gnndirect::sample_neighbors_async(s, csr, d_seeds.data(), n, 100000, 0, sampler, sampling_policy{},
-                                          hop.ref(), hop.workspace());
+                                          hop.view(), hop.workspace());
       },
       "bytes of shared memory");
   }
@@ -305,7 +305,7 @@ TEST_CASE("capture: sample_neighbors_async (both count forms), compact_sampled_a
     check_capture_matches(hop_out,
                           [&](cudaStream_t s) {
                             gnndirect::sample_neighbors_async(s, csr, d_seeds.data(), count, fanout, 0, sampler,
-                                                              sampling_policy{}, hop.ref(), hop.workspace());
+                                                              sampling_policy{}, hop.view(), hop.workspace());
                           },
                           [&] { return hop_out.snapshot(); });
     auto const counts = to_host(hop.counts.data(), n);
@@ -313,7 +313,7 @@ TEST_CASE("capture: sample_neighbors_async (both count forms), compact_sampled_a
     // The first `active` equal the host-count call on those seeds.
     hop_storage const plain(active, fanout);
     gnndirect::sample_neighbors_async(cudaStream_t{}, csr, d_seeds.data(), active, fanout, 0, sampler,
-                                      sampling_policy{}, plain.ref(), plain.workspace());
+                                      sampling_policy{}, plain.view(), plain.workspace());
     gnndirect::sample_neighbors_check(cudaStream_t{}, plain.workspace(), g.nodes());
     CHECK(std::vector<std::int64_t>(counts.begin(), counts.begin() + active) == to_host(plain.counts.data(), active));
     check_refused_before_enqueue<invalid_argument>(
@@ -326,7 +326,7 @@ TEST_CASE("capture: sample_neighbors_async (both count forms), compact_sampled_a
   SUBCASE("compact_sampled_async and relabel_async (both count forms)")
   {
     gnndirect::sample_neighbors_async(cudaStream_t{}, csr, d_seeds.data(), n, fanout, 0, sampler, sampling_policy{},
-                                      hop.ref(), hop.workspace());
+                                      hop.view(), hop.workspace());
     gnndirect::sample_neighbors_check(cudaStream_t{}, hop.workspace(), g.nodes());
     buffer<Index> const compact = device<Index>(n * fanout);
     buffer<Offset> const compact_ids = device<Offset>(n * fanout);
@@ -334,7 +334,7 @@ TEST_CASE("capture: sample_neighbors_async (both count forms), compact_sampled_a
     compact_out.add(compact).add(compact_ids);
     check_capture_matches(compact_out,
                           [&](cudaStream_t s) {
-                            gnndirect::compact_sampled_async(s, hop.ref(), n, fanout, const_cast<Index*>(compact.data()),
+                            gnndirect::compact_sampled_async(s, hop.view(), n, fanout, const_cast<Index*>(compact.data()),
                                                              const_cast<Offset*>(compact_ids.data()));
                           },
                           [&] { return compact_out.snapshot(); });
@@ -349,7 +349,7 @@ TEST_CASE("capture: sample_neighbors_async (both count forms), compact_sampled_a
     block.poison_into(block_out);
     check_capture_matches(block_out,
                           [&](cudaStream_t s) {
-                            gnndirect::relabel_async(s, d_seeds.data(), n, fanout, hop.ref(), g.nodes(), block.ref(),
+                            gnndirect::relabel_async(s, d_seeds.data(), n, fanout, hop.view(), g.nodes(), block.view(),
                                                      block.workspace());
                           },
                           [&] { return block_out.snapshot(); });
@@ -358,21 +358,21 @@ TEST_CASE("capture: sample_neighbors_async (both count forms), compact_sampled_a
     auto const host_form = block_out.snapshot();
     check_capture_matches(block_out,
                           [&](cudaStream_t s) {
-                            gnndirect::relabel_async(s, d_seeds.data(), bounded_count{d_n.data(), n}, fanout, hop.ref(),
-                                                     g.nodes(), block.ref(), block.workspace());
+                            gnndirect::relabel_async(s, d_seeds.data(), bounded_count{d_n.data(), n}, fanout, hop.view(),
+                                                     g.nodes(), block.view(), block.workspace());
                           },
                           [&] { return block_out.snapshot(); });
     CHECK(block_out.snapshot() == host_form);  // the device count n gives the host-count result
-    auto no_capacity = block.ref();
+    auto no_capacity = block.view();
     no_capacity.capacity = gnndirect::block_bounds{-1, -1, -1};
     check_refused_before_enqueue<invalid_argument>(
       [&](cudaStream_t s) {
-        gnndirect::relabel_async(s, d_seeds.data(), n, fanout, hop.ref(), g.nodes(), no_capacity, block.workspace());
+        gnndirect::relabel_async(s, d_seeds.data(), n, fanout, hop.view(), g.nodes(), no_capacity, block.workspace());
       },
       "out.capacity.num_src is not given");
     check_refused_before_enqueue<invalid_argument>(
       [&](cudaStream_t s) {
-        gnndirect::relabel_async(s, d_seeds.data(), bounded_count{d_n.data(), n}, fanout, hop.ref(), g.nodes(),
+        gnndirect::relabel_async(s, d_seeds.data(), bounded_count{d_n.data(), n}, fanout, hop.view(), g.nodes(),
                                  no_capacity, block.workspace());
       },
       "out.capacity.num_src is not given");
@@ -383,12 +383,12 @@ TEST_CASE("capture: sample_neighbors_async (both count forms), compact_sampled_a
     auto const bounds = gnndirect::sample_blocks_bounds(n, fanouts, g.nodes());
     std::vector<block_storage> layers;
     poisoner blocks_out;
-    gnndirect::sampled_blocks_ref<Offset, Index> out;
+    gnndirect::sampled_blocks_view<Offset, Index> out;
     layers.emplace_back(bounds[0].num_dst, fanouts[0], g.nodes());
     layers.emplace_back(bounds[1].num_dst, fanouts[1], g.nodes());
     for (auto const& l : layers) {
       l.poison_into(blocks_out);
-      out.layers.push_back(l.ref());
+      out.layers.push_back(l.view());
     }
     buffer<unsigned char> ws(gnndirect::sample_blocks_workspace_bytes<Offset, Index>(n, fanouts, g.nodes()),
                              memory_kind::device);
@@ -457,8 +457,8 @@ TEST_CASE("two hops composed by hand with device counts, captured as one graph, 
   std::vector<block_storage> library;
   library.emplace_back(bounds[0].num_dst, fanouts[0], g.nodes());
   library.emplace_back(bounds[1].num_dst, fanouts[1], g.nodes());
-  gnndirect::sampled_blocks_ref<Offset, Index> out;
-  for (auto const& l : library) { out.layers.push_back(l.ref()); }
+  gnndirect::sampled_blocks_view<Offset, Index> out;
+  for (auto const& l : library) { out.layers.push_back(l.view()); }
   buffer<unsigned char> ws(gnndirect::sample_blocks_workspace_bytes<Offset, Index>(n, fanouts, g.nodes()),
                            memory_kind::device);
   gnndirect::sample_blocks_async(cudaStream_t{}, csr, d_seeds.data(), n, fanouts, sampler, sampling_policy{}, out,
@@ -478,19 +478,19 @@ TEST_CASE("two hops composed by hand with device counts, captured as one graph, 
   hop1.poison_into(composed_out);
   gnndirect::test::capture_stream const s;
   composed_out(s.stream);
-  bounded_count const num_dst1{block0.ref().num_src, dst1};
+  bounded_count const num_dst1{block0.view().num_src, dst1};
   cudaGraph_t graph_handle = nullptr;
   auto const census = gnndirect::test::capture_census(
     s.stream,
     [&](cudaStream_t st) {
       gnndirect::sample_neighbors_async(st, csr, d_seeds.data(), n, fanouts[0], 0, sampler, sampling_policy{},
-                                        hop0.ref(), hop0.workspace());
-      gnndirect::relabel_async(st, d_seeds.data(), n, fanouts[0], hop0.ref(), g.nodes(), block0.ref(),
+                                        hop0.view(), hop0.workspace());
+      gnndirect::relabel_async(st, d_seeds.data(), n, fanouts[0], hop0.view(), g.nodes(), block0.view(),
                                block0.workspace());
       const Index* const dst = block0.src.data();
       gnndirect::sample_neighbors_async(st, csr, dst, num_dst1, fanouts[1], 1, sampler, sampling_policy{},
-                                        hop1.ref(), hop1.workspace());
-      gnndirect::relabel_async(st, dst, num_dst1, fanouts[1], hop1.ref(), g.nodes(), block1.ref(),
+                                        hop1.view(), hop1.workspace());
+      gnndirect::relabel_async(st, dst, num_dst1, fanouts[1], hop1.view(), g.nodes(), block1.view(),
                                block1.workspace());
     },
     &graph_handle);
@@ -658,12 +658,12 @@ TEST_CASE("capture: sample_temporal_blocks_async, sample_negatives_async, relabe
     auto const bounds = gnndirect::sample_blocks_bounds(n, fanouts, g.nodes());
     std::vector<block_storage> layers;
     poisoner blocks_out;
-    gnndirect::sampled_blocks_ref<Offset, Index> out;
+    gnndirect::sampled_blocks_view<Offset, Index> out;
     layers.emplace_back(bounds[0].num_dst, fanouts[0], g.nodes());
     layers.emplace_back(bounds[1].num_dst, fanouts[1], g.nodes());
     for (auto const& l : layers) {
       l.poison_into(blocks_out);
-      out.layers.push_back(l.ref());
+      out.layers.push_back(l.view());
     }
     buffer<unsigned char> ws(gnndirect::sample_temporal_blocks_workspace_bytes<Offset, Index>(n, fanouts, g.nodes()),
                              memory_kind::device);
@@ -734,7 +734,7 @@ TEST_CASE("capture: sample_temporal_blocks_async, sample_negatives_async, relabe
     buffer<std::int64_t> const num_nodes = device<std::int64_t>(1), node_times = device<std::int64_t>(bound);
     buffer<unsigned char> ws(gnndirect::edge_seeds_workspace_bytes<Index>(edges), memory_kind::device);
     workspace_view const w{ws.data(), ws.bytes()};
-    gnndirect::edge_seeds_ref<Index> const out{const_cast<Index*>(nodes.data()),
+    gnndirect::edge_seeds_view<Index> const out{const_cast<Index*>(nodes.data()),
                                                const_cast<std::int64_t*>(num_nodes.data()),
                                                const_cast<Index*>(local.data()),
                                                const_cast<std::int64_t*>(node_times.data())};

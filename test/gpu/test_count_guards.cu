@@ -187,7 +187,7 @@ struct guarded_block {
       edge_ids(bounds.num_edges)
   {
   }
-  gnndirect::sampled_block_ref<Offset, Index> ref() const
+  gnndirect::sampled_block_view<Offset, Index> view() const
   {
     return {src.data(), offsets.data(), indices.data(), edge_ids.data(), num_src.data(), num_edges.data(), bounds};
   }
@@ -209,7 +209,7 @@ struct guarded_hop {
     : neighbors(slots), edge_ids(slots), counts(n), offsets(n + 1), num_dst(n), slot_capacity(slots)
   {
   }
-  gnndirect::sampled_slots_ref<Offset, Index> ref() const
+  gnndirect::sampled_slots_view<Offset, Index> view() const
   {
     return {neighbors.data(), edge_ids.data(), counts.data(), offsets.data(), num_dst, slot_capacity};
   }
@@ -233,11 +233,11 @@ struct guarded_hop {
 /// Runs relabel_async on `hop` told `fanout` into fresh guarded outputs; returns the check's
 /// message (empty when it passes) after checking every guard and the clamped num_edges.
 std::string relabel_guarded(cudaStream_t stream, const Index* dst, std::int64_t num_dst, int fanout,
-                            const gnndirect::sampled_slots_ref<Offset, Index>& hop, std::int64_t nodes)
+                            const gnndirect::sampled_slots_view<Offset, Index>& hop, std::int64_t nodes)
 {
   guarded_block const out(num_dst, fanout, nodes);
   guarded<unsigned char> const ws(static_cast<std::int64_t>(gnndirect::relabel_workspace_bytes<Index>(num_dst, fanout)));
-  gnndirect::relabel_async(stream, dst, num_dst, fanout, hop, nodes, out.ref(), ws.workspace());
+  gnndirect::relabel_async(stream, dst, num_dst, fanout, hop, nodes, out.view(), ws.workspace());
   std::string message;
   try {
     gnndirect::relabel_check(stream, ws.workspace(), nodes);
@@ -269,7 +269,7 @@ TEST_CASE("count guards: relabel_async told fanout 3 for a hop sampled with fano
   guarded_hop const hop(n, n * 6);
   guarded<unsigned char> const sample_ws(static_cast<std::int64_t>(gnndirect::sample_neighbors_workspace_bytes(n)));
   gnndirect::sample_neighbors_async(s.stream, csr, d_seeds.data(), n, 6, 0, gnndirect::uniform_sampler{rng()},
-                                    sampling_policy{}, hop.ref(), sample_ws.workspace());
+                                    sampling_policy{}, hop.view(), sample_ws.workspace());
   gnndirect::sample_neighbors_check(s.stream, sample_ws.workspace(), g.nodes());
   // The first row whose count or offsets cannot be those of 3-slot rows.
   auto const counts = hop.counts.values();
@@ -280,7 +280,7 @@ TEST_CASE("count guards: relabel_async told fanout 3 for a hop sampled with fano
     if (!fits) { first = i; }
   }
   REQUIRE(first >= 0);  // degrees up to 29: some of 240 seeds have more than 3 neighbours
-  std::string const message = relabel_guarded(s.stream, d_seeds.data(), n, 3, hop.ref(), g.nodes());
+  std::string const message = relabel_guarded(s.stream, d_seeds.data(), n, 3, hop.view(), g.nodes());
   CAPTURE(message);
   CHECK(contains(message, "sampled.counts[" + std::to_string(first) + "] = " + std::to_string(counts[first])));
   CHECK(hop.neighbors.guards_intact());
@@ -303,7 +303,7 @@ TEST_CASE("count guards: relabel_async with counts above the fanout, or negative
   SUBCASE("consistent counts within the fanout pass (the guard does not fire on good input)")
   {
     hop.fill(rng, counts, nodes);
-    CHECK(relabel_guarded(s.stream, d_dst.data(), n, fanout, hop.ref(), nodes).empty());
+    CHECK(relabel_guarded(s.stream, d_dst.data(), n, fanout, hop.view(), nodes).empty());
   }
   SUBCASE("a count above the fanout (offsets its scan) is the first offender")
   {
@@ -311,7 +311,7 @@ TEST_CASE("count guards: relabel_async with counts above the fanout, or negative
     counts[k] = fanout + 1 + static_cast<std::int64_t>(rng() % 3);
     CAPTURE(k);
     hop.fill(rng, counts, nodes);
-    std::string const message = relabel_guarded(s.stream, d_dst.data(), n, fanout, hop.ref(), nodes);
+    std::string const message = relabel_guarded(s.stream, d_dst.data(), n, fanout, hop.view(), nodes);
     CAPTURE(message);
     CHECK(contains(message, "sampled.counts[" + std::to_string(k) + "] = " + std::to_string(counts[k])));
   }
@@ -319,7 +319,7 @@ TEST_CASE("count guards: relabel_async with counts above the fanout, or negative
   {
     for (auto& c : counts) { c = fanout + 3; }
     hop.fill(rng, counts, nodes);
-    std::string const message = relabel_guarded(s.stream, d_dst.data(), n, fanout, hop.ref(), nodes);
+    std::string const message = relabel_guarded(s.stream, d_dst.data(), n, fanout, hop.view(), nodes);
     CAPTURE(message);
     CHECK(contains(message, "sampled.counts[0] = " + std::to_string(fanout + 3)));
   }
@@ -330,7 +330,7 @@ TEST_CASE("count guards: relabel_async with counts above the fanout, or negative
     counts[k] = -1;
     CAPTURE(k);
     hop.fill(rng, counts, nodes);
-    std::string const message = relabel_guarded(s.stream, d_dst.data(), n, fanout, hop.ref(), nodes);
+    std::string const message = relabel_guarded(s.stream, d_dst.data(), n, fanout, hop.view(), nodes);
     CAPTURE(message);
     CHECK(contains(message, "sampled.counts[" + std::to_string(k) + "] = -1"));
   }
@@ -352,14 +352,14 @@ TEST_CASE("count guards: a dst id of -1 is reported by relabel_check with its ro
   guarded_hop const hop(n, n * fanout);
   guarded<unsigned char> const sample_ws(static_cast<std::int64_t>(gnndirect::sample_neighbors_workspace_bytes(n)));
   gnndirect::sample_neighbors_async(s.stream, csr, d_seeds.data(), n, fanout, 0, gnndirect::uniform_sampler{rng()},
-                                    sampling_policy{}, hop.ref(), sample_ws.workspace());
+                                    sampling_policy{}, hop.view(), sample_ws.workspace());
   gnndirect::sample_neighbors_check(s.stream, sample_ws.workspace(), g.nodes());
   seeds[2] = -1;
   seeds[40] = static_cast<Index>(g.nodes());  // a second, later offender
   buffer<Index> const d_dst = to_buffer(seeds);
   guarded_block const out(n, fanout, g.nodes());
   guarded<unsigned char> const ws(static_cast<std::int64_t>(gnndirect::relabel_workspace_bytes<Index>(n, fanout)));
-  gnndirect::relabel_async(s.stream, d_dst.data(), n, fanout, hop.ref(), g.nodes(), out.ref(), ws.workspace());
+  gnndirect::relabel_async(s.stream, d_dst.data(), n, fanout, hop.view(), g.nodes(), out.view(), ws.workspace());
   try {
     gnndirect::relabel_check(s.stream, ws.workspace(), g.nodes());
     FAIL("expected index_out_of_range");
@@ -393,7 +393,7 @@ void check_blocks_with(std::mt19937_64& rng, cudaStream_t stream)
   std::vector<guarded<std::int64_t>> offsets;
   std::vector<guarded<Offset>> edge_ids;
   guarded<std::int64_t> const scalars(2 * static_cast<std::int64_t>(bounds.size()));
-  gnndirect::sampled_blocks_ref<Offset, Index> out;
+  gnndirect::sampled_blocks_view<Offset, Index> out;
   for (std::size_t l = 0; l < bounds.size(); ++l) {
     src.emplace_back(bounds[l].num_src);
     indices.emplace_back(bounds[l].num_edges);
@@ -447,11 +447,11 @@ void check_one_hop_with(std::mt19937_64& rng, cudaStream_t stream)
   guarded_hop const hop(n, n * fanout);
   guarded<unsigned char> const ws(static_cast<std::int64_t>(gnndirect::sample_neighbors_workspace_bytes(n)));
   faulty_sampler<F> const sampler{gnndirect::uniform_sampler{rng()}};
-  gnndirect::sample_neighbors_async(stream, csr, d_seeds.data(), n, fanout, 0, sampler, sampling_policy{}, hop.ref(),
+  gnndirect::sample_neighbors_async(stream, csr, d_seeds.data(), n, fanout, 0, sampler, sampling_policy{}, hop.view(),
                                     ws.workspace());
   guarded<Index> const compact(n * fanout);
   guarded<Offset> const compact_ids(n * fanout);
-  gnndirect::compact_sampled_async(stream, hop.ref(), n, fanout, compact.data(), compact_ids.data());
+  gnndirect::compact_sampled_async(stream, hop.view(), n, fanout, compact.data(), compact_ids.data());
   auto const offender = first_offender<F>(g, seeds, fanout);
   REQUIRE(offender.first >= 0);
   std::string const message = message_of<gnndirect::invalid_argument>(
@@ -518,7 +518,7 @@ TEST_CASE("count guards: compact_sampled_async with offsets that are not the cou
   gnndirect::test::copy_from_host(hop.offsets.data(), offsets.data(), offsets.size() * sizeof(std::int64_t));
   guarded<Index> const compact(n * fanout);
   guarded<Offset> const compact_ids(n * fanout);
-  gnndirect::compact_sampled_async(s.stream, hop.ref(), n, fanout, compact.data(), compact_ids.data());
+  gnndirect::compact_sampled_async(s.stream, hop.view(), n, fanout, compact.data(), compact_ids.data());
   GNNDIRECT_CUDA_TRY(cudaStreamSynchronize(s.stream));
   CHECK(compact.guards_intact());
   CHECK(compact_ids.guards_intact());

@@ -279,7 +279,7 @@ TEST_CASE("a user-written sampler (most recent edges before a query time) throug
     tuning.tile_size = 8;
     recent_before_sampler const sampler{d_time.data(), d_query.data()};
     gnndirect::sample_neighbors_async(cudaStream_t{}, csr, d_seeds.data(), num_seeds, fanout, 0, sampler, tuning,
-                                      gnndirect::sampled_slots_ref<std::int64_t, std::int64_t>{
+                                      gnndirect::sampled_slots_view<std::int64_t, std::int64_t>{
                                         ids.data(), eids.data(), counts.data(), offsets.data(), num_seeds,
                                         static_cast<std::int64_t>(slots)},
                                       {ws.data(), ws.bytes()});

@@ -274,7 +274,7 @@ struct device_edge_seeds {
     gnndirect::test::fill_bytes(local.data(), 0xFF, local.bytes());
     gnndirect::test::fill_bytes(times.data(), 0xFF, times.bytes());
   }
-  gnndirect::edge_seeds_ref<std::int32_t> ref() { return {nodes.data(), count.data(), local.data(), times.data()}; }
+  gnndirect::edge_seeds_view<std::int32_t> view() { return {nodes.data(), count.data(), local.data(), times.data()}; }
   gnndirect::workspace_view workspace() { return {ws.data(), ws.bytes()}; }
 };
 
@@ -297,7 +297,7 @@ TEST_CASE("relabel_edge_seeds_async: seed nodes by first appearance, local endpo
     auto const d_dst = to_buffer(dst);
     auto const d_t = to_buffer(t);
     gnndirect::relabel_edge_seeds_async(stream.get(), d_src.data(), d_dst.data(), edges, d_t.data(), num_nodes,
-                                        out.ref(), out.workspace());
+                                        out.view(), out.workspace());
     gnndirect::edge_seeds_check(stream.get(), out.workspace(), num_nodes);
     auto const n = to_host(out.count.data(), 1)[0];
     REQUIRE(n == static_cast<std::int64_t>(want.nodes.size()));
@@ -317,7 +317,7 @@ TEST_CASE("relabel_edge_seeds_async: seed nodes by first appearance, local endpo
   device_edge_seeds out(3, 50);
   auto const d_src = to_buffer(src);
   auto const d_dst = to_buffer(dst);
-  gnndirect::relabel_edge_seeds_async(stream.get(), d_src.data(), d_dst.data(), 3, nullptr, 50, out.ref(),
+  gnndirect::relabel_edge_seeds_async(stream.get(), d_src.data(), d_dst.data(), 3, nullptr, 50, out.view(),
                                       out.workspace());
   CHECK_THROWS_WITH_AS(gnndirect::edge_seeds_check(stream.get(), out.workspace(), 50),
                        doctest::Contains("edge seed dst[1] = 50"), gnndirect::index_out_of_range);
@@ -326,7 +326,7 @@ TEST_CASE("relabel_edge_seeds_async: seed nodes by first appearance, local endpo
   CHECK_THROWS_AS(gnndirect::edge_seed_nodes_bound(-1, 5), gnndirect::invalid_argument);
   // Edge times without a node-times output: refused before anything runs.
   auto const d_t = to_buffer(std::vector<std::int64_t>{1, 2, 3});
-  gnndirect::edge_seeds_ref<std::int32_t> const no_times{out.nodes.data(), out.count.data(), out.local.data(), nullptr};
+  gnndirect::edge_seeds_view<std::int32_t> const no_times{out.nodes.data(), out.count.data(), out.local.data(), nullptr};
   CHECK_THROWS_WITH_AS(gnndirect::relabel_edge_seeds_async(stream.get(), d_src.data(), d_dst.data(), 3, d_t.data(), 50,
                                                            no_times, out.workspace()),
                        doctest::Contains("node_times is null"), gnndirect::invalid_argument);
@@ -383,7 +383,7 @@ TEST_CASE("a temporal link-prediction batch: positives, negatives, seed nodes, b
   std::int64_t const edges = num_pos + num_neg;
   device_edge_seeds seeds(edges, csr.num_nodes);
   gnndirect::relabel_edge_seeds_async(stream.get(), all_src.data(), all_dst.data(), edges, d_all_time.data(),
-                                      csr.num_nodes, seeds.ref(), seeds.workspace());
+                                      csr.num_nodes, seeds.view(), seeds.workspace());
   gnndirect::edge_seeds_check(stream.get(), seeds.workspace(), csr.num_nodes);
   std::int64_t const num_seeds = to_host(seeds.count.data(), 1)[0];
   // Blocks from the seed nodes with their times, seed edges excluded.
@@ -397,7 +397,7 @@ TEST_CASE("a temporal link-prediction batch: positives, negatives, seed nodes, b
                              num_seeds, fanouts, csr.num_nodes),
                            memory_kind::device);
   gnndirect::sample_temporal_blocks_async(stream.get(), csr, seeds.nodes.data(), seeds.times.data(), num_seeds, fanouts,
-                                          sampler, {}, blocks.ref(), {ws.data(), ws.bytes()});
+                                          sampler, {}, blocks.view(), {ws.data(), ws.bytes()});
   gnndirect::sample_blocks_check(stream.get(), {ws.data(), ws.bytes()}, fanouts.size(), csr.num_nodes);
   // The same on the host.
   auto const all_src_host = to_host(all_src.data(), edges);
@@ -414,7 +414,7 @@ TEST_CASE("a temporal link-prediction batch: positives, negatives, seed nodes, b
   for (std::size_t l = 0; l < fanouts.size(); ++l) {
     CAPTURE(l);
     auto const& e = expected.layers[l];
-    auto const& r = blocks.ref().layers[l];
+    auto const& r = blocks.view().layers[l];
     REQUIRE(counts[2 * l] == static_cast<std::int64_t>(e.src_nodes.size()));
     REQUIRE(counts[2 * l + 1] == static_cast<std::int64_t>(e.indices.size()));
     CHECK(to_host(r.src_nodes, counts[2 * l]) == e.src_nodes);

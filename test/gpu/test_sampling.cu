@@ -293,7 +293,7 @@ TEST_CASE("sample_neighbors_async with a caller workspace runs under CUDA graph 
   buffer<Index> ids(slots, memory_kind::device);
   buffer<Offset> eids(slots, memory_kind::device);
   buffer<unsigned char> ws(gnndirect::sample_neighbors_workspace_bytes(n), memory_kind::device);
-  gnndirect::sampled_slots_ref<Offset, Index> const out{slot_ids.data(), slot_eids.data(), counts.data(),
+  gnndirect::sampled_slots_view<Offset, Index> const out{slot_ids.data(), slot_eids.data(), counts.data(),
                                                         offsets.data(), n, n * fanout};
   gnndirect::workspace_view const workspace{ws.data(), ws.bytes()};
 

@@ -85,9 +85,9 @@ struct guarded_blocks {
     counts = buffer<std::int64_t>(2 * bounds.size(), memory_kind::device);
     poison();
   }
-  gnndirect::sampled_blocks_ref<Offset, Index> ref() const
+  gnndirect::sampled_blocks_view<Offset, Index> view() const
   {
-    gnndirect::sampled_blocks_ref<Offset, Index> out;
+    gnndirect::sampled_blocks_view<Offset, Index> out;
     for (std::size_t l = 0; l < bounds.size(); ++l) {
       out.layers.push_back({src[l].data(), offsets[l].data(), indices[l].data(), edge_ids[l].data(),
                             counts.data() + 2 * l, counts.data() + 2 * l + 1, bounds[l]});
@@ -233,7 +233,7 @@ void check_temporal_blocks(std::uint64_t seed, memory_kind kind)
           auto const d_times = to_buffer(seed_times);
           gnndirect::sampling_policy const policy{tile, tile == 8 ? 3 : 0, true};
           gnndirect::sample_temporal_blocks_async(stream.get(), d.csr, d_seeds.data(), d_times.data(), n, fanouts,
-                                                  sampler, policy, out.ref(), {ws.data(), ws.bytes()});
+                                                  sampler, policy, out.view(), {ws.data(), ws.bytes()});
           gnndirect::sample_blocks_check(stream.get(), {ws.data(), ws.bytes()}, fanouts.size(), d.csr.num_nodes);
           auto const expected = gnndirect::test::temporal_blocks_reference(g.view(), setup, seeds, seed_times, fanouts);
           check_blocks(out, expected, time_of_id, g.node_times, per_node, seed_times);
@@ -281,7 +281,7 @@ TEST_CASE("one temporal hop through sample_neighbors_async: a query time per see
     buffer<std::int64_t> counts(static_cast<std::size_t>(n) + 1, memory_kind::device);
     buffer<std::int64_t> offsets(static_cast<std::size_t>(n) + 1, memory_kind::device);
     buffer<unsigned char> ws(gnndirect::sample_neighbors_workspace_bytes(n), memory_kind::device);
-    gnndirect::sampled_slots_ref<std::int64_t, std::int32_t> const hop{neighbors.data(), edge_ids.data(), counts.data(),
+    gnndirect::sampled_slots_view<std::int64_t, std::int32_t> const hop{neighbors.data(), edge_ids.data(), counts.data(),
                                                                       offsets.data(), n, n * fanout};
     temporal_setup setup;
     setup.last = last;
@@ -353,7 +353,7 @@ TEST_CASE("temporal bad input: times of the wrong length, no times, seeds withou
                            memory_kind::device);
   auto const run = [&](const auto& sampler, const std::int64_t* seed_times) {
     gnndirect::sample_temporal_blocks_async(stream.get(), d.csr, d_seeds.data(), seed_times, n, fanouts, sampler, {},
-                                            out.ref(), {ws.data(), ws.bytes()});
+                                            out.view(), {ws.data(), ws.bytes()});
   };
   auto const message = [&](const auto& sampler, const std::int64_t* seed_times) -> std::string {
     try {

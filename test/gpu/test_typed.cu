@@ -46,7 +46,7 @@ struct stream_guard {
 
 /// Every output array set to 0xFF bytes (-1 ids and offsets), on `stream`.
 template <class Offset, class Index>
-void poison(const gd::sampled_typed_blocks_ref<Offset, Index>& out, cudaStream_t stream)
+void poison(const gd::sampled_typed_blocks_view<Offset, Index>& out, cudaStream_t stream)
 {
   for (auto const& t : out.node_types) {
     GNNDIRECT_CUDA_TRY(cudaMemsetAsync(t.nodes, 0xFF, static_cast<std::size_t>(t.capacity) * sizeof(Index), stream));
@@ -74,8 +74,8 @@ void check_equal(const gd::sample_typed_blocks_buffers<Offset, Index>& storage, 
     CAPTURE(t);
     CHECK(got.node_types[t].counts == expected.node_types[t].counts);
     CHECK(to_host(got.node_types[t].nodes.data(), got.node_types[t].nodes.count) == expected.node_types[t].nodes);
-    std::int64_t const capacity = storage.ref().node_types[t].capacity;
-    auto const all = to_host(storage.ref().node_types[t].nodes, capacity);
+    std::int64_t const capacity = storage.view().node_types[t].capacity;
+    auto const all = to_host(storage.view().node_types[t].nodes, capacity);
     for (std::int64_t i = got.node_types[t].nodes.count; i < capacity; ++i) {
       CAPTURE(i);
       REQUIRE(all[static_cast<std::size_t>(i)] == Index{-1});
@@ -135,10 +135,10 @@ void run_and_compare(const typed_pair<Offset, Index>& g, int seed_type, const st
   gd::sample_typed_blocks_buffers<Offset, Index> const storage(g.device.view(), seed_type, max_seeds, fanouts,
                                                                s.stream);
   auto const d_seeds = to_buffer(seeds);
-  poison(storage.ref(), s.stream);
+  poison(storage.view(), s.stream);
   auto const n = static_cast<std::int64_t>(seeds.size());
   gd::sample_typed_blocks_async(s.stream, g.device.view(), seed_type, d_seeds.data(), n, fanouts, samplers,
-                                gd::sampling_policy{}, storage.ref(), storage.workspace());
+                                gd::sampling_policy{}, storage.view(), storage.workspace());
   gd::sample_typed_blocks_check(s.stream, storage.workspace(), g.device.view(), seed_type,
                                 static_cast<std::size_t>(fanouts.num_layers()));
   check_equal(storage, s.stream,
@@ -197,7 +197,7 @@ TEST_CASE("sample_typed_blocks_async captured in a CUDA graph, replayed with new
     s.stream,
     [&](cudaStream_t st) {
       gd::sample_typed_blocks_async(st, g.device.view(), paper, d_seeds.data(), n, fanouts, sampler,
-                                    gd::sampling_policy{}, storage.ref(), storage.workspace());
+                                    gd::sampling_policy{}, storage.view(), storage.workspace());
     },
     &graph);
   REQUIRE_FALSE(census.error);
@@ -208,7 +208,7 @@ TEST_CASE("sample_typed_blocks_async captured in a CUDA graph, replayed with new
     CAPTURE(round);
     auto const seeds = seeds_with_repeats<std::int64_t>(rng, n, g.host.num_nodes[static_cast<std::size_t>(paper)]);
     GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(d_seeds.data(), seeds.data(), d_seeds.bytes(), cudaMemcpyHostToDevice, s.stream));
-    poison(storage.ref(), s.stream);
+    poison(storage.view(), s.stream);
     GNNDIRECT_CUDA_TRY(cudaGraphLaunch(exec, s.stream));
     gd::sample_typed_blocks_check(s.stream, storage.workspace(), g.device.view(), paper, 2);
     check_equal(storage, s.stream,
@@ -230,7 +230,7 @@ TEST_CASE("sample_typed_blocks: bad seeds and bad outputs are named")
   std::int32_t const papers = static_cast<std::int32_t>(g.host.num_nodes[static_cast<std::size_t>(paper)]);
   auto const d_seeds = to_buffer(std::vector<std::int32_t>{0, 1, papers, 2});
   gd::sample_typed_blocks_async(s.stream, g.device.view(), paper, d_seeds.data(), 4, fanouts, gd::uniform_sampler{1},
-                                gd::sampling_policy{}, storage.ref(), storage.workspace());
+                                gd::sampling_policy{}, storage.view(), storage.workspace());
   try {
     gd::sample_typed_blocks_check(s.stream, storage.workspace(), g.device.view(), paper, 2);
     FAIL("no exception for a seed outside its type");
@@ -239,7 +239,7 @@ TEST_CASE("sample_typed_blocks: bad seeds and bad outputs are named")
     CHECK(e.value() == papers);
     CHECK(std::string(e.what()).find("seeds (node type 0)") != std::string::npos);
   }
-  auto small = storage.ref();
+  auto small = storage.view();
   small.layers[1][2].capacity.num_edges = 0;
   CHECK_THROWS_WITH_AS(gd::sample_typed_blocks_async(s.stream, g.device.view(), paper, d_seeds.data(), 4, fanouts,
                                                      gd::uniform_sampler{1}, gd::sampling_policy{}, small,

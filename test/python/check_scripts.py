@@ -30,7 +30,7 @@ import tempfile
 ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", ".."))
 GPU = os.path.join(ROOT, "scripts", "gpu")
 RESULTS = os.path.join(ROOT, "scripts", "results.py")
-DURABLE = {"api_doc.py", "demo", "fuzz", "gpu", "install-deps", "results.py", "test"}
+DURABLE = {"api_doc.py", "demo", "fuzz", "gpu", "install-deps", "migrate-0.2", "results.py", "test"}
 RETIRED = ["gpu-check", "gpu-session", "gpu-compare", "gpu-torch-paper", "prebuild-carry", "torch-check",
            "build-torch-sparse", "paper-table", "paper_table.py", "bench_table.py", "compare_bench.py",
            "plot_gather.py", "plot_headline.py"]

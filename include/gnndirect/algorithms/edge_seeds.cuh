@@ -20,8 +20,9 @@
 
 #include <gnndirect/algorithms/relabel.cuh>
 #include <gnndirect/core/cuda_error.hpp>
+#include <gnndirect/core/deprecated_names.hpp>
 #include <gnndirect/core/error.hpp>
-#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampled_views.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/core/workspace.hpp>
 #include <gnndirect/detail/algorithms/edge_seeds.cuh>
@@ -37,18 +38,20 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 GNNDIRECT_NAMESPACE_BEGIN
 
 /// Caller-owned outputs of relabel_edge_seeds_async (device-visible).
 /// @tparam Index node id type
 template <class Index>
-struct edge_seeds_ref {
+struct edge_seeds_view {
   Index* nodes{nullptr};               ///< edge_seed_nodes_bound(E, num_nodes) entries: the seed nodes
   std::int64_t* num_nodes{nullptr};    ///< scalar: number of seed nodes
   Index* local{nullptr};               ///< 2 * E: local ids of src[0..E) then dst[0..E)
   std::int64_t* node_times{nullptr};   ///< optional (with edge times): edge_seed_nodes_bound entries
 };
+static_assert(std::is_trivially_copyable_v<edge_seeds_view<std::int32_t>>, "edge_seeds_view: trivially copyable");
 
 /// Entries the seed-node outputs need for `num_edges` seed edges on a graph of `num_nodes` nodes
 /// (relabel_async's src bound for one row of 2E slots). Pure host function.
@@ -77,7 +80,7 @@ std::size_t edge_seeds_workspace_bytes(std::int64_t num_edges);
 /// times, workspace too small) before any launch; cuda_error.
 template <class Index>
 void relabel_edge_seeds_async(cudaStream_t stream, const Index* src, const Index* dst, std::int64_t num_edges,
-                              const std::int64_t* edge_times, std::int64_t num_nodes, const edge_seeds_ref<Index>& out,
+                              const std::int64_t* edge_times, std::int64_t num_nodes, const edge_seeds_view<Index>& out,
                               workspace_view ws);
 
 /// Synchronises `stream` and raises a bad endpoint recorded by the last relabel_edge_seeds_async

@@ -15,7 +15,7 @@
 /// CUDA graph.
 
 #include <gnndirect/core/bounded_count.hpp>
-#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampled_views.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/core/version.hpp>
@@ -73,8 +73,8 @@ std::size_t relabel_workspace_bytes(std::int64_t num_dst, int fanout)
 /// cuda_error.
 template <class Offset, class Index>
 void relabel_async(cudaStream_t stream, const Index* dst, std::int64_t num_dst, int fanout,
-                   const sampled_slots_ref<Offset, Index>& sampled, std::int64_t num_nodes,
-                   const sampled_block_ref<Offset, Index>& out, workspace_view ws)
+                   const sampled_slots_view<Offset, Index>& sampled, std::int64_t num_nodes,
+                   const sampled_block_view<Offset, Index>& out, workspace_view ws)
 {
   detail::relabel_hop_async(stream, dst, bounded_count{nullptr, num_dst}, fanout, sampled, num_nodes, out, ws);
 }
@@ -94,8 +94,8 @@ void relabel_async(cudaStream_t stream, const Index* dst, std::int64_t num_dst, 
 /// @throws as the host-count form (before any launch); cuda_error.
 template <class Offset, class Index>
 void relabel_async(cudaStream_t stream, const Index* dst, bounded_count num_dst, int fanout,
-                   const sampled_slots_ref<Offset, Index>& sampled, std::int64_t num_nodes,
-                   const sampled_block_ref<Offset, Index>& out, workspace_view ws)
+                   const sampled_slots_view<Offset, Index>& sampled, std::int64_t num_nodes,
+                   const sampled_block_view<Offset, Index>& out, workspace_view ws)
 {
   detail::relabel_hop_async(stream, dst, num_dst, fanout, sampled, num_nodes, out, ws);
 }

@@ -8,7 +8,7 @@
 #include <gnndirect/algorithms/sample_blocks_buffers.cuh>
 #include <gnndirect/algorithms/sample_neighbors.cuh>
 #include <gnndirect/algorithms/sampled_blocks.hpp>
-#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampled_views.hpp>
 #include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>

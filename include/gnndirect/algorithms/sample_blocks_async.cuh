@@ -27,7 +27,7 @@
 
 #include <gnndirect/algorithms/relabel.cuh>
 #include <gnndirect/algorithms/sample_neighbors_async.cuh>
-#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampled_views.hpp>
 #include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
@@ -107,7 +107,7 @@ template <class Offset, class Index, class Sampler>
 void sample_blocks_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                          const Index* seeds, std::int64_t num_seeds, const std::vector<int>& fanouts,
                          const Sampler& sampler, const sampling_policy& policy,
-                         const sampled_blocks_ref<Offset, Index>& out, workspace_view ws);
+                         const sampled_blocks_view<Offset, Index>& out, workspace_view ws);
 
 /// Synchronises `stream` and raises the first error recorded in `ws` by the last
 /// sample_blocks_async of `num_layers` layers that used it, layer by layer (a layer's seeds, its

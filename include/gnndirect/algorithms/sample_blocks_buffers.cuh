@@ -5,7 +5,7 @@
 
 #include <gnndirect/algorithms/sample_blocks_async.cuh>
 #include <gnndirect/core/resource.hpp>
-#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampled_views.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/core/workspace.hpp>
 #include <gnndirect/detail/algorithms/sample_blocks_async.cuh>
@@ -48,7 +48,9 @@ class sample_blocks_buffers {
 
   /// @return the outputs, for sample_blocks_async (built once at allocation, so that a batch
   /// loop that asks for them takes no host allocation)
-  const sampled_blocks_ref<Offset, Index>& ref() const noexcept { return ref_; }
+  const sampled_blocks_view<Offset, Index>& view() const noexcept { return view_; }
+  /// @return view()  @deprecated renamed to view() in 0.2
+  [[deprecated("renamed to view() in 0.2")]] const sampled_blocks_view<Offset, Index>& ref() const noexcept { return view_; }
   /// @return the workspace, for sample_blocks_async and sample_blocks_check
   workspace_view workspace() const noexcept { return {workspace_.data(), workspace_.bytes()}; }
   /// @return the bounds the arrays were sized for
@@ -83,7 +85,7 @@ class sample_blocks_buffers {
       detail::carve_blocks_workspace<Offset, Index>(workspace_view{}, bounds_).total, stream, memory);
     for (std::size_t l = 0; l < layers_.size(); ++l) {  // device addresses: stable across moves
       layer const& x = layers_[l];
-      ref_.layers.push_back({x.src_nodes.data(), x.offsets.data(), x.indices.data(), x.edge_ids.data(),
+      view_.layers.push_back({x.src_nodes.data(), x.offsets.data(), x.indices.data(), x.edge_ids.data(),
                              counts_.data() + 2 * l, counts_.data() + 2 * l + 1, bounds_[l]});
     }
   }
@@ -92,7 +94,7 @@ class sample_blocks_buffers {
   std::vector<layer> layers_;
   buffer<std::int64_t> counts_;
   buffer<unsigned char> workspace_;
-  sampled_blocks_ref<Offset, Index> ref_;  // views of the arrays above
+  sampled_blocks_view<Offset, Index> view_;  // views of the arrays above
 };
 
 GNNDIRECT_NAMESPACE_END

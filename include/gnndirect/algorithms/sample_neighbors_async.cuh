@@ -12,7 +12,7 @@
 /// (device, pinned, registered, managed_host); placement only changes speed.
 /// algorithms/sample_neighbors.cuh adds the synchronous call that returns owners.
 
-#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampled_views.hpp>
 #include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
@@ -66,7 +66,7 @@ template <class Offset, class Index, class Sampler>
 void sample_neighbors_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                             const Index* seeds, std::int64_t num_seeds, int fanout, int layer,
                             const Sampler& sampler, const sampling_policy& policy,
-                            const sampled_slots_ref<Offset, Index>& out, workspace_view ws);
+                            const sampled_slots_view<Offset, Index>& out, workspace_view ws);
 
 /// The same with the seed count on the device (e.g. the previous hop's relabel_async
 /// out.num_src, with the previous hop's src nodes as seeds): the first num_seeds.get() seeds are
@@ -86,7 +86,7 @@ template <class Offset, class Index, class Sampler>
 void sample_neighbors_async(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                             const Index* seeds, bounded_count num_seeds, int fanout, int layer,
                             const Sampler& sampler, const sampling_policy& policy,
-                            const sampled_slots_ref<Offset, Index>& out, workspace_view ws);
+                            const sampled_slots_view<Offset, Index>& out, workspace_view ws);
 
 /// Synchronises `stream` and raises the error recorded in `ws` by the last
 /// sample_neighbors_async that used it: a bad seed first, then a corrupt neighbour list, then a
@@ -110,7 +110,7 @@ inline void sample_neighbors_check(cudaStream_t stream, workspace_view ws, std::
 /// @param neighbors, edge_ids device-visible outputs (edge_ids may be null)
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
-void compact_sampled_async(cudaStream_t stream, const sampled_slots_ref<Offset, Index>& slots,
+void compact_sampled_async(cudaStream_t stream, const sampled_slots_view<Offset, Index>& slots,
                            std::int64_t num_seeds, int fanout, Index* neighbors, Offset* edge_ids);
 
 GNNDIRECT_NAMESPACE_END

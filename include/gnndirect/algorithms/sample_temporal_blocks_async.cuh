@@ -19,7 +19,7 @@
 #include <gnndirect/algorithms/sample_blocks_async.cuh>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
-#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampled_views.hpp>
 #include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/core/workspace.hpp>
@@ -70,7 +70,7 @@ void sample_temporal_blocks_async(cudaStream_t stream, const csr_view<Offset, In
                                   const Index* seeds, const std::int64_t* seed_times, std::int64_t num_seeds,
                                   const std::vector<int>& fanouts,
                                   const temporal_sampler<Strategy, TimeForm>& sampler,
-                                  const sampling_policy& policy, const sampled_blocks_ref<Offset, Index>& out,
+                                  const sampling_policy& policy, const sampled_blocks_view<Offset, Index>& out,
                                   workspace_view ws);
 
 GNNDIRECT_NAMESPACE_END

@@ -12,7 +12,7 @@
 /// relation in schema order, the sampled src ids that are not yet in their type's list are
 /// appended to it in order of first appearance, and every edge gets its src's local id. What a
 /// layer appended to a type is that type's frontier at the next layer. Results: one node list
-/// per type and one block per layer per relation (core/sampled_typed_refs.hpp). With the
+/// per type and one block per layer per relation (core/sampled_typed_views.hpp). With the
 /// library's samplers they equal host::sample_typed_blocks_reference bit for bit.
 ///
 /// Like sample_blocks_async: outputs sized by upper bounds (sample_typed_blocks_bounds), every
@@ -26,7 +26,7 @@
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/core/host_wait.hpp>
-#include <gnndirect/core/sampled_typed_refs.hpp>
+#include <gnndirect/core/sampled_typed_views.hpp>
 #include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/typed_graph_view.hpp>
 #include <gnndirect/core/typed_schema.hpp>
@@ -87,7 +87,7 @@ void sample_typed_blocks_async(cudaStream_t stream, const typed_graph_view<Offse
                                int seed_type, const Index* seeds, std::int64_t num_seeds,
                                const typed_fanouts& fanouts, const Samplers& samplers,
                                const sampling_policy& policy,
-                               const sampled_typed_blocks_ref<Offset, Index>& out, workspace_view ws);
+                               const sampled_typed_blocks_view<Offset, Index>& out, workspace_view ws);
 
 /// Synchronises `stream` and raises the first error recorded in `ws` by the last
 /// sample_typed_blocks_async of `num_layers` layers on `graph` that used it: the seeds, then layer

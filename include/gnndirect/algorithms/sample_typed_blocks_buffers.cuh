@@ -8,7 +8,7 @@
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/host_wait.hpp>
 #include <gnndirect/core/resource.hpp>
-#include <gnndirect/core/sampled_typed_refs.hpp>
+#include <gnndirect/core/sampled_typed_views.hpp>
 #include <gnndirect/core/typed_graph_view.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/core/workspace.hpp>
@@ -50,17 +50,17 @@ class sample_typed_blocks_buffers {
     counts_ = buffer<std::int64_t>(types * (layers + 1) + layers * relations, stream, mr);
     for (std::size_t t = 0; t < types; ++t) {
       nodes_.emplace_back(n(bounds_.nodes[t]), stream, mr);
-      ref_.node_types.push_back({nodes_.back().data(), counts_.data() + t * (layers + 1), bounds_.nodes[t]});
+      view_.node_types.push_back({nodes_.back().data(), counts_.data() + t * (layers + 1), bounds_.nodes[t]});
     }
     std::int64_t* const edge_counts = counts_.data() + types * (layers + 1);
     for (std::size_t l = 0; l < layers; ++l) {
-      ref_.layers.emplace_back();
+      view_.layers.emplace_back();
       for (std::size_t r = 0; r < relations; ++r) {
         relation_bounds const& b = bounds_.layers[l][r];
         offsets_.emplace_back(n(b.num_dst) + 1, stream, mr);
         indices_.emplace_back(n(b.num_edges), stream, mr);
         edge_ids_.emplace_back(with_edge_ids ? n(b.num_edges) : 0, stream, mr);
-        ref_.layers.back().push_back({offsets_.back().data(), indices_.back().data(),
+        view_.layers.back().push_back({offsets_.back().data(), indices_.back().data(),
                                       with_edge_ids ? edge_ids_.back().data() : nullptr,
                                       edge_counts + l * relations + r, b});
       }
@@ -72,7 +72,9 @@ class sample_typed_blocks_buffers {
   }
 
   /// @return the outputs, for sample_typed_blocks_async (built once at allocation)
-  const sampled_typed_blocks_ref<Offset, Index>& ref() const noexcept { return ref_; }
+  const sampled_typed_blocks_view<Offset, Index>& view() const noexcept { return view_; }
+  /// @return view()  @deprecated renamed to view() in 0.2
+  [[deprecated("renamed to view() in 0.2")]] const sampled_typed_blocks_view<Offset, Index>& ref() const noexcept { return view_; }
   /// @return the workspace, for sample_typed_blocks_async and sample_typed_blocks_check
   workspace_view workspace() const noexcept { return {workspace_.data(), workspace_.bytes()}; }
   /// @return the bounds the arrays were sized for
@@ -88,7 +90,7 @@ class sample_typed_blocks_buffers {
   /// next sample into it). Not capturable.
   /// @param stream the stream the sample ran on  @return the typed blocks
   /// @throws cuda_error.
-  typed_blocks_ref<Offset, Index> read(cudaStream_t stream) const
+  typed_blocks_view<Offset, Index> read(cudaStream_t stream) const
   {
     std::vector<std::int64_t> host(counts_.size());
     if (!host.empty()) {
@@ -101,12 +103,12 @@ class sample_typed_blocks_buffers {
   /// The exactly sized view of a finished sample from a host copy of counts() (e.g. one a
   /// pipeline copied asynchronously and waited for). Pure host function.
   /// @param host_counts num_counts() entries copied from counts()  @return the typed blocks
-  typed_blocks_ref<Offset, Index> view_of(const std::int64_t* host_counts) const
+  typed_blocks_view<Offset, Index> view_of(const std::int64_t* host_counts) const
   {
     std::size_t const types = bounds_.nodes.size();
     std::size_t const layers = bounds_.num_layers();
     std::size_t const relations = relation_.size();
-    typed_blocks_ref<Offset, Index> out;
+    typed_blocks_view<Offset, Index> out;
     for (std::size_t t = 0; t < types; ++t) {
       std::vector<std::int64_t> c(host_counts + t * (layers + 1), host_counts + (t + 1) * (layers + 1));
       out.node_types.push_back({{nodes_[t].data(), c.back()}, c});
@@ -139,7 +141,7 @@ class sample_typed_blocks_buffers {
   std::vector<std::pair<int, int>> relation_;  // (src, dst) type per relation
   buffer<std::int64_t> counts_;
   buffer<unsigned char> workspace_;
-  sampled_typed_blocks_ref<Offset, Index> ref_;
+  sampled_typed_blocks_view<Offset, Index> view_;
 };
 
 GNNDIRECT_NAMESPACE_END

@@ -3,7 +3,7 @@
 /// @brief sampled_block and sampled_blocks: message-flow blocks owned in exactly-sized device
 /// buffers (the result of sample_blocks, algorithms/sample_blocks.cuh) (host-compilable).
 
-#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampled_views.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/owners/buffer.hpp>
 
@@ -30,8 +30,10 @@ struct sampled_block {
   /// @return number of sampled edges
   std::int64_t num_edges() const noexcept { return static_cast<std::int64_t>(indices.size()); }
   /// @return the block as a view of the family every sampler hands out
-  /// (core/sampled_refs.hpp)
-  block_ref<Offset, Index> ref() const noexcept { return detail::block_ref_of<Offset, Index>(*this); }
+  /// (core/sampled_views.hpp)
+  block_view<Offset, Index> view() const noexcept { return detail::block_view_of<Offset, Index>(*this); }
+  /// @return view()  @deprecated renamed to view() in 0.2
+  [[deprecated("renamed to view() in 0.2")]] block_view<Offset, Index> ref() const noexcept { return view(); }
 };
 
 /// All blocks of a multi-layer sample, seeds side first.
@@ -42,13 +44,20 @@ struct sampled_blocks {
 
   /// @return global ids of the input (feature) nodes: the last layer's src nodes (device memory)
   const buffer<Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
-  /// @return the blocks as views (device memory), valid while this owner lives
-  blocks_ref<Offset, Index> ref() const
+  /// Storage of view()'s layer views (the owner's own, so that the view stays trivially
+  /// copyable): each view() call rewrites it, so one owner's view() is not called from two
+  /// threads at once. Not for callers.
+  mutable std::vector<block_view<Offset, Index>> layer_views{};
+
+  /// @return the blocks as views (device memory), valid while this owner lives and its layers
+  /// keep their arrays
+  blocks_view<Offset, Index> view() const
   {
-    blocks_ref<Offset, Index> out;
-    for (auto const& layer : layers) { out.layers.push_back(layer.ref()); }
-    return out;
+    return detail::blocks_view_into<Offset, Index, decltype(layers), blocks_view<Offset, Index>>(layers,
+                                                                                                 layer_views);
   }
+  /// @return view()  @deprecated renamed to view() in 0.2
+  [[deprecated("renamed to view() in 0.2")]] blocks_view<Offset, Index> ref() const { return view(); }
 };
 
 GNNDIRECT_NAMESPACE_END

@@ -12,7 +12,7 @@
 
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/error.hpp>
-#include <gnndirect/core/sampled_typed_refs.hpp>
+#include <gnndirect/core/sampled_typed_views.hpp>
 #include <gnndirect/core/typed_graph_view.hpp>
 #include <gnndirect/core/typed_schema.hpp>
 #include <gnndirect/core/version.hpp>

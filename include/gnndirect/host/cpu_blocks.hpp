@@ -9,7 +9,7 @@
 /// src_nodes[indices[e]] is edge e's global neighbour; layer l + 1's dst nodes are layer l's src
 /// nodes. A sampler call that reuses an owner resizes and overwrites its vectors.
 
-#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampled_views.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/host/cpu_blocks.hpp>
 
@@ -66,9 +66,15 @@ struct cpu_blocks {
 
   /// @return global ids of the input (feature) nodes: the last layer's src nodes
   const host_vector<Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
-  /// The blocks as views of the family every sampler hands out (core/sampled_refs.hpp;
-  /// host memory), valid until the next call that reuses this owner.  @return the views
-  blocks_ref<Offset, Index> ref() const;
+  /// The blocks as views of the family every sampler hands out (core/sampled_views.hpp;
+  /// host memory), valid until the next call that reuses this owner (or changes its layers).  @return the views
+  blocks_view<Offset, Index> view() const;
+  /// @return view()  @deprecated renamed to view() in 0.2
+  [[deprecated("renamed to view() in 0.2")]] blocks_view<Offset, Index> ref() const { return view(); }
+  /// Storage of view()'s layer views (the owner's own, so that the view stays trivially
+  /// copyable): each view() call rewrites it, so one owner's view() is not called from two
+  /// threads at once. Not for callers.
+  mutable std::vector<block_view<Offset, Index>> layer_views{};
   /// @return sampled edges over all layers
   std::int64_t num_edges() const noexcept;
 };

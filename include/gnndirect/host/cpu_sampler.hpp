@@ -49,7 +49,7 @@
 ///   differ between runs. What each global node samples in each layer, and so every layer's node
 ///   set and edge set in global ids, never does.
 
-#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampled_views.hpp>
 #include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/error.hpp>

@@ -17,7 +17,7 @@
 #include <gnndirect/core/gather_policy.hpp>
 #include <gnndirect/core/gather_tuning.hpp>
 #include <gnndirect/algorithms/sample_blocks.cuh>
-#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampled_views.hpp>
 #include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/cache/tiered_table.cuh>
 #include <gnndirect/core/csr_view.hpp>
@@ -64,7 +64,7 @@ struct minibatch {
   const Index* seeds{nullptr};        ///< the seeds in device memory (blocks.layers[0].dst_nodes)
   /// With a temporal_sampler: the seeds' query times in device memory (num_seeds), else null.
   const std::int64_t* seed_times{nullptr};
-  blocks_ref<Offset, Index> blocks;   ///< message-flow blocks, seeds side first (device views)
+  blocks_view<Offset, Index> blocks;   ///< message-flow blocks, seeds side first (device views)
   table_view<Feature> features;       ///< num_input_nodes x feature cols, device memory
   const Label* labels{nullptr};       ///< num_seeds labels of the seeds, device memory
   buffer<Feature> feature_storage;    ///< owner of `features` (bound-sized, reused across batches)

@@ -47,7 +47,7 @@
 #include <gnndirect/core/gather_tuning.hpp>
 #include <gnndirect/core/host_resource.hpp>
 #include <gnndirect/core/resource.hpp>
-#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampled_views.hpp>
 #include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/table_view.hpp>
 #include <gnndirect/core/version.hpp>
@@ -92,7 +92,7 @@ struct link_batch {
   const Label* edge_label{nullptr};   ///< E labels: the positives', then N zeros (device)
   const std::int64_t* edge_label_time{nullptr};  ///< E seed-edge times (temporal), else null
   const std::int64_t* seed_times{nullptr};       ///< the seed nodes' query times (temporal), else null
-  blocks_ref<Offset, Index> blocks;   ///< blocks, seeds side first: layer 0's dst nodes are the seed nodes
+  blocks_view<Offset, Index> blocks;   ///< blocks, seeds side first: layer 0's dst nodes are the seed nodes
   table_view<Feature> features;       ///< num_input_nodes x feature cols (device)
   buffer<Feature> feature_storage;    ///< owner of `features` (bound-sized, reused)
   detail::link_slot_storage<Offset, Index, Label> storage;  ///< the slot's other arrays (internal)

@@ -22,7 +22,7 @@
 #include <gnndirect/core/host_resource.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/resource.hpp>
-#include <gnndirect/core/sampled_typed_refs.hpp>
+#include <gnndirect/core/sampled_typed_views.hpp>
 #include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/table_view.hpp>
 #include <gnndirect/core/typed_graph_view.hpp>
@@ -92,7 +92,7 @@ struct typed_minibatch {
   std::uint64_t sampling_seed{0};      ///< seed every sampler was reseeded with
   const Index* host_seeds{nullptr};    ///< the seeds in host memory (valid until the next epoch)
   const Index* seeds{nullptr};         ///< the seeds in device memory
-  typed_blocks_ref<Offset, Index> blocks;          ///< typed blocks (device views)
+  typed_blocks_view<Offset, Index> blocks;          ///< typed blocks (device views)
   /// Table i: one row per node of table i's node type in the batch (the type's whole list,
   /// blocks.input_nodes(type) order), device memory.
   std::tuple<table_view<Features>...> features;

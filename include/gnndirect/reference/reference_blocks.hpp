@@ -4,7 +4,7 @@
 /// layer, global ids) and reference_block / reference_blocks (message-flow blocks with local ids),
 /// in std::vector (host-compilable).
 
-#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampled_views.hpp>
 #include <gnndirect/core/version.hpp>
 
 #include <cstdint>
@@ -54,9 +54,15 @@ struct reference_blocks {
 
   /// @return global ids of the input (feature) nodes: the last layer's src nodes
   const std::vector<Index>& input_nodes() const noexcept { return layers.back().src_nodes; }
-  /// The blocks as views of the family every sampler hands out (core/sampled_refs.hpp;
-  /// host memory), valid while this owner lives.  @return the views
-  blocks_ref<Offset, Index> ref() const;
+  /// The blocks as views of the family every sampler hands out (core/sampled_views.hpp;
+  /// host memory), valid while this owner lives and its layers keep their arrays.  @return the views
+  blocks_view<Offset, Index> view() const;
+  /// @return view()  @deprecated renamed to view() in 0.2
+  [[deprecated("renamed to view() in 0.2")]] blocks_view<Offset, Index> ref() const { return view(); }
+  /// Storage of view()'s layer views (the owner's own, so that the view stays trivially
+  /// copyable): each view() call rewrites it, so one owner's view() is not called from two
+  /// threads at once. Not for callers.
+  mutable std::vector<block_view<Offset, Index>> layer_views{};
 };
 
 }  // namespace host

@@ -13,7 +13,7 @@
 #include <gnndirect/algorithms/typed_blocks_bounds.hpp>
 #include <gnndirect/algorithms/typed_samplers.hpp>
 #include <gnndirect/core/error.hpp>
-#include <gnndirect/core/sampled_typed_refs.hpp>
+#include <gnndirect/core/sampled_typed_views.hpp>
 #include <gnndirect/core/typed_graph_view.hpp>
 #include <gnndirect/core/typed_schema.hpp>
 #include <gnndirect/core/version.hpp>
@@ -29,7 +29,7 @@
 GNNDIRECT_NAMESPACE_BEGIN
 namespace host {
 
-/// One relation's block at one layer, in host vectors (see core/sampled_typed_refs.hpp).
+/// One relation's block at one layer, in host vectors (see core/sampled_typed_views.hpp).
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct reference_relation_block {
@@ -56,10 +56,10 @@ struct typed_reference_blocks {
   std::vector<std::vector<reference_relation_block<Offset, Index>>> layers;     ///< [layer][relation]
 
   /// @return the blocks as views of the family every typed sampler hands out (host memory)
-  typed_blocks_ref<Offset, Index> ref() const
+  typed_blocks_view<Offset, Index> view() const
   {
     auto const n = [](std::size_t s) { return static_cast<std::int64_t>(s); };
-    typed_blocks_ref<Offset, Index> out;
+    typed_blocks_view<Offset, Index> out;
     for (auto const& t : node_types) { out.node_types.push_back({{t.nodes.data(), n(t.nodes.size())}, t.counts}); }
     for (auto const& layer : layers) {
       out.layers.emplace_back();
@@ -72,6 +72,8 @@ struct typed_reference_blocks {
     }
     return out;
   }
+  /// @return view()  @deprecated renamed to view() in 0.2
+  [[deprecated("renamed to view() in 0.2")]] typed_blocks_view<Offset, Index> ref() const { return view(); }
 };
 
 /// Typed multi-layer sampling on the host (see the file comment). Blocking.

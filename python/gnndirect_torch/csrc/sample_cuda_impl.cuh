@@ -83,7 +83,7 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> sample_neighbors_cuda_typed(
     std::size_t const ws_bytes = gnndirect::sample_neighbors_workspace_bytes(n);
     at::Tensor ws = on_device(static_cast<std::int64_t>(ws_bytes), at::kByte);
     gnndirect::workspace_view const scratch{ws.data_ptr(), ws_bytes};
-    gnndirect::sampled_slots_ref<Offset, Index> const out{data_as<Index>(slots), data_as<Offset>(slot_edges),
+    gnndirect::sampled_slots_view<Offset, Index> const out{data_as<Index>(slots), data_as<Offset>(slot_edges),
                                                           data_as<std::int64_t>(counts),
                                                           data_as<std::int64_t>(offsets), n, n * fanout};
     request.visit([&](auto sampler) {
@@ -129,7 +129,7 @@ std::vector<at::Tensor> sample_blocks_cuda_typed(const at::Tensor& indptr, const
     at::Tensor const counts = on_device(2 * static_cast<std::int64_t>(layers), at::kLong);
     std::vector<at::Tensor> out;  // 4 per layer: src_nodes, offsets, local indices, edge_ids
     out.reserve(4 * layers);
-    gnndirect::sampled_blocks_ref<Offset, Index> ref;
+    gnndirect::sampled_blocks_view<Offset, Index> ref;
     for (std::size_t l = 0; l < layers; ++l) {
       gnndirect::block_bounds const& b = bounds[l];
       out.push_back(on_device(b.num_src, indices.scalar_type()));

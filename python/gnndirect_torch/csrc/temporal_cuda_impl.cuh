@@ -54,7 +54,7 @@ std::vector<at::Tensor> sample_temporal_blocks_cuda_typed(const at::Tensor& indp
     at::Tensor const counts = on_device(2 * static_cast<std::int64_t>(layers), at::kLong);
     std::vector<at::Tensor> out;  // 4 per layer: src_nodes, offsets, local indices, edge_ids
     out.reserve(4 * layers);
-    gnndirect::sampled_blocks_ref<Offset, Index> ref;
+    gnndirect::sampled_blocks_view<Offset, Index> ref;
     for (std::size_t l = 0; l < layers; ++l) {
       gnndirect::block_bounds const& b = bounds[l];
       out.push_back(on_device(b.num_src, indices.scalar_type()));

@@ -8,7 +8,7 @@
 /// per layer per relation (layer-major). counts is a CPU int64 [num_node_types, num_layers + 1]
 /// tensor: row t holds type t's list length before layer 0, then after each layer, from which
 /// every block's dst rows follow (dst_begin = counts[dst][l - 1] or 0, num_dst = counts[dst][l] -
-/// dst_begin; see core/sampled_typed_refs.hpp).
+/// dst_begin; see core/sampled_typed_views.hpp).
 
 #include "common.hpp"
 #include "sample_common.hpp"

@@ -42,7 +42,7 @@ std::vector<at::Tensor> sample_typed_blocks_cuda_typed(const typed_args& a, cons
     // blocks straight into them and the results are narrowed views (no device-to-device copy).
     at::Tensor const counts = on_device(types * (layers + 1) + layers * relations, at::kLong);
     std::int64_t* const count_ptr = data_as<std::int64_t>(counts);
-    gnndirect::sampled_typed_blocks_ref<Offset, Index> ref;
+    gnndirect::sampled_typed_blocks_view<Offset, Index> ref;
     std::vector<at::Tensor> nodes;
     for (std::int64_t t = 0; t < types; ++t) {
       nodes.push_back(on_device(b.nodes[static_cast<std::size_t>(t)], index_dtype));

@@ -21,7 +21,7 @@ std::size_t edge_seeds_workspace_bytes(std::int64_t num_edges)
 template <class Index>
 void relabel_edge_seeds_async(
   cudaStream_t stream, const Index* src, const Index* dst, std::int64_t num_edges, const std::int64_t* edge_times,
-  std::int64_t num_nodes, const edge_seeds_ref<Index>& out, workspace_view ws)
+  std::int64_t num_nodes, const edge_seeds_view<Index>& out, workspace_view ws)
 {
   std::int64_t const bound = edge_seed_nodes_bound(num_edges, num_nodes);
   GNNDIRECT_EXPECTS(num_nodes < std::int64_t{std::numeric_limits<Index>::max()},
@@ -60,8 +60,8 @@ void relabel_edge_seeds_async(
   bad_src.capture_value_async(stream, src);
   bad_dst.capture_value_async(stream, dst);
   int const slots = static_cast<int>(2 * num_edges);
-  sampled_slots_ref<std::int64_t, Index> const hop{w.endpoints, nullptr, w.counts, w.offsets, 1, 2 * num_edges};
-  sampled_block_ref<std::int64_t, Index> block;
+  sampled_slots_view<std::int64_t, Index> const hop{w.endpoints, nullptr, w.counts, w.offsets, 1, 2 * num_edges};
+  sampled_block_view<std::int64_t, Index> block;
   block.src_nodes = out.nodes;
   block.offsets = w.offsets;
   block.indices = out.local;

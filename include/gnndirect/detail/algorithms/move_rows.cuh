@@ -57,7 +57,7 @@ struct move_rows_args {
 /// Where batch entry `i` goes and which row it names, loaded before any branch so that a tile's
 /// `Rows` entries cost one memory round trip, not one per entry (a branch between the loads made
 /// them dependent; sorted gathers of a 256 MiB table lost 8-10% to it in one H200 run).
-struct row_ref {
+struct row_entry {
   std::int64_t position;  ///< caller position (batch row)
   std::int64_t index;     ///< row of the source; unspecified when the entry is not live
   bool live;              ///< position < the device-side count
@@ -67,18 +67,18 @@ struct row_ref {
 /// unconditionally. Unsorted: the caller's index array past the device-side count may be unwritten,
 /// so it is read only below that count (known without a load: the position is `i`).
 template <class Index>
-GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE row_ref load_row_ref(const move_rows_args<Index>& a, std::int64_t i,
+GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE row_entry load_row_entry(const move_rows_args<Index>& a, std::int64_t i,
                                                             std::int64_t active)
 {
   if (a.positions != nullptr) {
     std::int64_t const position = a.positions[i];
-    return row_ref{position, static_cast<std::int64_t>(a.indices[i]), position < active};
+    return row_entry{position, static_cast<std::int64_t>(a.indices[i]), position < active};
   }
   bool const live = i < active;
-  return row_ref{i, live ? static_cast<std::int64_t>(a.indices[i]) : std::int64_t{0}, live};
+  return row_entry{i, live ? static_cast<std::int64_t>(a.indices[i]) : std::int64_t{0}, live};
 }
 
-/// The copy of batch entry `i` (loaded as `ref`): gather reads the source row (zero-fills the
+/// The copy of batch entry `i` (loaded as `entry`): gather reads the source row (zero-fills the
 /// output row for a rejected index); scatter writes the source row (nothing for a rejected or
 /// superseded index). Entries that are not live (a device-side count below the launch's bound)
 /// are skipped entirely: not checked, not read, not written.
@@ -88,17 +88,17 @@ GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE row_ref load_row_ref(const move_rows_args
 template <move_direction Dir, class Source, class Index>
 GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE row_copy resolve_row(const Source& source,
                                                             const move_rows_args<Index>& a,
-                                                            std::int64_t i, row_ref ref)
+                                                            std::int64_t i, row_entry entry)
 {
-  std::int64_t const position = ref.position;
-  std::int64_t const index = ref.index;
+  std::int64_t const position = entry.position;
+  std::int64_t const index = entry.index;
   bool const in_range = !a.checked || static_cast<std::uint64_t>(index) < static_cast<std::uint64_t>(a.bound);
-  if (ref.live && !in_range) { a.flag.report(position); }
-  bool const ok = ref.live && in_range;
+  if (entry.live && !in_range) { a.flag.report(position); }
+  bool const ok = entry.live && in_range;
   std::byte* const batch_row = a.batch.data + position * a.batch.stride;
   row_copy copy{};
   if constexpr (Dir == move_direction::gather) {
-    if (ref.live) { copy.dst = batch_row; }
+    if (entry.live) { copy.dst = batch_row; }
     if (ok) {
       auto const where = source.locate(index);
       copy.src = reinterpret_cast<const std::byte*>(where.data);
@@ -107,7 +107,7 @@ GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE row_copy resolve_row(const Source& source
   } else {
     // Sorted (index, position) pairs, stable: a later occurrence of the same index follows.
     bool const superseded = a.skip_superseded && i + 1 < a.count && a.indices[i + 1] == a.indices[i];
-    if (ref.live) { copy.src = batch_row; }
+    if (entry.live) { copy.src = batch_row; }
     if (ok && !superseded) {
       auto const where = source.locate(index);
       copy.dst = reinterpret_cast<std::byte*>(where.data);
@@ -129,15 +129,15 @@ GNNDIRECT_KERNEL void move_rows_kernel(Source source, move_rows_args<Index> a)
   std::int64_t const tiles = std::int64_t{gridDim.x} * tiles_per_block;
   std::int64_t const active = a.device_count != nullptr ? *a.device_count : a.count;
   for (std::int64_t first = tile_id * Rows; first < a.count; first += tiles * Rows) {
-    row_ref refs[Rows];
+    row_entry entries[Rows];
 #pragma unroll
     for (int r = 0; r < Rows; ++r) {
-      if (first + r < a.count) { refs[r] = load_row_ref(a, first + r, active); }
+      if (first + r < a.count) { entries[r] = load_row_entry(a, first + r, active); }
     }
     row_copy rows[Rows];
 #pragma unroll
     for (int r = 0; r < Rows; ++r) {
-      if (first + r < a.count) { rows[r] = resolve_row<Dir>(source, a, first + r, refs[r]); }
+      if (first + r < a.count) { rows[r] = resolve_row<Dir>(source, a, first + r, entries[r]); }
     }
     copy_rows<V, Rows>(tile, rows, a.row_bytes);
   }
@@ -147,16 +147,16 @@ GNNDIRECT_KERNEL void move_rows_kernel(Source source, move_rows_args<Index> a)
 /// encoded row's address and its metadata (read from HBM by row id, before the copy's loads).
 template <class Source, class Index>
 GNNDIRECT_DEVICE GNNDIRECT_FORCEINLINE encoded_copy<typename Source::codec_type::meta_type>
-resolve_encoded_row(const Source& source, const move_rows_args<Index>& a, row_ref ref)
+resolve_encoded_row(const Source& source, const move_rows_args<Index>& a, row_entry entry)
 {
-  std::int64_t const position = ref.position;
+  std::int64_t const position = entry.position;
   bool const in_range =
-    !a.checked || static_cast<std::uint64_t>(ref.index) < static_cast<std::uint64_t>(a.bound);
-  if (ref.live && !in_range) { a.flag.report(position); }
+    !a.checked || static_cast<std::uint64_t>(entry.index) < static_cast<std::uint64_t>(a.bound);
+  if (entry.live && !in_range) { a.flag.report(position); }
   encoded_copy<typename Source::codec_type::meta_type> copy{};
-  if (ref.live) { copy.dst = a.batch.data + position * a.batch.stride; }
-  if (ref.live && in_range) {
-    auto const where = source.locate(ref.index);
+  if (entry.live) { copy.dst = a.batch.data + position * a.batch.stride; }
+  if (entry.live && in_range) {
+    auto const where = source.locate(entry.index);
     copy.src = where.data;
     copy.meta = where.meta;
     copy.head = a.align_128 ? line_head<true>(where.remote ? where.data : nullptr, a.source_row_bytes) : 0;
@@ -176,15 +176,15 @@ GNNDIRECT_KERNEL void decode_rows_kernel(Source source, move_rows_args<Index> a)
   std::int64_t const active = a.device_count != nullptr ? *a.device_count : a.count;
   using meta_type = typename Source::codec_type::meta_type;
   for (std::int64_t first = tile_id * Rows; first < a.count; first += tiles * Rows) {
-    row_ref refs[Rows];
+    row_entry entries[Rows];
 #pragma unroll
     for (int r = 0; r < Rows; ++r) {
-      if (first + r < a.count) { refs[r] = load_row_ref(a, first + r, active); }
+      if (first + r < a.count) { entries[r] = load_row_entry(a, first + r, active); }
     }
     encoded_copy<meta_type> rows[Rows];
 #pragma unroll
     for (int r = 0; r < Rows; ++r) {
-      if (first + r < a.count) { rows[r] = resolve_encoded_row(source, a, refs[r]); }
+      if (first + r < a.count) { rows[r] = resolve_encoded_row(source, a, entries[r]); }
     }
     decode_rows<V, W, Rows, D>(tile, source.codec(), rows, a.source_row_bytes, a.row_bytes);
   }

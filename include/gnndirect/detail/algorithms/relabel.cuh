@@ -24,7 +24,7 @@
 #include <gnndirect/core/bounded_count.hpp>
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/core/host_wait.hpp>
-#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampled_views.hpp>
 #include <gnndirect/core/workspace.hpp>
 #include <gnndirect/detail/core/workspace.hpp>
 #include <gnndirect/detail/core/bits.hpp>
@@ -382,8 +382,8 @@ relabel_workspace<Index> carve_relabel_workspace(workspace_view ws, std::int64_t
 /// and the relabelling. @throws invalid_argument, cuda_error.
 template <class Offset, class Index>
 void relabel_hop_async(cudaStream_t stream, const Index* dst, bounded_count dst_count, int fanout,
-                       const sampled_slots_ref<Offset, Index>& sampled, std::int64_t num_nodes,
-                       const sampled_block_ref<Offset, Index>& out, workspace_view ws)
+                       const sampled_slots_view<Offset, Index>& sampled, std::int64_t num_nodes,
+                       const sampled_block_view<Offset, Index>& out, workspace_view ws)
 {
   std::int64_t const num_dst = dst_count.bound;
   GNNDIRECT_EXPECTS(num_dst >= 0, "relabel_async: num_dst must be >= 0");

@@ -44,7 +44,7 @@ sampled_blocks<Offset, Index> sample_blocks_sync(cudaStream_t stream, const csr_
 {
   check_blocks_arguments(csr, seeds, num_seeds, fanouts, sampler, policy);
   sample_blocks_buffers<Offset, Index> const tmp(num_seeds, fanouts, csr.num_nodes, stream, memory);
-  auto const& out = tmp.ref();
+  auto const& out = tmp.view();
   sample_blocks_async(stream, csr, seeds, num_seeds, fanouts, sampler, policy, out, tmp.workspace());
   std::vector<std::int64_t> counts(2 * fanouts.size());
   GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(counts.data(), tmp.counts(), sizeof(std::int64_t) * counts.size(),

@@ -9,7 +9,7 @@
 #include <gnndirect/core/bounded_count.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/error.hpp>
-#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampled_views.hpp>
 #include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/workspace.hpp>
 #include <gnndirect/detail/core/workspace.hpp>
@@ -102,7 +102,7 @@ void check_blocks_arguments(const csr_view<Offset, Index>& csr, const Index* see
 /// Checks a layer's capacities (required) against the bounds the call writes up to, then that
 /// its output arrays exist wherever those bounds need them.
 template <class Offset, class Index>
-void check_layer_output(const sampled_block_ref<Offset, Index>& out, const block_bounds& b,
+void check_layer_output(const sampled_block_view<Offset, Index>& out, const block_bounds& b,
                         std::size_t l)
 {
   std::string const layer = std::to_string(l);
@@ -130,7 +130,7 @@ template <class Sampler, class Offset, class Index>
 void sample_block_async(cudaStream_t stream, const csr_view<Offset, Index>& csr, const Index* dst,
                         bounded_count num_dst, int fanout, int l, const Sampler& sampler,
                         const sampling_policy& policy,
-                        const sampled_block_ref<Offset, Index>& out,
+                        const sampled_block_view<Offset, Index>& out,
                         const blocks_workspace<Offset, Index>& w)
 {
   error_record* const records = w.records + block_records * l;

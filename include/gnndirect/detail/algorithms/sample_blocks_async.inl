@@ -38,7 +38,7 @@ template <class Offset, class Index, class Sampler>
 void sample_blocks_async(
   cudaStream_t stream, const csr_view<Offset, Index>& csr, const Index* seeds, std::int64_t num_seeds,
   const std::vector<int>& fanouts, const Sampler& sampler, const sampling_policy& policy,
-  const sampled_blocks_ref<Offset, Index>& out, workspace_view ws)
+  const sampled_blocks_view<Offset, Index>& out, workspace_view ws)
 {
   static_assert(!is_temporal_sampler<Sampler>::value,
                 "gnndirect::sample_blocks_async: a temporal_sampler needs each layer's query times; "

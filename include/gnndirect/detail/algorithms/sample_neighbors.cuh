@@ -10,7 +10,7 @@
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/host_wait.hpp>
-#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampled_views.hpp>
 #include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/workspace.hpp>
 #include <gnndirect/detail/algorithms/sample_kernels.cuh>
@@ -50,7 +50,7 @@ struct sample_storage {
   {
   }
   /// The slots, counts and offsets, as sample_neighbors_async's output.
-  sampled_slots_ref<Offset, Index> slots() const noexcept
+  sampled_slots_view<Offset, Index> slots() const noexcept
   {
     return {slot_neighbors.data(), slot_edge_ids.data(), counts.data(), offsets.data(),
             static_cast<std::int64_t>(counts.size()), static_cast<std::int64_t>(slot_neighbors.size())};

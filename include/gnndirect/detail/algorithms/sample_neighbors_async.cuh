@@ -8,7 +8,7 @@
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/error.hpp>
-#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampled_views.hpp>
 #include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/workspace.hpp>
 #include <gnndirect/detail/core/workspace.hpp>
@@ -144,7 +144,7 @@ void check_sample_arguments(const csr_view<Offset, Index>& csr, const Index* see
 template <class Offset, class Index, class Launch>
 void enqueue_sample_neighbors(cudaStream_t stream, const Offset* indptr, const Index* seeds,
                               std::int64_t num_seeds, int fanout, bool check_indices,
-                              const sampled_slots_ref<Offset, Index>& out, workspace_view ws,
+                              const sampled_slots_view<Offset, Index>& out, workspace_view ws,
                               Launch&& launch)
 {
   GNNDIRECT_EXPECTS(out.offsets != nullptr && (num_seeds == 0 || out.counts != nullptr),

@@ -11,7 +11,7 @@ inline std::size_t sample_neighbors_workspace_bytes(std::int64_t num_seeds)
 template <class Offset, class Index, class Sampler>
 void sample_neighbors_async(
   cudaStream_t stream, const csr_view<Offset, Index>& csr, const Index* seeds, std::int64_t num_seeds, int fanout,
-  int layer, const Sampler& sampler, const sampling_policy& policy, const sampled_slots_ref<Offset, Index>& out,
+  int layer, const Sampler& sampler, const sampling_policy& policy, const sampled_slots_view<Offset, Index>& out,
   workspace_view ws)
 {
   sample_neighbors_async(stream, csr, seeds, bounded_count{nullptr, num_seeds}, fanout, layer, sampler, policy,
@@ -21,7 +21,7 @@ void sample_neighbors_async(
 template <class Offset, class Index, class Sampler>
 void sample_neighbors_async(
   cudaStream_t stream, const csr_view<Offset, Index>& csr, const Index* seeds, bounded_count num_seeds, int fanout,
-  int layer, const Sampler& sampler, const sampling_policy& policy, const sampled_slots_ref<Offset, Index>& out,
+  int layer, const Sampler& sampler, const sampling_policy& policy, const sampled_slots_view<Offset, Index>& out,
   workspace_view ws)
 {
   std::int64_t const bound = num_seeds.bound;
@@ -47,7 +47,7 @@ inline void sample_neighbors_check(cudaStream_t stream, workspace_view ws, std::
 
 template <class Offset, class Index>
 void compact_sampled_async(
-  cudaStream_t stream, const sampled_slots_ref<Offset, Index>& slots, std::int64_t num_seeds, int fanout,
+  cudaStream_t stream, const sampled_slots_view<Offset, Index>& slots, std::int64_t num_seeds, int fanout,
   Index* neighbors, Offset* edge_ids)
 {
   GNNDIRECT_EXPECTS(num_seeds >= 0 && fanout >= 0, "compact_sampled_async: negative num_seeds or fanout");

@@ -9,7 +9,7 @@
 #include <gnndirect/core/csr_view.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/error.hpp>
-#include <gnndirect/core/sampled_refs.hpp>
+#include <gnndirect/core/sampled_views.hpp>
 #include <gnndirect/core/workspace.hpp>
 #include <gnndirect/detail/algorithms/relabel.cuh>
 #include <gnndirect/detail/algorithms/sample_blocks_async.cuh>
@@ -134,7 +134,7 @@ GNNDIRECT_USER_KERNELS_END
 /// Enqueues the times of layer l + 1's rows from layer l's (times, block). Capturable.
 template <class Offset, class Index>
 void inherit_row_times_async(cudaStream_t stream, const std::int64_t* times, bounded_count num_dst,
-                             const sampled_block_ref<Offset, Index>& block, std::int64_t src_bound,
+                             const sampled_block_view<Offset, Index>& block, std::int64_t src_bound,
                              std::int64_t* next)
 {
   if (src_bound <= 0) { return; }
@@ -154,7 +154,7 @@ void enqueue_temporal_blocks(cudaStream_t stream, const csr_view<Offset, Index>&
                              const std::int64_t* seed_times, bounded_count num_seeds,
                              const std::vector<int>& fanouts,
                              const temporal_sampler<Strategy, TimeForm>& sampler,
-                             const sampling_policy& policy, const sampled_blocks_ref<Offset, Index>& out,
+                             const sampling_policy& policy, const sampled_blocks_view<Offset, Index>& out,
                              const std::vector<block_bounds>& bounds,
                              const temporal_blocks_workspace<Offset, Index>& w)
 {

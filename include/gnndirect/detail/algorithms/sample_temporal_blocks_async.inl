@@ -16,7 +16,7 @@ template <class Offset, class Index, class Strategy, class TimeForm>
 void sample_temporal_blocks_async(
   cudaStream_t stream, const csr_view<Offset, Index>& csr, const Index* seeds, const std::int64_t* seed_times,
   std::int64_t num_seeds, const std::vector<int>& fanouts, const temporal_sampler<Strategy, TimeForm>& sampler,
-  const sampling_policy& policy, const sampled_blocks_ref<Offset, Index>& out, workspace_view ws)
+  const sampling_policy& policy, const sampled_blocks_view<Offset, Index>& out, workspace_view ws)
 {
   detail::check_blocks_arguments(csr, seeds, num_seeds, fanouts, sampler, policy);
   detail::check_temporal_sampler(sampler, csr, "sample_temporal_blocks_async");

@@ -19,7 +19,7 @@
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/error.hpp>
-#include <gnndirect/core/sampled_typed_refs.hpp>
+#include <gnndirect/core/sampled_typed_views.hpp>
 #include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/typed_graph_view.hpp>
 #include <gnndirect/core/workspace.hpp>
@@ -242,7 +242,7 @@ GNNDIRECT_KERNEL void typed_scatter_kernel(const std::int64_t* local_of, const O
 /// Checks the capacities and reachability of the outputs against the bounds (before any launch).
 /// @throws invalid_argument naming the node type or the layer and relation, and the field.
 template <class Offset, class Index>
-void check_typed_outputs(const sampled_typed_blocks_ref<Offset, Index>& out, const typed_blocks_bounds& b)
+void check_typed_outputs(const sampled_typed_blocks_view<Offset, Index>& out, const typed_blocks_bounds& b)
 {
   std::string const call = "sample_typed_blocks_async";
   GNNDIRECT_EXPECTS(out.node_types.size() == b.nodes.size(),
@@ -290,7 +290,7 @@ void check_typed_outputs(const sampled_typed_blocks_ref<Offset, Index>& out, con
 template <class Offset, class Index>
 void typed_relabel_async(cudaStream_t stream, const typed_graph_view<Offset, Index>& graph,
                          const typed_blocks_bounds& b, std::size_t l, int s, const std::vector<int>& rels,
-                         const sampled_typed_blocks_ref<Offset, Index>& out,
+                         const sampled_typed_blocks_view<Offset, Index>& out,
                          const typed_workspace<Offset, Index>& w)
 {
   auto const& list = out.node_types[static_cast<std::size_t>(s)];

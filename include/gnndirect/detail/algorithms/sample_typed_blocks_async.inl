@@ -16,7 +16,7 @@ template <class Offset, class Index, class Samplers>
 void sample_typed_blocks_async(
   cudaStream_t stream, const typed_graph_view<Offset, Index>& graph, int seed_type, const Index* seeds,
   std::int64_t num_seeds, const typed_fanouts& fanouts, const Samplers& samplers, const sampling_policy& policy,
-  const sampled_typed_blocks_ref<Offset, Index>& out, workspace_view ws)
+  const sampled_typed_blocks_view<Offset, Index>& out, workspace_view ws)
 {
   typed_blocks_bounds const b = sample_typed_blocks_bounds(graph, seed_type, num_seeds, fanouts);
   GNNDIRECT_EXPECTS(num_seeds == 0 || seeds != nullptr, "sample_typed_blocks_async: null seeds");

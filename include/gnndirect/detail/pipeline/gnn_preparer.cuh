@@ -41,6 +41,7 @@ struct gnn_slot_storage {
   buffer<std::int64_t> host_counts;    // pinned: 2 x layers counts read back once per batch
   buffer<Index> seeds;                 // device copy of the batch's seeds
   sample_blocks_buffers<Offset, Index> blocks;
+  std::vector<block_view<Offset, Index>> block_views;  // storage the batch's blocks_view points to
   buffer<unsigned char> feature_ws;    // gather workspaces, sized for the bounds
   buffer<unsigned char> label_ws;
   seed_time_storage seed_times;        // temporal samplers: the seeds' times and workspace

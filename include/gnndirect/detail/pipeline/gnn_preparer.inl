@@ -233,12 +233,13 @@ auto gnn_preparer<Offset, Index, Feature, Label, Sampler, Codec, GatherSelector>
   auto& st = batch.storage;
   std::size_t const layers = options_.fanouts.size();
   const std::int64_t* const counts = st.host_counts.host_data();
-  auto const& ref = st.blocks.ref();
-  batch.blocks.layers.resize(layers);
+  auto const& ref = st.blocks.view();
+  st.block_views.resize(layers);
+  batch.blocks.layers = {st.block_views.data(), static_cast<std::int64_t>(layers)};
   batch.num_sampled_edges = 0;
   for (std::size_t l = 0; l < layers; ++l) {
     auto const& out = ref.layers[l];
-    block_ref<Offset, Index>& view = batch.blocks.layers[l];
+    block_view<Offset, Index>& view = st.block_views[l];
     std::int64_t const num_dst = l == 0 ? batch.num_seeds : counts[2 * (l - 1)];
     std::int64_t const edges = counts[2 * l + 1];
     view.dst_nodes = {l == 0 ? batch.seeds : ref.layers[l - 1].src_nodes, num_dst};
@@ -300,7 +301,7 @@ auto gnn_preparer<Offset, Index, Feature, Label, Sampler, Codec, GatherSelector>
   }
   pipeline_timeline* const timeline = options_.timeline;
   auto span = timeline_begin(timeline, stream, batch.index, "features");
-  auto const& last = st.blocks.ref().layers.back();
+  auto const& last = st.blocks.view().layers.back();
   std::int64_t const bound = input_bound();
   table_view<Feature> const out(batch.feature_storage.data(), bound, features_.cols, features_.cols,
                                 memory_kind::device);

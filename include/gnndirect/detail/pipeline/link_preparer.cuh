@@ -11,6 +11,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <vector>
 
 GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
@@ -36,6 +37,7 @@ struct link_slot_storage {
   buffer<std::int64_t> node_times;       // device: S seed-node times (temporal samplers)
   buffer<unsigned char> seeds_ws;
   sample_blocks_buffers<Offset, Index> blocks;
+  std::vector<block_view<Offset, Index>> block_views;  // storage the batch's blocks_view points to
   buffer<unsigned char> temporal_ws;     // temporal samplers: the temporal blocks' workspace
   buffer<unsigned char> feature_ws;
   std::int64_t num_excluded{0};          // excluded ids of the current batch

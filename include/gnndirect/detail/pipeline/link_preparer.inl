@@ -207,7 +207,7 @@ void link_preparer<Offset, Index, Feature, Label, Sampler, Negatives, NegativeSa
   workspace_view const seeds_ws{st.seeds_ws.data(), st.seeds_ws.bytes()};
   relabel_edge_seeds_async(stream, st.src.data(), st.dst.data(), e, is_temporal ? st.times.data() : nullptr,
                            graph_.num_nodes,
-                           edge_seeds_ref<Index>{st.seed_nodes.data(), st.num_seed_nodes.data(), st.local.data(),
+                           edge_seeds_view<Index>{st.seed_nodes.data(), st.num_seed_nodes.data(), st.local.data(),
                                                  is_temporal ? st.node_times.data() : nullptr},
                            seeds_ws);
   std::int64_t* const counts = st.host_counts.host_data();
@@ -221,7 +221,7 @@ void link_preparer<Offset, Index, Feature, Label, Sampler, Negatives, NegativeSa
   batch.sampling_seed = batch_sampling_seed(options_.seed, epoch, b);
   sample_blocks(batch, stream);
   copy(counts + 2, st.blocks.counts(), 2 * options_.fanouts.size() * sizeof(std::int64_t));
-  auto const& last = st.blocks.ref().layers.back();
+  auto const& last = st.blocks.view().layers.back();
   std::int64_t const bound = input_bound();
   table_view<Feature> const out(batch.feature_storage.data(), bound, features_.cols, features_.cols,
                                 memory_kind::device);
@@ -245,11 +245,11 @@ void link_preparer<Offset, Index, Feature, Label, Sampler, Negatives, NegativeSa
     sampler.excluded_edges = st.num_excluded > 0 ? st.excluded.data() : nullptr;
     sampler.num_excluded = st.num_excluded;
     sample_temporal_blocks_async(stream, graph_, st.seed_nodes.data(), st.node_times.data(), batch.num_seed_nodes,
-                                 options_.fanouts, sampler, options_.sampling, st.blocks.ref(),
+                                 options_.fanouts, sampler, options_.sampling, st.blocks.view(),
                                  workspace_view{st.temporal_ws.data(), st.temporal_ws.bytes()});
   } else {
     sample_blocks_async(stream, graph_, st.seed_nodes.data(), batch.num_seed_nodes, options_.fanouts,
-                        reseeded(sampler_, batch.sampling_seed), options_.sampling, st.blocks.ref(),
+                        reseeded(sampler_, batch.sampling_seed), options_.sampling, st.blocks.view(),
                         st.blocks.workspace());
   }
 }
@@ -278,12 +278,13 @@ void link_preparer<Offset, Index, Feature, Label, Sampler, Negatives, NegativeSa
   auto& st = batch.storage;
   std::size_t const layers = options_.fanouts.size();
   const std::int64_t* const counts = st.host_counts.host_data() + 2;
-  auto const& ref = st.blocks.ref();
-  batch.blocks.layers.resize(layers);
+  auto const& ref = st.blocks.view();
+  st.block_views.resize(layers);
+  batch.blocks.layers = {st.block_views.data(), static_cast<std::int64_t>(layers)};
   batch.num_sampled_edges = 0;
   for (std::size_t l = 0; l < layers; ++l) {
     auto const& out = ref.layers[l];
-    block_ref<Offset, Index>& view = batch.blocks.layers[l];
+    block_view<Offset, Index>& view = st.block_views[l];
     std::int64_t const num_dst = l == 0 ? batch.num_seed_nodes : counts[2 * (l - 1)];
     std::int64_t const edges = counts[2 * l + 1];
     view.dst_nodes = {l == 0 ? st.seed_nodes.data() : ref.layers[l - 1].src_nodes, num_dst};

@@ -94,11 +94,11 @@ workspace_view sample_batch_blocks(cudaStream_t stream, const csr_view<Offset, I
     }
     workspace_view const ws{times.workspace.data(), times.workspace.bytes()};
     sample_temporal_blocks_async(stream, graph, seeds, times.times.data(), num_seeds, fanouts, sampler, policy,
-                                 blocks.ref(), ws);
+                                 blocks.view(), ws);
     return ws;
   } else {
     (void)host_times, (void)times;
-    sample_blocks_async(stream, graph, seeds, num_seeds, fanouts, sampler, policy, blocks.ref(), blocks.workspace());
+    sample_blocks_async(stream, graph, seeds, num_seeds, fanouts, sampler, policy, blocks.view(), blocks.workspace());
     return blocks.workspace();
   }
 }

@@ -108,7 +108,7 @@ auto typed_preparer<Offset, Index, Label, Samplers, Tables...>::prepare(
   batch.sampling_seed = batch_sampling_seed(options_.seed, epoch, b);
   sample_typed_blocks_async(stream, graph_, seed_type_, batch.seeds, batch.num_seeds, options_.fanouts,
                             detail::reseeded_all(samplers_, batch.sampling_seed), options_.sampling,
-                            st.blocks.ref(), st.blocks.workspace());
+                            st.blocks.view(), st.blocks.workspace());
   GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(st.host_counts.host_data(), st.blocks.counts(), st.host_counts.bytes(),
                                      cudaMemcpyDefault, stream));
   gather_tables(batch, stream, std::index_sequence_for<Tables...>{});
@@ -202,7 +202,7 @@ auto typed_preparer<Offset, Index, Label, Samplers, Tables...>::gather_table(
   using F = typename std::tuple_element_t<I, std::tuple<Tables...>>::feature_type;
   auto const type = static_cast<std::size_t>(t.node_type);
   std::int64_t const bound = bounds_.nodes[type];
-  auto const& list = batch.storage.blocks.ref().node_types[type];
+  auto const& list = batch.storage.blocks.view().node_types[type];
   table_view<F> const out(std::get<I>(batch.feature_storage).data(), bound, t.rows.cols, t.rows.cols,
                           memory_kind::device);
   auto const& ws = batch.storage.feature_ws[I];

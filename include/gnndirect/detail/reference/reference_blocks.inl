@@ -6,11 +6,10 @@ GNNDIRECT_NAMESPACE_BEGIN
 namespace host {
 
 template <class Offset, class Index>
-auto reference_blocks<Offset, Index>::ref() const -> blocks_ref<Offset, Index>
+auto reference_blocks<Offset, Index>::view() const -> blocks_view<Offset, Index>
 {
-  blocks_ref<Offset, Index> out;
-  for (auto const& layer : layers) { out.layers.push_back(gnndirect::detail::block_ref_of<Offset, Index>(layer)); }
-  return out;
+  return gnndirect::detail::blocks_view_into<Offset, Index, decltype(layers), blocks_view<Offset, Index>>(
+    layers, layer_views);
 }
 
 }  // namespace host
