@@ -38,7 +38,18 @@ def to_device(x, blocks, edge_label_index, edge_label, device, non_blocking=Fals
     return (move(x), [(move(e), s, d) for e, s, d in blocks], move(edge_label_index), move(edge_label))
 
 
-class GdLinkPath:
+class _LoaderPath:
+    """A path whose ``_batches()`` yields the model's inputs: one timed epoch over them."""
+
+    def epoch(self, consume, max_batches=None):
+        """One epoch (see the module doc)."""
+        times = {"wait_s": 0.0}
+        for item in timed_batches(self._batches(), max_batches, times):
+            consume(*item)
+        return times
+
+
+class GdLinkPath(_LoaderPath):
     """gd.LinkNeighborLoader over a gd.Graph and a gd.Table: ``gnndirect`` (host placement
     `placement`, GPU sampling), ``gpu`` (placement "device": all in HBM) or ``gnndirect-cpu``
     (device="cpu": host sampler and gather, the batch then copied to `device`)."""
@@ -66,15 +77,8 @@ class GdLinkPath:
             out = (batch.x, model_blocks(batch.blocks), batch.edge_label_index, batch.edge_label)
             yield to_device(*out, self.device, non_blocking=False) if self.copy else out
 
-    def epoch(self, consume, max_batches=None):
-        """One epoch (see the module doc)."""
-        times = {"wait_s": 0.0}
-        for item in timed_batches(self._batches(), max_batches, times):
-            consume(*item)
-        return times
 
-
-class StoresPath:
+class StoresPath(_LoaderPath):
     """PyG's LinkNeighborLoader over GnnDirectFeatureStore / GnnDirectGraphStore, sampled with
     GnnDirectSampler.sample_from_edges (batches come back on the stores' device)."""
     name = "stores"
@@ -105,13 +109,6 @@ class StoresPath:
     def _batches(self):
         for batch in self.loader:
             yield batch.x, pyg_blocks(batch, self.layers), batch.edge_label_index, batch.edge_label
-
-    def epoch(self, consume, max_batches=None):
-        """One epoch (see the module doc)."""
-        times = {"wait_s": 0.0}
-        for item in timed_batches(self._batches(), max_batches, times):
-            consume(*item)
-        return times
 
 
 class PygLinkPath:
