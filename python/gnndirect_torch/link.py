@@ -158,6 +158,41 @@ def out_neighbour_csr(graph: Graph):
     return out_ptr, target[order].to(graph.indices.dtype)
 
 
+def seed_edge_ids(graph: Graph, edges: torch.Tensor, *, reverse: bool = False):
+    """The stored edges that each seed edge names, as a CSR over the seeds (CPU int64).
+
+    Seed k = (``edges[0, k]``, ``edges[1, k]``) matches every position e of ``graph`` (a CSC:
+    dst's in-list) that stores source ``edges[0, k]`` in destination ``edges[1, k]``'s list (all
+    parallel copies); with ``reverse`` also those storing the pair the other way round (the
+    reverse edge of an undirected graph stored in both directions). Returns (``ptr`` [P + 1],
+    ``ids``): seed k's positions are ``ids[ptr[k]:ptr[k + 1]]``. One sort of the graph's edges
+    (O(E log E) on the CPU): done once, when a loader excludes seed edges."""
+    indptr = graph.indptr.cpu().to(torch.int64)
+    col = graph.indices.cpu().to(torch.int64)
+    n = max(indptr.numel() - 1, 1)
+    row = torch.repeat_interleave(torch.arange(indptr.numel() - 1), indptr[1:] - indptr[:-1])
+    keys, order = torch.sort(row * n + col)  # stored edge (col -> row) keyed by (row, col)
+    src, dst = edges[0].to(torch.int64), edges[1].to(torch.int64)
+    queries = [dst * n + src] + ([src * n + dst] if reverse else [])
+    lo = torch.stack([torch.searchsorted(keys, q, right=False) for q in queries], 1)
+    hi = torch.stack([torch.searchsorted(keys, q, right=True) for q in queries], 1)
+    counts = (hi - lo).sum(1)
+    ptr = torch.zeros(counts.numel() + 1, dtype=torch.int64)
+    torch.cumsum(counts, 0, out=ptr[1:])
+    starts = lo.reshape(-1).repeat_interleave((hi - lo).reshape(-1))
+    within = torch.arange(starts.numel()) - torch.repeat_interleave(
+        torch.cumsum((hi - lo).reshape(-1), 0) - (hi - lo).reshape(-1), (hi - lo).reshape(-1))
+    return ptr, order[starts + within]
+
+
+def _excluded_of(ptr: torch.Tensor, ids: torch.Tensor, input_id: torch.Tensor) -> torch.Tensor:
+    """The sorted distinct edge ids named by the seed edges at ``input_id`` (CPU int64)."""
+    counts = ptr[input_id + 1] - ptr[input_id]
+    starts = ptr[input_id].repeat_interleave(counts)
+    within = torch.arange(starts.numel()) - torch.repeat_interleave(torch.cumsum(counts, 0) - counts, counts)
+    return torch.unique(ids[starts + within])  # unique sorts
+
+
 @dataclass
 class NegativeSampling:
     """What negatives a link batch gets (PyG's ``NegativeSampling``): ``mode`` 'binary' or
@@ -305,12 +340,21 @@ class LinkNeighborLoader:
             (one of them makes the sampling temporal).  temporal_strategy: 'uniform' or 'last'.
         replace: sample with replacement (static graphs).  seed: base key of shuffling,
             negatives and sampling; batch b of epoch e is keyed by (seed, e, b).
+        exclude: None (default, PyG's behaviour: the seed edges stay in the message-passing
+            graph), 'self' (each batch's positive seed edges are never sampled: every stored
+            copy of source -> destination; DGL's ``exclude='self'``) or 'reverse' (those and
+            the reverse copies destination -> source, for an undirected graph stored in both
+            directions). Exclusion samples with the temporal sampler's excluded edges (on a
+            static graph: node times all 0, 'uniform'; 8 bytes per node on the graph's
+            device), whose draws differ from the static sampler's; needs ``replace=False``.
+            The seed edges are matched to stored edges once, at construction (one sort of
+            the graph's edges on the CPU).
     Iterating yields :class:`LinkBatch` objects; each ``iter()`` is a new epoch. Synchronous:
     each batch is sampled on the current stream when asked for (one wait for the sampled sizes,
     one for the negatives). Negatives with node times are not filtered by time (PyG redraws
-    them), and seed edges are not removed from message passing.
+    them).
     Raises (construction): ValueError for shapes, a bad mode/amount, times missing or of the
-    wrong length; TypeError for dtypes.
+    wrong length, a bad ``exclude`` or one with ``replace``; TypeError for dtypes.
     """
 
     def __init__(self, graph: Graph, table: Union[Table, torch.Tensor, None], edge_label_index: torch.Tensor,
@@ -320,7 +364,7 @@ class LinkNeighborLoader:
                  drop_last: bool = False, edge_label_time: Optional[torch.Tensor] = None,
                  node_time: Optional[torch.Tensor] = None, edge_time: Optional[torch.Tensor] = None,
                  temporal_strategy: str = "uniform", replace: bool = False, seed: int = 0,
-                 dtype: Optional[torch.dtype] = None):
+                 dtype: Optional[torch.dtype] = None, exclude: Optional[str] = None):
         if not isinstance(graph, Graph):
             raise TypeError("LinkNeighborLoader needs a gnndirect_torch.Graph")
         if (fanouts is None) == (num_neighbors is None):
@@ -377,6 +421,7 @@ class LinkNeighborLoader:
         self.batch_size, self.shuffle, self.drop_last = int(batch_size), bool(shuffle), bool(drop_last)
         self._num_batches = num_batches(num, self.batch_size, self.drop_last)
         self.replace, self.seed = bool(replace), int(seed)
+        self._exclusion = self._seed_edge_exclusion(exclude)
         self._strict_csr = None
         if self.neg is not None and self.neg.strict:
             indptr, indices = out_neighbour_csr(graph)
@@ -384,6 +429,20 @@ class LinkNeighborLoader:
             self._strict_csr = (indptr if cpu else indptr.to(graph.device),
                                 indices if cpu else indices.to(graph.device))
         self.epoch = -1
+
+    def _seed_edge_exclusion(self, exclude: Optional[str]):
+        """(ptr, ids, node times all 0 or None) of ``exclude`` (see the class), or None."""
+        if exclude is None:
+            return None
+        if exclude not in ("self", "reverse"):
+            raise ValueError(f"exclude must be None, 'self' or 'reverse', got {exclude!r}")
+        if self.replace:
+            raise ValueError("exclude needs replace=False (excluded edges are sampled without replacement)")
+        ptr, ids = seed_edge_ids(self.graph, self.edges, reverse=exclude == "reverse")
+        static_times = None
+        if self.times is None:  # a static graph: every neighbour eligible at time 0
+            static_times = torch.zeros(self.graph.num_nodes, dtype=torch.int64, device=self.graph.device)
+        return ptr, ids, static_times
 
     def __len__(self) -> int:
         return self._num_batches
@@ -394,6 +453,19 @@ class LinkNeighborLoader:
         for b, positions in epoch_batches(self.edges.size(1), self.batch_size, self._num_batches, seed=self.seed,
                                           epoch=epoch, shuffle=self.shuffle):
             yield self.batch(positions, epoch=epoch, index=b)
+
+    def _blocks(self, seeds: torch.Tensor, node_time: Optional[torch.Tensor], key: int,
+                excluded: Optional[torch.Tensor]) -> List[Block]:
+        """The batch's blocks: temporal, static with excluded edges, or static."""
+        if self.times is not None:
+            return sample_temporal_blocks(self.graph, seeds, node_time, self.fanouts, times=self.times,
+                                          time_form=self.time_form, strategy=self.temporal_strategy, seed=key,
+                                          excluded=excluded)
+        if excluded is not None:  # static graph: every neighbour eligible at time 0
+            return sample_temporal_blocks(self.graph, seeds, torch.zeros_like(seeds, dtype=torch.int64),
+                                          self.fanouts, times=self._exclusion[2], time_form="node",
+                                          strategy="uniform", seed=key, excluded=excluded)
+        return self.graph.sample_blocks(seeds, self.fanouts, seed=key, replace=self.replace)
 
     def batch(self, input_id: torch.Tensor, *, epoch: int = 0, index: int = 0) -> LinkBatch:
         """The batch of the seed edges at positions ``input_id`` (CPU int64), keyed by
@@ -416,12 +488,10 @@ class LinkNeighborLoader:
         time = None if self.edge_label_time is None else self.edge_label_time[input_id].to(device)
         seeds, node_time, fields = link_seeds(src, dst, num_pos, self.neg, neg_src, neg_dst, label, time)
         seeds = seeds.to(dtype)
-        if self.times is not None:
-            blocks = sample_temporal_blocks(graph, seeds, node_time, self.fanouts, times=self.times,
-                                            time_form=self.time_form, strategy=self.temporal_strategy,
-                                            seed=key)
-        else:
-            blocks = graph.sample_blocks(seeds, self.fanouts, seed=key, replace=self.replace)
+        excluded = None
+        if self._exclusion is not None:
+            excluded = _excluded_of(self._exclusion[0], self._exclusion[1], input_id).to(device)
+        blocks = self._blocks(seeds, node_time, key, excluded)
         n_id = blocks[-1].src_nodes
         x = None
         if isinstance(self.table, Table):

@@ -9,7 +9,7 @@ import pytest
 import torch
 
 import gnndirect_torch as gd
-from gnndirect_torch.link import out_neighbour_csr
+from gnndirect_torch.link import out_neighbour_csr, seed_edge_ids
 from conftest import INDEX_DTYPES, cuda, random_csr
 
 pytestmark = pytest.mark.usefixtures("_extension")
@@ -430,6 +430,63 @@ def test_link_loader_temporal(seed, strategy):
         assert _blocks_as_lists(batch.blocks) == [tuple(r) for r in ref]
 
 
+def _brute_seed_edge_ids(indptr, indices, src, dst, reverse):
+    """Positions e of dst's list storing src (and of src's list storing dst with reverse)."""
+    ip, ix = indptr.tolist(), indices.tolist()
+    pairs = [(src, dst)] + ([(dst, src)] if reverse else [])
+    return sorted(e for u, v in pairs for e in range(ip[v], ip[v + 1]) if ix[e] == u)
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_seed_edge_ids_match_brute_force(seed, reverse):
+    torch.manual_seed(seed)
+    edge_index = torch.randint(0, 60, (2, 900))  # parallel edges and self loops on purpose
+    graph = gd.Graph.from_edge_index(edge_index, 60, device="cpu")
+    seeds = torch.cat([edge_index[:, :50], torch.randint(0, 60, (2, 50))], 1)  # existing and random pairs
+    ptr, ids = seed_edge_ids(graph, seeds, reverse=reverse)
+    assert ptr.numel() == 101 and ptr[0] == 0
+    for k in range(100):
+        got = sorted(ids[ptr[k]:ptr[k + 1]].tolist())
+        assert got == _brute_seed_edge_ids(graph.indptr, graph.indices, int(seeds[0, k]), int(seeds[1, k]),
+                                           reverse), k
+    assert all(ptr[k + 1] > ptr[k] for k in range(50)), "every existing seed edge matches a stored edge"
+
+
+@pytest.mark.parametrize("exclude", ["self", "reverse"])
+@pytest.mark.parametrize("temporal", [False, True])
+def test_link_loader_excludes_seed_edges(seed, exclude, temporal):
+    torch.manual_seed(seed)
+    edge_index = torch.randint(0, 120, (2, 1500))
+    edge_index = torch.cat([edge_index, edge_index.flip(0)], 1)  # undirected: both directions stored
+    graph = gd.Graph.from_edge_index(edge_index, 120, device="cpu")
+    label_edges = edge_index[:, :256]
+    kw = {}
+    if temporal:
+        kw = dict(edge_time=torch.randint(0, 50, (graph.num_edges,)), edge_label_time=torch.randint(25, 50, (256,)))
+    loader = gd.LinkNeighborLoader(graph, None, label_edges, neg_sampling="binary", fanouts=[6, 4], batch_size=64,
+                                   shuffle=True, seed=seed, exclude=exclude, **kw)
+    for batch in loader:
+        pos = label_edges[:, batch.input_id]
+        banned = sorted({e for k in range(pos.size(1)) for e in _brute_seed_edge_ids(
+            graph.indptr, graph.indices, int(pos[0, k]), int(pos[1, k]), exclude == "reverse")})
+        sampled = set(torch.cat([b.edge_ids for b in batch.blocks]).tolist())
+        assert not sampled & set(banned), "an excluded seed edge was sampled"
+        seeds = batch.n_id[:batch.num_seed_nodes].tolist()
+        if temporal:
+            times, node_form, when = kw["edge_time"], False, batch.seed_node_time.tolist()
+        else:  # a static graph samples as the temporal sampler at node times 0
+            times, node_form, when = torch.zeros(120, dtype=torch.int64), True, [0] * len(seeds)
+        ref = ref_temporal_blocks(graph.indptr, graph.indices, seeds, when, [6, 4], times, node_form, False,
+                                  batch.sampling_seed, excluded=banned)
+        assert _blocks_as_lists(batch.blocks) == [tuple(r) for r in ref]
+    # Without exclusion the seed edges do get sampled (the check above can fail).
+    plain = gd.LinkNeighborLoader(graph, None, label_edges, fanouts=[10**4], batch_size=256, **kw)
+    batch = next(iter(plain))
+    own = _brute_seed_edge_ids(graph.indptr, graph.indices, int(label_edges[0, 0]), int(label_edges[1, 0]), False)
+    if not temporal:
+        assert set(own) <= set(batch.blocks[0].edge_ids.tolist())
+
+
 def test_link_loader_bad_input():
     edge_index, graph, x = _link_setup()
     with pytest.raises(ValueError, match="amount"):
@@ -443,6 +500,10 @@ def test_link_loader_bad_input():
                               edge_label_time=torch.zeros(1500, dtype=torch.int64))
     with pytest.raises(ValueError, match="triplet"):
         gd.LinkNeighborLoader(graph, x, edge_index, torch.ones(1500), neg_sampling="triplet", fanouts=[2])
+    with pytest.raises(ValueError, match="exclude must be"):
+        gd.LinkNeighborLoader(graph, x, edge_index, fanouts=[2], exclude="reverse_id")
+    with pytest.raises(ValueError, match="replace=False"):
+        gd.LinkNeighborLoader(graph, x, edge_index, fanouts=[2], exclude="self", replace=True)
 
 
 # --- GPU: CUDA equals CPU bit for bit -------------------------------------------------------
@@ -524,6 +585,24 @@ def test_link_loader_cuda_equals_cpu(seed, neg, temporal):
             continue
         assert _blocks_as_lists([_cpu_block(b) for b in q.blocks]) == _blocks_as_lists(p.blocks)
         assert torch.equal(p.x, q.x.cpu()) and torch.equal(p.seed_node_time, q.seed_node_time.cpu())
+
+
+@cuda
+@pytest.mark.parametrize("exclude", ["self", "reverse"])
+@pytest.mark.parametrize("placement", ["device", "registered"])
+def test_link_loader_exclusion_cuda_equals_cpu(seed, exclude, placement):
+    torch.manual_seed(seed)
+    edge_index = torch.randint(0, 3000, (2, 15000))
+    edge_index = torch.cat([edge_index, edge_index.flip(0)], 1)
+    cpu_graph = gd.Graph.from_edge_index(edge_index, 3000, device="cpu")
+    gpu_graph = gd.Graph.from_edge_index(edge_index, 3000, placement=placement)
+    a = gd.LinkNeighborLoader(cpu_graph, None, edge_index[:, :2048], neg_sampling="binary", fanouts=[8, 4],
+                              batch_size=512, shuffle=True, seed=seed, exclude=exclude)
+    b = gd.LinkNeighborLoader(gpu_graph, None, edge_index[:, :2048], neg_sampling="binary", fanouts=[8, 4],
+                              batch_size=512, shuffle=True, seed=seed, exclude=exclude)
+    for p, q in zip(a, b):
+        assert torch.equal(p.input_id, q.input_id)
+        assert _blocks_as_lists([_cpu_block(blk) for blk in q.blocks]) == _blocks_as_lists(p.blocks)
 
 
 def _cpu_block(b):
