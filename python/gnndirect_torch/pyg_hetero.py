@@ -20,7 +20,7 @@ Batches are ``HeteroData`` with, per node type, the stored attributes of its sam
 (``n_id``, ``num_sampled_nodes``), and per edge type ``edge_index`` (row = local src id, col =
 local dst id, hop by hop), ``e_id`` and ``num_sampled_edges``; the seed type has ``batch_size``.
 PyG's ``LinkNeighborLoader((fs, gs), num_neighbors, edge_label_index=(edge_type, pairs),
-neg_sampling="binary", link_sampler=sampler)`` runs over the same sampler (sample_from_edges).
+neg_sampling="binary", neighbor_sampler=sampler)`` runs over the same sampler (sample_from_edges).
 """
 
 from __future__ import annotations

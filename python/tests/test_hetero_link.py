@@ -326,7 +326,7 @@ def test_pyg_link_neighbor_loader_over_gnndirect_stores_cpu(seed, neg):
     keys = GnnDirectHeteroSampler(sampler.graph, num_neighbors, seed=seed)
     pairs = data[WRITES].edge_index
     loader = LinkNeighborLoader((fs, gs), num_neighbors, edge_label_index=(WRITES, pairs), neg_sampling=neg,
-                                batch_size=10, link_sampler=sampler)
+                                batch_size=10, neighbor_sampler=sampler)
     batches = 0
     for batch in loader:
         key = keys._next_seed()
