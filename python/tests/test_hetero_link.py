@@ -168,9 +168,7 @@ def check_link_batch(batch, loader, data, graph, features, num_neighbors):
         else:
             assert torch.equal(label[:num_pos], loader.edge_label[batch.input_id].to(label.dtype))
         assert torch.equal(label[num_pos:], torch.zeros(num_neg, dtype=label.dtype))
-        ends = {src_t: batch.src.cpu().tolist(), dst_t: batch.dst.cpu().tolist()}
-        if src_t == dst_t:
-            ends = {src_t: ends[src_t] + batch.dst.cpu().tolist()}
+        src_ends, dst_ends = batch.src.cpu().tolist(), batch.dst.cpu().tolist()
     else:  # triplet
         amount = int(loader.neg.amount)
         assert torch.equal(nodes[src_t][batch.src_index.cpu()], positives[0])
@@ -178,9 +176,9 @@ def check_link_batch(batch, loader, data, graph, features, num_neighbors):
         neg_dst = nodes[dst_t][batch.dst_neg_index.cpu().view(-1)]
         assert torch.equal(neg_dst, batch.dst[num_pos:].cpu())
         assert batch.dst_neg_index.numel() == amount * num_pos
-        ends = {src_t: positives[0].tolist(), dst_t: batch.dst.cpu().tolist()}
-        if src_t == dst_t:
-            ends = {src_t: ends[src_t] + batch.dst.cpu().tolist()}
+        src_ends, dst_ends = positives[0].tolist(), batch.dst.cpu().tolist()
+    # one list for both endpoints when src and dst type are one type
+    ends = {src_t: src_ends + dst_ends} if src_t == dst_t else {src_t: src_ends, dst_t: dst_ends}
     assert int(batch.src.min()) >= 0 and int(batch.src.max()) < NODE_COUNTS[src_t]
     assert int(batch.dst.min()) >= 0 and int(batch.dst.max()) < NODE_COUNTS[dst_t]
     # seeds per type: the distinct endpoints, sorted, first in the type's list
@@ -355,3 +353,19 @@ def test_pyg_link_neighbor_loader_over_gnndirect_stores_cpu(seed, neg):
             assert torch.equal(batch[e].edge_index, torch.stack([row[e], col[e]])), e
         batches += 1
     assert batches == -(-pairs.size(1) // 10)
+
+
+def test_opcheck_sample_typed_blocks_multi_cpu(seed):
+    """Schema, fake kernel and dispatch of the multi-type op on CPU tensors."""
+    from gnndirect_torch.hetero import _load
+    data = random_hetero_data(seed)
+    graph = cpu_graph(data)
+    _load()
+    src_types, dst_types, counts = graph._types()
+    seeds = [torch.randint(0, n, (4,)) if t in ("paper", "author") else torch.empty(0, dtype=torch.int64)
+             for t, n in graph.num_nodes.items()]
+    fanouts = [f for _ in graph.edge_types for f in (3, 2)]
+    torch.library.opcheck(torch.ops.gnndirect.sample_typed_blocks_multi.default,
+                          ([graph.graphs[e].indptr for e in graph.edge_types],
+                           [graph.graphs[e].indices for e in graph.edge_types], src_types, dst_types, counts, seeds,
+                           fanouts, graph.max_degrees, seed, False, True, 1))
