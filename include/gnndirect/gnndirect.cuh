@@ -28,6 +28,7 @@
 #include <gnndirect/core/table_view.hpp>
 #include <gnndirect/core/typed_graph_view.hpp>
 #include <gnndirect/core/typed_schema.hpp>
+#include <gnndirect/core/typed_seeds_view.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/core/wait_mode.hpp>
 #include <gnndirect/core/workspace.hpp>

@@ -36,6 +36,7 @@ from ._options import PipelineOptions
 from .loader import NeighborLoader
 from .hetero_loader import HeteroBatch, HeteroNeighborLoader
 from .link import LinkBatch, LinkNeighborLoader, NegativeSampling, sample_negatives, sample_temporal_blocks
+from .hetero_link import HeteroLinkBatch, HeteroLinkNeighborLoader, sample_typed_negatives
 
 __all__ = [
     "PLACEMENTS", "__version__", "gather", "scatter", "sample_neighbors", "sample_blocks",
@@ -43,4 +44,5 @@ __all__ = [
     "empty", "host_memory_info",
     "NeighborLoader", "HeteroNeighborLoader", "HeteroBatch", "PipelineOptions", "Batch", "Block", "blocks_from_pyg",
     "LinkNeighborLoader", "LinkBatch", "NegativeSampling", "sample_negatives", "sample_temporal_blocks",
+    "HeteroLinkNeighborLoader", "HeteroLinkBatch", "sample_typed_negatives",
 ]

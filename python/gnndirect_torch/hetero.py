@@ -62,6 +62,21 @@ def _load() -> None:
                     seeds.new_empty((edges,), dtype=indptrs[0].dtype)]
         return out
 
+    @torch.library.register_fake("gnndirect::sample_typed_blocks_multi")
+    def _sample_typed_blocks_multi_fake(indptrs, indices, src_types, dst_types, num_nodes, seeds, fanouts,
+                                        max_degrees, seed=0, replace=False, check=True, threads=0):
+        ctx = torch.library.get_ctx()
+        layers = len(fanouts) // len(indptrs)
+        like = seeds[0]
+        out = [torch.empty((len(num_nodes), layers + 1), dtype=torch.int64)]
+        out += [like.new_empty((ctx.new_dynamic_size(),), dtype=indices[0].dtype) for _ in num_nodes]
+        for _ in range(layers * len(indptrs)):
+            edges = ctx.new_dynamic_size()
+            out += [like.new_empty((ctx.new_dynamic_size(min=1),), dtype=torch.int64),  # num_dst + 1
+                    like.new_empty((edges,), dtype=indices[0].dtype),
+                    like.new_empty((edges,), dtype=indptrs[0].dtype)]
+        return out
+
     _fake_registered = True
 
 
@@ -131,12 +146,21 @@ class TypedBlocks:
     the nodes each layer added (earlier layers first); every type's list is its feature rows to
     gather. ``counts[t]``: its length before layer 0, then after each layer. ``layers[l][e]``:
     edge type e's :class:`RelationBlock` at layer l (seeds side first).
+
+    Seeds of several types (a dict, e.g. link seeds): ``seed_type`` is None, ``batch_size`` the
+    seeds of all types, and ``num_seeds[t]`` (also set for one seed type) type t's seeds, the
+    first ``num_seeds[t]`` entries of ``nodes[t]``.
     """
-    seed_type: str
+    seed_type: Optional[str]
     batch_size: int
     nodes: Dict[str, torch.Tensor]
     counts: Dict[str, List[int]]
     layers: List[Dict[EdgeType, RelationBlock]]
+    num_seeds: Dict[str, int] = None  # type: ignore[assignment]
+
+    def __post_init__(self):
+        if self.num_seeds is None:
+            self.num_seeds = {t: (self.batch_size if t == self.seed_type else 0) for t in self.nodes}
 
     def num_sampled_nodes(self) -> Dict[str, List[int]]:
         """Per node type, PyG's hop counts: the seeds (0 for other types), then each layer's new
@@ -448,8 +472,8 @@ class HeteroGraph:
         """dtype of the node ids (seeds are converted to it)."""
         return self.graphs[self.edge_types[0]].indices.dtype
 
-    def sample_typed_blocks(self, seed_type: str, seeds: torch.Tensor, num_neighbors, **kwargs) -> TypedBlocks:
-        """See :func:`sample_typed_blocks`."""
+    def sample_typed_blocks(self, seed_type, seeds=None, num_neighbors=None, **kwargs) -> TypedBlocks:
+        """See :func:`sample_typed_blocks` (``seed_type`` may be a ``{node_type: seeds}`` dict)."""
         return sample_typed_blocks(self, seed_type, seeds, num_neighbors, **kwargs)
 
     def __repr__(self) -> str:
@@ -457,14 +481,36 @@ class HeteroGraph:
                 f"device={self.device})")
 
 
-def sample_typed_blocks(graph: HeteroGraph, seed_type: str, seeds: torch.Tensor, num_neighbors, *,
+def _checked_seeds(graph: HeteroGraph, seeds, what: str) -> torch.Tensor:
+    """``seeds`` as a 1-D tensor of the graph's index dtype on its device (CPU graph: CPU seeds)."""
+    if not isinstance(seeds, torch.Tensor) or seeds.dim() != 1:
+        raise ValueError(f"{what} must be a 1-D tensor")
+    if seeds.is_floating_point() or seeds.dtype == torch.bool or seeds.is_complex():
+        raise TypeError(f"{what} must be an integer tensor, got {seeds.dtype}")
+    if graph.device.type == "cpu" and seeds.is_cuda:
+        raise ValueError("the HeteroGraph is on the CPU: pass CPU seeds (or build it on a CUDA device)")
+    return seeds.to(graph.device if graph.device.type == "cuda" else seeds.device, graph.index_dtype)
+
+
+def sample_typed_blocks(graph: HeteroGraph, seed_type, seeds=None, num_neighbors=None, *,
                         default: Optional[Sequence[int]] = None, seed: int = 0, replace: bool = False,
                         check: bool = True, threads: int = 0) -> TypedBlocks:
     """Typed multi-layer sampling (docs/heterogeneous.md "Semantics") from ``seeds`` of
-    ``seed_type``.
+    ``seed_type``, or from seeds of several node types at once.
+
+        sample_typed_blocks(graph, "paper", seeds, fanouts)                  # one seed type
+        sample_typed_blocks(graph, {"author": a, "paper": p}, fanouts)      # per type (link seeds)
+
+    With a dict (pyg-lib's seed dict; what a link batch of edge type (src, rel, dst) seeds:
+    its src and dst endpoints), every named type's node list starts with its seeds, in the
+    given order (repeats kept as separate rows), and those are its frontier at layer 0; types not
+    named have none. Then as with one seed type, which is the dict form with one entry: the same
+    blocks bit for bit.
 
     Args:
-        graph: the :class:`HeteroGraph`.  seed_type: node type of the seeds.
+        graph: the :class:`HeteroGraph`.
+        seed_type: node type of the seeds, or a ``{node_type: 1-D ids}`` dict (then ``seeds`` is
+            left out, or passed as ``num_neighbors`` positionally: ``(graph, seed_dict, fanouts)``).
         seeds: 1-D ids of that type (converted to the graph's index dtype, and moved to a CUDA
             graph's device): the GPU sampler on torch's current stream for a CUDA graph, the
             host reference for a CPU graph (``device="cpu"``).
@@ -476,21 +522,28 @@ def sample_typed_blocks(graph: HeteroGraph, seed_type: str, seeds: torch.Tensor,
         :class:`TypedBlocks` on the graph's device.
     Synchronises the current stream (the sizes).
     Raises:
-        ValueError: an unknown seed type, a bad ``num_neighbors`` (naming the edge type).
+        ValueError: an unknown seed type, a bad ``num_neighbors`` (naming the edge type), seeds
+            that are not 1-D.
         IndexError: a seed outside its type's range ("seeds (node type 'paper')[i] = v ...").
         TypeError: seeds that are not an integer tensor.
     """
     if not isinstance(graph, HeteroGraph):
         raise TypeError(f"graph must be a gnndirect_torch.hetero.HeteroGraph, got {type(graph).__name__}")
+    if isinstance(seed_type, Mapping):
+        if num_neighbors is None:
+            seeds, num_neighbors = None, seeds
+        if seeds is not None:
+            raise TypeError("sample_typed_blocks: with a {node_type: seeds} dict, pass no separate seeds")
+        if num_neighbors is None:
+            raise TypeError("sample_typed_blocks: num_neighbors is required")
+        return _sample_typed_blocks_multi(graph, seed_type, num_neighbors, default=default, seed=seed,
+                                          replace=replace, check=check, threads=threads)
+    if seeds is None or num_neighbors is None:
+        raise TypeError("sample_typed_blocks needs (graph, seed_type, seeds, num_neighbors) or "
+                        "(graph, {node_type: seeds}, num_neighbors)")
     seed_index = graph.node_type_index(seed_type)
     fanouts = graph.fanouts(num_neighbors, default)
-    if not isinstance(seeds, torch.Tensor) or seeds.dim() != 1:
-        raise ValueError("seeds must be a 1-D tensor")
-    if seeds.is_floating_point() or seeds.dtype == torch.bool or seeds.is_complex():
-        raise TypeError(f"seeds must be an integer tensor, got {seeds.dtype}")
-    if graph.device.type == "cpu" and seeds.is_cuda:
-        raise ValueError("the HeteroGraph is on the CPU: pass CPU seeds (or build it on a CUDA device)")
-    seeds = seeds.to(graph.device if graph.device.type == "cuda" else seeds.device, graph.index_dtype)
+    seeds = _checked_seeds(graph, seeds, "seeds")
     graph_tensors = [t for e in graph.edge_types for t in (graph.graphs[e].indptr, graph.graphs[e].indices)]
     _check_fork("gnndirect_torch.sample_typed_blocks", seeds, *graph_tensors)
     src_types, dst_types, counts = graph._types()
@@ -502,7 +555,33 @@ def sample_typed_blocks(graph: HeteroGraph, seed_type: str, seeds: torch.Tensor,
     return _typed_blocks_of(graph, seed_type, seeds.shape[0], flat, len(fanouts[0]))
 
 
-def _typed_blocks_of(graph: HeteroGraph, seed_type: str, batch_size: int, flat, layers: int) -> TypedBlocks:
+def _sample_typed_blocks_multi(graph: HeteroGraph, seeds: Mapping, num_neighbors, *, default, seed, replace,
+                               check, threads) -> TypedBlocks:
+    """The dict form of :func:`sample_typed_blocks` (op sample_typed_blocks_multi)."""
+    per_type = {}
+    for t, ids in seeds.items():
+        graph.node_type_index(t)  # ValueError naming an unknown type
+        per_type[t] = _checked_seeds(graph, ids, f"seeds[{t!r}]")
+    fanouts = graph.fanouts(num_neighbors, default)
+    like = next(iter(per_type.values()), None)
+    empty = torch.empty(0, dtype=graph.index_dtype,
+                        device=graph.device if graph.device.type == "cuda" or like is None else like.device)
+    tensors = [per_type.get(t, empty) for t in graph.node_types]
+    graph_tensors = [t for e in graph.edge_types for t in (graph.graphs[e].indptr, graph.graphs[e].indices)]
+    _check_fork("gnndirect_torch.sample_typed_blocks", *tensors, *graph_tensors)
+    src_types, dst_types, counts = graph._types()
+    flat = graph._run("sample_typed_blocks_multi",
+                      [graph.graphs[e].indptr for e in graph.edge_types],
+                      [graph.graphs[e].indices for e in graph.edge_types],
+                      src_types, dst_types, counts, tensors, [f for fs in fanouts for f in fs],
+                      graph.max_degrees, int(seed), bool(replace), bool(check), int(threads))
+    num_seeds = {t: int(x.shape[0]) for t, x in zip(graph.node_types, tensors)}
+    out = _typed_blocks_of(graph, None, sum(num_seeds.values()), flat, len(fanouts[0]))
+    out.num_seeds = num_seeds
+    return out
+
+
+def _typed_blocks_of(graph: HeteroGraph, seed_type: Optional[str], batch_size: int, flat, layers: int) -> TypedBlocks:
     """The :class:`TypedBlocks` of the op's flat output (see csrc/typed_common.hpp)."""
     types = graph.node_types
     count_rows = flat[0].tolist()

@@ -19,6 +19,8 @@ one edge index per edge type in :class:`~gnndirect_torch.pyg.GnnDirectGraphStore
 Batches are ``HeteroData`` with, per node type, the stored attributes of its sampled nodes
 (``n_id``, ``num_sampled_nodes``), and per edge type ``edge_index`` (row = local src id, col =
 local dst id, hop by hop), ``e_id`` and ``num_sampled_edges``; the seed type has ``batch_size``.
+PyG's ``LinkNeighborLoader((fs, gs), num_neighbors, edge_label_index=(edge_type, pairs),
+neg_sampling="binary", neighbor_sampler=sampler)`` runs over the same sampler (sample_from_edges).
 """
 
 from __future__ import annotations
@@ -29,12 +31,14 @@ import torch
 
 try:
     from torch_geometric.data import FeatureStore, GraphStore
-    from torch_geometric.sampler import BaseSampler, HeteroSamplerOutput, NodeSamplerInput
+    from torch_geometric.sampler import BaseSampler, EdgeSamplerInput, HeteroSamplerOutput, NodeSamplerInput
 except ImportError as _error:  # pragma: no cover - needs torch_geometric
     raise ImportError("gnndirect_torch.pyg_hetero needs torch_geometric (pip install torch_geometric)") from _error
 
 from .hetero import HeteroGraph, _edge_type_name, sample_typed_blocks
-from ._util import sampler_call_key
+from .hetero_link import sample_typed_negatives, typed_link_seeds
+from .link import NegativeSampling
+from ._util import batch_key, sampler_call_key
 
 
 def put_hetero_data(data, feature_store: FeatureStore, graph_store: GraphStore,
@@ -155,7 +159,9 @@ class GnnDirectHeteroSampler(BaseSampler):
         num_nodes: node counts per type for stores whose edge sizes are not set.
     Raises (construction): ValueError / TypeError as :class:`HeteroGraph`,
     :meth:`HeteroGraph.fanouts` and :func:`check_feature_store`.
-    Synchronises the current CUDA stream once per batch. Only ``sample_from_nodes``.
+    Synchronises the current CUDA stream once per batch. ``sample_from_nodes`` (NeighborLoader)
+    and ``sample_from_edges`` (PyG's ``LinkNeighborLoader`` over the stores: seeds of both
+    endpoint types of the seed edge type).
     """
 
     def __init__(self, data, num_neighbors, *, default: Optional[Sequence[int]] = None, replace: bool = False,
@@ -209,9 +215,46 @@ class GnnDirectHeteroSampler(BaseSampler):
                                      seed=self._next_seed(), replace=self.replace)
         return hetero_sampler_output(blocks, index)
 
-    def sample_from_edges(self, index, neg_sampling=None):
-        """Not supported (link prediction)."""
-        raise NotImplementedError("GnnDirectHeteroSampler.sample_from_edges is not implemented")
+    def sample_from_edges(self, index: EdgeSamplerInput, neg_sampling=None) -> HeteroSamplerOutput:
+        """Samples the typed blocks of the seed edges ``index`` (of edge type
+        ``index.input_type``) and their negatives, as PyG's hetero ``edge_sample`` lays them out
+        (non-disjoint; gnndirect_torch.hetero_link): negatives of the edge type's endpoint types
+        (:func:`~gnndirect_torch.hetero_link.sample_typed_negatives`, keyed per batch), the
+        distinct endpoints of each type sorted as its seeds, one typed sample seeded with both.
+        ``metadata``: (input_id, edge_label_index, edge_label, None) for binary or no negatives,
+        (input_id, src_index, dst_pos_index, dst_neg_index, None) for triplet, what PyG's
+        ``LinkLoader`` puts on the batch.
+
+        Raises:
+            ValueError: no or an unknown input edge type, seed times (temporal sampling is not
+                supported here), a bad ``neg_sampling``.
+            IndexError: a seed id outside its type's range (naming the type).
+        """
+        if index.input_type is None:
+            raise ValueError("GnnDirectHeteroSampler needs typed seed edges (edge_label_index=(edge_type, ...)); "
+                             "use GnnDirectSampler for homogeneous graphs")
+        if index.time is not None:
+            raise ValueError("GnnDirectHeteroSampler.sample_from_edges: seed times (temporal link sampling) are "
+                             "not supported")
+        edge_type = self.graph.edge_type(index.input_type)
+        neg = NegativeSampling.cast(neg_sampling)
+        src, dst = index.row.cpu().to(torch.int64), index.col.cpu().to(torch.int64)
+        key = self._next_seed()
+        neg_src = neg_dst = None
+        if neg is not None:
+            neg_src, neg_dst, _ = sample_typed_negatives(self.graph, edge_type, src, dst, mode=neg.mode,
+                                                         amount=neg.amount, seed=batch_key(key, 1))
+        label = None if index.label is None else index.label.cpu()
+        seeds, fields = typed_link_seeds(edge_type, src, dst, src.numel(), neg, neg_src, neg_dst, label)
+        blocks = sample_typed_blocks(self.graph, seeds, self.num_neighbors, default=self.default, seed=key,
+                                     replace=self.replace)
+        node, row, col, edge, nodes, edges = blocks.to_pyg()
+        if neg is None or neg.mode == "binary":
+            metadata = (index.input_id, fields["edge_label_index"], fields["edge_label"], None)
+        else:
+            metadata = (index.input_id, fields["src_index"], fields["dst_pos_index"], fields["dst_neg_index"], None)
+        return HeteroSamplerOutput(node=node, row=row, col=col, edge=edge, batch=None, num_sampled_nodes=nodes,
+                                   num_sampled_edges=edges, metadata=metadata)
 
 
 def hetero_sampler_output(blocks, index: Optional[NodeSamplerInput] = None) -> HeteroSamplerOutput:

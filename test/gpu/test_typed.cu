@@ -3,7 +3,9 @@
 // placements (HBM and host memory), with one sampler for all relations, weighted draws and a
 // per-relation sampler list; outputs poisoned first, nothing written past the valid node
 // prefixes; a CUDA graph captured once and replayed with new seeds; bad seeds raised by
-// sample_typed_blocks_check; the typed preparer under batch_scheduler (blocks, features of
+// sample_typed_blocks_check; the multi-type seed form (link seeds of several node types) against
+// the reference, captured and replayed, with its bad seeds and views named, and the one-type form
+// equal to it; the typed preparer under batch_scheduler (blocks, features of
 // every node type with a table from its own table and placement, labels), and its bad input.
 #include <doctest/doctest.h>
 
@@ -245,6 +247,224 @@ TEST_CASE("sample_typed_blocks: bad seeds and bad outputs are named")
                                                      gd::uniform_sampler{1}, gd::sampling_policy{}, small,
                                                      storage.workspace()),
                        doctest::Contains("layer 1 relation 2"), gd::invalid_argument);
+}
+
+namespace {
+
+/// Per-type seeds on the host and on the device, and their views (a type may have none).
+template <class Index>
+struct typed_seed_set {
+  std::vector<std::vector<Index>> host;
+  std::vector<gd::buffer<Index>> device;
+  gd::typed_seeds_view<Index> host_view() const
+  {
+    std::vector<const Index*> p;
+    std::vector<std::int64_t> n;
+    for (auto const& h : host) {
+      p.push_back(h.empty() ? nullptr : h.data());
+      n.push_back(static_cast<std::int64_t>(h.size()));
+    }
+    return gd::typed_seeds_of(p, n);
+  }
+  gd::typed_seeds_view<Index> device_view() const
+  {
+    std::vector<const Index*> p;
+    std::vector<std::int64_t> n;
+    for (std::size_t t = 0; t < host.size(); ++t) {
+      p.push_back(host[t].empty() ? nullptr : device[t].data());
+      n.push_back(static_cast<std::int64_t>(host[t].size()));
+    }
+    return gd::typed_seeds_of(p, n);
+  }
+};
+
+/// Link-style seeds: `counts[t]` ids of type t with repeats (0: none), copied to the device.
+template <class Offset, class Index>
+typed_seed_set<Index> make_typed_seeds(std::mt19937_64& rng, const gd::host_typed_graph<Offset, Index>& g,
+                                       const std::vector<std::int64_t>& counts)
+{
+  typed_seed_set<Index> out;
+  for (std::size_t t = 0; t < counts.size(); ++t) {
+    out.host.push_back(counts[t] == 0 ? std::vector<Index>{}
+                                      : seeds_with_repeats<Index>(rng, counts[t], g.num_nodes[t]));
+    out.device.push_back(to_buffer(out.host.back()));
+  }
+  return out;
+}
+
+template <class Offset, class Index, class Samplers>
+void run_and_compare_typed_seeds(const typed_pair<Offset, Index>& g, const typed_seed_set<Index>& seeds,
+                                 const gd::typed_fanouts& fanouts, const Samplers& samplers,
+                                 const std::vector<std::int64_t>& capacity)
+{
+  stream_guard s;
+  gd::sample_typed_blocks_buffers<Offset, Index> const storage(g.device.view(), capacity, fanouts, s.stream);
+  poison(storage.view(), s.stream);
+  gd::sample_typed_blocks_async(s.stream, g.device.view(), seeds.device_view(), fanouts, samplers,
+                                gd::sampling_policy{}, storage.view(), storage.workspace());
+  gd::sample_typed_blocks_check(s.stream, storage.workspace(), g.device.view(), seeds.device_view(),
+                                static_cast<std::size_t>(fanouts.num_layers()));
+  check_equal(storage, s.stream,
+              gd::host::sample_typed_blocks_reference(g.host.view(), seeds.host_view(), fanouts, samplers));
+}
+
+}  // namespace
+
+TEST_CASE("sample_typed_blocks_async, seeds of several types (link seeds), equals the host reference")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  typed_pair<std::int64_t, std::int32_t> const g(seed, true);
+  auto const& schema = g.host.schema;
+  int const paper = schema.node_type("paper");
+  int const author = schema.node_type("author");
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(schema.num_node_types()), 0);
+  counts[static_cast<std::size_t>(paper)] = 53;   // a link's dst endpoints
+  counts[static_cast<std::size_t>(author)] = 31;  // its src endpoints
+  counts[static_cast<std::size_t>(schema.node_type("field_of_study"))] = 7;
+  auto const seeds = make_typed_seeds(rng, g.host, counts);
+  std::vector<std::int64_t> capacity = counts;  // larger than used for some types
+  capacity[static_cast<std::size_t>(paper)] += 20;
+  capacity[static_cast<std::size_t>(schema.node_type("institution"))] = 5;
+  auto const fanouts = gd::typed_fanouts_of(schema, std::vector<int>{10, 5, 3});
+  SUBCASE("uniform") { run_and_compare_typed_seeds(g, seeds, fanouts, gd::uniform_sampler{rng()}, capacity); }
+  SUBCASE("weighted") { run_and_compare_typed_seeds(g, seeds, fanouts, gd::weighted_sampler{rng()}, counts); }
+  SUBCASE("a sampler type per relation, a dict with 0 and -1")
+  {
+    gd::per_relation_samplers<gd::uniform_sampler, gd::uniform_with_replacement_sampler, gd::weighted_sampler> const
+      samplers{{gd::uniform_sampler{rng()}, gd::uniform_with_replacement_sampler{rng()}, gd::weighted_sampler{rng()}},
+               {2, 1, 0, 2, 1, 0, 2, 1}};
+    auto const dict = gd::typed_fanouts_of(schema, {{{"author", "writes", "paper"}, {-1, 2}},
+                                                    {{"paper", "cites", "paper"}, {0, 4}}},
+                                           {4, 3});
+    run_and_compare_typed_seeds(g, seeds, dict, samplers, capacity);
+  }
+  SUBCASE("no seeds of any type")
+  {
+    std::vector<std::int64_t> const none(counts.size(), 0);
+    run_and_compare_typed_seeds(g, make_typed_seeds(rng, g.host, none), fanouts, gd::uniform_sampler{rng()}, capacity);
+  }
+  SUBCASE("the one-type form is the multi-type form with one type's seeds")
+  {
+    auto const p = seeds_with_repeats<std::int32_t>(rng, 45, g.host.num_nodes[static_cast<std::size_t>(paper)]);
+    gd::uniform_sampler const sampler{rng()};
+    auto const expected = gd::host::sample_typed_blocks_reference(g.host.view(), paper, p.data(), 45, fanouts, sampler);
+    auto const d_p = to_buffer(p);
+    stream_guard s;
+    gd::sample_typed_blocks_buffers<std::int64_t, std::int32_t> const one(g.device.view(), paper, 45, fanouts, s.stream);
+    poison(one.view(), s.stream);
+    gd::sample_typed_blocks_async(s.stream, g.device.view(), paper, d_p.data(), 45, fanouts, sampler,
+                                  gd::sampling_policy{}, one.view(), one.workspace());
+    gd::sample_typed_blocks_check(s.stream, one.workspace(), g.device.view(), paper, 3);
+    check_equal(one, s.stream, expected);
+    std::vector<std::int64_t> only(counts.size(), 0);
+    only[static_cast<std::size_t>(paper)] = 45;
+    gd::sample_typed_blocks_buffers<std::int64_t, std::int32_t> const multi(g.device.view(), only, fanouts, s.stream);
+    CHECK(multi.bounds().nodes == one.bounds().nodes);
+    poison(multi.view(), s.stream);
+    auto const view = gd::typed_seeds_of<std::int32_t>(schema.num_node_types(), paper, d_p.data(), 45);
+    gd::sample_typed_blocks_async(s.stream, g.device.view(), view, fanouts, sampler, gd::sampling_policy{},
+                                  multi.view(), multi.workspace());
+    gd::sample_typed_blocks_check(s.stream, multi.workspace(), g.device.view(), view, 3);
+    check_equal(multi, s.stream, expected);
+  }
+}
+
+TEST_CASE("sample_typed_blocks_async, seeds of several types, captured once and replayed with new seeds")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  typed_pair<std::int64_t, std::int64_t> const g(seed, false);
+  auto const& schema = g.host.schema;
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(schema.num_node_types()), 0);
+  counts[static_cast<std::size_t>(schema.node_type("paper"))] = 40;
+  counts[static_cast<std::size_t>(schema.node_type("author"))] = 24;
+  auto const fanouts = gd::typed_fanouts_of(schema, std::vector<int>{6, 3});
+  stream_guard s;
+  gd::sample_typed_blocks_buffers<std::int64_t, std::int64_t> const storage(g.device.view(), counts, fanouts, s.stream);
+  auto seeds = make_typed_seeds(rng, g.host, counts);  // the device arrays the capture reads
+  gd::uniform_sampler const sampler{rng()};
+  cudaGraph_t graph{};
+  gnndirect::test::capture_result const census = gnndirect::test::capture_census(
+    s.stream,
+    [&](cudaStream_t st) {
+      gd::sample_typed_blocks_async(st, g.device.view(), seeds.device_view(), fanouts, sampler,
+                                    gd::sampling_policy{}, storage.view(), storage.workspace());
+    },
+    &graph);
+  REQUIRE_FALSE(census.error);
+  CHECK(census.kernels > 0);
+  cudaGraphExec_t exec{};
+  GNNDIRECT_CUDA_TRY(cudaGraphInstantiate(&exec, graph, 0));
+  for (int round = 0; round < 2; ++round) {
+    CAPTURE(round);
+    auto const fresh = make_typed_seeds(rng, g.host, counts);
+    for (std::size_t t = 0; t < counts.size(); ++t) {
+      seeds.host[t] = fresh.host[t];
+      if (counts[t] == 0) { continue; }
+      GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(seeds.device[t].data(), fresh.host[t].data(), seeds.device[t].bytes(),
+                                         cudaMemcpyHostToDevice, s.stream));
+    }
+    poison(storage.view(), s.stream);
+    GNNDIRECT_CUDA_TRY(cudaGraphLaunch(exec, s.stream));
+    gd::sample_typed_blocks_check(s.stream, storage.workspace(), g.device.view(), seeds.device_view(), 2);
+    check_equal(storage, s.stream,
+                gd::host::sample_typed_blocks_reference(g.host.view(), seeds.host_view(), fanouts, sampler));
+  }
+  GNNDIRECT_CUDA_TRY(cudaGraphExecDestroy(exec));
+  GNNDIRECT_CUDA_TRY(cudaGraphDestroy(graph));
+}
+
+TEST_CASE("sample_typed_blocks_async, seeds of several types: bad seeds and bad views are named")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  typed_pair<std::int64_t, std::int32_t> const g(seed, false);
+  auto const& schema = g.host.schema;
+  int const paper = schema.node_type("paper");
+  int const author = schema.node_type("author");
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(schema.num_node_types()), 0);
+  counts[static_cast<std::size_t>(paper)] = 3;
+  counts[static_cast<std::size_t>(author)] = 4;
+  auto const fanouts = gd::typed_fanouts_of(schema, std::vector<int>{3, 2});
+  stream_guard s;
+  gd::sample_typed_blocks_buffers<std::int64_t, std::int32_t> const storage(g.device.view(), counts, fanouts, s.stream);
+  auto seeds = make_typed_seeds(rng, g.host, counts);
+  auto const authors = static_cast<std::int32_t>(g.host.num_nodes[static_cast<std::size_t>(author)]);
+  seeds.host[static_cast<std::size_t>(author)] = {0, 1, 2, authors};  // the paper seeds are fine
+  seeds.device[static_cast<std::size_t>(author)] = to_buffer(seeds.host[static_cast<std::size_t>(author)]);
+  gd::sample_typed_blocks_async(s.stream, g.device.view(), seeds.device_view(), fanouts, gd::uniform_sampler{1},
+                                gd::sampling_policy{}, storage.view(), storage.workspace());
+  try {
+    gd::sample_typed_blocks_check(s.stream, storage.workspace(), g.device.view(), seeds.device_view(), 2);
+    FAIL("no exception for a seed outside its type");
+  } catch (const gd::index_out_of_range& e) {
+    CHECK(e.position() == 3);
+    CHECK(e.value() == authors);
+    CHECK(std::string(e.what()).find("seeds (node type " + std::to_string(author) + ")") != std::string::npos);
+  }
+  auto short_view = seeds.device_view();
+  short_view.num_node_types = 2;
+  CHECK_THROWS_WITH_AS(gd::sample_typed_blocks_async(s.stream, g.device.view(), short_view, fanouts,
+                                                     gd::uniform_sampler{1}, gd::sampling_policy{}, storage.view(),
+                                                     storage.workspace()),
+                       doctest::Contains("seeds for 2 node types, the graph has 4"), gd::invalid_argument);
+  std::string const null_message = "null seeds of node type " + std::to_string(author);
+  std::string const paper_message = "node type " + std::to_string(paper);
+  auto null_view = seeds.device_view();
+  null_view.seeds[author] = nullptr;
+  CHECK_THROWS_WITH_AS(gd::sample_typed_blocks_async(s.stream, g.device.view(), null_view, fanouts,
+                                                     gd::uniform_sampler{1}, gd::sampling_policy{}, storage.view(),
+                                                     storage.workspace()),
+                       doctest::Contains(null_message.c_str()), gd::invalid_argument);
+  auto more = seeds.device_view();
+  more.counts[paper] = 9;  // past the buffers' capacity for papers
+  CHECK_THROWS_WITH_AS(gd::sample_typed_blocks_async(s.stream, g.device.view(), more, fanouts, gd::uniform_sampler{1},
+                                                     gd::sampling_policy{}, storage.view(), storage.workspace()),
+                       doctest::Contains(paper_message.c_str()), gd::invalid_argument);
 }
 
 TEST_CASE("typed_preparer under batch_scheduler: blocks, per-type features and labels")

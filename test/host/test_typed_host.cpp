@@ -322,3 +322,257 @@ TEST_CASE("typed reference: relation 0 draws what the homogeneous sampler draws 
   CHECK(gd::typed_random_layer(0, 1) == 65536);
   CHECK(gd::typed_random_layer(2, 3) == 2 + 3 * 65536);
 }
+
+namespace {
+
+/// An independent typed sampler for fanout -1 (every neighbour, in list order): plain BFS over
+/// relations in schema order, lists seeded per type; returns per type its node list and counts,
+/// and per layer per relation (offsets, local indices, edge ids).
+struct bfs_result {
+  std::vector<std::vector<index_t>> nodes;
+  std::vector<std::vector<std::int64_t>> counts;
+  std::vector<std::vector<std::vector<std::int64_t>>> offsets;  // [l][r]
+  std::vector<std::vector<std::vector<index_t>>> indices;       // [l][r]
+  std::vector<std::vector<std::vector<offset_t>>> edge_ids;     // [l][r]
+};
+
+bfs_result typed_bfs_all(const gd::host_typed_graph<offset_t, index_t>& g,
+                         const std::vector<std::vector<index_t>>& seeds, int layers)
+{
+  auto const types = seeds.size();
+  bfs_result out;
+  out.nodes = seeds;
+  out.counts.resize(types);
+  std::vector<std::vector<index_t>> frontier = seeds;
+  for (std::size_t t = 0; t < types; ++t) { out.counts[t].push_back(static_cast<std::int64_t>(seeds[t].size())); }
+  auto local_of = [&](std::size_t t, index_t id) -> std::int64_t {
+    auto const& list = out.nodes[t];
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (list[i] == id) { return static_cast<std::int64_t>(i); }
+    }
+    return -1;
+  };
+  for (int l = 0; l < layers; ++l) {
+    out.offsets.emplace_back();
+    out.indices.emplace_back();
+    out.edge_ids.emplace_back();
+    std::vector<std::vector<index_t>> next(types);
+    for (std::size_t r = 0; r < g.relations.size(); ++r) {
+      auto const src = static_cast<std::size_t>(g.schema.src_type(static_cast<int>(r)));
+      auto const dst = static_cast<std::size_t>(g.schema.dst_type(static_cast<int>(r)));
+      auto const& csc = g.relations[r];
+      std::vector<std::int64_t> offsets{0};
+      std::vector<index_t> indices;
+      std::vector<offset_t> edges;
+      for (index_t v : frontier[dst]) {
+        for (offset_t e = csc.indptr[static_cast<std::size_t>(v)]; e < csc.indptr[static_cast<std::size_t>(v) + 1]; ++e) {
+          index_t const u = csc.indices[static_cast<std::size_t>(e)];
+          std::int64_t local = local_of(src, u);
+          if (local < 0) {
+            local = static_cast<std::int64_t>(out.nodes[src].size());
+            out.nodes[src].push_back(u);
+            next[src].push_back(u);
+          }
+          indices.push_back(static_cast<index_t>(local));
+          edges.push_back(e);
+        }
+        offsets.push_back(static_cast<std::int64_t>(indices.size()));
+      }
+      out.offsets.back().push_back(offsets);
+      out.indices.back().push_back(indices);
+      out.edge_ids.back().push_back(edges);
+    }
+    frontier = next;
+    for (std::size_t t = 0; t < types; ++t) { out.counts[t].push_back(static_cast<std::int64_t>(out.nodes[t].size())); }
+  }
+  return out;
+}
+
+/// Views of per-type seed vectors.
+gd::typed_seeds_view<index_t> seeds_view(const std::vector<std::vector<index_t>>& seeds)
+{
+  std::vector<const index_t*> p;
+  std::vector<std::int64_t> n;
+  for (auto const& s : seeds) {
+    p.push_back(s.data());
+    n.push_back(static_cast<std::int64_t>(s.size()));
+  }
+  return gd::typed_seeds_of(p, n);
+}
+
+}  // namespace
+
+TEST_CASE("typed seeds view: builders and their errors")
+{
+  std::vector<index_t> const a{1, 2};
+  auto const one = gd::typed_seeds_of<index_t>(3, 1, a.data(), 2);
+  CHECK(one.num_node_types == 3);
+  CHECK(one.count(0) == 0);
+  CHECK(one.count(1) == 2);
+  CHECK(one.of(1) == a.data());
+  CHECK(one.of(2) == nullptr);
+  auto const two = gd::typed_seeds_of<index_t>({a.data(), nullptr}, {2, 0});
+  CHECK(two.num_node_types == 2);
+  CHECK(two.count(0) == 2);
+  expect_message([&] { gd::typed_seeds_of<index_t>(2, 2, a.data(), 1); }, "seed type 2 is no node type");
+  expect_message([&] { gd::typed_seeds_of<index_t>(0, 0, a.data(), 1); }, "0 node types");
+  expect_message([&] { gd::typed_seeds_of<index_t>(2, 0, a.data(), -1); }, "num_seeds must be >= 0");
+  expect_message([&] { gd::typed_seeds_of<index_t>({a.data()}, {2, 0}); }, "1 seed arrays but 2 counts");
+  expect_message([&] { gd::typed_seeds_of<index_t>({a.data(), a.data()}, {2, -3}); },
+                 "node type 1 has -3 seeds");
+  std::vector<const index_t*> many(17, a.data());
+  expect_message([&] { gd::typed_seeds_of<index_t>(many, std::vector<std::int64_t>(17, 1)); }, "17 node types");
+}
+
+TEST_CASE("typed bounds, multi-type seeds: per-type frontiers and the one-type form as a special case")
+{
+  auto const g = handmade();
+  auto const v = g.view();
+  auto const f = gd::typed_fanouts_of(g.schema, std::vector<int>{2, -1});
+  auto const b = gd::sample_typed_blocks_bounds(v, std::vector<std::int64_t>{2, 1}, f);
+  CHECK(b.seed_type == -1);
+  CHECK(b.frontier[0] == std::vector<std::int64_t>{2, 1});
+  CHECK(b.layers[0][0].num_dst == 2);   // writes: paper rows
+  CHECK(b.layers[0][2].num_dst == 1);   // rev_writes: the author seed
+  CHECK(b.layers[0][2].num_edges == 2);
+  CHECK(b.new_nodes[0] == std::vector<std::int64_t>{3, 2});  // papers: 4 cites + 2 rev_writes, capped at 3
+  CHECK(b.nodes == std::vector<std::int64_t>{5, 3});         // 2 + 3 papers; 1 + 2 authors
+  auto const one = gd::sample_typed_blocks_bounds(v, 0, 4, f);
+  auto const multi = gd::sample_typed_blocks_bounds(v, std::vector<std::int64_t>{4, 0}, f);
+  CHECK(one.seed_type == 0);
+  CHECK(one.frontier == multi.frontier);
+  CHECK(one.new_nodes == multi.new_nodes);
+  CHECK(one.nodes == multi.nodes);
+  CHECK(one.fanouts == multi.fanouts);
+  std::vector<index_t> const a{0};
+  auto const view = gd::typed_seeds_of<index_t>({a.data(), a.data()}, {1, 1});
+  CHECK(gd::sample_typed_blocks_bounds(v, view, f).frontier[0] == std::vector<std::int64_t>{1, 1});
+  expect_message([&] { gd::sample_typed_blocks_bounds(v, std::vector<std::int64_t>{1}, f); },
+                 "seed counts for 1 node types, the graph has 2");
+  expect_message([&] { gd::sample_typed_blocks_bounds(v, std::vector<std::int64_t>{1, -1}, f); },
+                 "node type 1 has -1 seeds");
+  auto const short_view = gd::typed_seeds_of<index_t>({a.data()}, {1});
+  expect_message([&] { gd::sample_typed_blocks_bounds(v, short_view, f); }, "seeds for 1 node types, the graph has 2");
+  auto null_view = view;
+  null_view.seeds[1] = nullptr;
+  expect_message([&] { gd::sample_typed_blocks_bounds(v, null_view, f); }, "null seeds of node type 1");
+}
+
+TEST_CASE("typed reference, multi-type seeds: exact on the handmade graph (paper and author seeds)")
+{
+  auto const g = handmade();
+  auto const f = gd::typed_fanouts_of(g.schema, std::vector<int>{-1, -1});
+  std::vector<std::vector<index_t>> const seeds{{1, 1}, {1}};  // a repeated paper seed, one author
+  auto const out = gd::host::sample_typed_blocks_reference(g.view(), seeds_view(seeds), f, gd::uniform_sampler{3}, 1);
+  // Layer 0: paper rows {1, 1}, author rows {1}.
+  //   writes: paper 1 <- {author 1} twice: author 1 is the author seed (local 0).
+  //   cites: paper 1 <- {paper 2} twice: new paper 2 -> local 2.
+  //   rev_writes: author 1 <- {paper 0, paper 1}: new paper 0 -> local 3; paper 1 is local 0.
+  // Layer 1: paper rows {2, 0} (dst_begin 2), no author rows (dst_begin 1).
+  //   writes: paper 2 <- {}; paper 0 <- {author 0 (new, local 1), author 1 (local 0)}.
+  //   cites: paper 2 <- {paper 0 (local 3)}; paper 0 <- {paper 1 (local 0)}.
+  CHECK(out.node_types[0].nodes == std::vector<index_t>{1, 1, 2, 0});
+  CHECK(out.node_types[0].counts == std::vector<std::int64_t>{2, 4, 4});
+  CHECK(out.node_types[1].nodes == std::vector<index_t>{1, 0});
+  CHECK(out.node_types[1].counts == std::vector<std::int64_t>{1, 1, 2});
+  auto const& l0 = out.layers[0];
+  CHECK(l0[0].offsets == std::vector<std::int64_t>{0, 1, 2});
+  CHECK(l0[0].indices == std::vector<index_t>{0, 0});
+  CHECK(l0[0].edge_ids == std::vector<offset_t>{2, 2});
+  CHECK(l0[1].indices == std::vector<index_t>{2, 2});
+  CHECK(l0[1].edge_ids == std::vector<offset_t>{1, 1});
+  CHECK(l0[2].dst_begin == 0);
+  CHECK(l0[2].offsets == std::vector<std::int64_t>{0, 2});
+  CHECK(l0[2].indices == std::vector<index_t>{3, 0});
+  CHECK(l0[2].edge_ids == std::vector<offset_t>{1, 2});
+  auto const& l1 = out.layers[1];
+  CHECK(l1[0].dst_begin == 2);
+  CHECK(l1[0].offsets == std::vector<std::int64_t>{0, 0, 2});
+  CHECK(l1[0].indices == std::vector<index_t>{1, 0});
+  CHECK(l1[1].offsets == std::vector<std::int64_t>{0, 1, 2});
+  CHECK(l1[1].indices == std::vector<index_t>{3, 0});
+  CHECK(l1[1].edge_ids == std::vector<offset_t>{2, 0});
+  CHECK(l1[2].dst_begin == 1);
+  CHECK(l1[2].offsets == std::vector<std::int64_t>{0});
+  SUBCASE("errors name the type")
+  {
+    std::vector<std::vector<index_t>> const bad{{0, 2}, {0, 2}};  // author ids are [0, 2)
+    expect_message([&] { gd::host::sample_typed_blocks_reference(g.view(), seeds_view(bad), f, gd::uniform_sampler{3}, 1); },
+                   "seeds (node type 1)[1] = 2 is out of range [0, 2)");
+    std::vector<std::vector<index_t>> const neg{{-1}, {}};
+    expect_message([&] { gd::host::sample_typed_blocks_reference(g.view(), seeds_view(neg), f, gd::uniform_sampler{3}, 1); },
+                   "seeds (node type 0)[0] = -1 is out of range [0, 3)");
+    std::vector<std::vector<index_t>> const three{{0}, {0}, {0}};
+    expect_message([&] { gd::host::sample_typed_blocks_reference(g.view(), seeds_view(three), f, gd::uniform_sampler{3}, 1); },
+                   "seeds for 3 node types, the graph has 2");
+  }
+  SUBCASE("no seeds at all")
+  {
+    std::vector<std::vector<index_t>> const none{{}, {}};
+    auto const empty = gd::host::sample_typed_blocks_reference(g.view(), seeds_view(none), f, gd::uniform_sampler{3}, 1);
+    CHECK(empty.node_types[0].counts == std::vector<std::int64_t>{0, 0, 0});
+    CHECK(empty.layers[1][2].offsets == std::vector<std::int64_t>{0});
+  }
+}
+
+TEST_CASE("typed reference, multi-type seeds: equals an independent BFS (fanout -1) on fresh random graphs")
+{
+  std::uint64_t const seed = std::random_device{}();
+  CAPTURE(seed);
+  auto const g = gd::host::generate_typed<offset_t, index_t>(gd::typed_preset::ogbn_mag, 2e-4, seed);
+  auto const v = g.view();
+  std::mt19937_64 rng(seed);
+  std::vector<std::vector<index_t>> seeds(static_cast<std::size_t>(v.num_node_types));
+  for (int t = 0; t < v.num_node_types; ++t) {
+    if (t == 1 || v.num_nodes[t] == 0) { continue; }  // one type without seeds
+    std::size_t const n = 1 + rng() % 5;
+    for (std::size_t i = 0; i < n; ++i) {
+      seeds[static_cast<std::size_t>(t)].push_back(static_cast<index_t>(rng() % static_cast<std::uint64_t>(v.num_nodes[t])));
+    }
+  }
+  auto const f = gd::typed_fanouts_of(g.schema, std::vector<int>{-1, -1});
+  auto const out = gd::host::sample_typed_blocks_reference(v, seeds_view(seeds), f, gd::uniform_sampler{seed}, 2);
+  auto const expected = typed_bfs_all(g, seeds, 2);
+  for (int t = 0; t < v.num_node_types; ++t) {
+    CAPTURE(t);
+    CHECK(out.node_types[static_cast<std::size_t>(t)].nodes == expected.nodes[static_cast<std::size_t>(t)]);
+    CHECK(out.node_types[static_cast<std::size_t>(t)].counts == expected.counts[static_cast<std::size_t>(t)]);
+  }
+  for (std::size_t l = 0; l < 2; ++l) {
+    for (std::size_t r = 0; r < out.layers[l].size(); ++r) {
+      CAPTURE(l);
+      CAPTURE(r);
+      CHECK(out.layers[l][r].offsets == expected.offsets[l][r]);
+      CHECK(out.layers[l][r].indices == expected.indices[l][r]);
+      CHECK(out.layers[l][r].edge_ids == expected.edge_ids[l][r]);
+    }
+  }
+}
+
+TEST_CASE("typed reference: the one-type form equals the multi-type form with one type's seeds")
+{
+  std::uint64_t const seed = std::random_device{}();
+  CAPTURE(seed);
+  auto const g = gd::host::generate_typed<offset_t, index_t>(gd::typed_preset::ogbn_mag, 1e-3, seed);
+  auto const v = g.view();
+  int const paper = g.schema.node_type("paper");
+  std::mt19937_64 rng(seed);
+  std::vector<index_t> seeds(40);
+  for (auto& s : seeds) { s = static_cast<index_t>(rng() % static_cast<std::uint64_t>(v.num_nodes[paper])); }
+  auto const f = gd::typed_fanouts_of(g.schema, std::vector<int>{5, 3});
+  gd::uniform_sampler const sampler{seed};
+  auto const one = gd::host::sample_typed_blocks_reference(v, paper, seeds.data(), 40, f, sampler, 1);
+  auto const multi = gd::host::sample_typed_blocks_reference(
+    v, gd::typed_seeds_of(v.num_node_types, paper, seeds.data(), 40), f, sampler, 1);
+  for (int t = 0; t < v.num_node_types; ++t) {
+    CHECK(one.node_types[static_cast<std::size_t>(t)].nodes == multi.node_types[static_cast<std::size_t>(t)].nodes);
+    CHECK(one.node_types[static_cast<std::size_t>(t)].counts == multi.node_types[static_cast<std::size_t>(t)].counts);
+  }
+  for (std::size_t l = 0; l < 2; ++l) {
+    for (std::size_t r = 0; r < one.layers[l].size(); ++r) {
+      CHECK(one.layers[l][r].offsets == multi.layers[l][r].offsets);
+      CHECK(one.layers[l][r].indices == multi.layers[l][r].indices);
+      CHECK(one.layers[l][r].edge_ids == multi.layers[l][r].edge_ids);
+    }
+  }
+}

@@ -5,7 +5,9 @@
 /// adds them).
 ///
 /// Semantics (PyG's hetero NeighborLoader, pyg-lib's hetero neighbour sampler): the seeds, of one
-/// node type, start that type's node list and are its frontier at layer 0. At layer l, every
+/// node type (or, in the multi-type form, of every type: core/typed_seeds_view.hpp, as link
+/// seeds whose endpoints have two types), start that type's node list and are its frontier at
+/// layer 0. At layer l, every
 /// relation whose dst type has frontier nodes samples its fanout (fanouts.per_relation[r][l]; -1:
 /// all neighbours, 0: none) for each of them, with relation r's sampler (a type; one for all
 /// relations, or per_relation_samplers) and counter layer typed_random_layer(l, r); relation by
@@ -30,6 +32,7 @@
 #include <gnndirect/core/sampling_policy.hpp>
 #include <gnndirect/core/typed_graph_view.hpp>
 #include <gnndirect/core/typed_schema.hpp>
+#include <gnndirect/core/typed_seeds_view.hpp>
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/core/workspace.hpp>
 #include <gnndirect/detail/algorithms/sample_neighbors_async.cuh>
@@ -89,6 +92,30 @@ void sample_typed_blocks_async(cudaStream_t stream, const typed_graph_view<Offse
                                const sampling_policy& policy,
                                const sampled_typed_blocks_view<Offset, Index>& out, workspace_view ws);
 
+/// Multi-type form: enqueues a typed sample whose layer 0 is every type's seeds (type t's list
+/// starts with seeds.of(t)[0, seeds.count(t)), in order, repeats as separate rows; its frontier
+/// at layer 0), then as the one-type form, which is this form with one type's seeds. Returns at
+/// once; never synchronises, never allocates: capturable, replayable with new seeds copied into
+/// the same arrays (the counts are part of the capture).
+/// @param stream stream to enqueue on  @param graph as the one-type form
+/// @param seeds per node type its device-visible seeds (one entry per type of the graph; a type
+/// may have none)
+/// @param fanouts, samplers, policy as the one-type form
+/// @param out outputs sized by sample_typed_blocks_bounds(graph, seeds, fanouts) or by larger
+/// per-type counts (capacities required)
+/// @param ws workspace of at least sample_typed_blocks_workspace_bytes bytes for those bounds
+/// @throws invalid_argument (as the one-type form; a seeds view of another node type count, a
+/// negative count or a null array with seeds, naming the type) before any launch; cuda_error.
+/// A seed outside its type is recorded (policy.check_indices) and raised by
+/// sample_typed_blocks_check naming the type.
+/// @tparam Offset, Index the graph's offset (and edge id) and node id types
+/// @tparam Samplers a sampler type (device/samplers.hpp) or per_relation_samplers
+template <class Offset, class Index, class Samplers>
+void sample_typed_blocks_async(cudaStream_t stream, const typed_graph_view<Offset, Index>& graph,
+                               const typed_seeds_view<Index>& seeds, const typed_fanouts& fanouts,
+                               const Samplers& samplers, const sampling_policy& policy,
+                               const sampled_typed_blocks_view<Offset, Index>& out, workspace_view ws);
+
 /// Synchronises `stream` and raises the first error recorded in `ws` by the last
 /// sample_typed_blocks_async of `num_layers` layers on `graph` that used it: the seeds, then layer
 /// by layer and relation by relation a corrupt neighbour list, then a sampled id outside its src
@@ -104,6 +131,19 @@ template <class Offset, class Index>
 void sample_typed_blocks_check(cudaStream_t stream, workspace_view ws,
                                const typed_graph_view<Offset, Index>& graph, int seed_type,
                                std::size_t num_layers);
+
+/// Multi-type form of sample_typed_blocks_check, after a multi-type sample_typed_blocks_async:
+/// raises the first bad seed in type order (naming the type, the position within its seeds and
+/// the value), then as the one-type form. Synchronises `stream`; not capturable.
+/// @param stream the stream it ran on  @param ws the workspace it used
+/// @param graph the graph it sampled  @param seeds the seeds view it took (its counts name the
+/// types; no array is read)  @param num_layers its layers
+/// @throws as the one-type form; invalid_argument (a seeds view of another node type count).
+/// @tparam Offset, Index the graph's offset and node id types
+template <class Offset, class Index>
+void sample_typed_blocks_check(cudaStream_t stream, workspace_view ws,
+                               const typed_graph_view<Offset, Index>& graph,
+                               const typed_seeds_view<Index>& seeds, std::size_t num_layers);
 
 GNNDIRECT_NAMESPACE_END
 

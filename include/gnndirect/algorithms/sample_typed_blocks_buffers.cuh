@@ -24,7 +24,7 @@
 GNNDIRECT_NAMESPACE_BEGIN
 
 /// Owns the outputs and workspace of sample_typed_blocks_async for up to `max_seeds` seeds of
-/// one type, allocated stream-ordered once from `mr`. Move-only; freed on the allocation
+/// one type (or, multi-type constructor, up to a count per type), allocated stream-ordered once from `mr`. Move-only; freed on the allocation
 /// stream, which must outlive it.
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
@@ -43,32 +43,22 @@ class sample_typed_blocks_buffers {
                               cudaStream_t stream, resource_ref mr = {}, bool with_edge_ids = true)
     : bounds_(sample_typed_blocks_bounds(graph, seed_type, max_seeds, fanouts))
   {
-    auto const n = [](std::int64_t count) { return static_cast<std::size_t>(count); };
-    std::size_t const types = bounds_.nodes.size();
-    std::size_t const layers = bounds_.num_layers();
-    std::size_t const relations = layers == 0 ? 0 : bounds_.layers[0].size();
-    counts_ = buffer<std::int64_t>(types * (layers + 1) + layers * relations, stream, mr);
-    for (std::size_t t = 0; t < types; ++t) {
-      nodes_.emplace_back(n(bounds_.nodes[t]), stream, mr);
-      view_.node_types.push_back({nodes_.back().data(), counts_.data() + t * (layers + 1), bounds_.nodes[t]});
-    }
-    std::int64_t* const edge_counts = counts_.data() + types * (layers + 1);
-    for (std::size_t l = 0; l < layers; ++l) {
-      view_.layers.emplace_back();
-      for (std::size_t r = 0; r < relations; ++r) {
-        relation_bounds const& b = bounds_.layers[l][r];
-        offsets_.emplace_back(n(b.num_dst) + 1, stream, mr);
-        indices_.emplace_back(n(b.num_edges), stream, mr);
-        edge_ids_.emplace_back(with_edge_ids ? n(b.num_edges) : 0, stream, mr);
-        view_.layers.back().push_back({offsets_.back().data(), indices_.back().data(),
-                                      with_edge_ids ? edge_ids_.back().data() : nullptr,
-                                      edge_counts + l * relations + r, b});
-      }
-    }
-    for (int r = 0; r < graph.num_relations; ++r) {
-      relation_.push_back({graph.relations[r].src_type, graph.relations[r].dst_type});
-    }
-    workspace_ = buffer<unsigned char>(sample_typed_blocks_workspace_bytes(graph, bounds_), stream, mr);
+    allocate(graph, stream, mr, with_edge_ids);
+  }
+
+  /// Allocates for the multi-type form (sample_typed_blocks_async with a typed_seeds_view): up to
+  /// `max_seeds_per_type[t]` seeds of each type t. Enqueued; never synchronises.
+  /// @param graph, max_seeds_per_type, fanouts as sample_typed_blocks_bounds' counts form
+  /// @param stream allocation stream  @param mr the resource
+  /// @param with_edge_ids whether blocks keep edge ids
+  /// @throws invalid_argument (as sample_typed_blocks_bounds), allocation_error, cuda_error.
+  sample_typed_blocks_buffers(const typed_graph_view<Offset, Index>& graph,
+                              const std::vector<std::int64_t>& max_seeds_per_type,
+                              const typed_fanouts& fanouts, cudaStream_t stream, resource_ref mr = {},
+                              bool with_edge_ids = true)
+    : bounds_(sample_typed_blocks_bounds(graph, max_seeds_per_type, fanouts))
+  {
+    allocate(graph, stream, mr, with_edge_ids);
   }
 
   /// @return the outputs, for sample_typed_blocks_async (built once at allocation)
@@ -133,6 +123,38 @@ class sample_typed_blocks_buffers {
   }
 
  private:
+  /// Allocates the arrays of bounds_ (both constructors).
+  void allocate(const typed_graph_view<Offset, Index>& graph, cudaStream_t stream, resource_ref mr,
+                bool with_edge_ids)
+  {
+    auto const n = [](std::int64_t count) { return static_cast<std::size_t>(count); };
+    std::size_t const types = bounds_.nodes.size();
+    std::size_t const layers = bounds_.num_layers();
+    std::size_t const relations = layers == 0 ? 0 : bounds_.layers[0].size();
+    counts_ = buffer<std::int64_t>(types * (layers + 1) + layers * relations, stream, mr);
+    for (std::size_t t = 0; t < types; ++t) {
+      nodes_.emplace_back(n(bounds_.nodes[t]), stream, mr);
+      view_.node_types.push_back({nodes_.back().data(), counts_.data() + t * (layers + 1), bounds_.nodes[t]});
+    }
+    std::int64_t* const edge_counts = counts_.data() + types * (layers + 1);
+    for (std::size_t l = 0; l < layers; ++l) {
+      view_.layers.emplace_back();
+      for (std::size_t r = 0; r < relations; ++r) {
+        relation_bounds const& b = bounds_.layers[l][r];
+        offsets_.emplace_back(n(b.num_dst) + 1, stream, mr);
+        indices_.emplace_back(n(b.num_edges), stream, mr);
+        edge_ids_.emplace_back(with_edge_ids ? n(b.num_edges) : 0, stream, mr);
+        view_.layers.back().push_back({offsets_.back().data(), indices_.back().data(),
+                                      with_edge_ids ? edge_ids_.back().data() : nullptr,
+                                      edge_counts + l * relations + r, b});
+      }
+    }
+    for (int r = 0; r < graph.num_relations; ++r) {
+      relation_.push_back({graph.relations[r].src_type, graph.relations[r].dst_type});
+    }
+    workspace_ = buffer<unsigned char>(sample_typed_blocks_workspace_bytes(graph, bounds_), stream, mr);
+  }
+
   typed_blocks_bounds bounds_;
   std::vector<buffer<Index>> nodes_;
   std::vector<buffer<std::int64_t>> offsets_;

@@ -15,6 +15,7 @@
 #include <gnndirect/core/sampled_typed_views.hpp>
 #include <gnndirect/core/typed_graph_view.hpp>
 #include <gnndirect/core/typed_schema.hpp>
+#include <gnndirect/core/typed_seeds_view.hpp>
 #include <gnndirect/core/version.hpp>
 
 #include <algorithm>
@@ -38,7 +39,9 @@ GNNDIRECT_HOST_DEVICE constexpr int typed_random_layer(int layer, int relation) 
 
 /// Upper bounds of a typed sample (sample_typed_blocks_bounds), which its outputs are sized by.
 struct typed_blocks_bounds {
-  int seed_type{-1};                                 ///< node type of the seeds
+  /// node type of the seeds for the one-type form; -1 for the multi-type form (whose seeds per
+  /// type are frontier[0])
+  int seed_type{-1};
   std::vector<std::vector<int>> fanouts;             ///< [layer][relation], -1 resolved to max_degree
   std::vector<std::vector<std::int64_t>> frontier;   ///< [layer][type]: dst rows at that layer
   std::vector<std::vector<relation_bounds>> layers;  ///< [layer][relation]
@@ -78,6 +81,34 @@ void check_typed_graph_shape(const typed_graph_view<Offset, Index>& graph,
 template <class Offset, class Index>
 typed_blocks_bounds sample_typed_blocks_bounds(const typed_graph_view<Offset, Index>& graph,
                                                int seed_type, std::int64_t num_seeds,
+                                               const typed_fanouts& fanouts);
+
+/// Multi-type form (link seeds, pyg-lib's seed dict): every type t starts its list with
+/// seeds_per_type[t] seeds, which are its frontier at layer 0; then as the one-type form. The
+/// one-type form equals this one with the seed type's count and 0 elsewhere (but seed_type set).
+/// Pure host function.
+/// @param graph the typed graph (shape-checked here)
+/// @param seeds_per_type per node type its seed count (or capacity), >= 0; one entry per type
+/// @param fanouts as the one-type form
+/// @return the bounds (seed_type -1)
+/// @throws invalid_argument (as the one-type form; an entry count other than the graph's node
+/// type count; a negative count, naming the type).
+/// @tparam Offset, Index the graph's offset and node id types
+template <class Offset, class Index>
+typed_blocks_bounds sample_typed_blocks_bounds(const typed_graph_view<Offset, Index>& graph,
+                                               const std::vector<std::int64_t>& seeds_per_type,
+                                               const typed_fanouts& fanouts);
+
+/// Multi-type form from a seeds view (its counts; no array is read).
+/// @param graph the typed graph  @param seeds seeds per type (typed_seed_counts checks them)
+/// @param fanouts as the one-type form
+/// @return the bounds (seed_type -1)
+/// @throws invalid_argument (as the counts form; a view of another node type count; a null
+/// array with a non-zero count).
+/// @tparam Offset, Index the graph's offset and node id types
+template <class Offset, class Index>
+typed_blocks_bounds sample_typed_blocks_bounds(const typed_graph_view<Offset, Index>& graph,
+                                               const typed_seeds_view<Index>& seeds,
                                                const typed_fanouts& fanouts);
 
 GNNDIRECT_NAMESPACE_END

@@ -16,6 +16,7 @@
 #include <gnndirect/algorithms/typed_blocks_bounds.hpp>
 #include <gnndirect/core/typed_graph_view.hpp>
 #include <gnndirect/core/typed_schema.hpp>
+#include <gnndirect/core/typed_seeds_view.hpp>
 #include <gnndirect/device/samplers.hpp>
 
 #include <ATen/ATen.h>
@@ -38,7 +39,23 @@ struct typed_args {
   std::vector<std::int64_t> num_nodes;   ///< per node type
   std::vector<std::int64_t> max_degrees; ///< per relation, resolved where fanout -1 needs it
   gnndirect::typed_fanouts fanouts;      ///< [relation][layer]
-  int seed_type{-1};                     ///< node type of the seeds
+  int seed_type{-1};                     ///< node type of the seeds (-1: the multi-type op)
+  /// per node type its seeds (contiguous, the index dtype; empty where a type has none): the
+  /// one-type op puts its seeds at seed_type, the multi-type op one tensor per type
+  std::vector<at::Tensor> seeds;
+
+  /// @return the seeds as the library's per-type view (the tensors' data; valid while they live)
+  template <class Index>
+  gnndirect::typed_seeds_view<Index> seeds_view() const
+  {
+    gnndirect::typed_seeds_view<Index> v;
+    v.num_node_types = static_cast<int>(seeds.size());
+    for (std::size_t t = 0; t < seeds.size(); ++t) {
+      v.counts[t] = seeds[t].size(0);
+      v.seeds[t] = seeds[t].numel() == 0 ? nullptr : data_as<const Index>(seeds[t]);
+    }
+    return v;
+  }
 };
 
 /// check_indptr_end for every relation: indptr[num_dst] == the relation's edge count. The ends
@@ -139,30 +156,27 @@ inline std::int64_t max_row_length(const at::Tensor& indptr)
   return (indptr.slice(0, 1) - indptr.slice(0, 0, indptr.numel() - 1)).max().item<std::int64_t>();
 }
 
-/// Checks a typed op's arguments (check_typed_graph, then the seeds, fanouts and max degrees).
-/// @param fanouts flat [relation][layer] (relation r's layer l at r * layers + l), -1 = all, 0 = none
-/// @param max_degrees per relation, -1 = unknown (computed here where a fanout -1 needs it)
-/// @param cuda seeds must be a CUDA tensor (the CUDA kernel)
-/// @throws c10::ValueError / c10::TypeError naming what is wrong.
-inline typed_args check_typed_args(const std::vector<at::Tensor>& indptrs, const std::vector<at::Tensor>& indices,
-                                   at::IntArrayRef src_types, at::IntArrayRef dst_types, at::IntArrayRef num_nodes,
-                                   std::int64_t seed_type, const at::Tensor& seeds, at::IntArrayRef fanouts,
-                                   at::IntArrayRef max_degrees, bool cuda)
+/// Checks one seeds tensor of a typed op: an index tensor (1-D) of the graph's index dtype, on
+/// CUDA for the CUDA kernel and on the CPU for the CPU kernel.
+/// @throws c10::ValueError / c10::TypeError naming `what`.
+inline void check_typed_seed_tensor(const typed_args& a, const at::Tensor& seeds, const char* what, bool cuda)
 {
-  typed_args a = check_typed_graph(indptrs, indices, src_types, dst_types, num_nodes);
-  auto const relations = static_cast<std::int64_t>(a.indptrs.size());
-  TORCH_CHECK_VALUE(seed_type >= 0 && seed_type < static_cast<std::int64_t>(a.num_nodes.size()),
-                    "gnndirect: seed_type ", seed_type, " is no node type (the graph has ", a.num_nodes.size(), ")");
-  a.seed_type = static_cast<int>(seed_type);
-  check_index_tensor(seeds, "seeds");
-  TORCH_CHECK_TYPE(seeds.scalar_type() == a.indices[0].scalar_type(), "gnndirect: seeds (", seeds.scalar_type(),
-                   ") must have the dtype of indices (", a.indices[0].scalar_type(), ")");
+  check_index_tensor(seeds, what);
+  TORCH_CHECK_TYPE(seeds.scalar_type() == a.indices[0].scalar_type(), "gnndirect: ", what, " (",
+                   seeds.scalar_type(), ") must have the dtype of indices (", a.indices[0].scalar_type(), ")");
   if (cuda) {
-    TORCH_CHECK_VALUE(seeds.is_cuda(), "gnndirect: seeds must be a CUDA tensor for GPU sampling (or pass CPU "
-                                       "tensors everywhere for the host sampler)");
+    TORCH_CHECK_VALUE(seeds.is_cuda(), "gnndirect: ", what, " must be a CUDA tensor for GPU sampling (or pass "
+                                       "CPU tensors everywhere for the host sampler)");
   } else {
-    TORCH_CHECK_VALUE(!seeds.is_cuda(), "gnndirect: the CPU typed sampler needs CPU seeds");
+    TORCH_CHECK_VALUE(!seeds.is_cuda(), "gnndirect: the CPU typed sampler needs CPU seeds (", what, ")");
   }
+}
+
+/// Checks the fanouts (flat [relation][layer]) and max degrees of a typed op into `a`.
+/// @throws c10::ValueError naming the relation and the layer.
+inline void check_typed_fanouts(typed_args& a, at::IntArrayRef fanouts, at::IntArrayRef max_degrees)
+{
+  auto const relations = static_cast<std::int64_t>(a.indptrs.size());
   auto const count = static_cast<std::int64_t>(fanouts.size());
   TORCH_CHECK_VALUE(count >= relations && count % relations == 0, "gnndirect: ", count, " fanouts for ", relations,
                     " relations (give relations x layers, relation-major)");
@@ -186,6 +200,52 @@ inline typed_args check_typed_args(const std::vector<at::Tensor>& indptrs, const
     if (degree == -1 && all) { degree = max_row_length(a.indptrs[static_cast<std::size_t>(r)]); }
     a.max_degrees.push_back(degree);
   }
+}
+
+/// Checks a typed op's arguments (check_typed_graph, then the seeds, fanouts and max degrees).
+/// @param fanouts flat [relation][layer] (relation r's layer l at r * layers + l), -1 = all, 0 = none
+/// @param max_degrees per relation, -1 = unknown (computed here where a fanout -1 needs it)
+/// @param cuda seeds must be a CUDA tensor (the CUDA kernel)
+/// @throws c10::ValueError / c10::TypeError naming what is wrong.
+inline typed_args check_typed_args(const std::vector<at::Tensor>& indptrs, const std::vector<at::Tensor>& indices,
+                                   at::IntArrayRef src_types, at::IntArrayRef dst_types, at::IntArrayRef num_nodes,
+                                   std::int64_t seed_type, const at::Tensor& seeds, at::IntArrayRef fanouts,
+                                   at::IntArrayRef max_degrees, bool cuda)
+{
+  typed_args a = check_typed_graph(indptrs, indices, src_types, dst_types, num_nodes);
+  TORCH_CHECK_VALUE(seed_type >= 0 && seed_type < static_cast<std::int64_t>(a.num_nodes.size()),
+                    "gnndirect: seed_type ", seed_type, " is no node type (the graph has ", a.num_nodes.size(), ")");
+  a.seed_type = static_cast<int>(seed_type);
+  check_typed_seed_tensor(a, seeds, "seeds", cuda);
+  for (std::size_t t = 0; t < a.num_nodes.size(); ++t) {
+    a.seeds.push_back(static_cast<int>(t) == a.seed_type ? seeds.contiguous() : seeds.new_empty({0}));
+  }
+  check_typed_fanouts(a, fanouts, max_degrees);
+  return a;
+}
+
+/// Checks the arguments of the multi-type op (seeds per node type: link seeds): as
+/// check_typed_args, with one seeds tensor per node type (empty where a type has none), each of
+/// the index dtype, all on one device (CUDA for the CUDA kernel, the CPU for the CPU kernel).
+/// @throws c10::ValueError / c10::TypeError naming the node type ("seeds of node type t").
+inline typed_args check_typed_args_multi(const std::vector<at::Tensor>& indptrs,
+                                         const std::vector<at::Tensor>& indices, at::IntArrayRef src_types,
+                                         at::IntArrayRef dst_types, at::IntArrayRef num_nodes,
+                                         const std::vector<at::Tensor>& seeds, at::IntArrayRef fanouts,
+                                         at::IntArrayRef max_degrees, bool cuda)
+{
+  typed_args a = check_typed_graph(indptrs, indices, src_types, dst_types, num_nodes);
+  TORCH_CHECK_VALUE(seeds.size() == a.num_nodes.size(), "gnndirect: seeds for ", seeds.size(),
+                    " node types, the graph has ", a.num_nodes.size(),
+                    " (one tensor per node type; an empty one where a type has no seeds)");
+  for (std::size_t t = 0; t < seeds.size(); ++t) {
+    std::string const what = "seeds of node type " + std::to_string(t);
+    check_typed_seed_tensor(a, seeds[t], what.c_str(), cuda);
+    TORCH_CHECK_VALUE(seeds[t].device() == seeds[0].device(), "gnndirect: ", what, " are on ", seeds[t].device(),
+                      ", node type 0's on ", seeds[0].device(), " (every type's seeds on one device)");
+    a.seeds.push_back(seeds[t].contiguous());
+  }
+  check_typed_fanouts(a, fanouts, max_degrees);
   return a;
 }
 

@@ -17,7 +17,8 @@ namespace gnndirect_torch {
 /// typed_common.hpp for the flat output). sample_typed_blocks_async writes into tensors of
 /// torch's caching allocator sized by sample_typed_blocks_bounds (workspace likewise) on torch's
 /// current stream; the results are narrowed views of them (prefixes; nothing is copied device to
-/// device). Synchronises the current stream once (the counts and, with `check`, bad ids).
+/// device). Synchronises the current stream once (the counts and, with `check`, bad ids). The
+/// seeds are args.seeds (per node type); `seeds` is one of them, naming the device.
 /// @throws c10 errors (see translate_errors).
 template <class Offset, class Index>
 std::vector<at::Tensor> sample_typed_blocks_cuda_typed(const typed_args& args, const at::Tensor& seeds,

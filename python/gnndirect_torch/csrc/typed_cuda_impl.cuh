@@ -25,16 +25,17 @@ std::vector<at::Tensor> sample_typed_blocks_cuda_typed(const typed_args& a, cons
   c10::cuda::CUDAGuard const guard(seeds.device());
   int const device = seeds.device().index();
   cudaStream_t const stream = at::cuda::getCurrentCUDAStream(device).stream();
-  at::Tensor const ids = seeds.contiguous();
   at::ScalarType const index_dtype = a.indices[0].scalar_type();
   at::ScalarType const offset_dtype = a.indptrs[0].scalar_type();
   auto const on_device = [&](std::int64_t n, at::ScalarType dtype) {
-    return at::empty({n}, ids.options().dtype(dtype));
+    return at::empty({n}, seeds.options().dtype(dtype));
   };
   return translate_errors([&] {
     auto const graph = typed_view<Offset, Index>(a, device);
-    std::int64_t const n = ids.size(0);
-    gnndirect::typed_blocks_bounds const b = gnndirect::sample_typed_blocks_bounds(graph, a.seed_type, n, a.fanouts);
+    // Every type's seeds (the one-type op's at its seed type only): the library's multi-type
+    // form, of which its one-type form is a thin wrapper (the same launches and results).
+    gnndirect::typed_seeds_view<Index> const seed_view = a.seeds_view<Index>();
+    gnndirect::typed_blocks_bounds const b = gnndirect::sample_typed_blocks_bounds(graph, seed_view, a.fanouts);
     auto const types = static_cast<std::int64_t>(a.num_nodes.size());
     auto const layers = static_cast<std::int64_t>(b.num_layers());
     auto const relations = static_cast<std::int64_t>(a.indptrs.size());
@@ -69,15 +70,14 @@ std::vector<at::Tensor> sample_typed_blocks_cuda_typed(const typed_args& a, cons
     gnndirect::sampling_policy policy;
     policy.check_indices = check;
     visit_typed_sampler(seed, replace, [&](auto sampler) {
-      gnndirect::sample_typed_blocks_async(stream, graph, a.seed_type, data_as<const Index>(ids), n, a.fanouts,
-                                           sampler, policy, ref, scratch);
+      gnndirect::sample_typed_blocks_async(stream, graph, seed_view, a.fanouts, sampler, policy, ref, scratch);
     });
     for (std::size_t r = 0; r < a.indptrs.size(); ++r) {
       record_host_use(a.indptrs[r], stream, device);
       record_host_use(a.indices[r], stream, device);
     }
     if (check) {
-      gnndirect::sample_typed_blocks_check(stream, scratch, graph, a.seed_type, b.num_layers());  // synchronises
+      gnndirect::sample_typed_blocks_check(stream, scratch, graph, seed_view, b.num_layers());  // synchronises
     }
     at::Tensor const host = counts.cpu();  // synchronises the current stream
     std::int64_t const* const c = data_as<const std::int64_t>(host);

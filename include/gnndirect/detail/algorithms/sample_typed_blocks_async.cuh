@@ -44,15 +44,19 @@
 GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
 
-/// Error records of a typed sample: [0] the seeds, then per layer per relation five: its rows'
-/// seeds (unused: the seeds record covers them), its corrupt lists, its bad neighbour ids, its
-/// sampler's bad counts, its sampler's bad slots (sample_neighbors_kernel's sampler_flags).
+/// Error records of a typed sample: [0, max_node_types) the seeds of each node type (record t:
+/// type t's first bad seed), then per layer per relation five: its rows' seeds (unused: the
+/// seeds records cover them), its corrupt lists, its bad neighbour ids, its sampler's bad counts,
+/// its sampler's bad slots (sample_neighbors_kernel's sampler_flags).
 inline constexpr std::size_t typed_records_per_relation = 5;
+
+/// Number of seed records at the front (one per possible node type).
+inline constexpr std::size_t typed_seed_records = static_cast<std::size_t>(max_node_types);
 
 /// Index of record `which` of relation `r` at layer `l` (see typed_records_per_relation).
 inline std::size_t typed_record(std::size_t l, std::size_t r, std::size_t relations, std::size_t which)
 {
-  return 1 + typed_records_per_relation * (l * relations + r) + which;
+  return typed_seed_records + typed_records_per_relation * (l * relations + r) + which;
 }
 
 /// Slices of a sample_typed_blocks workspace (sized for the largest layer; layers reuse them).
@@ -85,7 +89,9 @@ typed_workspace<Offset, Index> carve_typed_workspace(workspace_view ws, const ty
   std::int64_t max_rows = 0;
   // The list's bound before each layer: the seeds at layer 0, then (conservatively) the final one.
   std::vector<std::int64_t> prefix(types, 0);
-  if (!b.frontier.empty()) { prefix[static_cast<std::size_t>(b.seed_type)] = b.frontier[0][static_cast<std::size_t>(b.seed_type)]; }
+  if (!b.frontier.empty()) {
+    for (std::size_t t = 0; t < types; ++t) { prefix[t] = b.frontier[0][t]; }
+  }
   for (std::size_t l = 0; l < b.num_layers(); ++l) {
     std::vector<std::int64_t> per_type(types, 0);
     for (std::size_t t = 0; t < types; ++t) { frontier[t] = std::max(frontier[t], b.frontier[l][t]); }
@@ -296,9 +302,9 @@ void typed_relabel_async(cudaStream_t stream, const typed_graph_view<Offset, Ind
   auto const& list = out.node_types[static_cast<std::size_t>(s)];
   std::int64_t const num_nodes = graph.num_nodes[s];
   auto const sentinel = static_cast<Index>(num_nodes);
-  // The list's bound before layer l: the seeds (seed type) plus the new-node bounds of the
-  // earlier layers, capped by its final bound (which the workspace was sized with).
-  std::int64_t prefix = s == b.seed_type ? b.frontier[0][static_cast<std::size_t>(s)] : 0;
+  // The list's bound before layer l: the type's seeds plus the new-node bounds of the earlier
+  // layers, capped by its final bound (which the workspace was sized with).
+  std::int64_t prefix = b.frontier[0][static_cast<std::size_t>(s)];
   for (std::size_t k = 0; k < l; ++k) { prefix += b.new_nodes[k][static_cast<std::size_t>(s)]; }
   prefix = std::min(prefix, b.nodes[static_cast<std::size_t>(s)]);
   std::int64_t slots = 0;

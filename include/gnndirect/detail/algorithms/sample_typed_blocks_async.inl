@@ -18,10 +18,29 @@ void sample_typed_blocks_async(
   std::int64_t num_seeds, const typed_fanouts& fanouts, const Samplers& samplers, const sampling_policy& policy,
   const sampled_typed_blocks_view<Offset, Index>& out, workspace_view ws)
 {
-  typed_blocks_bounds const b = sample_typed_blocks_bounds(graph, seed_type, num_seeds, fanouts);
+  // The one-type checks and messages first (the seed type, its count, null seeds), then the
+  // multi-type form with this type's seeds only: the same launches, the same results.
+  (void)sample_typed_blocks_bounds(graph, seed_type, num_seeds, fanouts);
   GNNDIRECT_EXPECTS(num_seeds == 0 || seeds != nullptr, "sample_typed_blocks_async: null seeds");
-  detail::check_device_accessible(seeds, static_cast<std::size_t>(num_seeds) * sizeof(Index),
-                                  alignof(Index), "seeds");
+  sample_typed_blocks_async(stream, graph, typed_seeds_of(graph.num_node_types, seed_type, seeds, num_seeds),
+                            fanouts, samplers, policy, out, ws);
+}
+
+template <class Offset, class Index, class Samplers>
+void sample_typed_blocks_async(
+  cudaStream_t stream, const typed_graph_view<Offset, Index>& graph, const typed_seeds_view<Index>& seeds,
+  const typed_fanouts& fanouts, const Samplers& samplers, const sampling_policy& policy,
+  const sampled_typed_blocks_view<Offset, Index>& out, workspace_view ws)
+{
+  check_typed_graph_shape(graph);
+  std::vector<std::int64_t> const seed_counts =
+    typed_seed_counts(seeds, graph.num_node_types, "sample_typed_blocks_async");
+  typed_blocks_bounds const b = sample_typed_blocks_bounds(graph, seed_counts, fanouts);
+  for (int t = 0; t < graph.num_node_types; ++t) {
+    if (seeds.counts[t] == 0) { continue; }  // its pointer is ignored
+    detail::check_device_accessible(seeds.seeds[t], static_cast<std::size_t>(seeds.counts[t]) * sizeof(Index),
+                                    alignof(Index), ("seeds of node type " + std::to_string(t)).c_str());
+  }
   for (int r = 0; r < graph.num_relations; ++r) {
     auto const& csc = graph.relations[r].csc;
     with_relation_sampler(samplers, r, [&](auto const& sampler) {
@@ -46,20 +65,22 @@ void sample_typed_blocks_async(
   std::size_t const relations = src_types.size();
   std::size_t const records = detail::typed_record(b.num_layers(), 0, relations, 0);
   GNNDIRECT_CUDA_TRY(cudaMemsetAsync(w.records, 0xFF, sizeof(detail::error_record) * records, stream));
-  detail::error_flag_ref const seed_flag{w.records};
-  if (policy.check_indices && num_seeds > 0) {
-    detail::launch_first_violation(stream, detail::id_range_rule<Index>{seeds, graph.num_nodes[seed_type]},
-                                   num_seeds, seed_flag);
-    seed_flag.capture_value_async(stream, seeds);
+  for (int t = 0; t < graph.num_node_types; ++t) {
+    std::int64_t const n = seeds.counts[t];
+    if (!policy.check_indices || n == 0) { continue; }
+    detail::error_flag_ref const seed_flag{w.records + t};  // type t's seed record
+    detail::launch_first_violation(stream, detail::id_range_rule<Index>{seeds.seeds[t], graph.num_nodes[t]}, n,
+                                   seed_flag);
+    seed_flag.capture_value_async(stream, seeds.seeds[t]);
   }
   for (std::size_t t = 0; t < b.nodes.size(); ++t) {
-    bool const seed = static_cast<int>(t) == seed_type;
-    detail::typed_set_count_kernel<std::int64_t><<<1, 1, 0, stream>>>(out.node_types[t].counts, seed ? num_seeds : std::int64_t{0});
+    detail::typed_set_count_kernel<std::int64_t><<<1, 1, 0, stream>>>(out.node_types[t].counts, seed_counts[t]);
     GNNDIRECT_CUDA_TRY(cudaGetLastError());
   }
-  if (num_seeds > 0) {
-    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(out.node_types[static_cast<std::size_t>(seed_type)].nodes, seeds,
-                                       static_cast<std::size_t>(num_seeds) * sizeof(Index),
+  for (std::size_t t = 0; t < b.nodes.size(); ++t) {
+    if (seed_counts[t] == 0) { continue; }
+    GNNDIRECT_CUDA_TRY(cudaMemcpyAsync(out.node_types[t].nodes, seeds.seeds[t],
+                                       static_cast<std::size_t>(seed_counts[t]) * sizeof(Index),
                                        cudaMemcpyDefault, stream));
   }
   for (std::size_t l = 0; l < b.num_layers(); ++l) {
@@ -118,14 +139,12 @@ void sample_typed_blocks_async(
   }
 }
 
+namespace detail {
+
 template <class Offset, class Index>
-void sample_typed_blocks_check(
-  cudaStream_t stream, workspace_view ws, const typed_graph_view<Offset, Index>& graph, int seed_type,
-  std::size_t num_layers)
+void typed_check(cudaStream_t stream, workspace_view ws, const typed_graph_view<Offset, Index>& graph,
+                 std::size_t num_layers)
 {
-  GNNDIRECT_EXPECTS(ws.data != nullptr, "sample_typed_blocks_check: null workspace");
-  GNNDIRECT_EXPECTS(seed_type >= 0 && seed_type < graph.num_node_types,
-                    "sample_typed_blocks_check: seed type " + std::to_string(seed_type) + " is no node type");
   detail::check_device_accessible(ws.data, 0, workspace_alignment, "workspace");
   auto const relations = static_cast<std::size_t>(graph.num_relations);
   std::vector<detail::error_record> records(detail::typed_record(num_layers, 0, relations, 0));
@@ -133,10 +152,13 @@ void sample_typed_blocks_check(
                                      cudaMemcpyDefault, stream));
   detail::synchronize(stream);
   auto const bad = [](const detail::error_record& x) { return x.position != detail::no_bad_position; };
-  if (bad(records[0])) {
-    throw index_out_of_range(__FILE__, __LINE__, "seeds (node type " + std::to_string(seed_type) + ")",
-                             static_cast<std::int64_t>(records[0].position),
-                             static_cast<std::int64_t>(records[0].value), graph.num_nodes[seed_type]);
+  for (int t = 0; t < graph.num_node_types; ++t) {
+    if (bad(records[static_cast<std::size_t>(t)])) {
+      throw index_out_of_range(__FILE__, __LINE__, "seeds (node type " + std::to_string(t) + ")",
+                               static_cast<std::int64_t>(records[static_cast<std::size_t>(t)].position),
+                               static_cast<std::int64_t>(records[static_cast<std::size_t>(t)].value),
+                               graph.num_nodes[t]);
+    }
   }
   for (std::size_t l = 0; l < num_layers; ++l) {
     for (std::size_t r = 0; r < relations; ++r) {
@@ -161,6 +183,32 @@ void sample_typed_blocks_check(
       }
     }
   }
+}
+
+}  // namespace detail
+
+template <class Offset, class Index>
+void sample_typed_blocks_check(
+  cudaStream_t stream, workspace_view ws, const typed_graph_view<Offset, Index>& graph, int seed_type,
+  std::size_t num_layers)
+{
+  GNNDIRECT_EXPECTS(ws.data != nullptr, "sample_typed_blocks_check: null workspace");
+  GNNDIRECT_EXPECTS(seed_type >= 0 && seed_type < graph.num_node_types,
+                    "sample_typed_blocks_check: seed type " + std::to_string(seed_type) + " is no node type");
+  // Only the seed type's record can be set after a one-type sample.
+  detail::typed_check(stream, ws, graph, num_layers);
+}
+
+template <class Offset, class Index>
+void sample_typed_blocks_check(
+  cudaStream_t stream, workspace_view ws, const typed_graph_view<Offset, Index>& graph,
+  const typed_seeds_view<Index>& seeds, std::size_t num_layers)
+{
+  GNNDIRECT_EXPECTS(ws.data != nullptr, "sample_typed_blocks_check: null workspace");
+  GNNDIRECT_EXPECTS(seeds.num_node_types == graph.num_node_types,
+                    "sample_typed_blocks_check: seeds for " + std::to_string(seeds.num_node_types) +
+                      " node types, the graph has " + std::to_string(graph.num_node_types));
+  detail::typed_check(stream, ws, graph, num_layers);
 }
 
 GNNDIRECT_NAMESPACE_END

@@ -63,6 +63,37 @@ typed_blocks_bounds sample_typed_blocks_bounds(
                     "sample_typed_blocks: seed type " + std::to_string(seed_type) +
                       " is no node type (the graph has " + std::to_string(graph.num_node_types) + ")");
   GNNDIRECT_EXPECTS(num_seeds >= 0, "sample_typed_blocks: num_seeds must be >= 0");
+  std::vector<std::int64_t> per_type(static_cast<std::size_t>(graph.num_node_types), 0);
+  per_type[static_cast<std::size_t>(seed_type)] = num_seeds;
+  typed_blocks_bounds b = sample_typed_blocks_bounds(graph, per_type, fanouts);
+  b.seed_type = seed_type;
+  return b;
+}
+
+template <class Offset, class Index>
+typed_blocks_bounds sample_typed_blocks_bounds(const typed_graph_view<Offset, Index>& graph,
+                                               const typed_seeds_view<Index>& seeds,
+                                               const typed_fanouts& fanouts)
+{
+  check_typed_graph_shape(graph);
+  return sample_typed_blocks_bounds(graph, typed_seed_counts(seeds, graph.num_node_types, "sample_typed_blocks"),
+                                    fanouts);
+}
+
+template <class Offset, class Index>
+typed_blocks_bounds sample_typed_blocks_bounds(const typed_graph_view<Offset, Index>& graph,
+                                               const std::vector<std::int64_t>& seeds_per_type,
+                                               const typed_fanouts& fanouts)
+{
+  check_typed_graph_shape(graph);
+  GNNDIRECT_EXPECTS(seeds_per_type.size() == static_cast<std::size_t>(graph.num_node_types),
+                    "sample_typed_blocks: seed counts for " + std::to_string(seeds_per_type.size()) +
+                      " node types, the graph has " + std::to_string(graph.num_node_types) +
+                      " (one entry per node type; 0 where a type has no seeds)");
+  for (std::size_t t = 0; t < seeds_per_type.size(); ++t) {
+    GNNDIRECT_EXPECTS(seeds_per_type[t] >= 0, "sample_typed_blocks: node type " + std::to_string(t) + " has " +
+                                                std::to_string(seeds_per_type[t]) + " seeds (must be >= 0)");
+  }
   GNNDIRECT_EXPECTS(static_cast<int>(fanouts.per_relation.size()) == graph.num_relations,
                     "sample_typed_blocks: fanouts for " + std::to_string(fanouts.per_relation.size()) +
                       " relations, the graph has " + std::to_string(graph.num_relations) +
@@ -74,14 +105,16 @@ typed_blocks_bounds sample_typed_blocks_bounds(
   constexpr std::int64_t max = std::numeric_limits<std::int64_t>::max() / 4;
   auto const types = static_cast<std::size_t>(graph.num_node_types);
   typed_blocks_bounds b;
-  b.seed_type = seed_type;
   std::vector<std::int64_t> cap(types);
   std::vector<std::int64_t> frontier(types, 0);
   b.nodes.assign(types, 0);
-  for (std::size_t t = 0; t < types; ++t) { cap[t] = graph.num_nodes[t]; }
-  cap[static_cast<std::size_t>(seed_type)] += num_seeds;
-  frontier[static_cast<std::size_t>(seed_type)] = num_seeds;
-  b.nodes[static_cast<std::size_t>(seed_type)] = num_seeds;
+  for (std::size_t t = 0; t < types; ++t) {
+    std::int64_t const n = seeds_per_type[t];
+    GNNDIRECT_EXPECTS(n <= max, "sample_typed_blocks: node type " + std::to_string(t) + "'s seed count overflows");
+    cap[t] = graph.num_nodes[t] + n;
+    frontier[t] = n;
+    b.nodes[t] = n;
+  }
   for (int l = 0; l < num_layers; ++l) {
     std::vector<int> resolved(static_cast<std::size_t>(graph.num_relations));
     std::vector<relation_bounds> rel(static_cast<std::size_t>(graph.num_relations));
