@@ -23,7 +23,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 GNNDIRECT_NAMESPACE_BEGIN
@@ -42,36 +41,25 @@ struct reference_relation_block {
   std::vector<Offset> edge_ids;      ///< edge id per sampled edge
 };
 
-/// One node type's list, in host vectors.  @tparam Index node id type
+/// One node type's list, in host vectors: the dst rows of this type at layer l are
+/// nodes[counts[l - 1], counts[l]) (from 0 at layer 0).  @tparam Index node id type
 template <class Index>
 struct reference_type_nodes {
   std::vector<Index> nodes;          ///< ids of the type, earlier layers first
   std::vector<std::int64_t> counts;  ///< list length before layer 0, then after each layer
 };
 
-/// Typed blocks in host memory.  @tparam Offset, Index the graph's offset and node id types
+/// Typed blocks in host memory: what sample_typed_blocks_reference returns. view() is the view
+/// type sample_typed_blocks_buffers::read() returns too, so a test compares the two with one code
+/// path. @tparam Offset, Index the graph's offset and node id types
 template <class Offset, class Index>
 struct typed_reference_blocks {
   std::vector<reference_type_nodes<Index>> node_types;                          ///< per type
   std::vector<std::vector<reference_relation_block<Offset, Index>>> layers;     ///< [layer][relation]
 
-  /// @return the blocks as views of the family every typed sampler hands out (host memory)
-  typed_blocks_view<Offset, Index> view() const
-  {
-    auto const n = [](std::size_t s) { return static_cast<std::int64_t>(s); };
-    typed_blocks_view<Offset, Index> out;
-    for (auto const& t : node_types) { out.node_types.push_back({{t.nodes.data(), n(t.nodes.size())}, t.counts}); }
-    for (auto const& layer : layers) {
-      out.layers.emplace_back();
-      for (auto const& b : layer) {
-        out.layers.back().push_back({b.relation, b.src_type, b.dst_type, b.dst_begin,
-                                     {b.offsets.data(), n(b.offsets.size())},
-                                     {b.indices.data(), n(b.indices.size())},
-                                     {b.edge_ids.data(), n(b.edge_ids.size())}});
-      }
-    }
-    return out;
-  }
+  /// @return the blocks as views of the family every typed sampler hands out (host memory),
+  /// pointing into the vectors: valid while this object lives and its vectors are not changed
+  typed_blocks_view<Offset, Index> view() const;
   /// @return view()  @deprecated renamed to view() in 0.2
   [[deprecated("renamed to view() in 0.2")]] typed_blocks_view<Offset, Index> ref() const { return view(); }
 };
@@ -83,7 +71,8 @@ struct typed_reference_blocks {
 /// @param fanouts per relation per layer (typed_fanouts_of; -1 = all, via max_degree)
 /// @param samplers one sampler (uniform_sampler, uniform_with_replacement_sampler or
 /// weighted_sampler) for all relations, or per_relation_samplers of those types
-/// @param threads worker threads for sampling
+/// @param threads worker threads for sampling (default: all cores); the result does not
+/// depend on it
 /// @return the typed blocks
 /// @throws invalid_argument (as sample_typed_blocks_bounds; a corrupt neighbour list);
 /// index_out_of_range naming "seeds" for a seed outside its type, or "sampled neighbour ids of
@@ -94,77 +83,9 @@ template <class Offset, class Index, class Samplers>
 typed_reference_blocks<Offset, Index> sample_typed_blocks_reference(
   const typed_graph_view<Offset, Index>& graph, int seed_type, const Index* seeds,
   std::int64_t num_seeds, const typed_fanouts& fanouts, const Samplers& samplers,
-  int threads = default_thread_count())
-{
-  typed_blocks_bounds const bounds = sample_typed_blocks_bounds(graph, seed_type, num_seeds, fanouts);
-  GNNDIRECT_EXPECTS(num_seeds == 0 || seeds != nullptr, "sample_typed_blocks_reference: null seeds");
-  for (std::int64_t i = 0; i < num_seeds; ++i) {
-    if (seeds[i] < 0 || static_cast<std::int64_t>(seeds[i]) >= graph.num_nodes[seed_type]) {
-      throw index_out_of_range(__FILE__, __LINE__, "seeds (node type " + std::to_string(seed_type) + ")",
-                               i, static_cast<std::int64_t>(seeds[i]), graph.num_nodes[seed_type]);
-    }
-  }
-  auto const types = static_cast<std::size_t>(graph.num_node_types);
-  typed_reference_blocks<Offset, Index> out;
-  out.node_types.resize(types);
-  std::vector<std::unordered_map<Index, Index>> local(types);
-  std::vector<std::int64_t> begin(types, 0);  // frontier [begin, end) of each type
-  auto& seed_list = out.node_types[static_cast<std::size_t>(seed_type)];
-  for (std::int64_t i = 0; i < num_seeds; ++i) {
-    seed_list.nodes.push_back(seeds[i]);
-    local[static_cast<std::size_t>(seed_type)].emplace(seeds[i], static_cast<Index>(i));  // first wins
-  }
-  for (auto& t : out.node_types) { t.counts.push_back(static_cast<std::int64_t>(t.nodes.size())); }
-  for (std::size_t l = 0; l < bounds.num_layers(); ++l) {
-    std::vector<std::vector<Index>> frontier(types);
-    for (std::size_t t = 0; t < types; ++t) {
-      auto const& nodes = out.node_types[t].nodes;
-      frontier[t].assign(nodes.begin() + begin[t], nodes.end());
-    }
-    out.layers.emplace_back();
-    for (int r = 0; r < graph.num_relations; ++r) {
-      relation_view<Offset, Index> const& rel = graph.relations[r];
-      auto const& rows = frontier[static_cast<std::size_t>(rel.dst_type)];
-      int const fanout = bounds.fanouts[l][static_cast<std::size_t>(r)];
-      reference_relation_block<Offset, Index> block;
-      block.relation = r;
-      block.src_type = rel.src_type;
-      block.dst_type = rel.dst_type;
-      block.dst_begin = begin[static_cast<std::size_t>(rel.dst_type)];
-      reference_neighbors<Offset, Index> sampled;
-      with_relation_sampler(samplers, r, [&](auto const& sampler) {
-        sampled = sample_neighbors_reference(rel.csc, rows.data(), static_cast<std::int64_t>(rows.size()),
-                                             fanout, typed_random_layer(static_cast<int>(l), r),
-                                             sampler, threads);
-      });
-      std::int64_t const src_count = graph.num_nodes[rel.src_type];
-      auto& list = out.node_types[static_cast<std::size_t>(rel.src_type)].nodes;
-      auto& map = local[static_cast<std::size_t>(rel.src_type)];
-      block.indices.resize(sampled.neighbors.size());
-      for (std::size_t e = 0; e < sampled.neighbors.size(); ++e) {
-        Index const id = sampled.neighbors[e];
-        if (id < 0 || static_cast<std::int64_t>(id) >= src_count) {
-          throw index_out_of_range(__FILE__, __LINE__,
-                                   "sampled neighbour ids of relation " + std::to_string(r) +
-                                     " at layer " + std::to_string(l),
-                                   static_cast<std::int64_t>(e), static_cast<std::int64_t>(id), src_count);
-        }
-        auto const inserted = map.emplace(id, static_cast<Index>(list.size()));
-        if (inserted.second) { list.push_back(id); }
-        block.indices[e] = inserted.first->second;
-      }
-      block.offsets = std::move(sampled.offsets);
-      block.edge_ids = std::move(sampled.edge_ids);
-      out.layers.back().push_back(std::move(block));
-    }
-    for (std::size_t t = 0; t < types; ++t) {
-      auto& type = out.node_types[t];
-      begin[t] = type.counts.back();
-      type.counts.push_back(static_cast<std::int64_t>(type.nodes.size()));
-    }
-  }
-  return out;
-}
+  int threads = default_thread_count());
 
 }  // namespace host
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/reference/sample_typed_reference.inl>
