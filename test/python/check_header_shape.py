@@ -48,14 +48,12 @@ MAX_BODY = 0.25
 # The check fails when one of them passes: delete its line then. The reasons are the metrics
 # that broke a rule when the header was listed (issue #39).
 NOT_YET = {
-    "cache/tiered_view.hpp": "comments 48%",
     "core/config.hpp": "comments 35%",
     "core/csr_view.hpp": "comments 42%",
     "core/cuda_error.hpp": "comments 23%",
     "core/version.hpp": "comments 44%",
     "gnndirect.cuh": "comments 12%",
     "owners/coo.hpp": "comments 41%",
-    "owners/host_memory_info.hpp": "comments 42%",
 }
 
 SCOPE_KEYWORD = re.compile(r"\b(namespace|class|struct|union|enum|extern)\b")
