@@ -49,11 +49,9 @@ MAX_BODY = 0.25
 # that broke a rule when the header was listed (issue #39).
 NOT_YET = {
     "core/config.hpp": "comments 35%",
-    "core/csr_view.hpp": "comments 42%",
     "core/cuda_error.hpp": "comments 23%",
     "core/version.hpp": "comments 44%",
     "gnndirect.cuh": "comments 12%",
-    "owners/coo.hpp": "comments 41%",
 }
 
 SCOPE_KEYWORD = re.compile(r"\b(namespace|class|struct|union|enum|extern)\b")
