@@ -45,13 +45,15 @@ MIN_COMMENT = 0.50
 MAX_BODY = 0.25
 
 # Public headers that do not have the shape yet (path relative to include/gnndirect -> why).
-# The check fails when one of them passes: delete its line then. The reasons are the metrics
-# that broke a rule when the header was listed (issue #39).
+# The check fails when one of them passes: delete its line then. Each reason is the metric that
+# breaks a rule and why the header keeps it: macro and umbrella headers whose code lines are
+# preprocessor lines, where more comment lines would only be padding (issue #39).
 NOT_YET = {
-    "core/config.hpp": "comments 35%",
-    "core/cuda_error.hpp": "comments 23%",
-    "core/version.hpp": "comments 44%",
-    "gnndirect.cuh": "comments 12%",
+    "core/config.hpp": "comments 35%: portability macros; each has its doc line, but every #if, "
+                       "#else and #define counts as code",
+    "core/cuda_error.hpp": "comments 23%: two multi-line macros (GNNDIRECT_CUDA_TRY and _NOTHROW), "
+                           "whose continuation lines count as code; documented in one line each",
+    "gnndirect.cuh": "comments 12%: the umbrella, one #include per public header",
 }
 
 SCOPE_KEYWORD = re.compile(r"\b(namespace|class|struct|union|enum|extern)\b")
