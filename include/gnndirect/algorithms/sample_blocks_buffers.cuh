@@ -74,7 +74,7 @@ class sample_blocks_buffers {
   };
 
   /// Sizes every array from sample_blocks_bounds and builds view_; shared by both constructors.
-  /// @tparam Memory resource_ref or cudaMemPool_t  @param memory where the arrays come from
+  /// Memory is resource_ref or cudaMemPool_t.  @param memory where the arrays come from
   /// @param max_seeds, fanouts, num_nodes, stream as the constructors
   template <class Memory>
   void allocate(std::int64_t max_seeds, const std::vector<int>& fanouts, std::int64_t num_nodes,

@@ -124,8 +124,8 @@ class resource_ref {
  private:
   /// allocate() of the referenced resource: object_ cast back to its type R (set by the
   /// converting constructor, the only place that knows R).
-  /// @tparam R the resource type  @param object the resource  @param stream, bytes, alignment
-  /// the request  @return what R::allocate returned
+  /// @param object the resource  @param stream, bytes, alignment the request
+  /// @return what R::allocate returned
   template <class R>
   static void* allocate_thunk(void* object, ::cuda::stream_ref stream, std::size_t bytes,
                               std::size_t alignment)
@@ -133,8 +133,7 @@ class resource_ref {
     return static_cast<R*>(object)->allocate(stream, bytes, alignment);
   }
   /// deallocate() of the referenced resource (as allocate_thunk).
-  /// @tparam R the resource type  @param object the resource  @param stream, ptr, bytes, alignment
-  /// as allocated
+  /// @param object the resource  @param stream, ptr, bytes, alignment as allocated
   template <class R>
   static void deallocate_thunk(void* object, ::cuda::stream_ref stream, void* ptr, std::size_t bytes,
                                std::size_t alignment) noexcept

@@ -92,8 +92,8 @@ class npy_array {
   void swap(npy_array& other) noexcept;
 
  private:
-  /// @throws invalid_argument naming both descrs when T is not the file's dtype
-  /// @tparam T the requested element type
+  /// @throws invalid_argument naming both descrs when T (the requested element type) is not the
+  /// file's dtype
   template <class T>
   void check_dtype() const;
   /// Unmaps the file (if mapped) and empties the mapping fields.

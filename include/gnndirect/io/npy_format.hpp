@@ -19,7 +19,7 @@
 
 GNNDIRECT_NAMESPACE_BEGIN
 
-/// Element type of a .npy array. npy_dtype_of<T>() maps bool, the <cstdint> fixed-width integers,
+/// Element type of a .npy array. npy_dtype_of<T>() maps bool, the fixed-width integers of cstdint,
 /// float and double onto it; float16 has no C++ type here (its elements are 2 raw bytes each).
 enum class npy_dtype : std::uint8_t {
   bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64
