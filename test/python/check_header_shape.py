@@ -45,52 +45,15 @@ MIN_COMMENT = 0.50
 MAX_BODY = 0.25
 
 # Public headers that do not have the shape yet (path relative to include/gnndirect -> why).
-# The check fails when one of them passes: delete its line then. The reasons are the metrics
-# that broke a rule when the header was listed (issue #39).
+# The check fails when one of them passes: delete its line then. Each reason is the metric that
+# breaks a rule and why the header keeps it: macro and umbrella headers whose code lines are
+# preprocessor lines, where more comment lines would only be padding (issue #39).
 NOT_YET = {
-    "algorithms/codec_choice.hpp": "comments 33%, bodies 47%",
-    "algorithms/corrupt_graph.hpp": "comments 30%",
-    "algorithms/negative_sampling.hpp": "comments 43%, bodies 38%",
-    "algorithms/sample_blocks_buffers.cuh": "comments 24%, bodies 31%",
-    "algorithms/sample_neighbors.cuh": "comments 39%",
-    "algorithms/sample_typed_blocks_buffers.cuh": "comments 21%, bodies 51%",
-    "algorithms/sampled_blocks.hpp": "comments 40%, bodies 26%",
-    "algorithms/sampled_neighbors.hpp": "comments 43%",
-    "algorithms/sampler_choice.hpp": "comments 37%, bodies 35%",
-    "algorithms/typed_samplers.hpp": "comments 29%, bodies 42%",
-    "algorithms/validate.cuh": "comments 37%, bodies 27%",
-    "algorithms/validate.hpp": "comments 46%",
-    "algorithms/validate_typed.cuh": "comments 32%",
-    "algorithms/validate_typed.hpp": "comments 37%, bodies 38%",
-    "cache/tiered_view.hpp": "comments 48%",
-    "core/config.hpp": "comments 35%",
-    "core/csr_view.hpp": "comments 42%",
-    "core/cuda_error.hpp": "comments 23%",
-    "core/cuda_exceptions.hpp": "comments 32%",
-    "core/error.hpp": "comments 30%",
-    "core/host_resource.hpp": "comments 31%, bodies 43%",
-    "core/memory_kind.hpp": "comments 49%, bodies 37%",
-    "core/philox.hpp": "comments 37%, bodies 39%",
-    "core/philox_block.hpp": "comments 40%",
-    "core/resource.hpp": "comments 31%, bodies 41%",
-    "core/sampling_policy.hpp": "comments 38%, bodies 40%",
-    "core/version.hpp": "comments 44%",
-    "core/wait_mode.hpp": "comments 36%",
-    "gnndirect.cuh": "comments 12%",
-    "graph/coo_to_csr.hpp": "comments 35%, bodies 49%",
-    "graph/generate.hpp": "comments 36%, bodies 46%",
-    "graph/generator_options.hpp": "comments 39%, bodies 25%",
-    "graph/typed_graph.hpp": "comments 26%, bodies 41%",
-    "io/edge_list.hpp": "comments 18%, bodies 59%",
-    "io/npy_array.hpp": "comments 23%, bodies 40%",
-    "io/npy_format.hpp": "comments 19%, bodies 55%",
-    "owners/coo.hpp": "comments 41%",
-    "owners/host_memory_info.hpp": "comments 42%",
-    "owners/placement.hpp": "comments 42%, bodies 37%",
-    "owners/registration.hpp": "comments 20%, bodies 55%",
-    "reference/gather_reference.hpp": "comments 27%, bodies 37%",
-    "reference/sample_typed_reference.hpp": "comments 24%, bodies 54%",
-    "util/worker_pool.hpp": "comments 16%, bodies 43%",
+    "core/config.hpp": "comments 35%: portability macros; each has its doc line, but every #if, "
+                       "#else and #define counts as code",
+    "core/cuda_error.hpp": "comments 23%: two multi-line macros (GNNDIRECT_CUDA_TRY and _NOTHROW), "
+                           "whose continuation lines count as code; documented in one line each",
+    "gnndirect.cuh": "comments 12%: the umbrella, one #include per public header",
 }
 
 SCOPE_KEYWORD = re.compile(r"\b(namespace|class|struct|union|enum|extern)\b")

@@ -2,6 +2,8 @@
 /// @file sample_blocks_buffers.cuh
 /// @brief sample_blocks_buffers: the reusable outputs, device-side counts and workspace of
 /// sample_blocks_async (algorithms/sample_blocks_async.cuh), owned in device memory (needs nvcc).
+/// The synchronous sample_blocks (algorithms/sample_blocks.cuh) allocates exactly sized outputs
+/// of its own and needs none.
 
 #include <gnndirect/algorithms/sample_blocks_async.cuh>
 #include <gnndirect/core/resource.hpp>
@@ -22,11 +24,18 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// Owns a reusable set of bound-sized outputs, device-side counts and workspace for
 /// sample_blocks_async, allocated stream-ordered once (from a resource or a pool) for up to
 /// `max_seeds` seeds. Move-only; freed on the allocation stream, which must outlive it.
+/// A batch loop allocates one and samples into it again and again, with no allocation per batch:
+/// @code
+///   sample_blocks_buffers<Offset, Index> bufs(max_seeds, fanouts, csr.num_nodes, stream);
+///   sample_blocks_async(stream, csr, seeds, n, fanouts, sampler, policy, bufs.view(), bufs.workspace());
+///   sample_blocks_check(stream, bufs.workspace(), bufs.num_layers(), csr.num_nodes);
+/// @endcode
+/// Each sample overwrites the previous one; its sizes are in counts() (device memory).
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 class sample_blocks_buffers {
  public:
-  /// Empty (no layers).
+  /// Empty (no layers, no memory): a placeholder to move an allocated one into.
   sample_blocks_buffers() = default;
   /// Allocates for up to `max_seeds` seeds and `fanouts` on a graph of `num_nodes` nodes, from
   /// `mr` (default: the device's pool), stream-ordered on `stream`. Enqueued; never synchronises.
@@ -34,17 +43,11 @@ class sample_blocks_buffers {
   /// @param mr the resource
   /// @throws invalid_argument (as sample_blocks_bounds), allocation_error, cuda_error.
   sample_blocks_buffers(std::int64_t max_seeds, const std::vector<int>& fanouts,
-                        std::int64_t num_nodes, cudaStream_t stream, resource_ref mr = {})
-  {
-    allocate(max_seeds, fanouts, num_nodes, stream, mr);
-  }
+                        std::int64_t num_nodes, cudaStream_t stream, resource_ref mr = {});
   /// As above, from a CUDA memory pool of the current device (null: its default pool).
   /// @param max_seeds, fanouts, num_nodes, stream as above  @param pool the pool
   sample_blocks_buffers(std::int64_t max_seeds, const std::vector<int>& fanouts,
-                        std::int64_t num_nodes, cudaStream_t stream, cudaMemPool_t pool)
-  {
-    allocate(max_seeds, fanouts, num_nodes, stream, pool);
-  }
+                        std::int64_t num_nodes, cudaStream_t stream, cudaMemPool_t pool);
 
   /// @return the outputs, for sample_blocks_async (built once at allocation, so that a batch
   /// loop that asks for them takes no host allocation)
@@ -55,46 +58,35 @@ class sample_blocks_buffers {
   workspace_view workspace() const noexcept { return {workspace_.data(), workspace_.bytes()}; }
   /// @return the bounds the arrays were sized for
   const std::vector<block_bounds>& bounds() const noexcept { return bounds_; }
-  /// @return device array of 2 x layers counts: [2l] = num_src, [2l + 1] = num_edges of layer l
+  /// @return device array of 2 x layers counts: [2l] = num_src, [2l + 1] = num_edges of layer l,
+  /// written by sample_blocks_async on its stream (read them after it, in stream order)
   const std::int64_t* counts() const noexcept { return counts_.data(); }
   /// @return number of layers
   std::size_t num_layers() const noexcept { return layers_.size(); }
 
  private:
+  /// The bound-sized arrays of one layer (dst nodes are the previous layer's src nodes).
   struct layer {
-    buffer<Index> src_nodes;
-    buffer<std::int64_t> offsets;
-    buffer<Index> indices;
-    buffer<Offset> edge_ids;
+    buffer<Index> src_nodes;       ///< bounds_[l].num_src entries
+    buffer<std::int64_t> offsets;  ///< bounds_[l].num_dst + 1 entries
+    buffer<Index> indices;         ///< bounds_[l].num_edges entries
+    buffer<Offset> edge_ids;       ///< bounds_[l].num_edges entries
   };
 
+  /// Sizes every array from sample_blocks_bounds and builds view_; shared by both constructors.
+  /// Memory is resource_ref or cudaMemPool_t.  @param memory where the arrays come from
+  /// @param max_seeds, fanouts, num_nodes, stream as the constructors
   template <class Memory>
   void allocate(std::int64_t max_seeds, const std::vector<int>& fanouts, std::int64_t num_nodes,
-                cudaStream_t stream, Memory memory)
-  {
-    bounds_ = sample_blocks_bounds(max_seeds, fanouts, num_nodes);
-    auto const n = [](std::int64_t count) { return static_cast<std::size_t>(count); };
-    for (block_bounds const& b : bounds_) {
-      layers_.push_back({buffer<Index>(n(b.num_src), stream, memory),
-                         buffer<std::int64_t>(n(b.num_dst) + 1, stream, memory),
-                         buffer<Index>(n(b.num_edges), stream, memory),
-                         buffer<Offset>(n(b.num_edges), stream, memory)});
-    }
-    counts_ = buffer<std::int64_t>(2 * bounds_.size(), stream, memory);
-    workspace_ = buffer<unsigned char>(
-      detail::carve_blocks_workspace<Offset, Index>(workspace_view{}, bounds_).total, stream, memory);
-    for (std::size_t l = 0; l < layers_.size(); ++l) {  // device addresses: stable across moves
-      layer const& x = layers_[l];
-      view_.layers.push_back({x.src_nodes.data(), x.offsets.data(), x.indices.data(), x.edge_ids.data(),
-                             counts_.data() + 2 * l, counts_.data() + 2 * l + 1, bounds_[l]});
-    }
-  }
+                cudaStream_t stream, Memory memory);
 
-  std::vector<block_bounds> bounds_;
-  std::vector<layer> layers_;
-  buffer<std::int64_t> counts_;
-  buffer<unsigned char> workspace_;
-  sampled_blocks_view<Offset, Index> view_;  // views of the arrays above
+  std::vector<block_bounds> bounds_;          ///< per layer: the sizes the arrays hold
+  std::vector<layer> layers_;                 ///< per layer: the arrays
+  buffer<std::int64_t> counts_;               ///< 2 x layers device-side counts (see counts())
+  buffer<unsigned char> workspace_;           ///< sample_blocks_async's scratch
+  sampled_blocks_view<Offset, Index> view_;   ///< views of the arrays above
 };
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/algorithms/sample_blocks_buffers.inl>

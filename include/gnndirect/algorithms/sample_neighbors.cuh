@@ -3,6 +3,14 @@
 /// @brief Bulk GPU neighbour sampling, one layer: the asynchronous calls
 /// (sample_neighbors_async.cuh) plus the synchronous sample_neighbors, which returns owners
 /// (sampled_neighbors.hpp) (needs nvcc).
+///
+/// For example, one hop of 10 uniform neighbours per seed:
+/// @code
+///   auto hop = sample_neighbors(stream, csr, seeds, num_seeds, /*fanout=*/10, /*layer=*/0,
+///                               uniform_sampler{seed});
+///   // hop.offsets (num_seeds + 1), hop.neighbors, hop.edge_ids: device memory
+/// @endcode
+/// Multi-layer sampling with relabelled blocks is sample_blocks (algorithms/sample_blocks.cuh).
 
 #include <gnndirect/algorithms/sample_neighbors_async.cuh>
 #include <gnndirect/algorithms/sampled_neighbors.hpp>
@@ -34,7 +42,8 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// more before returning). Use sample_neighbors_async on hot paths.
 /// @param stream stream to run on  @param csr device-visible graph (any placement)
 /// @param seeds device-visible node ids  @param num_seeds their number  @param fanout k >= 0
-/// @param layer random counter layer  @param sampler what to draw (any model of the sampler
+/// @param layer random counter layer: the same (sampler seed, layer, node) always draws the
+/// same neighbours, so give each hop its own  @param sampler what to draw (any model of the sampler
 /// concept, device/samplers.hpp)  @param policy tile size, budget, checks
 /// @param mr memory resource for every allocation (default: the device's default pool)
 /// @throws invalid_argument (arguments), index_out_of_range (bad seed, with checks on; the
@@ -46,10 +55,7 @@ sampled_neighbors<Offset, Index> sample_neighbors(cudaStream_t stream, const csr
                                                   const Index* seeds, std::int64_t num_seeds,
                                                   int fanout, int layer, const Sampler& sampler,
                                                   const sampling_policy& policy = {},
-                                                  resource_ref mr = {})
-{
-  return detail::sample_neighbors_sync(stream, csr, seeds, num_seeds, fanout, layer, sampler, policy, mr);
-}
+                                                  resource_ref mr = {});
 
 /// As above, allocating from a CUDA memory pool of the current device (null: its default pool);
 /// kept for source compatibility.
@@ -60,9 +66,8 @@ template <class Offset, class Index, class Sampler>
 sampled_neighbors<Offset, Index> sample_neighbors(cudaStream_t stream, const csr_view<Offset, Index>& csr,
                                                   const Index* seeds, std::int64_t num_seeds,
                                                   int fanout, int layer, const Sampler& sampler,
-                                                  const sampling_policy& policy, cudaMemPool_t pool)
-{
-  return detail::sample_neighbors_sync(stream, csr, seeds, num_seeds, fanout, layer, sampler, policy, pool);
-}
+                                                  const sampling_policy& policy, cudaMemPool_t pool);
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/algorithms/sample_neighbors.inl>

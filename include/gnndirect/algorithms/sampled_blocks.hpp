@@ -14,6 +14,7 @@ GNNDIRECT_NAMESPACE_BEGIN
 
 /// One message-flow block in device memory. dst node d's sampled in-neighbours are the local
 /// src ids indices[offsets[d] .. offsets[d+1]); src_nodes[local] is the global id.
+/// Move-only: the buffers own their device memory, freed when the block is destroyed.
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct sampled_block {
@@ -30,13 +31,15 @@ struct sampled_block {
   /// @return number of sampled edges
   std::int64_t num_edges() const noexcept { return static_cast<std::int64_t>(indices.size()); }
   /// @return the block as a view of the family every sampler hands out
-  /// (core/sampled_views.hpp)
+  /// (core/sampled_views.hpp); it points into this block's buffers, so it is valid while the
+  /// block lives and keeps its arrays
   block_view<Offset, Index> view() const noexcept { return detail::block_view_of<Offset, Index>(*this); }
   /// @return view()  @deprecated renamed to view() in 0.2
   [[deprecated("renamed to view() in 0.2")]] block_view<Offset, Index> ref() const noexcept { return view(); }
 };
 
-/// All blocks of a multi-layer sample, seeds side first.
+/// All blocks of a multi-layer sample, seeds side first: layers[0]'s dst nodes are the seeds,
+/// layers[l + 1]'s dst nodes are layers[l]'s src nodes. Move-only, like sampled_block.
 /// @tparam Offset, Index the graph's offset (and edge id) and node id types
 template <class Offset, class Index>
 struct sampled_blocks {
@@ -51,13 +54,11 @@ struct sampled_blocks {
 
   /// @return the blocks as views (device memory), valid while this owner lives and its layers
   /// keep their arrays
-  blocks_view<Offset, Index> view() const
-  {
-    return detail::blocks_view_into<Offset, Index, decltype(layers), blocks_view<Offset, Index>>(layers,
-                                                                                                 layer_views);
-  }
+  blocks_view<Offset, Index> view() const;
   /// @return view()  @deprecated renamed to view() in 0.2
   [[deprecated("renamed to view() in 0.2")]] blocks_view<Offset, Index> ref() const { return view(); }
 };
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/algorithms/sampled_blocks.inl>

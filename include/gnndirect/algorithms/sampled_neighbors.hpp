@@ -11,7 +11,10 @@
 GNNDIRECT_NAMESPACE_BEGIN
 
 /// Sampled edges in CSR form, owned in device memory (sample_neighbors' result): seed i's
-/// neighbours are neighbors[offsets[i] .. offsets[i+1]).
+/// neighbours are neighbors[offsets[i] .. offsets[i+1]). Move-only: the buffers own their device
+/// memory (freed when the result is destroyed); copy them back with cudaMemcpy to read them on
+/// the host. edge_ids has one entry per neighbour (its CSR position when the graph has none).
+/// How many neighbours a seed gets (at most fanout) is its sampler's rule (device/samplers.hpp).
 /// @tparam Offset, Index the graph's offset and node id types
 template <class Offset, class Index>
 struct sampled_neighbors {

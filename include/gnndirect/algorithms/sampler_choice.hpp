@@ -30,15 +30,7 @@ enum class sampling_kind : std::uint8_t {
 
 /// Stable lower-case name of a sampling kind ("unknown" for a value outside the enum).
 /// @param kind the kind  @return its name
-constexpr std::string_view to_string(sampling_kind kind) noexcept
-{
-  switch (kind) {
-    case sampling_kind::uniform_without_replacement: return "uniform_without_replacement";
-    case sampling_kind::uniform_with_replacement: return "uniform_with_replacement";
-    case sampling_kind::weighted_without_replacement: return "weighted_without_replacement";
-  }
-  return "unknown";
-}
+constexpr std::string_view to_string(sampling_kind kind) noexcept;
 
 /// Calls `f(sampler)` with the library sampler that `kind` names, keyed by `seed`, and returns
 /// what it returns (every instantiation must return the same type). Host.
@@ -47,17 +39,8 @@ constexpr std::string_view to_string(sampling_kind kind) noexcept
 /// @return what `f` returns
 /// @throws invalid_argument for a value outside the enum; whatever `f` throws.
 template <class F>
-decltype(auto) visit_sampler(sampling_kind kind, std::uint64_t seed, F&& f)
-{
-  switch (kind) {
-    case sampling_kind::uniform_without_replacement: return std::forward<F>(f)(uniform_sampler{seed});
-    case sampling_kind::uniform_with_replacement:
-      return std::forward<F>(f)(uniform_with_replacement_sampler{seed});
-    case sampling_kind::weighted_without_replacement: return std::forward<F>(f)(weighted_sampler{seed});
-  }
-  throw invalid_argument(__FILE__, __LINE__,
-                         "visit_sampler: unknown sampling_kind " +
-                           std::to_string(static_cast<int>(kind)));
-}
+decltype(auto) visit_sampler(sampling_kind kind, std::uint64_t seed, F&& f);
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/algorithms/sampler_choice.inl>

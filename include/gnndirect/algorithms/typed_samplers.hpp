@@ -21,7 +21,10 @@
 
 GNNDIRECT_NAMESPACE_BEGIN
 
-/// A list of sampler types and, per relation, which of them it uses.
+/// A list of sampler types and, per relation, which of them it uses, e.g.
+/// `per_relation_samplers<uniform_sampler, weighted_sampler>{{}, {0, 1, 0}}`: relations 0 and 2
+/// draw uniformly, relation 1 by edge weight. choice needs one entry per relation of the graph.
+/// A host-side value (it holds a std::vector): only the chosen sampler reaches a kernel.
 /// @tparam Samplers models of the sampler concept (device/samplers.hpp)
 template <class... Samplers>
 struct per_relation_samplers {
@@ -41,35 +44,17 @@ struct is_per_relation_samplers<per_relation_samplers<S...>> : std::true_type {}
 
 /// Calls `f(sampler)` with relation r's sampler: `samplers` itself when it is one sampler,
 /// else the choice[r]-th of the list (each type's call is compiled; the index selects one).
+/// The typed samplers (sample_typed_blocks_async, the typed preparer) dispatch through it; a
+/// caller needs it only to run its own per-relation code with the same choice. Host-side.
 /// @param samplers a sampler or a per_relation_samplers  @param r the relation index
 /// @param f callable taking any of the sampler types
-/// @throws invalid_argument when a per_relation_samplers has no valid choice for r.
+/// f is called exactly once, with a const reference to the chosen sampler.
+/// @throws invalid_argument when a per_relation_samplers has no valid choice for r (f is not
+/// called then).
 /// @tparam Samplers a sampler type or per_relation_samplers  @tparam F the callable
 template <class Samplers, class F>
-void with_relation_sampler(const Samplers& samplers, int r, F&& f)
-{
-  if constexpr (is_per_relation_samplers<Samplers>::value) {
-    constexpr std::size_t count = std::tuple_size_v<decltype(samplers.samplers)>;
-    GNNDIRECT_EXPECTS(r >= 0 && static_cast<std::size_t>(r) < samplers.choice.size(),
-                      "typed sampling: per_relation_samplers has no choice for relation " +
-                        std::to_string(r) + " (choice holds " +
-                        std::to_string(samplers.choice.size()) + " entries)");
-    int const c = samplers.choice[static_cast<std::size_t>(r)];
-    GNNDIRECT_EXPECTS(c >= 0 && static_cast<std::size_t>(c) < count,
-                      "typed sampling: relation " + std::to_string(r) + " chooses sampler " +
-                        std::to_string(c) + " of " + std::to_string(count));
-    std::apply(
-      [&](auto const&... s) {
-        std::size_t i = 0;
-        ((i++ == static_cast<std::size_t>(c) ? (void)f(s) : (void)0), ...);
-      },
-      samplers.samplers);
-  } else {
-    static_assert(is_sampler_v<Samplers>,
-                  "typed sampling: pass a sampler (device/samplers.hpp) or per_relation_samplers");
-    (void)r;
-    f(samplers);
-  }
-}
+void with_relation_sampler(const Samplers& samplers, int r, F&& f);
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/algorithms/typed_samplers.inl>

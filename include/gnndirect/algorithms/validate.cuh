@@ -2,6 +2,9 @@
 /// @file validate.cuh
 /// @brief validate(stream, csr_view): the CSR check of validate.hpp run on the GPU, for views in
 /// any placement (device, pinned, registered, managed_host) (nvcc).
+///
+/// The host form needs CPU-readable arrays and no GPU; this one reads any placement but needs a
+/// GPU and synchronises the stream. Both throw the same corrupt_graph for the same graph.
 
 #include <gnndirect/algorithms/validate.hpp>
 #include <gnndirect/core/cuda_error.hpp>
@@ -32,16 +35,8 @@ GNNDIRECT_NAMESPACE_BEGIN
 ///         Synchronises `stream`.
 /// @tparam Offset, Index the graph's offset and node id types
 template <class Offset, class Index>
-void validate(cudaStream_t stream, const csr_view<Offset, Index>& graph, resource_ref mr = {})
-{
-  detail::check_csr_shape(graph);
-  require_device();
-  detail::check_csr_pointers(graph);
-  if (auto const violation = detail::find_csr_violation_device(stream, graph, mr)) {
-    detail::throw_csr_violation(graph, *violation, [stream](auto const* array, std::int64_t i) {
-      return detail::fetch_element(stream, array, i);
-    });
-  }
-}
+void validate(cudaStream_t stream, const csr_view<Offset, Index>& graph, resource_ref mr = {});
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/algorithms/validate_device.inl>

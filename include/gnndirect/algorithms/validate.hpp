@@ -29,14 +29,8 @@ GNNDIRECT_NAMESPACE_BEGIN
 ///         device memory. Synchronous; touches no CUDA API.
 /// @tparam Offset, Index the graph's offset and node id types
 template <class Offset, class Index>
-void validate(const csr_view<Offset, Index>& graph)
-{
-  detail::check_csr_shape(graph);
-  detail::check_host_readable(graph);
-  if (auto const violation = detail::find_csr_violation_host(graph)) {
-    detail::throw_csr_violation(graph, *violation,
-                                [](auto const* array, std::int64_t i) { return array[i]; });
-  }
-}
+void validate(const csr_view<Offset, Index>& graph);
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/algorithms/validate_host.inl>

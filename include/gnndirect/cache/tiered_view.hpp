@@ -17,6 +17,8 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// rows from HBM and the others over the host link, in one launch, in caller order. Trivially
 /// copyable. Writing the host table directly leaves cached copies stale until the next
 /// tiered_table::rebuild; scatter through tiered_table::write_source() writes both copies.
+/// Built by tiered_table::view() (cache/tiered_table.cuh), read by the tiered gather_async
+/// overloads there; valid while that owner lives and until it rebuilds.
 /// @tparam T element type of the table
 template <class T>
 struct tiered_view {

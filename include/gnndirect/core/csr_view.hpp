@@ -19,6 +19,11 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// `edge_ids` (one Offset per edge, e.g. to map sampled edges back to edge features; when absent
 /// an edge's id is its position in `indices`). Each array records its own memory_kind, because
 /// placing them independently pays (e.g. indptr in HBM, indices in host memory).
+///
+/// A view comes from an owner (csr_graph::view(), graph/csr_graph.hpp) or is filled by hand over
+/// a framework's arrays (e.g. a PyTorch CSR tensor's crow_indices and col_indices). It checks
+/// nothing: validate() (algorithms/validate.hpp) checks an untrusted graph once, off the hot path.
+/// Neither do its accessors: v must lie in [0, num_nodes) and e in [0, num_edges).
 template <class Offset, class Index>
 struct csr_view {
   static_assert(std::is_same_v<Offset, std::int32_t> || std::is_same_v<Offset, std::int64_t>,
@@ -40,19 +45,15 @@ struct csr_view {
   /// Offset of node v's first neighbour.  @param v the node  @return indptr[v]
   GNNDIRECT_HOST_DEVICE Offset begin(std::int64_t v) const noexcept { return indptr[v]; }
   /// Number of neighbours of node v.  @param v the node  @return indptr[v + 1] - indptr[v]
-  GNNDIRECT_HOST_DEVICE Offset degree(std::int64_t v) const noexcept
-  {
-    return indptr[v + 1] - indptr[v];
-  }
+  GNNDIRECT_HOST_DEVICE Offset degree(std::int64_t v) const noexcept;
   /// Id of the edge stored at position e.  @param e the position
   /// @return edge_ids[e], or e when the graph has no edge ids
-  GNNDIRECT_HOST_DEVICE Offset edge_id(Offset e) const noexcept
-  {
-    return edge_ids != nullptr ? edge_ids[e] : e;
-  }
+  GNNDIRECT_HOST_DEVICE Offset edge_id(Offset e) const noexcept;
 };
 
 static_assert(std::is_trivially_copyable_v<csr_view<std::int64_t, std::int64_t>>);
 static_assert(std::is_trivially_copyable_v<csr_view<std::int32_t, std::int32_t>>);
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/core/csr_view.inl>

@@ -61,29 +61,10 @@ class pinned_host_resource {
   ///         no_device_error without a GPU.
   /// @param bytes the size (the alignment argument is unnamed: pages are aligned enough)
   /// @return the memory
-  void* allocate(std::size_t bytes, std::size_t /*alignment*/)
-  {
-    void* ptr = nullptr;
-    if (bytes == 0) { return ptr; }
-    cudaError_t const status = cudaHostAlloc(&ptr, bytes, cudaHostAllocMapped | cudaHostAllocPortable);
-    if (status != cudaSuccess) {
-      (void)cudaGetLastError();
-      if (detail::is_no_device_code(status)) {
-        throw no_device_error(__FILE__, __LINE__, "cudaHostAlloc", status);
-      }
-      throw allocation_error(__FILE__, __LINE__, bytes, memory_kind::pinned,
-                             std::string("cudaHostAlloc returned ") + cudaGetErrorName(status) +
-                               "; page-locked memory is limited by free RAM and the locked-memory "
-                               "limit (ulimit -l)");
-    }
-    return ptr;
-  }
+  void* allocate(std::size_t bytes, std::size_t /*alignment*/);
   /// Frees memory from allocate() (cudaFreeHost, which waits for the device). Never throws.
   /// @param ptr the memory (size and alignment arguments unused)
-  void deallocate(void* ptr, std::size_t /*bytes*/, std::size_t /*alignment*/) noexcept
-  {
-    if (ptr != nullptr) { GNNDIRECT_CUDA_TRY_NOTHROW(cudaFreeHost(ptr)); }
-  }
+  void deallocate(void* ptr, std::size_t /*bytes*/, std::size_t /*alignment*/) noexcept;
 };
 
 static_assert(is_host_resource_v<pinned_host_resource>);
@@ -104,72 +85,42 @@ class host_resource_ref {
   /// @param resource the resource
   template <class R, class = std::enable_if_t<!std::is_same_v<
                        std::remove_cv_t<std::remove_reference_t<R>>, host_resource_ref>>>
-  host_resource_ref(R&& resource) noexcept  // NOLINT: implicit by design, like resource_ref
-  {
-    using type = std::remove_reference_t<R>;
-    static_assert(std::is_lvalue_reference_v<R>,
-                  "gnndirect::host_resource_ref: pass the host memory resource as a non-const "
-                  "lvalue (it is kept by address and must outlive its allocations), not a temporary");
-    static_assert(!std::is_const_v<type>,
-                  "gnndirect::host_resource_ref: the host memory resource is const; allocate and "
-                  "deallocate are called on a non-const lvalue, so pass a non-const one");
-    static_assert(std::is_const_v<type> || is_host_resource_v<type>,
-                  "gnndirect::host_resource_ref: not a host memory resource; it needs the members "
-                  "void* allocate(std::size_t bytes, std::size_t alignment) and void "
-                  "deallocate(void* ptr, std::size_t bytes, std::size_t alignment) noexcept, "
-                  "callable on a non-const lvalue");
-    static_assert(!is_host_resource_v<type> || detail::has_noexcept_host_deallocate<type>::value,
-                  "gnndirect::host_resource_ref: the host memory resource's deallocate(void*, "
-                  "std::size_t, std::size_t) must be noexcept (owners return memory from "
-                  "destructors)");
-    if constexpr (std::is_lvalue_reference_v<R> && !std::is_const_v<type> &&
-                  is_host_resource_v<type> && detail::has_noexcept_host_deallocate<type>::value) {
-      object_ = static_cast<void*>(&resource);
-      allocate_ = &allocate_thunk<type>;
-      deallocate_ = &deallocate_thunk<type>;
-    }
-  }
+  host_resource_ref(R&& resource) noexcept;  // NOLINT: implicit by design, like resource_ref
 
   /// Allocates `bytes` aligned to `alignment`. Synchronous.
   /// @throws allocation_error (kind pinned) when the resource returns null (bytes > 0) or a
   ///         misaligned pointer; whatever the resource throws.
   /// @param bytes, alignment the request  @return the memory
-  void* allocate(std::size_t bytes, std::size_t alignment = default_allocation_alignment) const
-  {
-    if (object_ == nullptr) { return pinned_host_resource{}.allocate(bytes, alignment); }
-    void* const ptr = allocate_(object_, bytes, alignment);
-    return detail::checked_allocation(ptr, bytes, alignment, memory_kind::pinned,
-                                      "allocate(host, ...)",
-                                      [&](void* bad) { deallocate_(object_, bad, bytes, alignment); });
-  }
+  void* allocate(std::size_t bytes, std::size_t alignment = default_allocation_alignment) const;
   /// Returns memory from allocate() with the same bytes and alignment.
   /// @param ptr the memory  @param bytes, alignment as allocated
   void deallocate(void* ptr, std::size_t bytes,
-                  std::size_t alignment = default_allocation_alignment) const noexcept
-  {
-    if (object_ == nullptr) {
-      pinned_host_resource{}.deallocate(ptr, bytes, alignment);
-      return;
-    }
-    deallocate_(object_, ptr, bytes, alignment);
-  }
+                  std::size_t alignment = default_allocation_alignment) const noexcept;
   /// @return true when this references the default resource
   bool is_default() const noexcept { return object_ == nullptr; }
 
  private:
+  /// allocate() of the referenced resource: object_ cast back to its type R (set by the
+  /// converting constructor, the only place that knows R).
+  /// @param object the resource  @param bytes, alignment the request
+  /// @return what R::allocate returned
   template <class R>
   static void* allocate_thunk(void* object, std::size_t bytes, std::size_t alignment)
   {
     return static_cast<R*>(object)->allocate(bytes, alignment);
   }
+  /// deallocate() of the referenced resource (as allocate_thunk).
+  /// @param object the resource  @param ptr, bytes, alignment as allocated
   template <class R>
   static void deallocate_thunk(void* object, void* ptr, std::size_t bytes, std::size_t alignment) noexcept
   {
     static_cast<R*>(object)->deallocate(ptr, bytes, alignment);
   }
 
-  void* object_{nullptr};
+  void* object_{nullptr};  ///< the referenced resource; null: pinned_host_resource
+  /// allocate_thunk<R> of the referenced resource's type (null with object_)
   void* (*allocate_)(void*, std::size_t, std::size_t){nullptr};
+  /// deallocate_thunk<R> of the referenced resource's type (null with object_)
   void (*deallocate_)(void*, void*, std::size_t, std::size_t) noexcept {nullptr};
 };
 
@@ -177,3 +128,5 @@ static_assert(std::is_trivially_copyable_v<host_resource_ref>);
 static_assert(is_host_resource_v<host_resource_ref>);
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/core/host_resource.inl>

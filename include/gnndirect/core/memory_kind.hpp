@@ -26,19 +26,12 @@ inline constexpr int memory_kind_count = 4;
 
 /// Stable lower-case name of a kind ("device", "pinned", "registered", "managed_host").
 /// @param kind the kind  @return its name, or "unknown" for a value outside the enumeration
-constexpr std::string_view to_string(memory_kind kind) noexcept
-{
-  switch (kind) {
-    case memory_kind::device: return "device";
-    case memory_kind::pinned: return "pinned";
-    case memory_kind::registered: return "registered";
-    case memory_kind::managed_host: return "managed_host";
-  }
-  return "unknown";
-}
+constexpr std::string_view to_string(memory_kind kind) noexcept;
 
 /// True when the bytes live in host RAM and every GPU access crosses the host link.
 /// @param kind the kind  @return whether it is anything but memory_kind::device
-constexpr bool is_host_resident(memory_kind kind) noexcept { return kind != memory_kind::device; }
+constexpr bool is_host_resident(memory_kind kind) noexcept;
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/core/memory_kind.inl>

@@ -21,17 +21,7 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// between rounds. Matches the Random123 known-answer tests. Pure; host and device.
 /// @param counter the block to encrypt  @param key the key  @return the random block
 GNNDIRECT_HOST_DEVICE constexpr philox_block philox4x32_10(philox_block counter,
-                                                           philox_key key) noexcept
-{
-  for (int round = 0; round < 10; ++round) {
-    if (round > 0) {
-      key.k0 += detail::philox_w0;
-      key.k1 += detail::philox_w1;
-    }
-    counter = detail::philox_round(counter, key);
-  }
-  return counter;
-}
+                                                           philox_key key) noexcept;
 
 /// The 128 random bits used by neighbour sampling for one draw.
 ///
@@ -43,39 +33,16 @@ GNNDIRECT_HOST_DEVICE constexpr philox_block philox4x32_10(philox_block counter,
 /// @return the block
 GNNDIRECT_HOST_DEVICE constexpr philox_block sampling_random(std::uint64_t seed, std::uint32_t layer,
                                                              std::uint64_t node,
-                                                             std::uint32_t draw) noexcept
-{
-  return philox4x32_10(
-    philox_block{{draw, layer, static_cast<std::uint32_t>(node), static_cast<std::uint32_t>(node >> 32)}},
-    philox_key{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)});
-}
+                                                             std::uint32_t draw) noexcept;
 
 /// Words 0 (low) and 1 (high) of a block as one uniformly distributed 64-bit integer.
 /// @param block the block  @return the bits
-GNNDIRECT_HOST_DEVICE constexpr std::uint64_t random_bits64(philox_block block) noexcept
-{
-  return (std::uint64_t{block.v[1]} << 32) | block.v[0];
-}
+GNNDIRECT_HOST_DEVICE constexpr std::uint64_t random_bits64(philox_block block) noexcept;
 
 /// High 64 bits of the 128-bit product a * b (portable, exact; one instruction on the device).
 /// @param a, b the factors  @return the high word
 GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE constexpr std::uint64_t mulhi64(std::uint64_t a,
-                                                                           std::uint64_t b) noexcept
-{
-#if defined(__CUDA_ARCH__)
-  return __umul64hi(a, b);
-#else
-  std::uint64_t const a_lo = a & 0xFFFFFFFFu;
-  std::uint64_t const a_hi = a >> 32;
-  std::uint64_t const b_lo = b & 0xFFFFFFFFu;
-  std::uint64_t const b_hi = b >> 32;
-  std::uint64_t const lo_lo = a_lo * b_lo;
-  std::uint64_t const hi_lo = a_hi * b_lo;
-  std::uint64_t const lo_hi = a_lo * b_hi;
-  std::uint64_t const cross = (lo_lo >> 32) + (hi_lo & 0xFFFFFFFFu) + lo_hi;  // cannot overflow
-  return a_hi * b_hi + (hi_lo >> 32) + (cross >> 32);
-#endif
-}
+                                                                           std::uint64_t b) noexcept;
 
 /// Maps 64 uniform random bits to a uniform integer in [0, n) (n >= 1) by Lemire's
 /// multiply-high, without the rejection step: each value has probability floor(2^64 / n) / 2^64
@@ -84,17 +51,13 @@ GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE constexpr std::uint64_t mulhi64(std:
 /// what makes the GPU and the host reference consume identical counters.
 /// @param bits the random bits  @param n the bound (>= 1)  @return a value in [0, n)
 GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE constexpr std::uint64_t uniform_below(
-  std::uint64_t bits, std::uint64_t n) noexcept
-{
-  return mulhi64(bits, n);
-}
+  std::uint64_t bits, std::uint64_t n) noexcept;
 
 /// Maps 32 random bits to a float uniform on (0, 1]: (floor(bits / 2^8) + 1) * 2^-24, exact in
 /// binary32 (24-bit grid), never 0, so that logarithms of it are finite.
 /// @param bits the random bits  @return the float
-GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE constexpr float uniform_open_closed(std::uint32_t bits) noexcept
-{
-  return static_cast<float>((bits >> 8) + 1u) * (1.0f / 16777216.0f);
-}
+GNNDIRECT_HOST_DEVICE GNNDIRECT_FORCEINLINE constexpr float uniform_open_closed(std::uint32_t bits) noexcept;
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/core/philox.inl>

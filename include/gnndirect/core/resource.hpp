@@ -69,36 +69,16 @@ class device_pool_resource {
   /// bytes > 0). @throws allocation_error when the pool cannot serve the request.
   /// @param stream the stream  @param bytes the size (the alignment argument is unnamed: the pool
   /// aligns to at least 256 bytes)  @return the memory
-  void* allocate(::cuda::stream_ref stream, std::size_t bytes, std::size_t /*alignment*/)
-  {
-    void* ptr = nullptr;
-    if (bytes == 0) { return ptr; }
-    cudaError_t const status = pool_ != nullptr
-                                 ? cudaMallocFromPoolAsync(&ptr, bytes, pool_, stream.get())
-                                 : cudaMallocAsync(&ptr, bytes, stream.get());
-    if (status != cudaSuccess) {
-      (void)cudaGetLastError();
-      if (detail::is_no_device_code(status)) {
-        throw no_device_error(__FILE__, __LINE__, "cudaMallocAsync", status);
-      }
-      throw allocation_error(__FILE__, __LINE__, bytes, memory_kind::device,
-                             std::string("cudaMallocAsync returned ") + cudaGetErrorName(status) +
-                               "; device memory is exhausted");
-    }
-    return ptr;
-  }
+  void* allocate(::cuda::stream_ref stream, std::size_t bytes, std::size_t /*alignment*/);
   /// Frees `ptr` once the work enqueued on `stream` before this call is done. Never throws.
   /// @param stream the stream  @param ptr what allocate() returned
   void deallocate(::cuda::stream_ref stream, void* ptr, std::size_t /*bytes*/,
-                  std::size_t /*alignment*/) noexcept
-  {
-    if (ptr != nullptr) { GNNDIRECT_CUDA_TRY_NOTHROW(cudaFreeAsync(ptr, stream.get())); }
-  }
+                  std::size_t /*alignment*/) noexcept;
   /// @return the pool (null: the device's default pool)
   cudaMemPool_t pool() const noexcept { return pool_; }
 
  private:
-  cudaMemPool_t pool_{nullptr};
+  cudaMemPool_t pool_{nullptr};  ///< the pool; null: the current device's default pool
 };
 
 static_assert(is_stream_ordered_resource_v<device_pool_resource>);
@@ -126,69 +106,34 @@ class resource_ref {
   /// @param resource the resource
   template <class R, class = std::enable_if_t<!std::is_same_v<
                        std::remove_cv_t<std::remove_reference_t<R>>, resource_ref>>>
-  resource_ref(R&& resource) noexcept  // NOLINT: implicit by design, like cuda::mr::resource_ref
-  {
-    using type = std::remove_reference_t<R>;
-    static_assert(std::is_lvalue_reference_v<R>,
-                  "gnndirect::resource_ref: pass the memory resource as a non-const lvalue (it is "
-                  "kept by address and must outlive its allocations), not a temporary");
-    static_assert(!std::is_const_v<type>,
-                  "gnndirect::resource_ref: the memory resource is const; allocate and deallocate "
-                  "are called on a non-const lvalue, so pass a non-const one");
-    static_assert(std::is_const_v<type> || is_stream_ordered_resource_v<type>,
-                  "gnndirect::resource_ref: not a stream-ordered memory resource; it needs the "
-                  "members void* allocate(cuda::stream_ref stream, std::size_t bytes, std::size_t "
-                  "alignment) and void deallocate(cuda::stream_ref stream, void* ptr, std::size_t "
-                  "bytes, std::size_t alignment) noexcept, callable on a non-const lvalue");
-    static_assert(!is_stream_ordered_resource_v<type> ||
-                    detail::has_noexcept_stream_deallocate<type>::value,
-                  "gnndirect::resource_ref: the memory resource's deallocate(cuda::stream_ref, "
-                  "void*, std::size_t, std::size_t) must be noexcept (owners return memory from "
-                  "destructors)");
-    if constexpr (std::is_lvalue_reference_v<R> && !std::is_const_v<type> &&
-                  is_stream_ordered_resource_v<type> &&
-                  detail::has_noexcept_stream_deallocate<type>::value) {
-      object_ = static_cast<void*>(&resource);
-      allocate_ = &allocate_thunk<type>;
-      deallocate_ = &deallocate_thunk<type>;
-    }
-  }
+  resource_ref(R&& resource) noexcept;  // NOLINT: implicit by design, like cuda::mr::resource_ref
 
   /// Allocates `bytes` (aligned to `alignment`) for use on `stream`.
   /// @throws allocation_error when the resource returns null (bytes > 0) or a misaligned
   /// pointer; whatever the resource throws (gnndirect's own: allocation_error).
   /// @param stream the stream  @param bytes, alignment the request  @return the memory
   void* allocate(::cuda::stream_ref stream, std::size_t bytes,
-                 std::size_t alignment = default_allocation_alignment) const
-  {
-    if (object_ == nullptr) { return device_pool_resource{}.allocate(stream, bytes, alignment); }
-    void* const ptr = allocate_(object_, stream, bytes, alignment);
-    return detail::checked_allocation(ptr, bytes, alignment, memory_kind::device,
-                                      "allocate(stream, ...)", [&](void* bad) {
-                                        deallocate_(object_, stream, bad, bytes, alignment);
-                                      });
-  }
+                 std::size_t alignment = default_allocation_alignment) const;
   /// Returns memory from allocate() with the same bytes and alignment, stream-ordered.
   /// @param stream the stream  @param ptr the memory  @param bytes, alignment as allocated
   void deallocate(::cuda::stream_ref stream, void* ptr, std::size_t bytes,
-                  std::size_t alignment = default_allocation_alignment) const noexcept
-  {
-    if (object_ == nullptr) {
-      device_pool_resource{}.deallocate(stream, ptr, bytes, alignment);
-      return;
-    }
-    deallocate_(object_, stream, ptr, bytes, alignment);
-  }
+                  std::size_t alignment = default_allocation_alignment) const noexcept;
   /// @return true when this references the default resource
   bool is_default() const noexcept { return object_ == nullptr; }
 
  private:
+  /// allocate() of the referenced resource: object_ cast back to its type R (set by the
+  /// converting constructor, the only place that knows R).
+  /// @param object the resource  @param stream, bytes, alignment the request
+  /// @return what R::allocate returned
   template <class R>
   static void* allocate_thunk(void* object, ::cuda::stream_ref stream, std::size_t bytes,
                               std::size_t alignment)
   {
     return static_cast<R*>(object)->allocate(stream, bytes, alignment);
   }
+  /// deallocate() of the referenced resource (as allocate_thunk).
+  /// @param object the resource  @param stream, ptr, bytes, alignment as allocated
   template <class R>
   static void deallocate_thunk(void* object, ::cuda::stream_ref stream, void* ptr, std::size_t bytes,
                                std::size_t alignment) noexcept
@@ -196,8 +141,10 @@ class resource_ref {
     static_cast<R*>(object)->deallocate(stream, ptr, bytes, alignment);
   }
 
-  void* object_{nullptr};
+  void* object_{nullptr};  ///< the referenced resource; null: the default pool
+  /// allocate_thunk<R> of the referenced resource's type (null with object_)
   void* (*allocate_)(void*, ::cuda::stream_ref, std::size_t, std::size_t){nullptr};
+  /// deallocate_thunk<R> of the referenced resource's type (null with object_)
   void (*deallocate_)(void*, ::cuda::stream_ref, void*, std::size_t, std::size_t) noexcept {nullptr};
 };
 
@@ -205,3 +152,5 @@ static_assert(std::is_trivially_copyable_v<resource_ref>);
 static_assert(is_stream_ordered_resource_v<resource_ref>);
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/core/resource.inl>

@@ -18,10 +18,7 @@ GNNDIRECT_NAMESPACE_BEGIN
 
 /// True for a valid tile size: a power of two from 1 to 32 (a tile is part of one warp).
 /// @param tile_size the size to check  @return whether it is valid
-constexpr bool is_valid_tile_size(int tile_size) noexcept
-{
-  return tile_size >= 1 && tile_size <= 32 && (tile_size & (tile_size - 1)) == 0;
-}
+constexpr bool is_valid_tile_size(int tile_size) noexcept;
 
 /// Tuning of a sampling call: on how many threads, with how many blocks, with which checks.
 /// Trivially copyable; passed by value to kernels.
@@ -35,26 +32,14 @@ struct sampling_policy {
 /// @tparam TileSize threads per seed (power of two, 1..32)
 /// @return the policy, other fields at their defaults
 template <int TileSize = 32>
-constexpr sampling_policy make_sampling_policy() noexcept
-{
-  static_assert(is_valid_tile_size(TileSize),
-                "make_sampling_policy: TileSize must be a power of two between 1 and 32 (a tile is "
-                "a part of one warp)");
-  return sampling_policy{TileSize, 0, true};
-}
+constexpr sampling_policy make_sampling_policy() noexcept;
 
 /// Default policy for a fanout and a graph's mean degree: the smallest power-of-two tile that
 /// covers min(fanout, mean degree) draws or reads in one step, at least 8 lanes (so a sector of
 /// neighbour ids is read at once) and at most a warp. Pure, noexcept.
 /// @param fanout draws per node  @param mean_degree num_edges / num_nodes of the graph (>= 0)
 /// @return the policy
-constexpr sampling_policy select_sampling_policy(int fanout, double mean_degree) noexcept
-{
-  double const work = mean_degree < fanout ? mean_degree : static_cast<double>(fanout);
-  int tile = 8;
-  while (tile < 32 && tile < work) { tile *= 2; }
-  return sampling_policy{tile, 0, true};
-}
+constexpr sampling_policy select_sampling_policy(int fanout, double mean_degree) noexcept;
 
 /// Checks a sampler and a policy against a graph and a fanout before any work is enqueued (every
 /// sampling entry point calls it, for any sampler type).
@@ -67,22 +52,8 @@ constexpr sampling_policy select_sampling_policy(int fanout, double mean_degree)
 /// graph's sizes or arrays are missing.
 template <class Sampler, class Offset, class Index>
 void validate(const Sampler& /*sampler*/, const sampling_policy& policy,
-              const csr_view<Offset, Index>& csr, int fanout)
-{
-  GNNDIRECT_EXPECTS(fanout >= 0, "sampling: fanout must be >= 0, got " + std::to_string(fanout));
-  GNNDIRECT_EXPECTS(is_valid_tile_size(policy.tile_size),
-                    "sampling_policy: tile_size must be a power of two in [1, 32], got " +
-                      std::to_string(policy.tile_size));
-  GNNDIRECT_EXPECTS(policy.max_blocks >= 0, "sampling_policy: max_blocks must be >= 0");
-  GNNDIRECT_EXPECTS(!Sampler::needs_weights || csr.weights != nullptr || csr.num_edges == 0,
-                    "sampling: the sampler needs csr_view::weights (its needs_weights is true) "
-                    "and the graph has none");
-  GNNDIRECT_EXPECTS(csr.num_nodes >= 0 && csr.num_edges >= 0, "sampling: negative graph size");
-  GNNDIRECT_EXPECTS(csr.num_nodes == 0 || csr.indptr != nullptr, "sampling: null indptr");
-  GNNDIRECT_EXPECTS(csr.num_edges == 0 || csr.indices != nullptr, "sampling: null indices");
-}
-
-static_assert(make_sampling_policy<8>().tile_size == 8);
-static_assert(select_sampling_policy(15, 25.0).tile_size == 16);
+              const csr_view<Offset, Index>& csr, int fanout);
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/core/sampling_policy.inl>

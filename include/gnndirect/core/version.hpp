@@ -8,9 +8,12 @@
 #define GNNDIRECT_VERSION_MAJOR 0
 /// Minor version.
 #define GNNDIRECT_VERSION_MINOR 1
-/// Patch version.
+/// Patch version. The ABI namespace below names major and minor only, so a patch release keeps
+/// every mangled name of its minor release.
 #define GNNDIRECT_VERSION_PATCH 0
 
+/// v<major>_<minor> by token pasting (internal); the _EXPANDED step makes the version macros
+/// expand before they are pasted.
 #define GNNDIRECT_DETAIL_ABI_NAME(major, minor) v##major##_##minor
 #define GNNDIRECT_DETAIL_ABI_NAME_EXPANDED(major, minor) GNNDIRECT_DETAIL_ABI_NAME(major, minor)
 
@@ -32,7 +35,8 @@
   }
 
 namespace gnndirect {
-/// Version as a single integer: major * 10000 + minor * 100 + patch.
+/// Version as a single integer: major * 10000 + minor * 100 + patch (100 for 0.1.0), e.g.
+/// `static_assert(gnndirect::version >= 100)` to require a release.
 inline constexpr int version = GNNDIRECT_VERSION_MAJOR * 10000 + GNNDIRECT_VERSION_MINOR * 100 +
                                GNNDIRECT_VERSION_PATCH;
 }  // namespace gnndirect

@@ -57,17 +57,7 @@ struct graph_shape {
 };
 
 /// Full-size shape of a preset.  @param preset the preset  @return its node and edge counts
-constexpr graph_shape preset_shape(graph_preset preset) noexcept
-{
-  switch (preset) {
-    case graph_preset::small: return {100'000, 2'000'000};
-    case graph_preset::products: return {2'449'029, 61'859'140};
-    case graph_preset::reddit: return {232'965, 114'615'892};
-    case graph_preset::papers100m: return {111'059'956, 1'615'685'872};
-    case graph_preset::twitter: return {41'652'230, 1'468'365'182};
-  }
-  return {0, 0};
-}
+constexpr graph_shape preset_shape(graph_preset preset) noexcept;
 
 /// R-MAT probabilities of a preset: Graph500's for all but `twitter`, whose follower graph is far
 /// more skewed. For twitter, a + b = 0.79 (the src side's heavy half) puts an expected
@@ -75,11 +65,7 @@ constexpr graph_shape preset_shape(graph_preset preset) noexcept
 /// largest degrees of twitter-2010 (millions), against m * 0.76^26 ~ 1.2M with Graph500's values;
 /// a / d = 15.5 against 11.4. These are our choice, not fitted to the real degree sequence.
 /// @param preset the preset  @return its probabilities
-constexpr rmat_parameters preset_rmat(graph_preset preset) noexcept
-{
-  if (preset == graph_preset::twitter) { return {0.62, 0.17, 0.17}; }
-  return {};
-}
+constexpr rmat_parameters preset_rmat(graph_preset preset) noexcept;
 
 /// R-MAT options shaped like `preset`, node and edge counts multiplied by `scale` (rounded; at
 /// least one node), so scale 0.01 gives a 1% graph with the same average degree.
@@ -87,23 +73,12 @@ constexpr rmat_parameters preset_rmat(graph_preset preset) noexcept
 /// @return the options
 /// @throws invalid_argument for a scale that is not finite and positive.
 inline generator_options preset_options(graph_preset preset, double scale = 1.0,
-                                        std::uint64_t seed = 0)
-{
-  GNNDIRECT_EXPECTS(std::isfinite(scale) && scale > 0, "preset_options: scale must be positive");
-  graph_shape const full = preset_shape(preset);
-  generator_options options;
-  options.num_nodes = std::max<std::int64_t>(1, std::llround(static_cast<double>(full.num_nodes) * scale));
-  options.num_edges = std::llround(static_cast<double>(full.num_edges) * scale);
-  options.seed = seed;
-  options.rmat = preset_rmat(preset);
-  return options;
-}
+                                        std::uint64_t seed = 0);
 
 /// Number of edges the generator outputs (num_edges, doubled when symmetrising).
 /// @param options the options  @return the count
-constexpr std::int64_t output_edge_count(const generator_options& options) noexcept
-{
-  return options.symmetrize ? 2 * options.num_edges : options.num_edges;
-}
+constexpr std::int64_t output_edge_count(const generator_options& options) noexcept;
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/graph/generator_options.inl>

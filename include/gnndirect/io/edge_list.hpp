@@ -5,7 +5,15 @@
 /// Format: one edge per line, fields separated by spaces or tabs; node ids are non-negative
 /// decimal integers; the optional weight is a finite non-negative decimal number, present on
 /// every edge line or on none. '#' starts a comment that runs to the end of the line; blank lines
-/// are skipped; "\r\n" line ends are accepted.
+/// are skipped; "\r\n" line ends are accepted. For example
+/// @code
+///   # src dst weight
+///   0 1 0.5
+///   1 2 2.0
+/// @endcode
+/// Edges keep the file's order, duplicates and self-loops included: nothing is deduplicated or
+/// sorted (graph/coo_to_csr.hpp builds the CSR). read_edge_list reads the whole file into
+/// memory before it parses it.
 
 #include <gnndirect/core/error.hpp>
 #include <gnndirect/core/version.hpp>
@@ -39,44 +47,7 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// @tparam Index node id type of the result  @return the edges in file order
 template <class Index>
 host_coo<Index> parse_edge_list(std::string_view text, std::string_view name = "<text>",
-                                std::int64_t num_nodes = -1)
-{
-  std::int64_t const largest = num_nodes >= 0
-                                 ? std::min<std::int64_t>(num_nodes - 1, std::numeric_limits<Index>::max())
-                                 : std::numeric_limits<Index>::max();
-  host_coo<Index> coo;
-  std::int64_t line_number = 0;
-  std::int64_t max_id = -1;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t const end = std::min(text.find('\n', pos), text.size());
-    std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++line_number;
-    line = line.substr(0, std::min(line.find('#'), line.size()));
-    std::string_view fields[3];
-    int const count = detail::split_fields(line, fields, 3);
-    if (count == 0) { continue; }
-    if (count < 2 || count > 3) {
-      detail::throw_edge_list_error(name, line_number, "expected 'src dst [weight]', found " +
-                                                         std::string(count > 3 ? "more than 3" : "1") +
-                                                         " field(s)");
-    }
-    bool const weighted = count == 3;
-    if (!coo.src.empty() && weighted != !coo.weights.empty()) {
-      detail::throw_edge_list_error(name, line_number, weighted ? "has a weight but earlier edges do not"
-                                                                : "lacks the weight earlier edges have");
-    }
-    std::int64_t const src = detail::parse_node_id(fields[0], largest, name, line_number);
-    std::int64_t const dst = detail::parse_node_id(fields[1], largest, name, line_number);
-    coo.src.push_back(static_cast<Index>(src));
-    coo.dst.push_back(static_cast<Index>(dst));
-    if (weighted) { coo.weights.push_back(detail::parse_weight(fields[2], name, line_number)); }
-    max_id = std::max({max_id, src, dst});
-  }
-  coo.num_nodes = num_nodes >= 0 ? num_nodes : max_id + 1;
-  return coo;
-}
+                                std::int64_t num_nodes = -1);
 
 /// Reads and parses an edge-list file. @throws invalid_argument when the file cannot be opened
 /// or read, when it is not a regular file (a FIFO, device or directory: refused before it is
@@ -84,30 +55,8 @@ host_coo<Index> parse_edge_list(std::string_view text, std::string_view name = "
 /// @tparam Index node id type of the result  @param path the file
 /// @param num_nodes node count, or -1 for 1 + the largest id  @return the edges in file order
 template <class Index>
-host_coo<Index> read_edge_list(const std::string& path, std::int64_t num_nodes = -1)
-{
-  std::string const prefix = "edge list '" + path + "': ";
-  int const fd = detail::open_regular_file(path, prefix);
-  std::string text;
-  char chunk[1 << 16];
-  while (true) {
-    ssize_t const got = ::read(fd, chunk, sizeof chunk);
-    if (got < 0 && errno == EINTR) { continue; }
-    if (got < 0) {
-      int const saved = errno;
-      ::close(fd);
-      throw invalid_argument(__FILE__, __LINE__, prefix + "cannot read: " + std::strerror(saved));
-    }
-    if (got == 0) { break; }
-    try {
-      text.append(chunk, static_cast<std::size_t>(got));
-    } catch (...) {
-      ::close(fd);
-      throw;
-    }
-  }
-  ::close(fd);
-  return parse_edge_list<Index>(text, path, num_nodes);
-}
+host_coo<Index> read_edge_list(const std::string& path, std::int64_t num_nodes = -1);
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/io/edge_list.inl>

@@ -40,10 +40,7 @@ struct placement_decision {
 /// another process) allocating meanwhile do not turn the choice into a refusal. Pure.
 /// @param table_bytes the table's size  @param free_device_bytes free device memory
 /// @return whether it fits
-constexpr bool managed_fits(std::size_t table_bytes, std::size_t free_device_bytes) noexcept
-{
-  return table_bytes <= free_device_bytes - free_device_bytes / 8;
-}
+constexpr bool managed_fits(std::size_t table_bytes, std::size_t free_device_bytes) noexcept;
 
 /// Chooses the fastest placement for a large, randomly accessed, host-resident table of
 /// `table_bytes` bytes on a device with `free_device_bytes` free, among those the library will
@@ -58,60 +55,27 @@ constexpr bool managed_fits(std::size_t table_bytes, std::size_t free_device_byt
 /// @param free_device_bytes free device memory  @return the placement and the reason
 constexpr placement_decision choose_host_placement(const device_capabilities& caps,
                                                    std::size_t table_bytes,
-                                                   std::size_t free_device_bytes) noexcept
-{
-  bool const managed_ok = managed_fits(table_bytes, free_device_bytes);
-  if (caps.concurrent_managed_access && managed_ok) {
-    return {memory_kind::managed_host,
-            "concurrent managed access: managed memory preferred on the CPU, accessed by the GPU, "
-            "avoids the pinned-memory address-translation limit"};
-  }
-  if (caps.can_map_host_memory) {
-    if (caps.concurrent_managed_access) {
-      return {memory_kind::pinned,
-              "table larger than 7/8 of the GPU's free memory: managed memory is never requested "
-              "beyond it (safety rule for shared GPUs), so mapped pinned memory (or "
-              "adopt_by_registration); random reads are translation-bound, the locality sort of "
-              "host-resident gathers recovers much of it"};
-    }
-    return {memory_kind::pinned, "no concurrent managed access: mapped pinned memory"};
-  }
-  return {memory_kind::device, "device cannot map host memory: the table must fit in HBM"};
-}
+                                                   std::size_t free_device_bytes) noexcept;
 
 /// As above for a table that fits in the GPU's free memory (size unknown): managed_host, pinned
 /// or device by capability alone. Prefer the sized overload. Pure, noexcept.
 /// @param caps the device's capabilities  @return the placement and the reason
-constexpr placement_decision choose_host_placement(const device_capabilities& caps) noexcept
-{
-  return choose_host_placement(caps, 0, 0);
-}
+constexpr placement_decision choose_host_placement(const device_capabilities& caps) noexcept;
 
 /// Reads the placement-relevant capabilities of a device. @throws no_device_error, cuda_error.
 /// @param device device ordinal  @return the capabilities
-inline device_capabilities query_capabilities(int device)
-{
-  device_capabilities caps;
-  caps.concurrent_managed_access = device_attribute(cudaDevAttrConcurrentManagedAccess, device) != 0;
-  caps.can_map_host_memory = device_attribute(cudaDevAttrCanMapHostMemory, device) != 0;
-  return caps;
-}
+inline device_capabilities query_capabilities(int device);
 
 /// `auto` placement for a table of `table_bytes` bytes on the current device, given its free
 /// memory now (one cudaMemGetInfo). @throws no_device_error without a GPU, cuda_error.
 /// @param table_bytes the table's size  @return the placement and the reason
-inline placement_decision choose_host_placement(std::size_t table_bytes)
-{
-  device_capabilities const caps = query_capabilities(require_device());
-  return choose_host_placement(caps, table_bytes, device_memory().free_bytes);
-}
+inline placement_decision choose_host_placement(std::size_t table_bytes);
 
 /// `auto` placement for the current device when the table size is not known: as if it fitted in
 /// the GPU's free memory (prefer choose_host_placement(table_bytes)).
 /// @return the placement and the reason  @throws no_device_error without a GPU.
-inline placement_decision choose_host_placement()
-{
-  return choose_host_placement(query_capabilities(require_device()));
-}
+inline placement_decision choose_host_placement();
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/owners/placement.inl>

@@ -32,6 +32,13 @@ GNNDIRECT_NAMESPACE_BEGIN
 /// comes from cudaHostGetDevicePointer, never assumed equal to the host address; registration
 /// fails if the chunks' device addresses are not contiguous.
 /// Inherits pinned memory's translation limit (docs/design.md §3); compare table::adopt_by_copy.
+/// Move-only. Registering is synchronous and slow (the driver faults in and locks every page),
+/// so register a table once, not per batch:
+/// @code
+///   std::vector<float> features(rows * cols);
+///   host_registration reg(features.data(), features.size() * sizeof(float));
+///   // kernels read reg.device_data(); `features` must outlive `reg`
+/// @endcode
 class host_registration {
  public:
   /// Default chunk size for registering large ranges.
@@ -47,41 +54,16 @@ class host_registration {
   /// limit (host_memory.hpp), when its pages not yet resident exceed what the host can give now
   /// (both before any CUDA call), or the driver refuses, with the size and the locked-memory limit as
   /// hint; no_device_error without a GPU.
-  host_registration(void* host, std::size_t bytes, std::size_t chunk_bytes = default_chunk_bytes)
-  {
-    GNNDIRECT_EXPECTS(host != nullptr, "host_registration: null pointer");
-    GNNDIRECT_EXPECTS(bytes > 0, "host_registration: zero-size range");
-    GNNDIRECT_EXPECTS(chunk_bytes > 0, "host_registration: zero chunk size");
-    // Pinning faults every page in and locks it: a range beyond the host's (or the cgroup's)
-    // memory would bring the OOM killer, so it is refused like a pinned allocation.
-    detail::refuse_beyond_host_limit(bytes, memory_kind::registered);
-    // Below the ceiling, the pages not yet resident must still fit in what the host can give now.
-    detail::refuse_registration_beyond_available(host, bytes);
-    require_device();
-    auto const begin = reinterpret_cast<std::uintptr_t>(host);
-    detail::registration_registry::instance().add(begin, begin + bytes);
-    host_ = host;
-    bytes_ = bytes;
-    try {
-      register_chunks(chunk_bytes);
-      map_device_address();
-    } catch (...) {
-      release();
-      throw;
-    }
-  }
+  host_registration(void* host, std::size_t bytes, std::size_t chunk_bytes = default_chunk_bytes);
 
   /// Takes over `other`'s registration, leaving it empty.  @param other the source
   host_registration(host_registration&& other) noexcept { swap(other); }
   /// Unregisters this range and takes over `other`'s.  @param other the source  @return *this
-  host_registration& operator=(host_registration&& other) noexcept
-  {
-    host_registration(std::move(other)).swap(*this);
-    return *this;
-  }
+  host_registration& operator=(host_registration&& other) noexcept;
   host_registration(const host_registration&) = delete;
   host_registration& operator=(const host_registration&) = delete;
-  /// Unregisters the range (the caller's memory stays).
+  /// Unregisters the range (the caller's memory stays). Synchronous; never throws: a failing
+  /// cudaHostUnregister is reported on stderr and the rest are still unregistered.
   ~host_registration() { release(); }
 
   /// @return caller's host address
@@ -94,77 +76,27 @@ class host_registration {
   std::size_t chunk_count() const noexcept { return chunks_.size(); }
 
   /// Exchanges two registrations.  @param other the other one
-  void swap(host_registration& other) noexcept
-  {
-    std::swap(host_, other.host_);
-    std::swap(device_, other.device_);
-    std::swap(bytes_, other.bytes_);
-    chunks_.swap(other.chunks_);
-  }
+  void swap(host_registration& other) noexcept;
 
  private:
-  void register_chunks(std::size_t chunk_bytes)
-  {
-    // Chunk boundaries fall on page boundaries so that no page is registered twice.
-    auto const page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-    auto const begin = reinterpret_cast<std::uintptr_t>(host_);
-    auto const end = begin + bytes_;
-    std::uintptr_t chunk_begin = begin;
-    while (chunk_begin < end) {
-      std::uintptr_t chunk_end = (chunk_begin + chunk_bytes + page - 1) / page * page;
-      if (chunk_end > end || chunk_end <= chunk_begin) { chunk_end = end; }
-      auto* const chunk = reinterpret_cast<void*>(chunk_begin);
-      std::size_t const size = chunk_end - chunk_begin;
-      cudaError_t const status =
-        cudaHostRegister(chunk, size, cudaHostRegisterMapped | cudaHostRegisterPortable);
-      if (status != cudaSuccess) {
-        (void)cudaGetLastError();
-        throw allocation_error(
-          __FILE__, __LINE__, bytes_, memory_kind::registered,
-          "cudaHostRegister of chunk at offset " + std::to_string(chunk_begin - begin) + " (" +
-            std::to_string(size) + " bytes) returned " + cudaGetErrorName(status) +
-            "; hint: the locked-memory limit (ulimit -l) is " + detail::memlock_limit_text() +
-            ", and memory registered elsewhere cannot be registered again");
-      }
-      chunks_.push_back(chunk);
-      chunk_begin = chunk_end;
-    }
-  }
+  /// Registers [host_, host_ + bytes_) in chunks of about chunk_bytes whose boundaries fall on
+  /// page boundaries (no page registered twice), appending each to chunks_.
+  /// @param chunk_bytes the chunk size  @throws allocation_error naming the failing chunk
+  void register_chunks(std::size_t chunk_bytes);
 
-  void map_device_address()
-  {
-    auto const begin = reinterpret_cast<std::uintptr_t>(host_);
-    for (std::size_t i = 0; i < chunks_.size(); ++i) {
-      void* device = nullptr;
-      GNNDIRECT_CUDA_TRY(cudaHostGetDevicePointer(&device, chunks_[i], 0));
-      auto const offset = reinterpret_cast<std::uintptr_t>(chunks_[i]) - begin;
-      if (i == 0) {
-        device_ = device;
-      } else if (reinterpret_cast<std::uintptr_t>(device) !=
-                 reinterpret_cast<std::uintptr_t>(device_) + offset) {
-        throw allocation_error(__FILE__, __LINE__, bytes_, memory_kind::registered,
-                               "chunks map to non-contiguous device addresses; register with "
-                               "chunk_bytes >= bytes");
-      }
-    }
-  }
+  /// Sets device_ from cudaHostGetDevicePointer of the first chunk, checking that every later
+  /// chunk maps right after it. @throws allocation_error when they are not contiguous; cuda_error.
+  void map_device_address();
 
-  void release() noexcept
-  {
-    for (void* chunk : chunks_) { GNNDIRECT_CUDA_TRY_NOTHROW(cudaHostUnregister(chunk)); }
-    chunks_.clear();
-    if (host_ != nullptr) {
-      detail::registration_registry::instance().remove(reinterpret_cast<std::uintptr_t>(host_));
-    }
-    host_ = nullptr;
-    device_ = nullptr;
-    bytes_ = 0;
-  }
+  /// Unregisters every chunk, drops the range from the overlap registry and empties *this.
+  void release() noexcept;
 
-  void* host_{nullptr};
-  void* device_{nullptr};
-  std::size_t bytes_{0};
-  std::vector<void*> chunks_;
+  void* host_{nullptr};        ///< the caller's address (null: empty)
+  void* device_{nullptr};      ///< the device address of host_
+  std::size_t bytes_{0};       ///< the range's size
+  std::vector<void*> chunks_;  ///< the cudaHostRegister'ed chunks, in address order
 };
 
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/owners/registration.inl>

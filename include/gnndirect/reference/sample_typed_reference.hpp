@@ -16,15 +16,14 @@
 #include <gnndirect/core/sampled_typed_views.hpp>
 #include <gnndirect/core/typed_graph_view.hpp>
 #include <gnndirect/core/typed_schema.hpp>
-#include <gnndirect/core/typed_seeds_view.hpp>
 #include <gnndirect/core/version.hpp>
+#include <gnndirect/core/typed_seeds_view.hpp>
 #include <gnndirect/reference/sample_reference.hpp>
 #include <gnndirect/util/parallel.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 GNNDIRECT_NAMESPACE_BEGIN
@@ -43,36 +42,25 @@ struct reference_relation_block {
   std::vector<Offset> edge_ids;      ///< edge id per sampled edge
 };
 
-/// One node type's list, in host vectors.  @tparam Index node id type
+/// One node type's list, in host vectors: the dst rows of this type at layer l are
+/// nodes[counts[l - 1], counts[l]) (from 0 at layer 0).  @tparam Index node id type
 template <class Index>
 struct reference_type_nodes {
   std::vector<Index> nodes;          ///< ids of the type, earlier layers first
   std::vector<std::int64_t> counts;  ///< list length before layer 0, then after each layer
 };
 
-/// Typed blocks in host memory.  @tparam Offset, Index the graph's offset and node id types
+/// Typed blocks in host memory: what sample_typed_blocks_reference returns. view() is the view
+/// type sample_typed_blocks_buffers::read() returns too, so a test compares the two with one code
+/// path. @tparam Offset, Index the graph's offset and node id types
 template <class Offset, class Index>
 struct typed_reference_blocks {
   std::vector<reference_type_nodes<Index>> node_types;                          ///< per type
   std::vector<std::vector<reference_relation_block<Offset, Index>>> layers;     ///< [layer][relation]
 
-  /// @return the blocks as views of the family every typed sampler hands out (host memory)
-  typed_blocks_view<Offset, Index> view() const
-  {
-    auto const n = [](std::size_t s) { return static_cast<std::int64_t>(s); };
-    typed_blocks_view<Offset, Index> out;
-    for (auto const& t : node_types) { out.node_types.push_back({{t.nodes.data(), n(t.nodes.size())}, t.counts}); }
-    for (auto const& layer : layers) {
-      out.layers.emplace_back();
-      for (auto const& b : layer) {
-        out.layers.back().push_back({b.relation, b.src_type, b.dst_type, b.dst_begin,
-                                     {b.offsets.data(), n(b.offsets.size())},
-                                     {b.indices.data(), n(b.indices.size())},
-                                     {b.edge_ids.data(), n(b.edge_ids.size())}});
-      }
-    }
-    return out;
-  }
+  /// @return the blocks as views of the family every typed sampler hands out (host memory),
+  /// pointing into the vectors: valid while this object lives and its vectors are not changed
+  typed_blocks_view<Offset, Index> view() const;
   /// @return view()  @deprecated renamed to view() in 0.2
   [[deprecated("renamed to view() in 0.2")]] typed_blocks_view<Offset, Index> ref() const { return view(); }
 };
@@ -84,7 +72,8 @@ struct typed_reference_blocks {
 /// @param fanouts per relation per layer (typed_fanouts_of; -1 = all, via max_degree)
 /// @param samplers one sampler (uniform_sampler, uniform_with_replacement_sampler or
 /// weighted_sampler) for all relations, or per_relation_samplers of those types
-/// @param threads worker threads for sampling
+/// @param threads worker threads for sampling (default: all cores); the result does not
+/// depend on it
 /// @return the typed blocks
 /// @throws invalid_argument (as sample_typed_blocks_bounds; a corrupt neighbour list);
 /// index_out_of_range naming "seeds" for a seed outside its type, or "sampled neighbour ids of

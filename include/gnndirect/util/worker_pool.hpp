@@ -28,29 +28,15 @@ namespace host {
 ///
 /// One run at a time: concurrent run() calls from different threads are serialised; a run()
 /// called from inside a task runs its tasks inline on the calling worker (no deadlock).
+/// The destructor joins the helpers, so a pool is destroyed outside its own tasks.
 class worker_pool {
  public:
   /// Starts threads - 1 helper threads (threads <= 0 means default_thread_count()).
   /// @param threads number of workers, the caller included
   /// @throws std::system_error when a thread cannot be started.
-  explicit worker_pool(int threads = default_thread_count())
-    : size_(threads <= 0 ? default_thread_count() : threads)
-  {
-    helpers_.reserve(static_cast<std::size_t>(size_ - 1));
-    for (int w = 1; w < size_; ++w) {
-      helpers_.emplace_back([this, w] { helper_loop(w); });
-    }
-  }
+  explicit worker_pool(int threads = default_thread_count());
   /// Stops and joins the helper threads.
-  ~worker_pool()
-  {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stopping_ = true;
-    }
-    wake_.notify_all();
-    for (auto& t : helpers_) { t.join(); }
-  }
+  ~worker_pool();
   worker_pool(const worker_pool&) = delete;
   worker_pool& operator=(const worker_pool&) = delete;
 
@@ -58,101 +44,53 @@ class worker_pool {
   int size() const noexcept { return size_; }
 
   /// Calls f(task, worker) for every task in [0, tasks) with worker in [0, size()); blocks until
-  /// all finished. After the first exception no new task starts; it is rethrown here.
+  /// all finished. After the first exception no new task starts; it is rethrown here, once the
+  /// tasks already running have finished (f's references stay valid until then).
   /// @tparam F callable as f(std::int64_t task, int worker)  @param tasks task count
   /// @param f the task body
   template <class F>
-  void run(std::int64_t tasks, F&& f)
-  {
-    if (tasks <= 0) { return; }
-    if (tasks == 1 || size_ == 1 || inside_pool()) {
-      for (std::int64_t t = 0; t < tasks; ++t) { f(t, 0); }
-      return;
-    }
-    std::lock_guard<std::mutex> serial(run_mutex_);
-    auto call = [](void* ctx, std::int64_t task, int worker) {
-      (*static_cast<std::remove_reference_t<F>*>(ctx))(task, worker);
-    };
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      job_ = job{call, static_cast<void*>(&f), tasks};
-      next_.store(0, std::memory_order_relaxed);
-      error_ = nullptr;
-      busy_ = size_ - 1;
-      ++generation_;
-    }
-    wake_.notify_all();
-    work(0);
-    std::unique_lock<std::mutex> lock(mutex_);
-    done_.wait(lock, [this] { return busy_ == 0; });
-    if (error_) { std::rethrow_exception(error_); }
-  }
+  void run(std::int64_t tasks, F&& f);
 
  private:
+  /// The current run: its task body with the type erased (run() is a template, the helper
+  /// threads are not).
   struct job {
-    void (*call)(void*, std::int64_t, int){nullptr};
-    void* ctx{nullptr};
-    std::int64_t tasks{0};
+    void (*call)(void*, std::int64_t, int){nullptr};  ///< calls ctx's f(task, worker)
+    void* ctx{nullptr};                               ///< the caller's f
+    std::int64_t tasks{0};                            ///< task count of the run
   };
 
-  static bool& inside_flag() noexcept
-  {
-    thread_local bool inside = false;
-    return inside;
-  }
+  /// @return this thread's "inside a task of some pool" flag (thread_local), so that a nested
+  /// run() runs inline instead of waiting for workers that are busy running it
+  static bool& inside_flag() noexcept;
+  /// @return whether this thread is running a pool task now
   static bool inside_pool() noexcept { return inside_flag(); }
 
-  /// Takes tasks until none are left (or a task failed).
-  void work(int worker)
-  {
-    inside_flag() = true;
-    for (;;) {
-      std::int64_t const t = next_.fetch_add(1, std::memory_order_relaxed);
-      if (t >= job_.tasks) { break; }
-      try {
-        job_.call(job_.ctx, t, worker);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (!error_) { error_ = std::current_exception(); }
-        next_.store(job_.tasks, std::memory_order_relaxed);
-      }
-    }
-    inside_flag() = false;
-  }
+  /// Takes tasks until none are left (or a task failed): the first exception is kept in
+  /// error_ and stops the run (no new task starts).
+  /// @param worker the index passed to the tasks
+  void work(int worker);
 
-  void helper_loop(int worker)
-  {
-    std::uint64_t seen = 0;
-    for (;;) {
-      {
-        std::unique_lock<std::mutex> lock(mutex_);
-        wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
-        if (stopping_) { return; }
-        seen = generation_;
-      }
-      work(worker);
-      bool last = false;
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        last = --busy_ == 0;
-      }
-      if (last) { done_.notify_one(); }
-    }
-  }
+  /// Body of helper thread `worker`: sleeps on wake_ until a new generation_ (a run) or
+  /// stopping_, works on it, and the last helper to finish signals done_.
+  /// @param worker its index in [1, size())
+  void helper_loop(int worker);
 
-  int size_;
-  std::vector<std::thread> helpers_;
+  int size_;                              ///< workers, the caller included
+  std::vector<std::thread> helpers_;      ///< size_ - 1 helper threads
   std::mutex run_mutex_;  ///< serialises run() calls from different threads
   std::mutex mutex_;      ///< guards job_, generation_, busy_, error_, stopping_
-  std::condition_variable wake_;
-  std::condition_variable done_;
-  job job_{};
-  std::atomic<std::int64_t> next_{0};
-  std::uint64_t generation_{0};
-  int busy_{0};
-  bool stopping_{false};
-  std::exception_ptr error_;
+  std::condition_variable wake_;          ///< helpers wait here for a run or the stop
+  std::condition_variable done_;          ///< run() waits here for the helpers
+  job job_{};                             ///< the current run
+  std::atomic<std::int64_t> next_{0};     ///< next task index to take
+  std::uint64_t generation_{0};           ///< run counter: a change wakes the helpers
+  int busy_{0};                           ///< helpers still working on the current run
+  bool stopping_{false};                  ///< set by the destructor
+  std::exception_ptr error_;              ///< the first exception of the current run
 };
 
 }  // namespace host
 GNNDIRECT_NAMESPACE_END
+
+#include <gnndirect/detail/util/worker_pool.inl>

@@ -1,8 +1,28 @@
 #pragma once
 // Definitions of reference/sample_typed_reference.hpp (included at its end; not part of the API).
 
+#include <unordered_map>
+
 GNNDIRECT_NAMESPACE_BEGIN
 namespace host {
+
+template <class Offset, class Index>
+typed_blocks_view<Offset, Index> typed_reference_blocks<Offset, Index>::view() const
+{
+  auto const n = [](std::size_t s) { return static_cast<std::int64_t>(s); };
+  typed_blocks_view<Offset, Index> out;
+  for (auto const& t : node_types) { out.node_types.push_back({{t.nodes.data(), n(t.nodes.size())}, t.counts}); }
+  for (auto const& layer : layers) {
+    out.layers.emplace_back();
+    for (auto const& b : layer) {
+      out.layers.back().push_back({b.relation, b.src_type, b.dst_type, b.dst_begin,
+                                   {b.offsets.data(), n(b.offsets.size())},
+                                   {b.indices.data(), n(b.indices.size())},
+                                   {b.edge_ids.data(), n(b.edge_ids.size())}});
+    }
+  }
+  return out;
+}
 
 template <class Offset, class Index, class Samplers>
 typed_reference_blocks<Offset, Index> sample_typed_blocks_reference(
