@@ -21,7 +21,7 @@ void sample_negatives_async(
   GNNDIRECT_EXPECTS(options.num_dst_nodes >= -1, "sample_negatives_async: num_dst_nodes must be >= 0 or -1, got " +
                                                    std::to_string(options.num_dst_nodes));
   std::int64_t const num_dst = negative_dst_count(options, csr.num_nodes);
-  GNNDIRECT_EXPECTS(negative_sampler_has_two_ranges<Sampler, Index> || num_dst == csr.num_nodes,
+  GNNDIRECT_EXPECTS((negative_sampler_has_two_ranges<Sampler, Index>) || num_dst == csr.num_nodes,
                     "sample_negatives_async: the negative sampler has no two-range draw, so num_dst_nodes (" +
                       std::to_string(num_dst) + ") must equal csr.num_nodes (" + std::to_string(csr.num_nodes) + ")");
   GNNDIRECT_EXPECTS(num_neg == 0 || csr.num_nodes > 0,
