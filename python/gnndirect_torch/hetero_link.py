@@ -21,8 +21,11 @@ edges of the edge type (up to ``max_attempts`` draws; the rest are counted in
 ``edge_label_index`` row 0 indexes the src type's list, row 1 the dst type's.
 
 Random numbers: batch b of epoch e is keyed by (seed, e, b) (``batch.sampling_seed``, the typed
-sampler's key); its negatives draw from a ``torch.Generator`` seeded with a key mixed from that
-one, on the CPU, so a batch is reproducible and independent of the device.
+sampler's key); its negatives are drawn on the graph's device by the library's negative-sampling
+op (:func:`~gnndirect_torch.link.sample_negatives` with ``num_dst``: Philox keyed by
+``batch_key(key, 1)``, as the homogeneous LinkNeighborLoader does; src over the src type's
+range, dst over the dst type's; strict checks against the relation's out-CSR, built once per
+loader), so a batch is reproducible and the CPU and CUDA draws are equal bit for bit.
 """
 
 from __future__ import annotations
@@ -36,15 +39,17 @@ import torch
 from ._sampling import epoch_batches
 from ._util import batch_key, num_batches
 from .hetero import EdgeType, HeteroGraph, TypedBlocks, _edge_type_name, sample_typed_blocks
-from .link import NegativeSampling, Negatives
+from .link import NegativeSampling, Negatives, out_neighbour_csr, sample_negatives
 from .table import Table
 
-__all__ = ["HeteroLinkBatch", "HeteroLinkNeighborLoader", "sample_typed_negatives", "typed_edge_keys"]
+__all__ = ["HeteroLinkBatch", "HeteroLinkNeighborLoader", "sample_typed_negatives", "typed_edge_keys",
+           "typed_negative_csr"]
 
 
 def typed_edge_keys(graph: HeteroGraph, edge_type: EdgeType) -> torch.Tensor:
-    """The edges of ``edge_type`` as sorted CPU int64 keys ``src * num_dst + dst`` (what strict
-    negatives are checked against)."""
+    """The edges of ``edge_type`` as sorted CPU int64 keys ``src * num_dst + dst`` (a membership
+    test of the relation's edges; strict negatives are checked on the device against
+    :func:`typed_negative_csr` instead)."""
     e = graph.edge_type(edge_type)
     indptr = graph.graphs[e].indptr.cpu().to(torch.int64)
     indices = graph.graphs[e].indices.cpu().to(torch.int64)
@@ -53,19 +58,32 @@ def typed_edge_keys(graph: HeteroGraph, edge_type: EdgeType) -> torch.Tensor:
     return torch.sort(indices * max(num_dst, 1) + dst).values
 
 
-def _is_edge(keys: torch.Tensor, src: torch.Tensor, dst: torch.Tensor, num_dst: int) -> torch.Tensor:
-    query = src * max(num_dst, 1) + dst
-    if keys.numel() == 0:
-        return torch.zeros_like(query, dtype=torch.bool)
-    at = torch.searchsorted(keys, query).clamp(max=keys.numel() - 1)
-    return keys[at] == query
+def typed_negative_csr(graph: HeteroGraph, edge_type, strict: bool = False) -> Tuple[torch.Tensor, torch.Tensor]:
+    """(indptr, indices), int64 on the graph's device, that :func:`sample_typed_negatives` hands
+    the GPU negative-sampling op for ``edge_type`` (src type ``S``, dst type ``D``): ``strict``:
+    the relation's out-CSR (one row per ``S`` node, its ``D`` neighbours sorted ascending: the
+    transpose of the relation's CSC); else only the row count matters (``|S| + 1`` zeros, no
+    indices). Build it once per loader and relation (``csr=``): the strict form sorts the
+    relation's edges on the CPU."""
+    e = graph.edge_type(edge_type)
+    num_src = graph.num_nodes[e[0]]
+    if strict:
+        indptr, indices = out_neighbour_csr(graph.graphs[e], num_src)
+        indices = indices.to(torch.int64)
+    else:
+        indptr = torch.zeros(num_src + 1, dtype=torch.int64)
+        indices = torch.zeros(0, dtype=torch.int64)
+    return indptr.to(graph.device), indices.to(graph.device)
 
 
 def sample_typed_negatives(graph: HeteroGraph, edge_type, src: torch.Tensor, dst: torch.Tensor, *,
                            mode: str = "binary", amount: float = 1.0, seed: int = 0, strict: bool = False,
-                           max_attempts: int = 8, edge_keys: Optional[torch.Tensor] = None) -> Negatives:
+                           max_attempts: int = 8,
+                           csr: Optional[Tuple[torch.Tensor, torch.Tensor]] = None) -> Negatives:
     """Negative edges of ``edge_type`` for the positives ``(src, dst)`` (ids of its src and dst
-    types), PyG's ``NegativeSampling`` on ``HeteroData``.
+    types), PyG's ``NegativeSampling`` on ``HeteroData``, drawn by the library's
+    negative-sampling op (:func:`~gnndirect_torch.link.sample_negatives` with ``num_dst``) on
+    the graph's device: the GPU kernel on a CUDA graph, its bit-identical host form on a CPU one.
 
     Args:
         graph: the :class:`~gnndirect_torch.hetero.HeteroGraph`.  edge_type: ``(src, rel, dst)``
@@ -74,12 +92,16 @@ def sample_typed_negatives(graph: HeteroGraph, edge_type, src: torch.Tensor, dst
         mode: 'binary' (ceil(amount * P) pairs: src uniform over the src type, dst over the dst
             type) or 'triplet' (``amount`` dst per positive, keeping its src).
         amount: the ratio (binary, > 0) or dst per positive (triplet, whole >= 1).
-        seed: the key of the draws (a CPU ``torch.Generator``); equal keys, equal negatives.
+        seed: the Philox key of the draws: negative k's attempt a is philox4x32_10(counter
+            {k low, k high, 0, a}, seed), words 0-1 mapped to the src type's range, 2-3 to the
+            dst type's (uniform_below); equal keys, equal negatives on every device.
         strict: redraw pairs that are edges of ``edge_type``, up to ``max_attempts`` draws in all
             (the last is kept and counted in ``unresolved``).
-        edge_keys: :func:`typed_edge_keys` of the edge type, when already made (strict only).
+        csr: :func:`typed_negative_csr` of the edge type (with this ``strict``), when already
+            made; None: built here.
     Returns:
         :class:`~gnndirect_torch.link.Negatives` (src, dst, unresolved) on the positives' device.
+        Synchronises the graph's current stream (CUDA).
     Raises:
         ValueError: an unknown edge type, a bad mode, amount or max_attempts, src and dst of
             different lengths, or negatives to draw from a type without nodes.
@@ -94,46 +116,22 @@ def sample_typed_negatives(graph: HeteroGraph, edge_type, src: torch.Tensor, dst
                          f"{tuple(dst.shape)}")
     num_src, num_dst = graph.num_nodes[e[0]], graph.num_nodes[e[2]]
     device = src.device
-    src_c, dst_c = src.cpu().to(torch.int64), dst.cpu().to(torch.int64)
-    for ids, t, n, name in ((src_c, e[0], num_src, "src"), (dst_c, e[2], num_dst, "dst")):
-        if ids.numel() and (int(ids.min()) < 0 or int(ids.max()) >= n):
-            bad = int(ids[(ids < 0) | (ids >= n)][0])
+    src_g, dst_g = src.to(graph.device, torch.int64), dst.to(graph.device, torch.int64)
+    for ids, t, n, name in ((src_g, e[0], num_src, "src"), (dst_g, e[2], num_dst, "dst")):
+        outside = (ids < 0) | (ids >= n)
+        if ids.numel() and bool(outside.any()):
+            bad = int(ids[outside][0])
             raise IndexError(f"positive {name} holds id {bad} outside node type {t!r}'s [0, {n})")
-    num_pos = src_c.numel()
-    gen = torch.Generator().manual_seed(int(seed) & 0x7FFFFFFFFFFFFFFF)
-    if neg.mode == "binary":
-        count = math.ceil(neg.amount * num_pos)
-        fixed_src = None
-    else:
-        count = int(neg.amount) * num_pos
-        fixed_src = src_c.repeat_interleave(int(neg.amount))
-    if count and (num_dst == 0 or (fixed_src is None and num_src == 0)):
+    num_pos = src_g.numel()
+    count = math.ceil(neg.amount * num_pos) if neg.mode == "binary" else int(neg.amount) * num_pos
+    if count and (num_dst == 0 or num_src == 0):
         raise ValueError(f"negatives of edge type {_edge_type_name(e)} need nodes of both endpoint types "
                          f"({num_src} {e[0]!r}, {num_dst} {e[2]!r})")
-
-    def draw(n: int):
-        s = torch.randint(num_src, (n,), generator=gen) if fixed_src is None else None
-        d = torch.randint(num_dst, (n,), generator=gen)
-        return s, d
-
-    s, d = draw(count)
-    if fixed_src is not None:
-        s = fixed_src
-    unresolved = 0
-    if neg.strict and count:
-        keys = edge_keys if edge_keys is not None else typed_edge_keys(graph, e)
-        bad = _is_edge(keys, s, d, num_dst)
-        for _ in range(neg.max_attempts - 1):
-            if not bool(bad.any()):
-                break
-            where = bad.nonzero().view(-1)
-            rs, rd = draw(where.numel())
-            if rs is not None:
-                s[where] = rs
-            d[where] = rd
-            bad[where] = _is_edge(keys, s[where], d[where], num_dst)
-        unresolved = int(bad.sum())
-    return Negatives(s.to(device), d.to(device), torch.tensor(unresolved, dtype=torch.int64, device=device))
+    indptr, indices = csr if csr is not None else typed_negative_csr(graph, e, neg.strict)
+    s, d, unresolved = sample_negatives(indptr, src_g, dst_g, indices=indices, mode=neg.mode, amount=neg.amount,
+                                        seed=seed, strict=neg.strict, max_attempts=neg.max_attempts,
+                                        num_dst=num_dst)
+    return Negatives(s.to(device), d.to(device), unresolved.to(device))
 
 
 @dataclass
@@ -361,7 +359,8 @@ class HeteroLinkNeighborLoader:
         self.batch_size, self.shuffle, self.drop_last = int(batch_size), bool(shuffle), bool(drop_last)
         self.replace, self.seed, self.dtype, self.threads = bool(replace), int(seed), dtype, int(threads)
         self._num_batches = num_batches(num, self.batch_size, self.drop_last)
-        self._edge_keys = typed_edge_keys(graph, self.edge_type) if self.neg is not None and self.neg.strict else None
+        # the negative-sampling op's CSR of the relation, built once (strict: its out-CSR)
+        self._neg_csr = None if self.neg is None else typed_negative_csr(graph, self.edge_type, self.neg.strict)
         self.epoch = -1
 
     def __len__(self) -> int:
@@ -389,7 +388,7 @@ class HeteroLinkNeighborLoader:
         if self.neg is not None:
             neg_src, neg_dst, unresolved = sample_typed_negatives(
                 graph, e, src, dst, mode=self.neg.mode, amount=self.neg.amount, seed=batch_key(key, 1),
-                strict=self.neg.strict, max_attempts=self.neg.max_attempts, edge_keys=self._edge_keys)
+                strict=self.neg.strict, max_attempts=self.neg.max_attempts, csr=self._neg_csr)
         label = None if self.edge_label is None else self.edge_label[input_id]
         seeds, fields = typed_link_seeds(e, src, dst, num_pos, self.neg, neg_src, neg_dst, label)
         blocks = sample_typed_blocks(graph, seeds, self.num_neighbors, seed=key, replace=self.replace,

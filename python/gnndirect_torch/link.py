@@ -51,7 +51,8 @@ def _load() -> None:
     _fakes_registered = True
 
     @torch.library.register_fake("gnndirect::sample_negatives")
-    def _negatives_fake(indptr, indices, src, dst, mode, amount, seed=0, batch=0, strict=False, max_attempts=8):
+    def _negatives_fake(indptr, indices, src, dst, mode, amount, seed=0, batch=0, strict=False, max_attempts=8,
+                        num_dst=-1):
         count = math.ceil(amount * src.shape[0]) if mode == "binary" else int(amount) * src.shape[0]
         return src.new_empty((count,)), src.new_empty((count,)), src.new_empty((), dtype=torch.int64)
 
@@ -78,13 +79,15 @@ def _csr_tensors(graph, indices):
 
 def sample_negatives(graph, src: torch.Tensor, dst: torch.Tensor, *, mode: str = "binary",
                      amount: float = 1.0, seed: int = 0, batch: int = 0, strict: bool = False,
-                     max_attempts: int = 8, indices: Optional[torch.Tensor] = None) -> Negatives:
+                     max_attempts: int = 8, indices: Optional[torch.Tensor] = None,
+                     num_dst: Optional[int] = None) -> Negatives:
     """Negative edges for the positives ``(src, dst)`` (PyG's ``NegativeSampling``).
 
     Args:
-        graph: a :class:`~gnndirect_torch.Graph` or the ``indptr`` tensor with ``indices=``; read
-            only when ``strict`` (then each node's list must be its out-neighbours, sorted
-            ascending: a pair (s, d) is an edge when d is in s's list).
+        graph: a :class:`~gnndirect_torch.Graph` or the ``indptr`` tensor with ``indices=``; its
+            row count (``indptr.numel() - 1``) is the sources' range; its lists are read only when
+            ``strict`` (then each node's list must be its out-neighbours, sorted ascending: a pair
+            (s, d) is an edge when d is in s's list).
         src, dst: positives, 1-D with the dtype of indices (CUDA: the library's GPU kernel; CPU:
             the host form of the same rule, equal bit for bit).
         mode: 'binary' (ceil(amount * P) random pairs) or 'triplet' (``amount`` random
@@ -94,19 +97,26 @@ def sample_negatives(graph, src: torch.Tensor, dst: torch.Tensor, *, mode: str =
             positives (triplet) and the graph (strict).
         strict: redraw pairs that are edges, up to ``max_attempts`` draws (the last is kept and
             counted in ``unresolved``: a node linked to every node never hangs).
+        num_dst: the destinations' range [0, num_dst) of a typed (bipartite) relation, whose
+            ``graph`` is then the relation's out-CSR (one row per source node); None: the row
+            count (one range, the same draws as without the argument).
     Returns:
         :class:`Negatives` on the positives' device. Synchronises the current stream (CUDA).
     Raises:
-        IndexError: a positive outside [0, num_nodes).  ValueError: a bad mode, amount,
-        max_attempts, lengths, or negatives to draw from an empty graph.  TypeError: dtypes.
+        IndexError: a positive source outside [0, num_nodes) or destination outside
+        [0, num_dst).  ValueError: a bad mode, amount, max_attempts, lengths, num_dst < 0, or
+        negatives to draw from an empty graph or destination range.  TypeError: dtypes.
     """
     _load()
     indptr, idx = _csr_tensors(graph, indices)
     _check_fork("gnndirect_torch.sample_negatives", indptr, idx, src, dst)
     if isinstance(amount, bool) or not isinstance(amount, (int, float)):
         raise TypeError(f"amount must be a number, got {amount!r}")
+    if num_dst is not None and (isinstance(num_dst, bool) or int(num_dst) < 0):
+        raise ValueError(f"num_dst must be None or >= 0, got {num_dst!r}")
     out = _call(torch.ops.gnndirect.sample_negatives.default, indptr, idx, src, dst, str(mode),
-                float(amount), int(seed), int(batch), bool(strict), int(max_attempts))
+                float(amount), int(seed), int(batch), bool(strict), int(max_attempts),
+                -1 if num_dst is None else int(num_dst))
     return Negatives(*out)
 
 
@@ -144,14 +154,17 @@ def sample_temporal_blocks(graph, seeds: torch.Tensor, seed_times: torch.Tensor,
     return blocks_of(flat, seeds.shape[0])
 
 
-def out_neighbour_csr(graph: Graph):
+def out_neighbour_csr(graph: Graph, num_src: Optional[int] = None):
     """(indptr, indices) of the transpose of ``graph`` (each node's out-neighbours, sorted
-    ascending), on the CPU: what strict negatives are checked against for a CSC graph."""
+    ascending), on the CPU: what strict negatives are checked against for a CSC graph.
+    ``num_src``: the transpose's row count, for a typed relation's CSC (rows: destination nodes,
+    lists: source ids in [0, num_src)); None: the graph's node count."""
     indptr = graph.indptr.cpu().to(torch.int64)
     col = graph.indices.cpu().to(torch.int64)
-    n = indptr.numel() - 1
-    target = torch.repeat_interleave(torch.arange(n), indptr[1:] - indptr[:-1])
-    order = torch.argsort(col * max(n, 1) + target)
+    m = indptr.numel() - 1
+    n = m if num_src is None else int(num_src)
+    target = torch.repeat_interleave(torch.arange(m), indptr[1:] - indptr[:-1])
+    order = torch.argsort(col * max(m, 1) + target)
     counts = torch.bincount(col, minlength=n)
     out_ptr = torch.zeros(n + 1, dtype=torch.int64)
     torch.cumsum(counts, 0, out=out_ptr[1:])

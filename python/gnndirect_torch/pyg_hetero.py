@@ -36,7 +36,7 @@ except ImportError as _error:  # pragma: no cover - needs torch_geometric
     raise ImportError("gnndirect_torch.pyg_hetero needs torch_geometric (pip install torch_geometric)") from _error
 
 from .hetero import HeteroGraph, _edge_type_name, sample_typed_blocks
-from .hetero_link import sample_typed_negatives, typed_link_seeds
+from .hetero_link import sample_typed_negatives, typed_link_seeds, typed_negative_csr
 from .link import NegativeSampling
 from ._util import batch_key, sampler_call_key
 
@@ -242,8 +242,12 @@ class GnnDirectHeteroSampler(BaseSampler):
         key = self._next_seed()
         neg_src = neg_dst = None
         if neg is not None:
+            cache = self.__dict__.setdefault("_neg_csr", {})  # per relation, on the graph's device
+            if edge_type not in cache:
+                cache[edge_type] = typed_negative_csr(self.graph, edge_type)
             neg_src, neg_dst, _ = sample_typed_negatives(self.graph, edge_type, src, dst, mode=neg.mode,
-                                                         amount=neg.amount, seed=batch_key(key, 1))
+                                                         amount=neg.amount, seed=batch_key(key, 1),
+                                                         csr=cache[edge_type])
         label = None if index.label is None else index.label.cpu()
         seeds, fields = typed_link_seeds(edge_type, src, dst, src.numel(), neg, neg_src, neg_dst, label)
         blocks = sample_typed_blocks(self.graph, seeds, self.num_neighbors, default=self.default, seed=key,

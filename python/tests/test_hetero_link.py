@@ -6,8 +6,9 @@ semantics (every type's list starts with its seeds, in order, repeats kept as ro
 whole result exactly for fanout -1; the one-type call equals the dict call with one entry bit
 for bit for random fanouts; every loader batch is recomputed from its fields (seeds per type =
 the sorted distinct endpoints, edge_label_index mapping back to the global pairs, labels,
-negatives inside their types and, when strict, no edge of the edge type). GPU: the CUDA loader
-equals the CPU loader bit for bit.
+negatives inside their types and, when strict, no edge of the edge type, and equal bit for bit
+to test_link's independent Philox reference with two ranges, keyed by batch_key(key, 1)). GPU:
+the CUDA loader equals the CPU loader bit for bit, and so do the typed negatives.
 """
 
 import math
@@ -18,13 +19,14 @@ import torch
 import gnndirect_torch as gd
 from gnndirect_torch.hetero import sample_typed_blocks
 from gnndirect_torch.hetero_link import (HeteroLinkBatch, HeteroLinkNeighborLoader, sample_typed_negatives,
-                                         typed_edge_keys)
+                                         typed_edge_keys, typed_negative_csr)
 from gnndirect_torch._util import batch_key
 
 from conftest import cuda
 
 pytest.importorskip("torch_geometric")
 from test_hetero import EDGE_TYPES, NODE_COUNTS, as_lists, cpu_graph, csc_lists, random_hetero_data  # noqa: E402
+from test_link import ref_negatives  # noqa: E402
 
 WRITES = ("author", "writes", "paper")
 CITES = ("paper", "cites", "paper")
@@ -115,6 +117,55 @@ def test_seed_dict_errors_name_the_type(seed):
         sample_typed_blocks(graph, {"paper": ok}, ok, [2])
 
 
+def out_csr_of(data, edge_type):
+    """The relation's out-CSR (rows: src-type nodes, sorted dst ids), from its edge_index in pure
+    Python (independent of the library's transpose)."""
+    lists = [set() for _ in range(NODE_COUNTS[edge_type[0]])]
+    for s, d in data[edge_type].edge_index.t().tolist():
+        lists[s].add(d)
+    indptr = torch.tensor([0] + [len(x) for x in lists]).cumsum(0)
+    return indptr, torch.tensor([d for x in lists for d in sorted(x)], dtype=torch.int64)
+
+
+def reference_typed_negatives(data, edge_type, src, dst, mode, amount, seed, strict=False, max_attempts=8):
+    """(pairs, unresolved) of test_link's Philox reference with two ranges (src over the src
+    type, dst over the dst type) on the relation's out-CSR."""
+    return ref_negatives(out_csr_of(data, edge_type), src, dst, mode, amount, seed, 0, strict, max_attempts,
+                         num_dst=NODE_COUNTS[edge_type[2]])
+
+
+@pytest.mark.parametrize("edge_type", [WRITES, CITES])
+@pytest.mark.parametrize("mode,amount", [("binary", 1.0), ("binary", 2.5), ("triplet", 3)])
+@pytest.mark.parametrize("strict", [False, True])
+def test_typed_negatives_equal_the_two_range_reference(seed, edge_type, mode, amount, strict):
+    data = random_hetero_data(seed, max_degree=20)
+    graph = cpu_graph(data)
+    pairs = data[edge_type].edge_index
+    pick = torch.randperm(pairs.size(1))[:25]
+    src, dst = pairs[0, pick], pairs[1, pick]
+    neg = sample_typed_negatives(graph, edge_type, src, dst, mode=mode, amount=amount, seed=seed, strict=strict,
+                                 max_attempts=5)
+    want, unresolved = reference_typed_negatives(data, edge_type, src, dst, mode, amount, seed, strict, 5)
+    assert neg.src.dtype == neg.dst.dtype == torch.int64
+    assert list(zip(neg.src.tolist(), neg.dst.tolist())) == want
+    assert int(neg.unresolved) == unresolved
+    if not strict:
+        assert int(neg.unresolved) == 0
+    # A prebuilt csr (what the loader caches) gives the same draws.
+    csr = typed_negative_csr(graph, edge_type, strict)
+    again = sample_typed_negatives(graph, edge_type, src, dst, mode=mode, amount=amount, seed=seed, strict=strict,
+                                   max_attempts=5, csr=csr)
+    assert torch.equal(again.src, neg.src) and torch.equal(again.dst, neg.dst)
+    out_ptr, out_idx = csr
+    assert out_ptr.numel() == NODE_COUNTS[edge_type[0]] + 1
+    if strict:  # the relation's out-CSR: its edges (parallel copies kept), each row sorted
+        rows = [out_idx[int(out_ptr[u]):int(out_ptr[u + 1])].tolist() for u in range(out_ptr.numel() - 1)]
+        assert all(r == sorted(r) for r in rows)
+        assert sorted((u, d) for u, r in enumerate(rows) for d in r) == sorted(map(tuple, pairs.t().tolist()))
+    else:  # only the row count matters
+        assert int(out_ptr.abs().sum()) == 0 and out_idx.numel() == 0
+
+
 def test_typed_negatives_stay_in_their_types_and_strict_ones_are_no_edges(seed):
     data = random_hetero_data(seed, max_degree=20)  # dense: strict redraws happen
     graph = cpu_graph(data)
@@ -177,6 +228,14 @@ def check_link_batch(batch, loader, data, graph, features, num_neighbors):
         assert torch.equal(neg_dst, batch.dst[num_pos:].cpu())
         assert batch.dst_neg_index.numel() == amount * num_pos
         src_ends, dst_ends = positives[0].tolist(), batch.dst.cpu().tolist()
+    if loader.neg is not None:  # the negatives: the two-range Philox reference keyed by batch_key(key, 1)
+        want, unresolved = reference_typed_negatives(data, e, positives[0], positives[1], loader.neg.mode,
+                                                     loader.neg.amount, batch_key(batch.sampling_seed, 1),
+                                                     loader.neg.strict, loader.neg.max_attempts)
+        neg_src = (positives[0].repeat_interleave(int(loader.neg.amount)) if loader.neg.mode == "triplet"
+                   else batch.src[num_pos:].cpu())
+        assert list(zip(neg_src.tolist(), batch.dst[num_pos:].cpu().tolist())) == want
+        assert int(batch.num_unresolved) == unresolved
     # one list for both endpoints when src and dst type are one type
     ends = {src_t: src_ends + dst_ends} if src_t == dst_t else {src_t: src_ends, dst_t: dst_ends}
     assert int(batch.src.min()) >= 0 and int(batch.src.max()) < NODE_COUNTS[src_t]
@@ -305,6 +364,26 @@ def test_cuda_hetero_link_loader_equals_the_cpu_loader(seed, neg):
         for name in ("edge_label_index", "edge_label", "src_index", "dst_pos_index", "dst_neg_index", "dst"):
             u, v = getattr(x, name), getattr(y, name)
             assert (u is None and v is None) or torch.equal(u, v.cpu()), name
+
+
+@cuda
+@pytest.mark.parametrize("edge_type", [WRITES, CITES])
+@pytest.mark.parametrize("mode,amount", [("binary", 1.5), ("triplet", 2)])
+@pytest.mark.parametrize("strict", [False, True])
+def test_cuda_typed_negatives_equal_the_cpu_ones(seed, edge_type, mode, amount, strict):
+    from gnndirect_torch.hetero import HeteroGraph
+    data = random_hetero_data(seed, max_degree=20)
+    cpu = cpu_graph(data)
+    gpu = HeteroGraph.from_hetero_data(data, device="cuda")
+    pairs = data[edge_type].edge_index
+    src, dst = pairs[0, :40], pairs[1, :40]
+    a = sample_typed_negatives(cpu, edge_type, src, dst, mode=mode, amount=amount, seed=seed, strict=strict)
+    b = sample_typed_negatives(gpu, edge_type, src.cuda(), dst.cuda(), mode=mode, amount=amount, seed=seed,
+                               strict=strict)
+    assert b.src.is_cuda and torch.equal(a.src, b.src.cpu()) and torch.equal(a.dst, b.dst.cpu())
+    assert int(a.unresolved) == int(b.unresolved)
+    c = sample_typed_negatives(gpu, edge_type, src, dst, mode=mode, amount=amount, seed=seed, strict=strict)
+    assert not c.src.is_cuda and torch.equal(a.dst, c.dst), "CPU positives: the result comes back to the CPU"
 
 
 @pytest.mark.parametrize("neg", ["binary", "triplet"])

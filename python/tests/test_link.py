@@ -43,12 +43,14 @@ def below(bits, n):
     return (bits * n) >> 64
 
 
-def ref_negatives(out_csr, src, dst, mode, amount, seed, batch=0, strict=False, max_attempts=8):
+def ref_negatives(out_csr, src, dst, mode, amount, seed, batch=0, strict=False, max_attempts=8, num_dst=None):
     """PyG's 'binary'/'triplet' negatives with the library's documented draws
     (algorithms/negative_sampling.hpp): negative k's attempt a is Philox of {k lo, k hi,
-    batch lo, a} keyed by the seed; words 0-1 the source, 2-3 the destination."""
+    batch lo, a} keyed by the seed; words 0-1 the source in [0, rows), 2-3 the destination in
+    [0, num_dst) (None: [0, rows); a typed relation's out-CSR otherwise)."""
     indptr, indices = out_csr
     n = indptr.numel() - 1
+    m = n if num_dst is None else num_dst
     edges = {(u, int(v)) for u in range(n) for v in indices[int(indptr[u]):int(indptr[u + 1])].tolist()}
     num_pos = len(src)
     count = math.ceil(amount * num_pos) if mode == "binary" else int(amount) * num_pos
@@ -59,7 +61,7 @@ def ref_negatives(out_csr, src, dst, mode, amount, seed, batch=0, strict=False, 
         for a in range(max_attempts if strict else 1):
             b = philox((k & M32, k >> 32, batch & M32, a), key)
             s = fixed if fixed is not None else below(b[1] << 32 | b[0], n)
-            d = below(b[3] << 32 | b[2], n)
+            d = below(b[3] << 32 | b[2], m)
             if not strict or (s, d) not in edges:
                 break
         else:
@@ -122,6 +124,18 @@ def _sorted_csr(num_nodes, max_degree, index_dtype=torch.int64):
     return indptr, indices
 
 
+def _bipartite_csr(num_src, num_dst, max_degree, index_dtype=torch.int64):
+    """A random out-CSR of a typed relation: num_src rows, sorted distinct ids in [0, num_dst);
+    row 0 links to every destination (strict draws from it never resolve)."""
+    lists = [list(range(num_dst))]
+    for _ in range(num_src - 1):
+        degree = int(torch.randint(0, max_degree + 1, ()))
+        lists.append(sorted(set(torch.randint(0, num_dst, (degree,)).tolist())))
+    indptr = torch.tensor([0] + [len(x) for x in lists]).cumsum(0)
+    indices = torch.tensor([u for x in lists for u in x], dtype=index_dtype)
+    return indptr, indices
+
+
 def _blocks_as_lists(blocks):
     return [(b.src_nodes.tolist(), b.offsets.tolist(), b.indices.tolist(), b.edge_ids.tolist()) for b in blocks]
 
@@ -151,6 +165,68 @@ def test_negatives_equal_reference(seed, index_dtype, mode, amount, strict):
         edges = {(u, int(v)) for u in range(60) for v in indices[int(indptr[u]):int(indptr[u + 1])]}
         bad = sum((s, d) in edges for s, d in zip(out.src.tolist(), out.dst.tolist()))
         assert bad == int(out.unresolved), "strict: only the counted unresolved draws are edges"
+
+
+@pytest.mark.parametrize("index_dtype", INDEX_DTYPES)
+@pytest.mark.parametrize("mode,amount", [("binary", 1.0), ("binary", 2.5), ("triplet", 1), ("triplet", 3)])
+@pytest.mark.parametrize("strict", [False, True])
+@pytest.mark.parametrize("num_src,num_dst", [(40, 170), (90, 7), (1, 25)])
+def test_negatives_two_ranges_equal_reference(seed, index_dtype, mode, amount, strict, num_src, num_dst):
+    # A typed (bipartite) relation: sources over [0, num_src) (the CSR's rows), destinations over
+    # [0, num_dst); fresh random relation and positives, bit for bit against the reference.
+    indptr, indices = _bipartite_csr(num_src, num_dst, 30, index_dtype)
+    src = torch.randint(0, num_src, (33,), dtype=index_dtype)
+    src[0] = 0
+    dst = torch.randint(0, num_dst, (33,), dtype=index_dtype)
+    out = gd.sample_negatives(indptr, src, dst, indices=indices, mode=mode, amount=amount, seed=seed,
+                              batch=seed % 5, strict=strict, max_attempts=4, num_dst=num_dst)
+    ref, unresolved = ref_negatives((indptr, indices), src, dst, mode, amount, seed, seed % 5, strict, 4,
+                                    num_dst=num_dst)
+    count = math.ceil(amount * 33) if mode == "binary" else amount * 33
+    assert out.src.numel() == out.dst.numel() == count == len(ref)
+    assert out.src.dtype == out.dst.dtype == index_dtype
+    assert list(zip(out.src.tolist(), out.dst.tolist())) == ref
+    assert int(out.unresolved) == unresolved
+    assert int(out.src.min()) >= 0 and int(out.src.max()) < num_src
+    assert int(out.dst.min()) >= 0 and int(out.dst.max()) < num_dst
+    if mode == "triplet":
+        assert torch.equal(out.src, src.repeat_interleave(amount))
+    if strict:
+        edges = {(u, int(v)) for u in range(num_src) for v in indices[int(indptr[u]):int(indptr[u + 1])]}
+        bad = sum((s, d) in edges for s, d in zip(out.src.tolist(), out.dst.tolist()))
+        assert bad == int(out.unresolved), "strict: only the counted unresolved draws are edges"
+        if mode == "triplet":
+            assert int(out.unresolved) >= amount, "row 0 links to every destination"
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_negatives_num_dst_none_is_one_range(seed, strict):
+    # num_dst=None (and num_dst == the row count) draws exactly what the one-range op always drew.
+    indptr, indices = _sorted_csr(70, 20)
+    src, dst = torch.randint(0, 70, (50,)), torch.randint(0, 70, (50,))
+    a = gd.sample_negatives(indptr, src, dst, indices=indices, seed=seed, batch=2, strict=strict)
+    b = gd.sample_negatives(indptr, src, dst, indices=indices, seed=seed, batch=2, strict=strict, num_dst=70)
+    c = torch.ops.gnndirect.sample_negatives.default(indptr, indices, src, dst, "binary", 1.0, seed, 2, strict)
+    ref, unresolved = ref_negatives((indptr, indices), src, dst, "binary", 1.0, seed, 2, strict)
+    for out in (a, b, gd.link.Negatives(*c)):
+        assert list(zip(out.src.tolist(), out.dst.tolist())) == ref
+        assert int(out.unresolved) == unresolved
+
+
+def test_negatives_two_ranges_bad_input():
+    indptr, indices = _bipartite_csr(30, 8, 5)
+    src, dst = torch.arange(4), torch.tensor([0, 7, 2, 3])
+    assert gd.sample_negatives(indptr, src, dst, indices=indices, num_dst=8).dst.max() < 8
+    with pytest.raises(IndexError, match="positive dst"):  # 9 is inside [0, 30), outside [0, 8)
+        gd.sample_negatives(indptr, src, torch.tensor([0, 9, 2, 3]), indices=indices, num_dst=8)
+    with pytest.raises(IndexError, match="positive src"):
+        gd.sample_negatives(indptr, torch.tensor([0, 30, 2, 3]), dst, indices=indices, num_dst=8)
+    with pytest.raises(ValueError, match="num_dst"):
+        gd.sample_negatives(indptr, src, dst, indices=indices, num_dst=-1)
+    with pytest.raises(ValueError, match="num_dst"):
+        torch.ops.gnndirect.sample_negatives.default(indptr, indices, src, dst, "binary", 1.0, 0, 0, False, 8, -2)
+    with pytest.raises((ValueError, IndexError)):
+        gd.sample_negatives(indptr, src, dst, indices=indices, num_dst=0)
 
 
 def test_negatives_deterministic_by_seed(seed):
@@ -210,6 +286,9 @@ def test_opcheck_link_ops(seed):
                           (indptr, indices, src, dst, "binary", 1.5, seed, 2, True, 4))
     torch.library.opcheck(torch.ops.gnndirect.sample_negatives.default,
                           (indptr, indices, src, dst, "triplet", 2.0, seed, 0, False, 8))
+    bip_ptr, bip_idx = _bipartite_csr(100, 130, 10)
+    torch.library.opcheck(torch.ops.gnndirect.sample_negatives.default,
+                          (bip_ptr, bip_idx, src, dst, "binary", 1.5, seed, 2, True, 4, 130))
     times = torch.randint(0, 20, (indices.numel(),))
     torch.library.opcheck(torch.ops.gnndirect.sample_temporal_blocks.default,
                           (indptr, indices, src.unique(), torch.full((src.unique().numel(),), 10), [4, 2], times,
@@ -224,6 +303,21 @@ def test_out_neighbour_csr_is_the_transpose():
     csr = {(u, int(out_idx[e])) for u in range(50) for e in range(int(out_ptr[u]), int(out_ptr[u + 1]))}
     assert csc == csr and out_idx.numel() == indices.numel()
     for u in range(50):
+        seg = out_idx[int(out_ptr[u]):int(out_ptr[u + 1])]
+        assert torch.equal(seg, seg.sort().values)
+
+
+def test_out_neighbour_csr_of_a_bipartite_csc():
+    # A typed relation's CSC (rows: 30 destination nodes, lists: ids of 70 source nodes): the
+    # transpose has 70 rows, sorted lists of destination ids.
+    indptr, indices = _bipartite_csr(30, 70, 12)
+    graph = gd.Graph(indptr, indices, device="cpu", validate=False)
+    out_ptr, out_idx = out_neighbour_csr(graph, 70)
+    assert out_ptr.numel() == 71
+    csc = {(int(indices[e]), v) for v in range(30) for e in range(int(indptr[v]), int(indptr[v + 1]))}
+    csr = {(u, int(out_idx[e])) for u in range(70) for e in range(int(out_ptr[u]), int(out_ptr[u + 1]))}
+    assert csc == csr and out_idx.numel() == indices.numel()
+    for u in range(70):
         seg = out_idx[int(out_ptr[u]):int(out_ptr[u + 1])]
         assert torch.equal(seg, seg.sort().values)
 
@@ -528,6 +622,33 @@ def test_negatives_cuda_equal_cpu(seed, index_dtype, mode, amount, strict, place
         bad = src.cuda().clone()
         bad[17] = 3000
         gd.sample_negatives(graph, bad, dst.cuda(), seed=seed)
+    assert float((torch.ones(4, device="cuda") * 2).sum()) == 8.0, "context still usable"
+
+
+@cuda
+@pytest.mark.parametrize("index_dtype", INDEX_DTYPES)
+@pytest.mark.parametrize("mode,amount", [("binary", 1.0), ("binary", 1.7), ("triplet", 2)])
+@pytest.mark.parametrize("strict", [False, True])
+@pytest.mark.parametrize("num_src,num_dst", [(2000, 700), (300, 4000)])
+def test_negatives_two_ranges_cuda_equal_cpu(seed, index_dtype, mode, amount, strict, num_src, num_dst):
+    indptr, indices = _bipartite_csr(num_src, num_dst, 30, index_dtype)
+    src = torch.randint(0, num_src, (4000,), dtype=index_dtype)
+    dst = torch.randint(0, num_dst, (4000,), dtype=index_dtype)
+    src[5] = 0  # row 0 links to every destination
+    cpu = gd.sample_negatives(indptr, src, dst, indices=indices, mode=mode, amount=amount, seed=seed, batch=4,
+                              strict=strict, num_dst=num_dst)
+    ref, unresolved = ref_negatives((indptr, indices), src[:40], dst[:40], mode, amount, seed, 4, strict, 8,
+                                    num_dst=num_dst)
+    assert list(zip(cpu.src.tolist(), cpu.dst.tolist()))[:len(ref)] == ref  # a prefix: k only
+    gpu = gd.sample_negatives(indptr.cuda(), src.cuda(), dst.cuda(), indices=indices.cuda(), mode=mode,
+                              amount=amount, seed=seed, batch=4, strict=strict, num_dst=num_dst)
+    assert gpu.src.is_cuda and torch.equal(gpu.src.cpu(), cpu.src) and torch.equal(gpu.dst.cpu(), cpu.dst)
+    assert int(gpu.unresolved) == int(cpu.unresolved)
+    assert int(gpu.dst.max()) < num_dst and int(gpu.src.max()) < num_src
+    with pytest.raises(IndexError, match="positive dst"):
+        bad = dst.cuda().clone()
+        bad[11] = num_dst
+        gd.sample_negatives(indptr.cuda(), src.cuda(), bad, indices=indices.cuda(), seed=seed, num_dst=num_dst)
     assert float((torch.ones(4, device="cuda") * 2).sum()) == 8.0, "context still usable"
 
 

@@ -3,6 +3,9 @@
 // independent host implementation (test/support/negative_reference.hpp) on fresh random graphs,
 // with poisoned guarded outputs; strict draws from a node connected to every node give the
 // documented result (max_attempts draws, the last kept, counted); bad input refused or reported.
+// Two ranges (negative_options::num_dst_nodes, typed bipartite relations): bit for bit against
+// the reference on random bipartite relations, strict never returning an edge unless counted,
+// the one-range form unchanged, bad input (either range, one-range samplers) refused or reported.
 // relabel_edge_seeds_async against a host computation (seed nodes by first appearance, local
 // endpoint ids, earliest edge time per node), and the composed link-prediction batch: positives
 // and negatives -> seed nodes -> temporal blocks without the seed edges, bit for bit.
@@ -80,6 +83,17 @@ struct broken_negative_sampler {
   }
 };
 
+/// A user-written two-range sampler that draws destination num_dst for negative 5 (outside the
+/// destination range, inside the source range when num_dst < num_src): reported, never written.
+struct broken_two_range_sampler {
+  template <class Index>
+  GNNDIRECT_HOST_DEVICE gnndirect::negative_pair<Index> draw(std::uint64_t, std::int64_t, std::int64_t k, std::uint32_t,
+                                                             std::int64_t, std::int64_t num_dst, Index) const
+  {
+    return {static_cast<Index>(0), static_cast<Index>(k == 5 ? num_dst : 0)};
+  }
+};
+
 template <class Mode, class Sampler = gnndirect::uniform_negative_sampler>
 struct negative_run {
   std::vector<std::int32_t> src, dst;
@@ -106,7 +120,8 @@ negative_run<Mode, Sampler> run_gpu(cudaStream_t stream, const gnndirect::csr_vi
   gnndirect::test::fill_bytes(unresolved.data(), 0xFF, unresolved.bytes());
   gnndirect::sample_negatives_async(stream, csr, d_src.data(), d_dst.data(), num_pos, mode, options, out_src.data(),
                                     out_dst.data(), unresolved.data(), {ws.data(), ws.bytes()}, sampler);
-  gnndirect::sample_negatives_check(stream, {ws.data(), ws.bytes()}, csr.num_nodes);
+  gnndirect::sample_negatives_check(stream, {ws.data(), ws.bytes()}, csr.num_nodes,
+                                    gnndirect::negative_dst_count(options, csr.num_nodes));
   negative_run<Mode, Sampler> r;
   auto const all_src = to_host(out_src.data(), n + guard);
   auto const all_dst = to_host(out_dst.data(), n + guard);
@@ -228,6 +243,122 @@ TEST_CASE("negative sampling bad input: amounts, positives outside the graph, a 
   auto const ok = run_gpu(stream.get(), d.csr, src, dst, gnndirect::binary_negatives{1.0}, options);
   CHECK(ok.guards_intact);
   CHECK(ok.src.size() == 50);
+}
+
+TEST_CASE("two ranges (typed, bipartite relations): sample_negatives_async equals the host implementation")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  auto const stream = gnndirect::make_non_blocking_stream();
+  for (int trial = 0; trial < 4; ++trial) {
+    auto const num_src = static_cast<std::int64_t>(1 + rng() % 2500);
+    auto num_dst = static_cast<std::int64_t>(1 + rng() % 2500);
+    if (num_dst == num_src) { ++num_dst; }
+    CAPTURE(num_src);
+    CAPTURE(num_dst);
+    sorted_graph<std::int64_t, std::int32_t> const g(rng, num_src, num_dst);  // row 0: every destination
+    device_sorted_graph<std::int64_t, std::int32_t> const d(g);
+    auto src = gnndirect::test::random_indices<std::int32_t>(rng, 500 + static_cast<std::int64_t>(rng() % 100), num_src);
+    auto const dst = gnndirect::test::random_indices<std::int32_t>(rng, static_cast<std::int64_t>(src.size()), num_dst);
+    src[2] = 0;
+    for (bool strict : {false, true}) {
+      CAPTURE(strict);
+      gnndirect::negative_options options{rng(), static_cast<std::int64_t>(rng() % 100000), strict, 5};
+      options.num_dst_nodes = num_dst;
+      double const amount = 0.5 + static_cast<double>(rng() % 300) / 100.0;
+      CAPTURE(amount);
+      auto const bin = run_gpu(stream.get(), d.csr, src, dst, gnndirect::binary_negatives{amount}, options);
+      auto const want_bin =
+        gnndirect::test::negatives_reference(g, src, amount, 0, options.seed, options.batch, strict, 5);
+      CHECK(bin.guards_intact);
+      CHECK(bin.src == want_bin.src);
+      CHECK(bin.dst == want_bin.dst);
+      CHECK(bin.unresolved == want_bin.unresolved);
+      auto const tri = run_gpu(stream.get(), d.csr, src, dst, gnndirect::triplet_negatives{3}, options);
+      auto const want_tri = gnndirect::test::negatives_reference(g, src, 0, 3, options.seed, options.batch, strict, 5);
+      CHECK(tri.guards_intact);
+      CHECK(tri.src == want_tri.src);
+      CHECK(tri.dst == want_tri.dst);
+      CHECK(tri.unresolved == want_tri.unresolved);
+      auto const check_pairs = [&](const std::vector<std::int32_t>& ns, const std::vector<std::int32_t>& nd,
+                                   std::int64_t unresolved) {
+        std::int64_t edges = 0;
+        for (std::size_t k = 0; k < ns.size(); ++k) {
+          CHECK((ns[k] >= 0 && ns[k] < num_src && nd[k] >= 0 && nd[k] < num_dst));
+          edges += g.has(ns[k], nd[k]);
+        }
+        if (strict) {
+          CHECK(edges == unresolved);  // strict: an edge only when counted unresolved
+        } else {
+          CHECK(unresolved == 0);
+        }
+      };
+      check_pairs(bin.src, bin.dst, bin.unresolved);
+      check_pairs(tri.src, tri.dst, tri.unresolved);
+      if (strict) { CHECK(tri.unresolved >= 3); }  // row 0 links to every destination
+    }
+  }
+  // The one-range form (num_dst_nodes -1, or equal to num_nodes) is unchanged: the reference of
+  // a homogeneous graph, and explicit num_dst_nodes == num_nodes gives the same bits.
+  sorted_graph<std::int64_t, std::int32_t> const g(rng, 1200);
+  device_sorted_graph<std::int64_t, std::int32_t> const d(g);
+  auto const src = gnndirect::test::random_indices<std::int32_t>(rng, 400, 1200);
+  auto const dst = gnndirect::test::random_indices<std::int32_t>(rng, 400, 1200);
+  for (bool strict : {false, true}) {
+    gnndirect::negative_options options{rng(), 11, strict, 4};
+    auto const one = run_gpu(stream.get(), d.csr, src, dst, gnndirect::binary_negatives{1.5}, options);
+    auto const want = gnndirect::test::negatives_reference(g, src, 1.5, 0, options.seed, options.batch, strict, 4);
+    CHECK(one.src == want.src);
+    CHECK(one.dst == want.dst);
+    CHECK(one.unresolved == want.unresolved);
+    options.num_dst_nodes = 1200;
+    auto const same = run_gpu(stream.get(), d.csr, src, dst, gnndirect::binary_negatives{1.5}, options);
+    CHECK(same.src == one.src);
+    CHECK(same.dst == one.dst);
+    CHECK(same.unresolved == one.unresolved);
+  }
+}
+
+TEST_CASE("two ranges bad input: positives outside their range, one-range samplers, a pair outside")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  auto const stream = gnndirect::make_non_blocking_stream();
+  sorted_graph<std::int64_t, std::int32_t> const g(rng, 200, 50);  // 200 sources, 50 destinations
+  device_sorted_graph<std::int64_t, std::int32_t> const d(g);
+  auto src = gnndirect::test::random_indices<std::int32_t>(rng, 40, 200);
+  auto dst = gnndirect::test::random_indices<std::int32_t>(rng, 40, 50);
+  gnndirect::negative_options options{rng(), 3, false, 3};
+  options.num_dst_nodes = 50;
+  dst[9] = 50;  // inside [0, 200), outside [0, 50)
+  CHECK_THROWS_WITH_AS(run_gpu(stream.get(), d.csr, src, dst, gnndirect::binary_negatives{1.0}, options),
+                       doctest::Contains("positive dst[9] = 50"), gnndirect::index_out_of_range);
+  dst[9] = 1;
+  src[3] = 200;
+  CHECK_THROWS_WITH_AS(run_gpu(stream.get(), d.csr, src, dst, gnndirect::binary_negatives{1.0}, options),
+                       doctest::Contains("positive src[3] = 200"), gnndirect::index_out_of_range);
+  src[3] = 0;
+  // A sampler with only the one-range draw cannot draw two ranges: refused before any launch.
+  CHECK_THROWS_WITH_AS(run_gpu(stream.get(), d.csr, src, dst, gnndirect::binary_negatives{1.0}, options,
+                               shifted_negative_sampler{}),
+                       doctest::Contains("no two-range draw"), gnndirect::invalid_argument);
+  CHECK_THROWS_WITH_AS(run_gpu(stream.get(), d.csr, src, dst, gnndirect::binary_negatives{1.0}, options,
+                               broken_two_range_sampler{}),
+                       doctest::Contains("for negative 5"), gnndirect::invalid_argument);
+  options.num_dst_nodes = -2;
+  CHECK_THROWS_WITH_AS(run_gpu(stream.get(), d.csr, src, dst, gnndirect::binary_negatives{1.0}, options),
+                       doctest::Contains("num_dst_nodes"), gnndirect::invalid_argument);
+  options.num_dst_nodes = 0;
+  CHECK_THROWS_WITH_AS(run_gpu(stream.get(), d.csr, src, dst, gnndirect::binary_negatives{1.0}, options),
+                       doctest::Contains("destination range is empty"), gnndirect::invalid_argument);
+  // The context is clean afterwards.
+  options.num_dst_nodes = 50;
+  auto const ok = run_gpu(stream.get(), d.csr, src, dst, gnndirect::triplet_negatives{2}, options);
+  CHECK(ok.guards_intact);
+  CHECK(ok.src.size() == 80);
+  for (std::size_t k = 0; k < ok.src.size(); ++k) { CHECK((ok.src[k] == src[k / 2] && ok.dst[k] < 50)); }
 }
 
 

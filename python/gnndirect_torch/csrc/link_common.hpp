@@ -22,12 +22,13 @@
 namespace gnndirect_torch {
 
 /// Checks sample_negatives' arguments: the CSR tensors (as check_csr_tensors, src as the seeds),
-/// dst like src, max_attempts >= 1. `cuda`: src must be a CUDA tensor.
-/// @throws c10::TypeError, c10::ValueError.
+/// dst like src, max_attempts >= 1, num_dst >= 0 or -1 (the CSR's node count). `cuda`: src must
+/// be a CUDA tensor. @throws c10::TypeError, c10::ValueError.
 inline void check_negative_args(const at::Tensor& indptr, const at::Tensor& indices, const at::Tensor& src,
                                 const at::Tensor& dst, const std::string& mode, std::int64_t max_attempts,
-                                bool cuda)
+                                std::int64_t num_dst, bool cuda)
 {
+  TORCH_CHECK_VALUE(num_dst >= -1, "gnndirect: sample_negatives: num_dst must be >= 0 or -1, got ", num_dst);
   check_csr_tensors(indptr, indices, src, std::nullopt, cuda);
   check_index_tensor(dst, "dst");
   TORCH_CHECK_TYPE(dst.scalar_type() == src.scalar_type(), "gnndirect: sample_negatives: dst (",
@@ -41,11 +42,13 @@ inline void check_negative_args(const at::Tensor& indptr, const at::Tensor& indi
                     "gnndirect: sample_negatives: max_attempts must be in [1, 2^20], got ", max_attempts);
 }
 
-/// The library's negative options of the op's arguments.
+/// The library's negative options of the op's arguments (num_dst: the destination range, -1:
+/// the CSR's node count).
 inline gnndirect::negative_options negative_options_of(std::int64_t seed, std::int64_t batch, bool strict,
-                                                       std::int64_t max_attempts)
+                                                       std::int64_t max_attempts, std::int64_t num_dst)
 {
   gnndirect::negative_options options;
+  options.num_dst_nodes = num_dst;
   options.seed = static_cast<std::uint64_t>(seed);
   options.batch = batch;
   options.strict = strict;

@@ -8,10 +8,13 @@
 ///
 /// Ops (namespace torch.ops.gnndirect):
 /// - sample_negatives(indptr, indices, src, dst, mode, amount, seed=0, batch=0, strict=False,
-///   max_attempts=8) -> (neg_src, neg_dst, unresolved): PyG 'binary' (ceil(amount * P) random
-///   pairs) or 'triplet' (amount destinations per positive, negative k keeping src[k / amount]);
-///   strict redraws pairs (s, d) with d in s's (sorted) neighbour list of the given CSR, up to
-///   max_attempts draws; unresolved: a 0-dim int64 tensor, the strict draws kept anyway.
+///   max_attempts=8, num_dst=-1) -> (neg_src, neg_dst, unresolved): PyG 'binary' (ceil(amount *
+///   P) random pairs) or 'triplet' (amount destinations per positive, negative k keeping
+///   src[k / amount]); strict redraws pairs (s, d) with d in s's (sorted) neighbour list of the
+///   given CSR, up to max_attempts draws; unresolved: a 0-dim int64 tensor, the strict draws kept
+///   anyway. Sources are drawn from [0, num_nodes) (the CSR's rows), destinations from
+///   [0, num_dst) (a typed relation: the CSR is its out-CSR) or, num_dst = -1, [0, num_nodes)
+///   (the same bits as before the argument existed).
 /// - sample_temporal_blocks(indptr, indices, seeds, seed_times, fanouts, times, time_form='edge',
 ///   strategy='uniform', seed=0, excluded=None, check=True) -> Tensor[] (4 per layer, as
 ///   sample_blocks): only neighbours at or before the row's query time (edge times in CSR
@@ -55,22 +58,25 @@ void check_ids(const I* ids, std::int64_t n, std::int64_t bound, const char* wha
 std::tuple<at::Tensor, at::Tensor, at::Tensor> sample_negatives_cpu(
   const at::Tensor& indptr, const at::Tensor& indices, const at::Tensor& src, const at::Tensor& dst,
   c10::string_view mode_view, double amount, std::int64_t seed, std::int64_t batch, bool strict,
-  std::int64_t max_attempts)
+  std::int64_t max_attempts, std::int64_t num_dst)
 {
   std::string const mode(mode_view);
-  check_negative_args(indptr, indices, src, dst, mode, max_attempts, false);
+  check_negative_args(indptr, indices, src, dst, mode, max_attempts, num_dst, false);
   at::Tensor const s = src.contiguous();
   at::Tensor const d = dst.contiguous();
-  auto const options = negative_options_of(seed, batch, strict, max_attempts);
+  auto const options = negative_options_of(seed, batch, strict, max_attempts, num_dst);
   return on_host_csr(indptr, indices, std::nullopt, [&](const auto& csr) {
     using I = typename std::decay_t<decltype(csr)>::index_type;
     return visit_negative_mode(mode, amount, [&](auto negatives) {
       std::int64_t const num_pos = s.numel();
       std::int64_t const num_neg = gnndirect::negative_count(negatives, num_pos);
+      std::int64_t const dst_count = gnndirect::negative_dst_count(options, csr.num_nodes);
       TORCH_CHECK_VALUE(num_neg == 0 || csr.num_nodes > 0,
                         "gnndirect: sample_negatives: the graph has no nodes to draw negatives from");
+      TORCH_CHECK_VALUE(num_neg == 0 || dst_count > 0,
+                        "gnndirect: sample_negatives: num_dst is 0 with negatives to draw");
       check_ids(data_as<const I>(s), num_pos, csr.num_nodes, "positive src");
-      check_ids(data_as<const I>(d), num_pos, csr.num_nodes, "positive dst");
+      check_ids(data_as<const I>(d), num_pos, dst_count, "positive dst");
       at::Tensor out_src = at::empty({num_neg}, s.options());
       at::Tensor out_dst = at::empty({num_neg}, s.options());
       std::atomic<std::int64_t> unresolved{0};
@@ -241,7 +247,7 @@ std::vector<at::Tensor> sample_temporal_blocks_cpu(const at::Tensor& indptr, con
 TORCH_LIBRARY_FRAGMENT(gnndirect, m)
 {
   m.def("sample_negatives(Tensor indptr, Tensor indices, Tensor src, Tensor dst, str mode, float amount, "
-        "int seed=0, int batch=0, bool strict=False, int max_attempts=8) -> (Tensor, Tensor, Tensor)");
+        "int seed=0, int batch=0, bool strict=False, int max_attempts=8, int num_dst=-1) -> (Tensor, Tensor, Tensor)");
   m.def("sample_temporal_blocks(Tensor indptr, Tensor indices, Tensor seeds, Tensor seed_times, int[] fanouts, "
         "Tensor times, str time_form='edge', str strategy='uniform', int seed=0, Tensor? excluded=None, "
         "bool check=True) -> Tensor[]");

@@ -29,16 +29,16 @@ namespace {
 std::tuple<at::Tensor, at::Tensor, at::Tensor> sample_negatives_cuda(
   const at::Tensor& indptr, const at::Tensor& indices, const at::Tensor& src, const at::Tensor& dst,
   c10::string_view mode_view, double amount, std::int64_t seed, std::int64_t batch, bool strict,
-  std::int64_t max_attempts)
+  std::int64_t max_attempts, std::int64_t num_dst)
 {
   std::string const mode(mode_view);
-  check_negative_args(indptr, indices, src, dst, mode, max_attempts, true);
+  check_negative_args(indptr, indices, src, dst, mode, max_attempts, num_dst, true);
   c10::cuda::CUDAGuard const guard(src.device());
   int const device = src.device().index();
   cudaStream_t const stream = at::cuda::getCurrentCUDAStream(device).stream();
   at::Tensor const s = src.contiguous();
   at::Tensor const d = dst.contiguous();
-  auto const options = negative_options_of(seed, batch, strict, max_attempts);
+  auto const options = negative_options_of(seed, batch, strict, max_attempts, num_dst);
   return translate_errors([&] {
     return dispatch_csr(indptr, indices, [&](auto offset_tag, auto index_tag) {
       using O = decltype(offset_tag);
@@ -62,7 +62,9 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> sample_negatives_cuda(
           record_host_use(indptr, stream, device);
           record_host_use(indices, stream, device);
         }
-        gnndirect::sample_negatives_check(stream, scratch, csr.num_nodes);  // synchronises
+        // synchronises
+        gnndirect::sample_negatives_check(stream, scratch, csr.num_nodes,
+                                          gnndirect::negative_dst_count(options, csr.num_nodes));
         return std::make_tuple(out_src, out_dst, unresolved);
       });
     });

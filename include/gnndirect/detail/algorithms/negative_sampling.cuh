@@ -18,8 +18,9 @@ namespace detail {
 inline constexpr std::size_t negative_records = 3;
 
 GNNDIRECT_USER_KERNELS_BEGIN
-/// Thread k < num_pos checks positive k's endpoints; thread k < num_neg resolves negative k
-/// (resolve_negative) and writes it, or reports a pair outside the graph (not written).
+/// Thread k < num_pos checks positive k's endpoints (src in [0, csr.num_nodes), dst in
+/// [0, num_dst)); thread k < num_neg resolves negative k (resolve_negative) and writes it, or
+/// reports a pair outside those ranges (not written).
 /// Strict draws still unresolved add to *unresolved.
 template <class Mode, class Sampler, class Offset, class Index>
 GNNDIRECT_KERNEL void negative_sampling_kernel(csr_view<Offset, Index> csr, const Index* src, const Index* dst,
@@ -30,6 +31,7 @@ GNNDIRECT_KERNEL void negative_sampling_kernel(csr_view<Offset, Index> csr, cons
                                                error_flag_ref bad_pair)
 {
   std::int64_t const n = num_pos > num_neg ? num_pos : num_neg;
+  std::int64_t const num_dst = negative_dst_count(options, csr.num_nodes);
   std::int64_t const stride = std::int64_t{gridDim.x} * blockDim.x;
   unsigned long long open = 0;
   for (std::int64_t k = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; k < n; k += stride) {
@@ -37,13 +39,13 @@ GNNDIRECT_KERNEL void negative_sampling_kernel(csr_view<Offset, Index> csr, cons
       auto const s = static_cast<std::int64_t>(src[k]);
       auto const d = static_cast<std::int64_t>(dst[k]);
       if (s < 0 || s >= csr.num_nodes) { bad_src.report(k); }
-      if (d < 0 || d >= csr.num_nodes) { bad_dst.report(k); }
+      if (d < 0 || d >= num_dst) { bad_dst.report(k); }
     }
     if (k < num_neg) {
       resolved_negative<Index> const r = resolve_negative(csr, src, mode, sampler, options, k);
       auto const s = static_cast<std::int64_t>(r.pair.src);
       auto const d = static_cast<std::int64_t>(r.pair.dst);
-      if (s < 0 || s >= csr.num_nodes || d < 0 || d >= csr.num_nodes) {
+      if (s < 0 || s >= csr.num_nodes || d < 0 || d >= num_dst) {
         bad_pair.report(k);
       } else {
         out_src[k] = r.pair.src;

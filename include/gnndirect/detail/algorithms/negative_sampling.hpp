@@ -7,9 +7,22 @@
 #include <gnndirect/core/csr_view.hpp>
 
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 GNNDIRECT_NAMESPACE_BEGIN
 namespace detail {
+/// True when Sampler has the two-range draw<Index>(seed, batch, k, attempt, num_src, num_dst,
+/// fixed_src) of algorithms/negative_sampling.hpp's negative-sampler concept.
+template <class Sampler, class Index, class = void>
+struct has_two_range_draw : std::false_type {};
+template <class Sampler, class Index>
+struct has_two_range_draw<
+  Sampler, Index,
+  std::void_t<decltype(std::declval<const Sampler&>().template draw<Index>(
+    std::uint64_t{}, std::int64_t{}, std::int64_t{}, std::uint32_t{}, std::int64_t{}, std::int64_t{}, Index{}))>>
+  : std::true_type {};
+
 /// True when dst is in src's neighbour list (binary search; the list must be sorted). A source
 /// outside the graph or a corrupt list has no edges (nothing is read out of bounds).
 template <class Offset, class Index>

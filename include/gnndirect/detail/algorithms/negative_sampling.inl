@@ -18,8 +18,16 @@ void sample_negatives_async(
                 "gnndirect::sample_negatives_async: the negative sampler must be trivially copyable "
                 "(algorithms/negative_sampling.hpp)");
   std::int64_t const num_neg = negative_count(mode, num_pos);
+  GNNDIRECT_EXPECTS(options.num_dst_nodes >= -1, "sample_negatives_async: num_dst_nodes must be >= 0 or -1, got " +
+                                                   std::to_string(options.num_dst_nodes));
+  std::int64_t const num_dst = negative_dst_count(options, csr.num_nodes);
+  GNNDIRECT_EXPECTS((negative_sampler_has_two_ranges<Sampler, Index>) || num_dst == csr.num_nodes,
+                    "sample_negatives_async: the negative sampler has no two-range draw, so num_dst_nodes (" +
+                      std::to_string(num_dst) + ") must equal csr.num_nodes (" + std::to_string(csr.num_nodes) + ")");
   GNNDIRECT_EXPECTS(num_neg == 0 || csr.num_nodes > 0,
                     "sample_negatives_async: the graph has no nodes to draw negatives from");
+  GNNDIRECT_EXPECTS(num_neg == 0 || num_dst > 0,
+                    "sample_negatives_async: the destination range is empty (num_dst_nodes 0) with negatives to draw");
   GNNDIRECT_EXPECTS(!options.strict || options.max_attempts >= 1,
                     "sample_negatives_async: max_attempts must be >= 1 when strict, got " +
                       std::to_string(options.max_attempts));
@@ -60,17 +68,24 @@ void sample_negatives_async(
   }
 }
 
-inline void sample_negatives_check(cudaStream_t stream, workspace_view ws, std::int64_t num_nodes)
+inline void sample_negatives_check(cudaStream_t stream, workspace_view ws, std::int64_t num_src, std::int64_t num_dst)
 {
   GNNDIRECT_EXPECTS(ws.data != nullptr, "sample_negatives_check: null workspace");
   auto* const records = static_cast<detail::error_record*>(ws.data);
-  detail::error_flag_ref{records}.throw_if_set(stream, "positive src", num_nodes);
-  detail::error_flag_ref{records + 1}.throw_if_set(stream, "positive dst", num_nodes);
+  detail::error_flag_ref{records}.throw_if_set(stream, "positive src", num_src);
+  detail::error_flag_ref{records + 1}.throw_if_set(stream, "positive dst", num_dst);
   detail::error_record const pair = detail::error_flag_ref{records + 2}.read(stream);
+  std::string const range = num_src == num_dst ? "[0, " + std::to_string(num_src) + ")"
+                                               : "src [0, " + std::to_string(num_src) + ") x dst [0, " +
+                                                   std::to_string(num_dst) + ")";
   GNNDIRECT_EXPECTS(pair.position == detail::no_bad_position,
-                    "sample_negatives: the negative sampler drew a pair outside [0, " + std::to_string(num_nodes) +
-                      ") for negative " + std::to_string(static_cast<std::int64_t>(pair.position)) +
-                      " (not written)");
+                    "sample_negatives: the negative sampler drew a pair outside " + range + " for negative " +
+                      std::to_string(static_cast<std::int64_t>(pair.position)) + " (not written)");
+}
+
+inline void sample_negatives_check(cudaStream_t stream, workspace_view ws, std::int64_t num_nodes)
+{
+  sample_negatives_check(stream, ws, num_nodes, num_nodes);
 }
 
 GNNDIRECT_NAMESPACE_END

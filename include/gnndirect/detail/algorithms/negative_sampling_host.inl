@@ -3,20 +3,36 @@
 
 GNNDIRECT_NAMESPACE_BEGIN
 
+GNNDIRECT_HOST_DEVICE constexpr std::int64_t negative_dst_count(const negative_options& options,
+                                                                std::int64_t num_src) noexcept
+{
+  return options.num_dst_nodes < 0 ? num_src : options.num_dst_nodes;
+}
+
 template <class Index>
-GNNDIRECT_HOST_DEVICE negative_pair<Index> uniform_negative_sampler::draw(std::uint64_t seed, std::int64_t batch, std::int64_t k,
-                                                std::uint32_t attempt, std::int64_t num_nodes,
-                                                Index fixed_src) const noexcept
+GNNDIRECT_HOST_DEVICE negative_pair<Index> uniform_negative_sampler::draw(std::uint64_t seed, std::int64_t batch,
+                                                                          std::int64_t k, std::uint32_t attempt,
+                                                                          std::int64_t num_src, std::int64_t num_dst,
+                                                                          Index fixed_src) const noexcept
 {
   philox_block const bits = philox4x32_10(
     philox_block{{static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(static_cast<std::uint64_t>(k) >> 32),
                   static_cast<std::uint32_t>(batch), attempt}},
     philox_key{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)});
-  auto const n = static_cast<std::uint64_t>(num_nodes);
   std::uint64_t const low = (std::uint64_t{bits.v[1]} << 32) | bits.v[0];
   std::uint64_t const high = (std::uint64_t{bits.v[3]} << 32) | bits.v[2];
-  Index const src = fixed_src >= 0 ? fixed_src : static_cast<Index>(uniform_below(low, n));
-  return {src, static_cast<Index>(uniform_below(high, n))};
+  Index const src =
+    fixed_src >= 0 ? fixed_src : static_cast<Index>(uniform_below(low, static_cast<std::uint64_t>(num_src)));
+  return {src, static_cast<Index>(uniform_below(high, static_cast<std::uint64_t>(num_dst)))};
+}
+
+template <class Index>
+GNNDIRECT_HOST_DEVICE negative_pair<Index> uniform_negative_sampler::draw(std::uint64_t seed, std::int64_t batch,
+                                                                          std::int64_t k, std::uint32_t attempt,
+                                                                          std::int64_t num_nodes,
+                                                                          Index fixed_src) const noexcept
+{
+  return draw<Index>(seed, batch, k, attempt, num_nodes, num_nodes, fixed_src);
 }
 
 template <class Mode>
@@ -50,8 +66,13 @@ GNNDIRECT_HOST_DEVICE resolved_negative<Index> resolve_negative(const csr_view<O
   int const attempts = options.strict ? options.max_attempts : 1;
   negative_pair<Index> pair{fixed, fixed};
   for (int a = 0; a < attempts; ++a) {
-    pair = sampler.template draw<Index>(options.seed, options.batch, k, static_cast<std::uint32_t>(a), csr.num_nodes,
-                                        fixed);
+    auto const attempt = static_cast<std::uint32_t>(a);
+    if constexpr (detail::has_two_range_draw<Sampler, Index>::value) {
+      pair = sampler.template draw<Index>(options.seed, options.batch, k, attempt, csr.num_nodes,
+                                          negative_dst_count(options, csr.num_nodes), fixed);
+    } else {
+      pair = sampler.template draw<Index>(options.seed, options.batch, k, attempt, csr.num_nodes, fixed);
+    }
     if (!options.strict || !detail::has_edge(csr, static_cast<std::int64_t>(pair.src), static_cast<std::int64_t>(pair.dst))) {
       return {pair, false};
     }
