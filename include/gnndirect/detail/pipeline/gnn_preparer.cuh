@@ -21,6 +21,7 @@
 #include <gnndirect/device/row_codec.hpp>
 #include <gnndirect/owners/buffer.hpp>
 #include <gnndirect/owners/cuda_handles.hpp>
+#include <gnndirect/detail/pipeline/block_views.hpp>
 
 #include <cuda_runtime_api.h>
 

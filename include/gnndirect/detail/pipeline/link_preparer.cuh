@@ -7,6 +7,7 @@
 #include <gnndirect/core/version.hpp>
 #include <gnndirect/detail/pipeline/temporal_batches.cuh>
 #include <gnndirect/owners/buffer.hpp>
+#include <gnndirect/detail/pipeline/block_views.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -276,24 +276,9 @@ void link_preparer<Offset, Index, Feature, Label, Sampler, Negatives, NegativeSa
   batch_type& batch) const
 {
   auto& st = batch.storage;
-  std::size_t const layers = options_.fanouts.size();
-  const std::int64_t* const counts = st.host_counts.host_data() + 2;
-  auto const& ref = st.blocks.view();
-  st.block_views.resize(layers);
-  batch.blocks.layers = {st.block_views.data(), static_cast<std::int64_t>(layers)};
-  batch.num_sampled_edges = 0;
-  for (std::size_t l = 0; l < layers; ++l) {
-    auto const& out = ref.layers[l];
-    block_view<Offset, Index>& view = st.block_views[l];
-    std::int64_t const num_dst = l == 0 ? batch.num_seed_nodes : counts[2 * (l - 1)];
-    std::int64_t const edges = counts[2 * l + 1];
-    view.dst_nodes = {l == 0 ? st.seed_nodes.data() : ref.layers[l - 1].src_nodes, num_dst};
-    view.src_nodes = {out.src_nodes, counts[2 * l]};
-    view.offsets = {out.offsets, num_dst + 1};
-    view.indices = {out.indices, edges};
-    view.edge_ids = {out.edge_ids, edges};
-    batch.num_sampled_edges += edges;
-  }
+  std::int64_t const* const counts = st.host_counts.host_data() + 2;  // past seed nodes and unresolved
+  batch.blocks = detail::point_block_views(st.blocks.view(), st.seed_nodes.data(), batch.num_seed_nodes, counts,
+                                           st.block_views, batch.num_sampled_edges);
   batch.num_input_nodes = batch.blocks.input_nodes().count;
   batch.features = table_view<Feature>(batch.feature_storage.data(), batch.num_input_nodes, features_.cols,
                                        features_.cols, memory_kind::device);
