@@ -185,6 +185,27 @@ class TypedBlocks:
             edge[e] = torch.cat([layer[e].edge_ids.to(torch.int64) for layer in self.layers])
         return node, row, col, edge, self.num_sampled_nodes(), self.num_sampled_edges()
 
+    def to_hetero_data(self, x: Mapping[str, torch.Tensor]):
+        """A ``torch_geometric.data.HeteroData`` of the blocks as PyG's hetero loaders yield
+        them: per node type ``n_id``, ``num_nodes``, ``num_sampled_nodes`` and ``x`` (the types
+        in ``x``); per edge type ``edge_index`` (local src, local dst; hop by hop), ``e_id`` (CSC
+        positions) and ``num_sampled_edges``. The loaders add their seed fields (imports
+        torch_geometric)."""
+        from torch_geometric.data import HeteroData
+        node, row, col, edge, nodes, edges = self.to_pyg()
+        data = HeteroData()
+        for t, ids in node.items():
+            data[t].n_id = ids
+            data[t].num_nodes = ids.numel()
+            data[t].num_sampled_nodes = nodes[t]
+            if t in x:
+                data[t].x = x[t]
+        for e in row:
+            data[e].edge_index = torch.stack([row[e], col[e]])
+            data[e].e_id = edge[e]
+            data[e].num_sampled_edges = edges[e]
+        return data
+
 
 class HeteroGraph:
     """A typed graph: node types with their own id spaces (type t's ids are ``[0,

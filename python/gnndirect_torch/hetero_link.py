@@ -177,19 +177,7 @@ class HeteroLinkBatch:
         ``num_sampled_edges``; the seed edge type's ``input_id`` and ``edge_label_index`` /
         ``edge_label`` (binary), or the src type's ``src_index`` and the dst type's
         ``dst_pos_index`` / ``dst_neg_index`` (triplet) (imports torch_geometric)."""
-        from torch_geometric.data import HeteroData
-        node, row, col, edge, nodes, edges = self.blocks.to_pyg()
-        data = HeteroData()
-        for t, ids in node.items():
-            data[t].n_id = ids
-            data[t].num_nodes = ids.numel()
-            data[t].num_sampled_nodes = nodes[t]
-            if t in self.x:
-                data[t].x = self.x[t]
-        for e in row:
-            data[e].edge_index = torch.stack([row[e], col[e]])
-            data[e].e_id = edge[e]
-            data[e].num_sampled_edges = edges[e]
+        data = self.blocks.to_hetero_data(self.x)
         e = self.edge_type
         data[e].input_id = self.input_id
         if self.edge_label_index is not None:

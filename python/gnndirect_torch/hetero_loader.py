@@ -44,19 +44,7 @@ class HeteroBatch:
         node type ``x`` (where a table exists), ``n_id`` and ``num_sampled_nodes``; per edge type
         ``edge_index`` (local src, local dst; hop by hop), ``e_id`` (CSC positions) and
         ``num_sampled_edges``; the seed type's ``y`` and ``batch_size`` (imports torch_geometric)."""
-        from torch_geometric.data import HeteroData
-        node, row, col, edge, nodes, edges = self.blocks.to_pyg()
-        data = HeteroData()
-        for t, ids in node.items():
-            data[t].n_id = ids
-            data[t].num_nodes = ids.numel()
-            data[t].num_sampled_nodes = nodes[t]
-            if t in self.x:
-                data[t].x = self.x[t]
-        for e in row:
-            data[e].edge_index = torch.stack([row[e], col[e]])
-            data[e].e_id = edge[e]
-            data[e].num_sampled_edges = edges[e]
+        data = self.blocks.to_hetero_data(self.x)
         data[self.seed_type].y = self.y
         data[self.seed_type].batch_size = self.batch_size
         return data

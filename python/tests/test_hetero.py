@@ -65,16 +65,23 @@ def reference_typed(graph, seed_type, seeds, fanouts, draw):
     """The documented semantics in plain Python. `draw(l, e, v, begin, end)` returns the sampled
     CSC positions (absolute) of dst node v's list [begin, end) for edge type e at layer l.
     Returns (nodes {type: list}, counts {type: list}, layers [{e: (offsets, local, edge_ids)}])."""
+    return reference_typed_seeds(graph, {seed_type: seeds}, len(fanouts[0]), draw)
+
+
+def reference_typed_seeds(graph, seeds, num_layers, draw):
+    """reference_typed from seeds of several types ({type: list}: each type's list starts with
+    its own seeds, repeats as separate rows mapping to the first one's local id)."""
     csc = csc_lists(graph)
     nodes = {t: [] for t in graph.node_types}
     local = {t: {} for t in graph.node_types}
-    for i, s in enumerate(seeds):
-        nodes[seed_type].append(s)
-        local[seed_type].setdefault(s, i)
+    for t in graph.node_types:
+        for s in seeds.get(t, []):
+            local[t].setdefault(s, len(nodes[t]))
+            nodes[t].append(s)
     counts = {t: [len(nodes[t])] for t in graph.node_types}
     begin = {t: 0 for t in graph.node_types}
     layers = []
-    for l in range(len(fanouts[0])):
+    for l in range(num_layers):
         frontier = {t: list(nodes[t][begin[t]:]) for t in graph.node_types}
         blocks = {}
         for r, e in enumerate(graph.edge_types):

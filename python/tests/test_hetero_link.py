@@ -25,7 +25,8 @@ from gnndirect_torch._util import batch_key
 from conftest import cuda
 
 pytest.importorskip("torch_geometric")
-from test_hetero import EDGE_TYPES, NODE_COUNTS, as_lists, cpu_graph, csc_lists, random_hetero_data  # noqa: E402
+from test_hetero import (EDGE_TYPES, NODE_COUNTS, as_lists, cpu_graph, random_hetero_data,  # noqa: E402
+                         reference_typed_seeds)
 from test_link import ref_negatives  # noqa: E402
 
 WRITES = ("author", "writes", "paper")
@@ -35,37 +36,7 @@ CITES = ("paper", "cites", "paper")
 def reference_multi(graph, seeds, layers):
     """Typed BFS with every neighbour (fanout -1) from seeds per type: (nodes, counts, layers)
     as test_hetero.as_lists gives them."""
-    csc = csc_lists(graph)
-    nodes = {t: [] for t in graph.node_types}
-    local = {t: {} for t in graph.node_types}
-    for t in graph.node_types:
-        for s in seeds.get(t, []):
-            local[t].setdefault(s, len(nodes[t]))
-            nodes[t].append(s)
-    counts = {t: [len(nodes[t])] for t in graph.node_types}
-    begin = {t: 0 for t in graph.node_types}
-    out = []
-    for _ in range(layers):
-        frontier = {t: list(nodes[t][begin[t]:]) for t in graph.node_types}
-        blocks = {}
-        for e in graph.edge_types:
-            indptr, indices = csc[e]
-            offsets, ids, edge_ids = [0], [], []
-            for v in frontier[e[2]]:
-                for p in range(indptr[v], indptr[v + 1]):
-                    u = indices[p]
-                    if u not in local[e[0]]:
-                        local[e[0]][u] = len(nodes[e[0]])
-                        nodes[e[0]].append(u)
-                    ids.append(local[e[0]][u])
-                    edge_ids.append(p)
-                offsets.append(len(ids))
-            blocks[e] = (offsets, ids, edge_ids)
-        for t in graph.node_types:
-            begin[t] = counts[t][-1]
-            counts[t].append(len(nodes[t]))
-        out.append(blocks)
-    return nodes, counts, out
+    return reference_typed_seeds(graph, seeds, layers, lambda l, e, v, begin, end: range(begin, end))
 
 
 def test_seed_dict_equals_an_independent_bfs_with_every_neighbour(seed):
