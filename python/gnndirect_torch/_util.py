@@ -205,8 +205,9 @@ def layer_slices(num_sampled_nodes: Sequence[int],
 
 
 #: The "file:line: " that the library's exceptions start with (core/error.hpp): the path of a
-#: header on the build machine, which means nothing to the Python user.
-_SOURCE_LOCATION = re.compile(r"(?:[^\s:]*/)?[^\s:/]+\.(?:hpp|cuh|cpp|cu|hh|cc|h):\d+: ")
+#: header on the build machine, which means nothing to the Python user (bodies live in
+#: detail/<component>/*.inl, so their errors name an .inl).
+_SOURCE_LOCATION = re.compile(r"(?:[^\s:]*/)?[^\s:/]+\.(?:hpp|cuh|inl|cpp|cu|hh|cc|h):\d+: ")
 
 
 def split_location(message: str) -> Tuple[str, Optional[str]]:

@@ -14,7 +14,7 @@ from gnndirect_torch._util import ALLOCATION_TAG
 from conftest import HAS_CUDA, cuda
 
 #: A source location as the library's messages used to start with.
-LOCATION = re.compile(r"[^\s:]+\.(hpp|cuh|cpp|cu|h):\d+")
+LOCATION = re.compile(r"[^\s:]+\.(hpp|cuh|inl|cpp|cu|h):\d+")
 
 
 def _bad_graph():
@@ -50,6 +50,9 @@ def test_translation_of_tagged_and_located_messages():
     assert memory.gnndirect_location == path
     value = _extension._translated(ValueError(f"{path}: indices[3] = 9 is out of range"))
     assert str(value) == "indices[3] = 9 is out of range" and value.gnndirect_location == path
+    body = "/somewhere/include/gnndirect/detail/pipeline/scheduler.inl:57"  # a body's error (issue #39)
+    depth = _extension._translated(ValueError(f"{body}: batch_scheduler: depth must be >= 1"))
+    assert str(depth) == "batch_scheduler: depth must be >= 1" and depth.gnndirect_location == body
     plain = _extension._translated(TypeError("gnndirect: index must be int32 or int64"))
     assert str(plain) == "gnndirect: index must be int32 or int64" and plain.gnndirect_location is None
 

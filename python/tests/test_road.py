@@ -289,6 +289,6 @@ def test_pipeline_errors_carry_no_build_path(_extension):
     with pytest.raises(ValueError, match="depth") as caught:
         _extension.Pipeline(graph.indptr, graph.indices, table.tensor, labels, torch.arange(100), bound)
     message = str(caught.value)
-    assert not any(f"{suffix}:" in message for suffix in (".hpp", ".cuh", ".cpp", ".cu")), message
+    assert not any(f"{suffix}:" in message for suffix in (".hpp", ".cuh", ".inl", ".cpp", ".cu")), message
     location = caught.value.gnndirect_location
     assert location is not None and location.rsplit(":", 1)[1].isdigit(), location
