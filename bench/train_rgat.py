@@ -350,6 +350,8 @@ def print_report(report, args):
 
 
 def main(argv=None):
+    # line by line even into a file: a run cut off by a time limit keeps the paths it finished
+    sys.stdout.reconfigure(line_buffering=True)
     args = parse_args(argv)
     if not args.smoke_cpu and not torch.cuda.is_available():
         print("train_rgat.py: no GPU (use --smoke-cpu for a CPU run)", file=sys.stderr)
@@ -374,6 +376,9 @@ def main(argv=None):
         path = Path(name, data, args, device, codec, workers)
         report["paths"][record] = dict(run_path(path, data, train, test, args, device), codec=codec,
                                        workers=workers)
+        r = report["paths"][record]
+        print(f"{record}: epoch {r['median_epoch_s']:.3f} s, {r['seeds_per_s']:.0f} seeds/s, "
+              f"{r['median_cpu_core_s']:.1f} CPU core-s, test acc {r['test_acc']:.3f}")
         del path  # its tables and graph go before the next path places its own
         first = first or (name, codec, workers)
     report["comparison"] = comparison(report["paths"])

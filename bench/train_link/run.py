@@ -202,6 +202,8 @@ def parse_args(argv=None):
 def main(argv=None):
     """Runs the benchmark; 0 when every path that ran passed the AUC check, 1 otherwise (also
     for a failed path), 2 without a GPU and without --smoke-cpu."""
+    # line by line even into a file: a run cut off by a time limit keeps the paths it finished
+    sys.stdout.reconfigure(line_buffering=True)
     args = parse_args(argv)
     if args.smoke_cpu:
         device = torch.device("cpu")
