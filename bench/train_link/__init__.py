@@ -8,7 +8,9 @@ needs PyG for the model) and a dot-product decoder, binary cross-entropy on bina
 edges, fanouts (15, 10, 5), Adam. Each path trains its own model from the same initial weights
 on the same edges.
 
-Paths (``--paths``, comma-separated; pyg runs first: its workers fork before any GPU table):
+Paths (``--paths``, comma-separated, run in that order; by default pyg after the GPU paths, as
+its DataLoader teardown joins each busy worker for up to 5 s; the JSON is written after every
+path, before that teardown):
   gnndirect      gd.LinkNeighborLoader: GPU sampling and negatives, features in host memory in a
                  gd.Table (``--placement``, ``--codec``), graph in the same placement
   stores         PyG's own torch_geometric.loader.LinkNeighborLoader over gnndirect's

@@ -26,7 +26,7 @@ from .data import make_link_data
 from .model import LinkEvaluator, make_model, train_step
 from .paths import SEED_EDGES_NOTE, GdLinkPath, PygLinkPath, StoresPath
 
-PATHS = ("pyg", "gnndirect", "stores", "gpu", "gnndirect-cpu")
+PATHS = ("gnndirect", "gpu", "stores", "pyg", "gnndirect-cpu")
 
 #: --codec values: none (the table as generated) and gnndirect_torch.Table's row codecs.
 CODEC_CHOICES = ("none", "fp32", "fp16", "bf16", "int8", "fp8", "int4")
@@ -199,6 +199,15 @@ def parse_args(argv=None):
     return args
 
 
+def write_json(results, path) -> bool:
+    """Writes the results so far to ``path`` (when given); True when written."""
+    if not path:
+        return False
+    with open(path, "w") as out:
+        json.dump(results, out, indent=2, default=str)
+    return True
+
+
 def main(argv=None):
     """Runs the benchmark; 0 when every path that ran passed the AUC check, 1 otherwise (also
     for a failed path), 2 without a GPU and without --smoke-cpu."""
@@ -239,8 +248,11 @@ def main(argv=None):
                "machine": {"python": platform.python_version(), "torch": torch.__version__,
                            "cpu_count": os.cpu_count(), "torch_scatter": scatter,
                            "gpu": torch.cuda.get_device_name(device) if device.type == "cuda" else None}}
-    order = sorted(args.paths, key=lambda n: n != "pyg")  # pyg's workers fork first
-    for name in order:
+    # In the order given. The pyg path's DataLoader workers fork after CUDA is initialised, which
+    # is safe (they sample and collate on the CPU; pinning runs in this process); its teardown
+    # joins each busy worker for up to 5 s (torch's MP_STATUS_CHECK_INTERVAL), so the default
+    # order runs it after the GPU paths and the JSON is written before that teardown.
+    for name in args.paths:
         why = skip_reason(name, device)
         if why is not None:
             results["paths"][name] = {"skipped": why}
@@ -253,6 +265,7 @@ def main(argv=None):
         try:
             path = make_path(name, data, args, device)
             results["paths"][name] = run_path(path, data, evaluator, args, device)
+            write_json(results, args.json)  # before the teardown below: a cut run keeps this path
         except Exception as error:  # keep going: the other paths still say something
             traceback.print_exc()
             results["failures"][name] = f"{type(error).__name__}: {error}"
@@ -262,14 +275,10 @@ def main(argv=None):
             gc.collect()  # persistent workers sit in a reference cycle of the loader: end them now
             if device.type == "cuda":
                 torch.cuda.empty_cache()
-        if args.json:  # partial results survive a later failure or timeout
-            with open(args.json, "w") as out:
-                json.dump(results, out, indent=2, default=str)
+        write_json(results, args.json)  # partial results survive a later failure or timeout
     bad = summarize(results, args.min_auc, args.min_auc_gain)
     results["auc_check"] = {"min_auc": args.min_auc, "min_auc_gain": args.min_auc_gain, "failed": bad}
-    if args.json:
-        with open(args.json, "w") as out:
-            json.dump(results, out, indent=2, default=str)
+    if write_json(results, args.json):
         print(f"wrote {args.json}")
     if bad:
         print(f"AUC CHECK FAILED: {bad}: test AUC at or below {args.min_auc}, or less than "
