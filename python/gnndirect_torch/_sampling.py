@@ -80,3 +80,23 @@ def epoch_batches(count: int, batch_size: int, num_batches: int, *, seed: int, e
         order = torch.arange(count)
     for b in range(num_batches):
         yield b, order[b * batch_size:(b + 1) * batch_size]
+
+
+class EpochLoader:
+    """The iteration the Python loaders share: ``len()`` is the batches per epoch; each
+    ``iter()`` is the next epoch (0, 1, ...), its batches in :func:`epoch_batches` order. A
+    subclass sets ``batch_size``, ``shuffle``, ``seed``, ``_num_batches`` and ``epoch = -1``,
+    and defines ``_num_inputs()`` (seeds or seed edges) and ``_batch_of(positions, epoch,
+    index)`` (the batch of those positions)."""
+
+    def __len__(self) -> int:
+        """Batches per epoch."""
+        return self._num_batches
+
+    def __iter__(self):
+        """The next epoch's batches (epoch 0, 1, ...), in a fresh order when ``shuffle``."""
+        self.epoch += 1
+        epoch = self.epoch
+        for b, positions in epoch_batches(self._num_inputs(), self.batch_size, self._num_batches, seed=self.seed,
+                                          epoch=epoch, shuffle=self.shuffle):
+            yield self._batch_of(positions, epoch, b)

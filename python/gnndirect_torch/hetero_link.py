@@ -36,7 +36,7 @@ from typing import Dict, Mapping, Optional, Tuple, Union
 
 import torch
 
-from ._sampling import epoch_batches
+from ._sampling import EpochLoader
 from ._util import batch_key, num_batches
 from .hetero import EdgeType, HeteroGraph, TypedBlocks, _edge_type_name, sample_typed_blocks
 from .link import NegativeSampling, Negatives, out_neighbour_csr, sample_negatives
@@ -282,7 +282,7 @@ def _edge_input(graph: HeteroGraph, edge_label_index) -> Tuple[EdgeType, torch.T
     return e, pairs
 
 
-class HeteroLinkNeighborLoader:
+class HeteroLinkNeighborLoader(EpochLoader):
     """Edge-seeded mini-batches over a typed graph (PyG's ``LinkNeighborLoader`` over
     ``HeteroData``), sampled by gnndirect's typed sampler with seeds of both endpoint types.
 
@@ -351,17 +351,11 @@ class HeteroLinkNeighborLoader:
         self._neg_csr = None if self.neg is None else typed_negative_csr(graph, self.edge_type, self.neg.strict)
         self.epoch = -1
 
-    def __len__(self) -> int:
-        """Batches per epoch."""
-        return self._num_batches
+    def _num_inputs(self) -> int:
+        return self.edges.size(1)
 
-    def __iter__(self):
-        """The next epoch's batches (epoch 0, 1, ...), in a fresh order when ``shuffle``."""
-        self.epoch += 1
-        epoch = self.epoch
-        for b, positions in epoch_batches(self.edges.size(1), self.batch_size, self._num_batches, seed=self.seed,
-                                          epoch=epoch, shuffle=self.shuffle):
-            yield self.batch(positions, epoch=epoch, index=b)
+    def _batch_of(self, positions: torch.Tensor, epoch: int, index: int):
+        return self.batch(positions, epoch=epoch, index=index)
 
     def batch(self, input_id: torch.Tensor, *, epoch: int = 0, index: int = 0) -> HeteroLinkBatch:
         """The batch of the seed edges at positions ``input_id`` (CPU int64), keyed by

@@ -10,7 +10,7 @@ from typing import Dict, Mapping, Optional, Tuple
 
 import torch
 
-from ._sampling import epoch_batches
+from ._sampling import EpochLoader
 from ._util import batch_key, num_batches, seed_ids
 from .hetero import HeteroGraph, TypedBlocks, sample_typed_blocks
 from .table import Table
@@ -85,7 +85,7 @@ def _seed_input(graph: HeteroGraph, input_nodes) -> Tuple[str, torch.Tensor]:
     return seed_type, ids
 
 
-class HeteroNeighborLoader:
+class HeteroNeighborLoader(EpochLoader):
     """Shuffled node-seeded mini-batches over a typed graph (PyG's ``NeighborLoader`` over
     ``HeteroData``), sampled by gnndirect's typed sampler.
 
@@ -137,17 +137,11 @@ class HeteroNeighborLoader:
         self._num_batches = num_batches(self.input_ids.numel(), self.batch_size, self.drop_last)
         self.epoch = -1
 
-    def __len__(self) -> int:
-        """Batches per epoch."""
-        return self._num_batches
+    def _num_inputs(self) -> int:
+        return self.input_ids.numel()
 
-    def __iter__(self):
-        """The next epoch's batches (epoch 0, 1, ...), in a fresh order when ``shuffle``."""
-        self.epoch += 1
-        epoch = self.epoch
-        for b, positions in epoch_batches(self.input_ids.numel(), self.batch_size, self._num_batches,
-                                          seed=self.seed, epoch=epoch, shuffle=self.shuffle):
-            yield self.batch(self.input_ids[positions], epoch=epoch, index=b)
+    def _batch_of(self, positions: torch.Tensor, epoch: int, index: int):
+        return self.batch(self.input_ids[positions], epoch=epoch, index=index)
 
     def batch(self, seeds: torch.Tensor, *, epoch: int = 0, index: int = 0) -> HeteroBatch:
         """The batch of ``seeds`` (ids of the seed type) keyed by (seed, epoch, index): what

@@ -25,7 +25,7 @@ import torch
 
 from ._blocks import Block, blocks_to_pyg
 from ._extension import _call, _check_fork, load_extension
-from ._sampling import blocks_of, epoch_batches
+from ._sampling import EpochLoader, blocks_of
 from ._util import batch_key, check_fanouts, num_batches
 from .table import Graph, Table
 
@@ -334,7 +334,7 @@ def link_seeds(src: torch.Tensor, dst: torch.Tensor, num_pos: int, neg: Optional
     return seeds, node_time, fields
 
 
-class LinkNeighborLoader:
+class LinkNeighborLoader(EpochLoader):
     """Edge-seeded mini-batches (PyG's ``LinkNeighborLoader``) sampled with gnndirect.
 
     Args:
@@ -457,15 +457,11 @@ class LinkNeighborLoader:
             static_times = torch.zeros(self.graph.num_nodes, dtype=torch.int64, device=self.graph.device)
         return ptr, ids, static_times
 
-    def __len__(self) -> int:
-        return self._num_batches
+    def _num_inputs(self) -> int:
+        return self.edges.size(1)
 
-    def __iter__(self):
-        self.epoch += 1
-        epoch = self.epoch
-        for b, positions in epoch_batches(self.edges.size(1), self.batch_size, self._num_batches, seed=self.seed,
-                                          epoch=epoch, shuffle=self.shuffle):
-            yield self.batch(positions, epoch=epoch, index=b)
+    def _batch_of(self, positions: torch.Tensor, epoch: int, index: int):
+        return self.batch(positions, epoch=epoch, index=index)
 
     def _blocks(self, seeds: torch.Tensor, node_time: Optional[torch.Tensor], key: int,
                 excluded: Optional[torch.Tensor]) -> List[Block]:
