@@ -3,6 +3,7 @@
 /// @brief Umbrella header: every public gnndirect header, layer by layer (needs nvcc). Prefer the
 /// per-concept headers in libraries that care about compile time.
 // core
+#include <gnndirect/core/basic_resource_ref.hpp>
 #include <gnndirect/core/bounded_count.hpp>
 #include <gnndirect/core/config.hpp>
 #include <gnndirect/core/csr_view.hpp>

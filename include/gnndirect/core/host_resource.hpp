@@ -69,60 +69,36 @@ class pinned_host_resource {
 
 static_assert(is_host_resource_v<pinned_host_resource>);
 
-/// Non-owning, trivially copyable reference to any host resource: what gnndirect's pinned owners
-/// and the pipeline's staging store and take. The referenced resource must outlive every
-/// allocation made through the reference. A default-constructed reference uses
-/// pinned_host_resource. Every allocation is checked as resource_ref's are (null for bytes > 0,
-/// misalignment: allocation_error naming the call, the bytes and the alignment).
-class host_resource_ref {
- public:
-  /// The default resource: pinned_host_resource.
-  host_resource_ref() noexcept = default;
+/// The host family of basic_resource_ref (its file comment): resources that model
+/// is_host_resource with a noexcept deallocate, passed as non-const lvalues; the default is
+/// pinned_host_resource.
+struct host_resource_family {
+  using default_resource = pinned_host_resource;  ///< what a default host_resource_ref uses
+  static constexpr memory_kind kind = memory_kind::pinned;  ///< named in allocation errors
+  static constexpr const char* allocate_call = "allocate(host, ...)";  ///< ditto
 
-  /// References `resource` (kept by address; it must outlive the allocations). Accepts any
-  /// argument so that a type which does not fit fails here with a readable static_assert.
-  /// @tparam R a host resource, passed as a non-const lvalue, whose deallocate is noexcept
-  /// @param resource the resource
-  template <class R, class = std::enable_if_t<!std::is_same_v<
-                       std::remove_cv_t<std::remove_reference_t<R>>, host_resource_ref>>>
-  host_resource_ref(R&& resource) noexcept;  // NOLINT: implicit by design, like resource_ref
-
-  /// Allocates `bytes` aligned to `alignment`. Synchronous.
-  /// @throws allocation_error (kind pinned) when the resource returns null (bytes > 0) or a
-  ///         misaligned pointer; whatever the resource throws.
-  /// @param bytes, alignment the request  @return the memory
-  void* allocate(std::size_t bytes, std::size_t alignment = default_allocation_alignment) const;
-  /// Returns memory from allocate() with the same bytes and alignment.
-  /// @param ptr the memory  @param bytes, alignment as allocated
-  void deallocate(void* ptr, std::size_t bytes,
-                  std::size_t alignment = default_allocation_alignment) const noexcept;
-  /// @return true when this references the default resource
-  bool is_default() const noexcept { return object_ == nullptr; }
-
- private:
-  /// allocate() of the referenced resource: object_ cast back to its type R (set by the
-  /// converting constructor, the only place that knows R).
-  /// @param object the resource  @param bytes, alignment the request
-  /// @return what R::allocate returned
+  /// Whether `R` (as passed to host_resource_ref's constructor) can be referenced. When it is false the
+  /// constructor stores nothing after check()'s static_assert has fired, so the compiler prints
+  /// that one message rather than errors from the thunks.
+  /// @tparam R the argument type
   template <class R>
-  static void* allocate_thunk(void* object, std::size_t bytes, std::size_t alignment)
-  {
-    return static_cast<R*>(object)->allocate(bytes, alignment);
-  }
-  /// deallocate() of the referenced resource (as allocate_thunk).
-  /// @param object the resource  @param ptr, bytes, alignment as allocated
-  template <class R>
-  static void deallocate_thunk(void* object, void* ptr, std::size_t bytes, std::size_t alignment) noexcept
-  {
-    static_cast<R*>(object)->deallocate(ptr, bytes, alignment);
-  }
+  static constexpr bool accepts = std::is_lvalue_reference_v<R> && !std::is_const_v<std::remove_reference_t<R>> &&
+                                  is_host_resource_v<std::remove_reference_t<R>> &&
+                                  detail::has_noexcept_host_deallocate<std::remove_reference_t<R>>::value;
 
-  void* object_{nullptr};  ///< the referenced resource; null: pinned_host_resource
-  /// allocate_thunk<R> of the referenced resource's type (null with object_)
-  void* (*allocate_)(void*, std::size_t, std::size_t){nullptr};
-  /// deallocate_thunk<R> of the referenced resource's type (null with object_)
-  void (*deallocate_)(void*, void*, std::size_t, std::size_t) noexcept {nullptr};
+  /// The readable static_asserts of what `R` lacks (as device_resource_family::check).
+  /// @tparam R the argument type
+  template <class R>
+  static constexpr void check() noexcept;
 };
+
+/// Non-owning, trivially copyable reference to any host resource: what gnndirect's pinned owners
+/// and the pipeline's staging store and take (basic_resource_ref of the host family: allocate
+/// and deallocate take no stream). The referenced resource must outlive every allocation made
+/// through the reference. A default-constructed reference uses pinned_host_resource. Every
+/// allocation is checked as resource_ref's are (null for bytes > 0, misalignment:
+/// allocation_error naming the call, the bytes and the alignment).
+using host_resource_ref = basic_resource_ref<host_resource_family>;
 
 static_assert(std::is_trivially_copyable_v<host_resource_ref>);
 static_assert(is_host_resource_v<host_resource_ref>);

@@ -16,6 +16,7 @@
 /// (allocate_async), which is why gnndirect states the concept itself instead of requiring
 /// `cuda::mr::async_resource`.
 
+#include <gnndirect/core/basic_resource_ref.hpp>
 #include <gnndirect/core/cuda_error.hpp>
 #include <gnndirect/core/memory_kind.hpp>
 #include <gnndirect/core/version.hpp>
@@ -32,10 +33,6 @@
 #include <utility>
 
 GNNDIRECT_NAMESPACE_BEGIN
-
-/// Alignment gnndirect asks of every allocation (CUB's temporary-storage alignment, and enough
-/// for 16-byte vector access and the 8-byte error record).
-inline constexpr std::size_t default_allocation_alignment = 256;
 
 /// True when `R` models the stream-ordered resource concept (see the file comment): both members
 /// callable on a non-const lvalue of `R`, whatever `deallocate` promises (resource_ref also
@@ -83,70 +80,41 @@ class device_pool_resource {
 
 static_assert(is_stream_ordered_resource_v<device_pool_resource>);
 
-/// Non-owning, trivially copyable reference to any stream-ordered resource: what gnndirect's
-/// owners and allocating calls store and take. The referenced resource must outlive every
-/// allocation made through the reference. A default-constructed reference uses the current
-/// device's default pool (device_pool_resource{}).
-///
-/// Every allocation through a reference is checked: a resource that returns null for bytes > 0,
-/// or a pointer not aligned as asked (gnndirect asks default_allocation_alignment, 256 bytes),
-/// gives allocation_error naming the call, the bytes and the alignment (a misaligned block is
-/// handed back first).
-class resource_ref {
- public:
-  /// The default resource: the current device's default stream-ordered pool.
-  resource_ref() noexcept = default;
+/// The stream-ordered (device) family of basic_resource_ref (its file comment): resources that
+/// model is_stream_ordered_resource with a noexcept deallocate, passed as non-const lvalues;
+/// the default is device_pool_resource.
+struct device_resource_family {
+  using default_resource = device_pool_resource;  ///< what a default resource_ref uses
+  static constexpr memory_kind kind = memory_kind::device;  ///< named in allocation errors
+  static constexpr const char* allocate_call = "allocate(stream, ...)";  ///< ditto
 
-  /// References `resource` (kept by address; it must outlive the allocations). Accepts any
-  /// argument so that a type which does not fit fails here with a readable static_assert (the
-  /// two member signatures and the lvalue rule) instead of "no matching overload" at every call
-  /// that takes a resource_ref.
-  /// @tparam R a stream-ordered resource, passed as a non-const lvalue, whose deallocate is
-  ///         noexcept
-  /// @param resource the resource
-  template <class R, class = std::enable_if_t<!std::is_same_v<
-                       std::remove_cv_t<std::remove_reference_t<R>>, resource_ref>>>
-  resource_ref(R&& resource) noexcept;  // NOLINT: implicit by design, like cuda::mr::resource_ref
-
-  /// Allocates `bytes` (aligned to `alignment`) for use on `stream`.
-  /// @throws allocation_error when the resource returns null (bytes > 0) or a misaligned
-  /// pointer; whatever the resource throws (gnndirect's own: allocation_error).
-  /// @param stream the stream  @param bytes, alignment the request  @return the memory
-  void* allocate(::cuda::stream_ref stream, std::size_t bytes,
-                 std::size_t alignment = default_allocation_alignment) const;
-  /// Returns memory from allocate() with the same bytes and alignment, stream-ordered.
-  /// @param stream the stream  @param ptr the memory  @param bytes, alignment as allocated
-  void deallocate(::cuda::stream_ref stream, void* ptr, std::size_t bytes,
-                  std::size_t alignment = default_allocation_alignment) const noexcept;
-  /// @return true when this references the default resource
-  bool is_default() const noexcept { return object_ == nullptr; }
-
- private:
-  /// allocate() of the referenced resource: object_ cast back to its type R (set by the
-  /// converting constructor, the only place that knows R).
-  /// @param object the resource  @param stream, bytes, alignment the request
-  /// @return what R::allocate returned
+  /// Whether `R` (as passed to resource_ref's constructor) can be referenced. When it is false the
+  /// constructor stores nothing after check()'s static_assert has fired, so the compiler prints
+  /// that one message rather than errors from the thunks.
+  /// @tparam R the argument type
   template <class R>
-  static void* allocate_thunk(void* object, ::cuda::stream_ref stream, std::size_t bytes,
-                              std::size_t alignment)
-  {
-    return static_cast<R*>(object)->allocate(stream, bytes, alignment);
-  }
-  /// deallocate() of the referenced resource (as allocate_thunk).
-  /// @param object the resource  @param stream, ptr, bytes, alignment as allocated
-  template <class R>
-  static void deallocate_thunk(void* object, ::cuda::stream_ref stream, void* ptr, std::size_t bytes,
-                               std::size_t alignment) noexcept
-  {
-    static_cast<R*>(object)->deallocate(stream, ptr, bytes, alignment);
-  }
+  static constexpr bool accepts =
+    std::is_lvalue_reference_v<R> && !std::is_const_v<std::remove_reference_t<R>> &&
+    is_stream_ordered_resource_v<std::remove_reference_t<R>> &&
+    detail::has_noexcept_stream_deallocate<std::remove_reference_t<R>>::value;
 
-  void* object_{nullptr};  ///< the referenced resource; null: the default pool
-  /// allocate_thunk<R> of the referenced resource's type (null with object_)
-  void* (*allocate_)(void*, ::cuda::stream_ref, std::size_t, std::size_t){nullptr};
-  /// deallocate_thunk<R> of the referenced resource's type (null with object_)
-  void (*deallocate_)(void*, ::cuda::stream_ref, void*, std::size_t, std::size_t) noexcept {nullptr};
+  /// The readable static_asserts of what `R` lacks (the lvalue rule, constness, the two member
+  /// signatures, noexcept deallocate).
+  /// @tparam R the argument type
+  template <class R>
+  static constexpr void check() noexcept;
 };
+
+/// Non-owning, trivially copyable reference to any stream-ordered resource: what gnndirect's
+/// owners and allocating calls store and take (basic_resource_ref of the device family; its
+/// allocate and deallocate take the cuda::stream_ref first). A default-constructed reference
+/// uses the current device's default pool (device_pool_resource{}). A caller's resource is passed
+/// where a resource_ref is taken and must outlive what is allocated through it:
+/// @code
+///   my_pool_resource pool;                              // any stream-ordered resource
+///   gnndirect::buffer<float> rows(count, stream, pool); // allocated through resource_ref(pool)
+/// @endcode
+using resource_ref = basic_resource_ref<device_resource_family, ::cuda::stream_ref>;
 
 static_assert(std::is_trivially_copyable_v<resource_ref>);
 static_assert(is_stream_ordered_resource_v<resource_ref>);

@@ -26,8 +26,8 @@ inline void pinned_host_resource::deallocate(void* ptr, std::size_t /*bytes*/, s
   if (ptr != nullptr) { GNNDIRECT_CUDA_TRY_NOTHROW(cudaFreeHost(ptr)); }
 }
 
-template <class R, class>
-host_resource_ref::host_resource_ref(R&& resource) noexcept
+template <class R>
+constexpr void host_resource_family::check() noexcept
 {
   using type = std::remove_reference_t<R>;
   static_assert(std::is_lvalue_reference_v<R>,
@@ -45,31 +45,6 @@ host_resource_ref::host_resource_ref(R&& resource) noexcept
                 "gnndirect::host_resource_ref: the host memory resource's deallocate(void*, "
                 "std::size_t, std::size_t) must be noexcept (owners return memory from "
                 "destructors)");
-  if constexpr (std::is_lvalue_reference_v<R> && !std::is_const_v<type> &&
-                is_host_resource_v<type> && detail::has_noexcept_host_deallocate<type>::value) {
-    object_ = static_cast<void*>(&resource);
-    allocate_ = &allocate_thunk<type>;
-    deallocate_ = &deallocate_thunk<type>;
-  }
-}
-
-inline void* host_resource_ref::allocate(std::size_t bytes, std::size_t alignment) const
-{
-  if (object_ == nullptr) { return pinned_host_resource{}.allocate(bytes, alignment); }
-  void* const ptr = allocate_(object_, bytes, alignment);
-  return detail::checked_allocation(ptr, bytes, alignment, memory_kind::pinned,
-                                    "allocate(host, ...)",
-                                    [&](void* bad) { deallocate_(object_, bad, bytes, alignment); });
-}
-
-inline void host_resource_ref::deallocate(void* ptr, std::size_t bytes,
-                std::size_t alignment) const noexcept
-{
-  if (object_ == nullptr) {
-    pinned_host_resource{}.deallocate(ptr, bytes, alignment);
-    return;
-  }
-  deallocate_(object_, ptr, bytes, alignment);
 }
 
 GNNDIRECT_NAMESPACE_END

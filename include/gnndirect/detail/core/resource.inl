@@ -28,8 +28,8 @@ inline void device_pool_resource::deallocate(::cuda::stream_ref stream, void* pt
   if (ptr != nullptr) { GNNDIRECT_CUDA_TRY_NOTHROW(cudaFreeAsync(ptr, stream.get())); }
 }
 
-template <class R, class>
-resource_ref::resource_ref(R&& resource) noexcept
+template <class R>
+constexpr void device_resource_family::check() noexcept
 {
   using type = std::remove_reference_t<R>;
   static_assert(std::is_lvalue_reference_v<R>,
@@ -48,34 +48,6 @@ resource_ref::resource_ref(R&& resource) noexcept
                 "gnndirect::resource_ref: the memory resource's deallocate(cuda::stream_ref, "
                 "void*, std::size_t, std::size_t) must be noexcept (owners return memory from "
                 "destructors)");
-  if constexpr (std::is_lvalue_reference_v<R> && !std::is_const_v<type> &&
-                is_stream_ordered_resource_v<type> &&
-                detail::has_noexcept_stream_deallocate<type>::value) {
-    object_ = static_cast<void*>(&resource);
-    allocate_ = &allocate_thunk<type>;
-    deallocate_ = &deallocate_thunk<type>;
-  }
-}
-
-inline void* resource_ref::allocate(::cuda::stream_ref stream, std::size_t bytes,
-               std::size_t alignment) const
-{
-  if (object_ == nullptr) { return device_pool_resource{}.allocate(stream, bytes, alignment); }
-  void* const ptr = allocate_(object_, stream, bytes, alignment);
-  return detail::checked_allocation(ptr, bytes, alignment, memory_kind::device,
-                                    "allocate(stream, ...)", [&](void* bad) {
-                                      deallocate_(object_, stream, bad, bytes, alignment);
-                                    });
-}
-
-inline void resource_ref::deallocate(::cuda::stream_ref stream, void* ptr, std::size_t bytes,
-                std::size_t alignment) const noexcept
-{
-  if (object_ == nullptr) {
-    device_pool_resource{}.deallocate(stream, ptr, bytes, alignment);
-    return;
-  }
-  deallocate_(object_, stream, ptr, bytes, alignment);
 }
 
 GNNDIRECT_NAMESPACE_END
