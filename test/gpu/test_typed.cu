@@ -6,15 +6,19 @@
 // sample_typed_blocks_check; the multi-type seed form (link seeds of several node types) against
 // the reference, captured and replayed, with its bad seeds and views named, and the one-type form
 // equal to it; the typed preparer under batch_scheduler (blocks, features of
-// every node type with a table from its own table and placement, labels), and its bad input.
+// every node type with a table from its own table and placement, labels), and its bad input;
+// typed temporal sampling against its oracle (support/typed_temporal_reference.hpp) for both
+// strategies and time forms, with times in HBM and host memory, and its bad input.
 #include <doctest/doctest.h>
 
 #include "support/capture.hpp"
 #include "support/random.hpp"
 #include "support/transfer.hpp"
+#include "support/typed_temporal_reference.hpp"
 
 #include <gnndirect/algorithms/sample_typed_blocks_async.cuh>
 #include <gnndirect/algorithms/sample_typed_blocks_buffers.cuh>
+#include <gnndirect/algorithms/sample_typed_temporal_blocks_async.cuh>
 #include <gnndirect/algorithms/validate_typed.cuh>
 #include <gnndirect/algorithms/validate_typed.hpp>
 #include <gnndirect/core/cuda_error.hpp>
@@ -32,6 +36,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace gd = gnndirect;
@@ -465,6 +470,189 @@ TEST_CASE("sample_typed_blocks_async, seeds of several types: bad seeds and bad 
   CHECK_THROWS_WITH_AS(gd::sample_typed_blocks_async(s.stream, g.device.view(), more, fanouts, gd::uniform_sampler{1},
                                                      gd::sampling_policy{}, storage.view(), storage.workspace()),
                        doctest::Contains(paper_message.c_str()), gd::invalid_argument);
+}
+
+namespace {
+
+/// A typed_times on the device: even relations' edge times and excluded edges in HBM, odd ones'
+/// in pinned host memory (as their lists), node times in HBM.
+struct device_typed_times {
+  std::vector<gd::buffer<std::int64_t>> edge, node, excluded;
+  explicit device_typed_times(const gnndirect::test::typed_times& h)
+  {
+    for (std::size_t r = 0; r < h.edge_times.size(); ++r) {
+      auto const kind = r % 2 == 0 ? gd::memory_kind::device : gd::memory_kind::pinned;
+      edge.push_back(to_buffer(h.edge_times[r], kind));
+      excluded.push_back(to_buffer(h.excluded[r], kind));
+    }
+    for (auto const& t : h.node_times) { node.push_back(to_buffer(t)); }
+  }
+  /// One sampler per relation: keys[r], its times, its excluded edges when `exclude`.
+  template <class Strategy, class Form, class Offset, class Index>
+  std::vector<gd::temporal_sampler<Strategy, Form>> samplers(const gd::typed_graph_view<Offset, Index>& graph,
+                                                            const std::vector<std::uint64_t>& keys, bool exclude) const
+  {
+    std::vector<gd::temporal_sampler<Strategy, Form>> out;
+    for (int r = 0; r < graph.num_relations; ++r) {
+      auto const u = static_cast<std::size_t>(r);
+      gd::temporal_sampler<Strategy, Form> x;
+      x.seed = keys[u];
+      auto const& times = std::is_same_v<Form, gd::node_time> ? node[static_cast<std::size_t>(graph.relations[r].src_type)]
+                                                              : edge[u];
+      x.times = times.data();
+      x.num_times = static_cast<std::int64_t>(times.size());
+      if (exclude) {
+        x.excluded_edges = excluded[u].data();
+        x.num_excluded = static_cast<std::int64_t>(excluded[u].size());
+      }
+      out.push_back(x);
+    }
+    return out;
+  }
+};
+
+/// Per type its seeds' times (in [0, 40)) on the host and on the device.
+struct typed_seed_times {
+  std::vector<std::vector<std::int64_t>> host;
+  std::vector<gd::buffer<std::int64_t>> device;
+  template <class Index>
+  typed_seed_times(std::mt19937_64& rng, const typed_seed_set<Index>& seeds)
+  {
+    for (auto const& s : seeds.host) {
+      host.emplace_back(s.size());
+      for (auto& t : host.back()) { t = static_cast<std::int64_t>(rng() % 40); }
+      device.push_back(to_buffer(host.back()));
+    }
+  }
+  std::vector<const std::int64_t*> pointers() const
+  {
+    std::vector<const std::int64_t*> out;
+    for (std::size_t t = 0; t < host.size(); ++t) { out.push_back(host[t].empty() ? nullptr : device[t].data()); }
+    return out;
+  }
+};
+
+/// sample_typed_temporal_blocks_async against the oracle, outputs poisoned first; and the
+/// oracle's blocks hold no edge later than its row's time.
+template <class Strategy, class Form, class Offset, class Index>
+void run_and_compare_temporal(const typed_pair<Offset, Index>& g, const gnndirect::test::typed_times& times,
+                              const device_typed_times& d, const typed_seed_set<Index>& seeds,
+                              const typed_seed_times& seed_times, const gd::typed_fanouts& fanouts,
+                              const std::vector<std::uint64_t>& keys, bool exclude,
+                              const std::vector<std::int64_t>& capacity)
+{
+  bool constexpr last = std::is_same_v<Strategy, gd::temporal_last>;
+  bool constexpr per_node = std::is_same_v<Form, gd::node_time>;
+  stream_guard s;
+  gd::sample_typed_blocks_buffers<Offset, Index> const storage(g.device.view(), capacity, fanouts, s.stream);
+  gd::buffer<unsigned char> ws(gd::sample_typed_temporal_blocks_workspace_bytes(g.device.view(), storage.bounds()),
+                               gd::memory_kind::device);
+  poison(storage.view(), s.stream);
+  gd::sample_typed_temporal_blocks_async(s.stream, g.device.view(), seeds.device_view(), seed_times.pointers(), fanouts,
+                                         d.samplers<Strategy, Form>(g.device.view(), keys, exclude),
+                                         gd::sampling_policy{}, storage.view(), gd::workspace_view{ws.data(), ws.size()});
+  gd::sample_typed_blocks_check(s.stream, gd::workspace_view{ws.data(), ws.size()}, g.device.view(), seeds.device_view(),
+                                static_cast<std::size_t>(fanouts.num_layers()));
+  auto const setups = times.setups(g.host.view(), last, per_node, keys, exclude);
+  auto const expected =
+    gnndirect::test::typed_temporal_blocks_reference(g.host.view(), setups, seeds.host, seed_times.host, fanouts);
+  check_equal(storage, s.stream, expected.blocks);
+  std::int64_t edges = 0;
+  CHECK(gnndirect::test::count_later_edges(setups, seed_times.host, expected.blocks, &edges) == 0);
+  CHECK(edges > 0);
+}
+
+}  // namespace
+
+TEST_CASE("sample_typed_temporal_blocks_async equals the typed temporal oracle (times in HBM and host memory)")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  typed_pair<std::int64_t, std::int32_t> const g(seed, false);
+  auto const& schema = g.host.schema;
+  gnndirect::test::typed_times const times(rng, g.host.view());
+  device_typed_times const d(times);
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(schema.num_node_types()), 0);
+  counts[static_cast<std::size_t>(schema.node_type("paper"))] = 61;
+  counts[static_cast<std::size_t>(schema.node_type("author"))] = 23;
+  auto const seeds = make_typed_seeds(rng, g.host, counts);
+  typed_seed_times const seed_times(rng, seeds);
+  std::vector<std::uint64_t> keys;
+  for (int r = 0; r < schema.num_relations(); ++r) { keys.push_back(rng()); }
+  auto const fanouts = gd::typed_fanouts_of(schema, std::vector<int>{8, 4, 3});
+  auto const dict = gd::typed_fanouts_of(schema, {{{"author", "writes", "paper"}, {-1, 2}},
+                                                  {{"paper", "cites", "paper"}, {0, 4}}},
+                                         {5, 3});
+  using gd::edge_time;
+  using gd::node_time;
+  using gd::temporal_last;
+  using gd::temporal_uniform;
+  SUBCASE("uniform, edge times, excluded edges")
+  {
+    run_and_compare_temporal<temporal_uniform, edge_time>(g, times, d, seeds, seed_times, fanouts, keys, true, counts);
+  }
+  SUBCASE("last, edge times")
+  {
+    run_and_compare_temporal<temporal_last, edge_time>(g, times, d, seeds, seed_times, fanouts, keys, false, counts);
+  }
+  SUBCASE("uniform, node times, a dict with 0 and -1")
+  {
+    run_and_compare_temporal<temporal_uniform, node_time>(g, times, d, seeds, seed_times, dict, keys, false, counts);
+  }
+  SUBCASE("last, node times, excluded edges, a dict with 0 and -1")
+  {
+    run_and_compare_temporal<temporal_last, node_time>(g, times, d, seeds, seed_times, dict, keys, true, counts);
+  }
+}
+
+TEST_CASE("sample_typed_temporal_blocks_async: bad samplers and seed times are named, nothing launched")
+{
+  std::uint64_t const seed = gnndirect::test::fresh_seed();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  typed_pair<std::int64_t, std::int32_t> const g(seed, false);
+  auto const& schema = g.host.schema;
+  gnndirect::test::typed_times const times(rng, g.host.view());
+  device_typed_times const d(times);
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(schema.num_node_types()), 0);
+  counts[static_cast<std::size_t>(schema.node_type("paper"))] = 5;
+  auto const seeds = make_typed_seeds(rng, g.host, counts);
+  typed_seed_times const seed_times(rng, seeds);
+  std::vector<std::uint64_t> const keys(static_cast<std::size_t>(schema.num_relations()), 7);
+  auto const fanouts = gd::typed_fanouts_of(schema, std::vector<int>{3, 2});
+  stream_guard s;
+  gd::sample_typed_blocks_buffers<std::int64_t, std::int32_t> const storage(g.device.view(), counts, fanouts, s.stream);
+  gd::buffer<unsigned char> ws(gd::sample_typed_temporal_blocks_workspace_bytes(g.device.view(), storage.bounds()),
+                               gd::memory_kind::device);
+  gd::workspace_view const w{ws.data(), ws.size()};
+  auto samplers = d.samplers<gd::temporal_uniform, gd::edge_time>(g.device.view(), keys, false);
+  auto const call = [&](const std::vector<gd::temporal_sampler<>>& x, const std::vector<const std::int64_t*>& t) {
+    gd::sample_typed_temporal_blocks_async(s.stream, g.device.view(), seeds.device_view(), t, fanouts, x,
+                                           gd::sampling_policy{}, storage.view(), w);
+  };
+  auto fewer = samplers;
+  fewer.pop_back();
+  CHECK_THROWS_WITH_AS(call(fewer, seed_times.pointers()), doctest::Contains("temporal samplers for"),
+                       gd::invalid_argument);
+  auto short_times = samplers;
+  short_times[1].num_times -= 1;
+  CHECK_THROWS_WITH_AS(call(short_times, seed_times.pointers()), doctest::Contains("(relation 1)"),
+                       gd::invalid_argument);
+  auto no_times = seed_times.pointers();
+  no_times[static_cast<std::size_t>(schema.node_type("paper"))] = nullptr;
+  CHECK_THROWS_WITH_AS(call(samplers, no_times), doctest::Contains("seeds without times"), gd::invalid_argument);
+  CHECK_THROWS_WITH_AS(call(samplers, {}), doctest::Contains("seed times for 0 node types"), gd::invalid_argument);
+  CHECK_THROWS_WITH_AS(gd::sample_typed_temporal_blocks_async(s.stream, g.device.view(), seeds.device_view(),
+                                                              seed_times.pointers(), fanouts, samplers,
+                                                              gd::sampling_policy{}, storage.view(), gd::workspace_view{}),
+                       doctest::Contains("sample_typed_temporal_blocks_workspace_bytes"), gd::invalid_argument);
+  // nothing was enqueued by the refused calls: a good call after them still equals the oracle
+  call(samplers, seed_times.pointers());
+  gd::sample_typed_blocks_check(s.stream, w, g.device.view(), seeds.device_view(), 2);
+  auto const expected = gnndirect::test::typed_temporal_blocks_reference(
+    g.host.view(), times.setups(g.host.view(), false, false, keys, false), seeds.host, seed_times.host, fanouts);
+  check_equal(storage, s.stream, expected.blocks);
 }
 
 TEST_CASE("typed_preparer under batch_scheduler: blocks, per-type features and labels")

@@ -60,28 +60,38 @@ temporal_blocks_workspace<Offset, Index> carve_temporal_workspace(workspace_view
   return w;
 }
 
-/// The checks of a temporal sampler's arrays against the graph (before any launch).
-template <class Strategy, class TimeForm, class Offset, class Index>
-void check_temporal_sampler(const temporal_sampler<Strategy, TimeForm>& sampler,
-                            const csr_view<Offset, Index>& csr, const char* call)
+/// The checks of a temporal sampler's arrays (before any launch): its times cover
+/// `neighbour_nodes` nodes (node_time: the ids a neighbour list holds) or `edges` edges
+/// (edge_time, CSR position order), reachable from the device; its excluded edges.
+template <class Strategy, class TimeForm>
+void check_temporal_times(const temporal_sampler<Strategy, TimeForm>& sampler, std::int64_t neighbour_nodes,
+                          std::int64_t edges, const std::string& call)
 {
   bool constexpr per_node = std::is_same_v<TimeForm, node_time>;
-  std::int64_t const want = per_node ? csr.num_nodes : csr.num_edges;
+  std::int64_t const want = per_node ? neighbour_nodes : edges;
   std::string const what = per_node ? "node times" : "edge times";
   GNNDIRECT_EXPECTS(want == 0 || sampler.times != nullptr,
-                    std::string(call) + ": the temporal sampler has no " + what + " (times is null)");
+                    call + ": the temporal sampler has no " + what + " (times is null)");
   GNNDIRECT_EXPECTS(sampler.num_times == want,
-                    std::string(call) + ": the temporal sampler has " + std::to_string(sampler.num_times) + " " +
-                      what + " for a graph of " + std::to_string(want) + (per_node ? " nodes" : " edges") +
+                    call + ": the temporal sampler has " + std::to_string(sampler.num_times) + " " + what +
+                      " for a graph of " + std::to_string(want) + (per_node ? " nodes" : " edges") +
                       " (one int64 per " + (per_node ? "node" : "edge, in CSR position order") + ")");
   check_device_accessible(sampler.times, static_cast<std::size_t>(want) * sizeof(std::int64_t),
                           alignof(std::int64_t), per_node ? "node times" : "edge times");
   GNNDIRECT_EXPECTS(sampler.num_excluded >= 0 && (sampler.num_excluded == 0 || sampler.excluded_edges != nullptr),
-                    std::string(call) + ": num_excluded must be >= 0, with excluded_edges non-null when > 0");
+                    call + ": num_excluded must be >= 0, with excluded_edges non-null when > 0");
   if (sampler.num_excluded > 0) {
     check_device_accessible(sampler.excluded_edges, static_cast<std::size_t>(sampler.num_excluded) * 8,
                             alignof(std::int64_t), "excluded_edges");
   }
+}
+
+/// The checks of a temporal sampler's arrays against a homogeneous graph (before any launch).
+template <class Strategy, class TimeForm, class Offset, class Index>
+void check_temporal_sampler(const temporal_sampler<Strategy, TimeForm>& sampler,
+                            const csr_view<Offset, Index>& csr, const char* call)
+{
+  check_temporal_times(sampler, csr.num_nodes, csr.num_edges, call);
 }
 
 /// The seed times of a temporal call: one per seed, device-visible.

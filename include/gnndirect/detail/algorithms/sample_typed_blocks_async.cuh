@@ -141,7 +141,8 @@ GNNDIRECT_KERNEL void typed_keep_count_kernel(Count* counts, int l)
 }
 
 /// Copies type t's frontier at layer l, nodes[begin, counts[l]) with begin = counts[l - 1] (0 at
-/// layer 0), into out[0, bound) and its length (capped at bound) into *out_count.
+/// layer 0), into out[0, bound) and its length (capped at bound) into *out_count (unless null).
+/// Index is also int64 when it copies the rows' query times of a temporal sample.
 template <class Index>
 GNNDIRECT_KERNEL void typed_frontier_kernel(const Index* nodes, const std::int64_t* counts, int l,
                                             std::int64_t bound, Index* out, std::int64_t* out_count)
@@ -149,7 +150,7 @@ GNNDIRECT_KERNEL void typed_frontier_kernel(const Index* nodes, const std::int64
   std::int64_t const begin = l == 0 ? 0 : counts[l - 1];
   std::int64_t n = counts[l] - begin;
   n = n < bound ? n : bound;
-  if (blockIdx.x == 0 && threadIdx.x == 0) { *out_count = n; }
+  if (out_count != nullptr && blockIdx.x == 0 && threadIdx.x == 0) { *out_count = n; }
   std::int64_t const stride = std::int64_t{gridDim.x} * blockDim.x;
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n; i += stride) {
     out[i] = nodes[begin + i];
@@ -248,9 +249,9 @@ GNNDIRECT_KERNEL void typed_scatter_kernel(const std::int64_t* local_of, const O
 /// Checks the capacities and reachability of the outputs against the bounds (before any launch).
 /// @throws invalid_argument naming the node type or the layer and relation, and the field.
 template <class Offset, class Index>
-void check_typed_outputs(const sampled_typed_blocks_view<Offset, Index>& out, const typed_blocks_bounds& b)
+void check_typed_outputs(const sampled_typed_blocks_view<Offset, Index>& out, const typed_blocks_bounds& b,
+                         const std::string& call = "sample_typed_blocks_async")
 {
-  std::string const call = "sample_typed_blocks_async";
   GNNDIRECT_EXPECTS(out.node_types.size() == b.nodes.size(),
                     call + ": out has " + std::to_string(out.node_types.size()) + " node types, the graph " +
                       std::to_string(b.nodes.size()));
