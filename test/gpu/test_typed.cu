@@ -648,6 +648,7 @@ TEST_CASE("sample_typed_temporal_blocks_async: bad samplers and seed times are n
                                                               gd::sampling_policy{}, storage.view(), gd::workspace_view{}),
                        doctest::Contains("sample_typed_temporal_blocks_workspace_bytes"), gd::invalid_argument);
   // nothing was enqueued by the refused calls: a good call after them still equals the oracle
+  poison(storage.view(), s.stream);
   call(samplers, seed_times.pointers());
   gd::sample_typed_blocks_check(s.stream, w, g.device.view(), seeds.device_view(), 2);
   auto const expected = gnndirect::test::typed_temporal_blocks_reference(
