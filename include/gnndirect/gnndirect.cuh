@@ -84,6 +84,7 @@
 #include <gnndirect/algorithms/negative_sampling.cuh>
 #include <gnndirect/algorithms/negative_sampling.hpp>
 #include <gnndirect/algorithms/sample_temporal_blocks_async.cuh>
+#include <gnndirect/algorithms/sample_typed_temporal_blocks_async.cuh>
 // reference
 #include <gnndirect/reference/gather_reference.hpp>
 #include <gnndirect/reference/reference_blocks.hpp>
