@@ -176,7 +176,7 @@ def parse_args(argv=None):
     p.add_argument("--threads", type=int,
                    help="torch intra-op threads of this process (0: torch's default; smoke: 1)")
     p.add_argument("--min-auc", type=float, default=0.6, help="a path's test AUC must exceed this (exit 1)")
-    p.add_argument("--min-auc-gain", type=float, default=0.1,
+    p.add_argument("--min-auc-gain", type=float, default=0.03,
                    help="and exceed the untrained model's by at least this much (a random encoder "
                         "already ranks community edges above chance; exit 1)")
     p.add_argument("--seed", type=int, default=0)
