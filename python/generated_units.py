@@ -77,6 +77,12 @@ def _units():
         out.append((f"typed_cuda_o{suffix}.cu", "typed_cuda_impl.cuh",
                     f"The CUDA kernel of sample_typed_blocks for int{suffix} indptr (int32 and int64 indices).",
                     body))
+    for suffix, offset in INDEX_TYPES:
+        body = "".join(f"template std::vector<at::Tensor> sample_typed_temporal_blocks_cuda_typed<{offset}, {index}>(\n"
+                       f"  const typed_temporal_args&, std::int64_t, bool);\n" for _, index in INDEX_TYPES)
+        out.append((f"typed_temporal_cuda_o{suffix}.cu", "typed_temporal_cuda_impl.cuh",
+                    f"The CUDA kernel of sample_typed_temporal_blocks for int{suffix} indptr (int32 and int64 "
+                    "indices).", body))
     temporal_args = ("const at::Tensor&, const at::Tensor&, const at::Tensor&, const at::Tensor&, const std::vector<int>&,\n"
                      "  const at::Tensor&, const std::string&, const std::string&, std::int64_t, "
                      "const std::optional<at::Tensor>&, bool")

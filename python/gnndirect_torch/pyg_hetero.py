@@ -37,6 +37,7 @@ except ImportError as _error:  # pragma: no cover - needs torch_geometric
 
 from .hetero import HeteroGraph, _edge_type_name, sample_typed_blocks
 from .hetero_link import sample_typed_negatives, typed_link_seeds, typed_negative_csr
+from .hetero_temporal import STRATEGIES, relation_times, sample_typed_temporal_blocks
 from .link import NegativeSampling
 from ._util import batch_key, sampler_call_key
 
@@ -157,16 +158,27 @@ class GnnDirectHeteroSampler(BaseSampler):
         replace: sample with replacement.  seed: base random key (batch b draws with a key mixed
             from (seed, b): fresh neighbours per batch, reproducible runs).
         num_nodes: node counts per type for stores whose edge sizes are not set.
+        time_attr: temporal sampling (PyG's ``time_attr``): the int64 node times stored under
+            this attribute name for each node type of the feature store; or ``node_time``
+            (``{node_type: times}``) / ``edge_time`` (``{edge_type: times}`` in the stored
+            edge_index order) given directly (see :mod:`gnndirect_torch.hetero_temporal`).
+            Seeds are sampled at ``input_time`` (NeighborLoader's), else at their own node times.
+        temporal_strategy: 'uniform' or 'last' (PyG's ``temporal_strategy``).
     Raises (construction): ValueError / TypeError as :class:`HeteroGraph`,
-    :meth:`HeteroGraph.fanouts` and :func:`check_feature_store`.
+    :meth:`HeteroGraph.fanouts`, :func:`check_feature_store` and
+    :func:`~gnndirect_torch.hetero_temporal.relation_times`; ValueError for times with
+    ``replace`` or a ``time_attr`` no node type has.
     Synchronises the current CUDA stream once per batch. ``sample_from_nodes`` (NeighborLoader)
     and ``sample_from_edges`` (PyG's ``LinkNeighborLoader`` over the stores: seeds of both
     endpoint types of the seed edge type).
     """
 
     def __init__(self, data, num_neighbors, *, default: Optional[Sequence[int]] = None, replace: bool = False,
-                 seed: int = 0, num_nodes: Optional[Dict[str, int]] = None, **graph_kwargs):
+                 seed: int = 0, num_nodes: Optional[Dict[str, int]] = None, time_attr: Optional[str] = None,
+                 node_time: Optional[Dict[str, torch.Tensor]] = None, edge_time=None,
+                 temporal_strategy: str = "uniform", **graph_kwargs):
         super().__init__()
+        feature_store = None
         if isinstance(data, HeteroGraph):
             self.graph = data
         else:
@@ -187,6 +199,15 @@ class GnnDirectHeteroSampler(BaseSampler):
         self.replace = bool(replace)
         self.seed = int(seed)
         self._batches = 0
+        self.node_time = _stored_node_times(feature_store, time_attr) if time_attr is not None else node_time
+        self.temporal_strategy = temporal_strategy
+        self.times = None  # (times per relation, form) when temporal
+        if self.node_time is not None or edge_time is not None:
+            if self.replace:
+                raise ValueError("temporal sampling draws without replacement (replace=False)")
+            if temporal_strategy not in STRATEGIES:
+                raise ValueError(f"temporal_strategy must be one of {STRATEGIES}, got {temporal_strategy!r}")
+            self.times = relation_times(self.graph, node_time=self.node_time, edge_time=edge_time)
 
     @property
     def edge_permutation(self):
@@ -211,9 +232,23 @@ class GnnDirectHeteroSampler(BaseSampler):
                              "use GnnDirectSampler for homogeneous graphs")
         device = self.graph.device
         seeds = index.node.to(device)
+        if self.times is not None:
+            return hetero_sampler_output(self._temporal_blocks(index.input_type, seeds, index.time), index)
         blocks = sample_typed_blocks(self.graph, index.input_type, seeds, self.num_neighbors, default=self.default,
                                      seed=self._next_seed(), replace=self.replace)
         return hetero_sampler_output(blocks, index)
+
+    def _temporal_blocks(self, seed_type: str, seeds: torch.Tensor, seed_times: Optional[torch.Tensor]):
+        """Typed temporal blocks of `seeds` at `seed_times`, else at their own node times."""
+        if seed_times is None:
+            if self.node_time is None or seed_type not in self.node_time:
+                raise ValueError(f"temporal sampling from node type {seed_type!r} needs input_time (the seeds "
+                                 "have no node times)")
+            seed_times = self.node_time[seed_type][seeds.to(self.node_time[seed_type].device, torch.int64)]
+        return sample_typed_temporal_blocks(self.graph, {seed_type: seeds}, {seed_type: seed_times.to(torch.int64)},
+                                            self.num_neighbors, times=self.times,
+                                            strategy=self.temporal_strategy, default=self.default,
+                                            seed=self._next_seed())
 
     def sample_from_edges(self, index: EdgeSamplerInput, neg_sampling=None) -> HeteroSamplerOutput:
         """Samples the typed blocks of the seed edges ``index`` (of edge type
@@ -233,9 +268,9 @@ class GnnDirectHeteroSampler(BaseSampler):
         if index.input_type is None:
             raise ValueError("GnnDirectHeteroSampler needs typed seed edges (edge_label_index=(edge_type, ...)); "
                              "use GnnDirectSampler for homogeneous graphs")
-        if index.time is not None:
-            raise ValueError("GnnDirectHeteroSampler.sample_from_edges: seed times (temporal link sampling) are "
-                             "not supported")
+        if index.time is not None or self.times is not None:
+            raise ValueError("GnnDirectHeteroSampler.sample_from_edges: temporal link sampling on typed graphs "
+                             "is not supported (sample_from_nodes samples temporally)")
         edge_type = self.graph.edge_type(index.input_type)
         neg = NegativeSampling.cast(neg_sampling)
         src, dst = index.row.cpu().to(torch.int64), index.col.cpu().to(torch.int64)
@@ -259,6 +294,21 @@ class GnnDirectHeteroSampler(BaseSampler):
             metadata = (index.input_id, fields["src_index"], fields["dst_pos_index"], fields["dst_neg_index"], None)
         return HeteroSamplerOutput(node=node, row=row, col=col, edge=edge, batch=None, num_sampled_nodes=nodes,
                                    num_sampled_edges=edges, metadata=metadata)
+
+
+def _stored_node_times(feature_store: Optional[FeatureStore], time_attr: str) -> Dict[str, torch.Tensor]:
+    """The ``time_attr`` tensor of every node type (group) of `feature_store` that stores one.
+    Raises ValueError without a feature store, or when no node type has it."""
+    if feature_store is None:
+        raise ValueError("time_attr needs (feature_store, graph_store) data; pass node_time= with a HeteroGraph")
+    out = {}
+    for attr in feature_store.get_all_tensor_attrs():
+        if attr.attr_name == time_attr and isinstance(attr.group_name, str):
+            out[attr.group_name] = feature_store.get_tensor(group_name=attr.group_name, attr_name=time_attr,
+                                                            index=None)
+    if not out:
+        raise ValueError(f"time_attr {time_attr!r}: no node type of the feature store has it")
+    return out
 
 
 def hetero_sampler_output(blocks, index: Optional[NodeSamplerInput] = None) -> HeteroSamplerOutput:

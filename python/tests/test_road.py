@@ -252,12 +252,13 @@ def test_generated_units_cover_every_instantiation(tmp_path):
     spec.loader.exec_module(units)
     paths = units.write_units(str(tmp_path))
     names = sorted(os.path.basename(p) for p in paths)
-    # One unit per codec, per indptr type (sampling, typed, temporal), per (index type, feature
+    # One unit per codec, per indptr type (sampling, typed, temporal, typed temporal), per (index type, feature
     # width) pipeline and per index type's encoded pipeline: a new family must be listed here.
     families = {"codec_cuda_": len(units.CODECS), "sample_cuda_o": len(units.INDEX_TYPES),
                 "typed_cuda_o": len(units.INDEX_TYPES), "temporal_cuda_o": len(units.INDEX_TYPES),
+                "typed_temporal_cuda_o": len(units.INDEX_TYPES),
                 "pipeline_cuda_i": len(units.INDEX_TYPES) * (len(units.FEATURE_WIDTHS) + 1)}
-    assert len(names) == len(set(names)) == sum(families.values()) == 18
+    assert len(names) == len(set(names)) == sum(families.values()) == 20
     for prefix, count in families.items():
         assert sum(n.startswith(prefix) for n in names) == count, prefix
     csrc = os.path.join(PYTHON_DIR, "gnndirect_torch", "csrc")

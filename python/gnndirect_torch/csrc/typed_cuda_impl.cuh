@@ -1,6 +1,7 @@
 #pragma once
 /// @file typed_cuda_impl.cuh
-/// @brief Definition of the CUDA kernel of gnndirect::sample_typed_blocks (included by the
+/// @brief Definition of the CUDA kernel of gnndirect::sample_typed_blocks and the runner it
+/// shares with sample_typed_temporal_blocks (typed_temporal_cuda_impl.cuh; included by the
 /// per-offset-type translation units).
 
 #include "common.hpp"
@@ -18,9 +19,14 @@
 
 namespace gnndirect_torch {
 
-template <class Offset, class Index>
-std::vector<at::Tensor> sample_typed_blocks_cuda_typed(const typed_args& a, const at::Tensor& seeds,
-                                                       std::int64_t seed, bool replace, bool check)
+/// Runs one typed sample into torch tensors on the current stream: outputs sized by
+/// sample_typed_blocks_bounds, a workspace of workspace_bytes(graph, bounds) bytes, then
+/// launch(stream, device, graph, seeds, policy, out, workspace) enqueues the library's sampler,
+/// the errors are raised (with `check`) and the counts read back once (synchronises the current
+/// stream). Returns the op's flat output (typed_common.hpp) as narrowed views of the outputs.
+template <class Offset, class Index, class WorkspaceBytes, class Launch>
+std::vector<at::Tensor> run_typed_blocks_cuda(const typed_args& a, const at::Tensor& seeds, bool check,
+                                              WorkspaceBytes&& workspace_bytes, Launch&& launch)
 {
   c10::cuda::CUDAGuard const guard(seeds.device());
   int const device = seeds.device().index();
@@ -64,14 +70,12 @@ std::vector<at::Tensor> sample_typed_blocks_cuda_typed(const typed_args& a, cons
                                      count_ptr + types * (layers + 1) + l * relations + r, rb});
       }
     }
-    std::size_t const ws_bytes = gnndirect::sample_typed_blocks_workspace_bytes(graph, b);
+    std::size_t const ws_bytes = workspace_bytes(graph, b);
     at::Tensor const ws = on_device(static_cast<std::int64_t>(ws_bytes), at::kByte);
     gnndirect::workspace_view const scratch{ws.data_ptr(), ws_bytes};
     gnndirect::sampling_policy policy;
     policy.check_indices = check;
-    visit_typed_sampler(seed, replace, [&](auto sampler) {
-      gnndirect::sample_typed_blocks_async(stream, graph, seed_view, a.fanouts, sampler, policy, ref, scratch);
-    });
+    launch(stream, device, graph, seed_view, policy, ref, scratch);
     for (std::size_t r = 0; r < a.indptrs.size(); ++r) {
       record_host_use(a.indptrs[r], stream, device);
       record_host_use(a.indices[r], stream, device);
@@ -100,6 +104,21 @@ std::vector<at::Tensor> sample_typed_blocks_cuda_typed(const typed_args& a, cons
     }
     return out;  // the workspace and counts go back to torch's cache on `stream`, in order
   });
+}
+
+template <class Offset, class Index>
+std::vector<at::Tensor> sample_typed_blocks_cuda_typed(const typed_args& a, const at::Tensor& seeds,
+                                                       std::int64_t seed, bool replace, bool check)
+{
+  return run_typed_blocks_cuda<Offset, Index>(
+    a, seeds, check,
+    [](const auto& graph, const auto& bounds) { return gnndirect::sample_typed_blocks_workspace_bytes(graph, bounds); },
+    [&](cudaStream_t stream, int /*device*/, const auto& graph, const auto& seed_view, const auto& policy,
+        const auto& out, gnndirect::workspace_view scratch) {
+      visit_typed_sampler(seed, replace, [&](auto sampler) {
+        gnndirect::sample_typed_blocks_async(stream, graph, seed_view, a.fanouts, sampler, policy, out, scratch);
+      });
+    });
 }
 
 }  // namespace gnndirect_torch
