@@ -564,20 +564,52 @@ void run_and_compare_temporal(const typed_pair<Offset, Index>& g, const gnndirec
 
 }  // namespace
 
+/// What the typed temporal cases share: a random typed graph (int64 offsets, int32 ids), random
+/// edge and node times with their device copies (odd relations' in pinned memory), and seeds of
+/// `papers` papers and `authors` authors with random query times.
+struct typed_temporal_case {
+  std::mt19937_64 rng;
+  typed_pair<std::int64_t, std::int32_t> g;
+  gnndirect::test::typed_times times;
+  device_typed_times d;
+  std::vector<std::int64_t> counts;
+  typed_seed_set<std::int32_t> seeds;
+  typed_seed_times seed_times;
+
+  typed_temporal_case(std::uint64_t seed, std::int64_t papers, std::int64_t authors)
+    : rng(seed),
+      g(seed, false),
+      times(rng, g.host.view()),
+      d(times),
+      counts(seed_counts(g.host.schema, papers, authors)),
+      seeds(make_typed_seeds(rng, g.host, counts)),
+      seed_times(rng, seeds)
+  {
+  }
+
+  static std::vector<std::int64_t> seed_counts(const gd::typed_schema& schema, std::int64_t papers,
+                                               std::int64_t authors)
+  {
+    std::vector<std::int64_t> counts(static_cast<std::size_t>(schema.num_node_types()), 0);
+    counts[static_cast<std::size_t>(schema.node_type("paper"))] = papers;
+    counts[static_cast<std::size_t>(schema.node_type("author"))] = authors;
+    return counts;
+  }
+};
+
 TEST_CASE("sample_typed_temporal_blocks_async equals the typed temporal oracle (times in HBM and host memory)")
 {
   std::uint64_t const seed = gnndirect::test::fresh_seed();
   CAPTURE(seed);
-  std::mt19937_64 rng(seed);
-  typed_pair<std::int64_t, std::int32_t> const g(seed, false);
+  typed_temporal_case c(seed, 61, 23);
+  auto& rng = c.rng;
+  auto const& g = c.g;  // plain references: C++17 lambdas cannot capture structured bindings
+  auto const& times = c.times;
+  auto const& d = c.d;
+  auto const& counts = c.counts;
+  auto const& seeds = c.seeds;
+  auto const& seed_times = c.seed_times;
   auto const& schema = g.host.schema;
-  gnndirect::test::typed_times const times(rng, g.host.view());
-  device_typed_times const d(times);
-  std::vector<std::int64_t> counts(static_cast<std::size_t>(schema.num_node_types()), 0);
-  counts[static_cast<std::size_t>(schema.node_type("paper"))] = 61;
-  counts[static_cast<std::size_t>(schema.node_type("author"))] = 23;
-  auto const seeds = make_typed_seeds(rng, g.host, counts);
-  typed_seed_times const seed_times(rng, seeds);
   std::vector<std::uint64_t> keys;
   for (int r = 0; r < schema.num_relations(); ++r) { keys.push_back(rng()); }
   auto const fanouts = gd::typed_fanouts_of(schema, std::vector<int>{8, 4, 3});
@@ -610,15 +642,14 @@ TEST_CASE("sample_typed_temporal_blocks_async: bad samplers and seed times are n
 {
   std::uint64_t const seed = gnndirect::test::fresh_seed();
   CAPTURE(seed);
-  std::mt19937_64 rng(seed);
-  typed_pair<std::int64_t, std::int32_t> const g(seed, false);
+  typed_temporal_case const c(seed, 5, 0);
+  auto const& g = c.g;  // plain references: C++17 lambdas cannot capture structured bindings
+  auto const& times = c.times;
+  auto const& d = c.d;
+  auto const& counts = c.counts;
+  auto const& seeds = c.seeds;
+  auto const& seed_times = c.seed_times;
   auto const& schema = g.host.schema;
-  gnndirect::test::typed_times const times(rng, g.host.view());
-  device_typed_times const d(times);
-  std::vector<std::int64_t> counts(static_cast<std::size_t>(schema.num_node_types()), 0);
-  counts[static_cast<std::size_t>(schema.node_type("paper"))] = 5;
-  auto const seeds = make_typed_seeds(rng, g.host, counts);
-  typed_seed_times const seed_times(rng, seeds);
   std::vector<std::uint64_t> const keys(static_cast<std::size_t>(schema.num_relations()), 7);
   auto const fanouts = gd::typed_fanouts_of(schema, std::vector<int>{3, 2});
   stream_guard s;
