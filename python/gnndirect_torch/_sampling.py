@@ -7,6 +7,7 @@ extension then maps (replace, weights given) onto the library's sampler in one p
 
 from __future__ import annotations
 
+import dataclasses
 from typing import List, Optional, Sequence
 
 import torch
@@ -85,13 +86,40 @@ def epoch_batches(count: int, batch_size: int, num_batches: int, *, seed: int, e
 class EpochLoader:
     """The iteration the Python loaders share: ``len()`` is the batches per epoch; each
     ``iter()`` is the next epoch (0, 1, ...), its batches in :func:`epoch_batches` order. A
-    subclass sets ``batch_size``, ``shuffle``, ``seed``, ``_num_batches`` and ``epoch = -1``,
-    and defines ``_num_inputs()`` (seeds or seed edges) and ``_batch_of(positions, epoch,
-    index)`` (the batch of those positions)."""
+    subclass sets ``batch_size``, ``shuffle``, ``seed``, ``_num_batches``, ``epoch = -1`` and
+    ``graph`` (its ``device`` decides the stream), and defines ``_num_inputs()`` (seeds or seed
+    edges) and ``_batch_of(positions, epoch, index)`` (the batch of those positions).
+
+    ``side_stream`` (default True; an attribute, set it to False to turn it off): on a CUDA
+    graph each batch is prepared on a stream of the loader's own, and the consumer's current
+    stream waits for it (an event, no host synchronisation) before the batch is yielded. So the
+    next batch's sampling and gathers, prepared while the caller's training step on the batch
+    before still runs on its stream, overlap that step on the GPU, where on the consumer's
+    stream they would queue behind it. The batch's tensors are marked as used by the consumer's
+    stream (``record_stream``), so torch's allocator does not hand their memory to the next
+    batch early. The loader's stream does not wait for work the caller enqueued before asking
+    for a batch (that wait would queue the batch behind the step again): a caller that writes a
+    table between batches (``Table.scatter`` of learned embeddings) sets ``side_stream = False``
+    or synchronises first. False: every batch on the caller's current stream, as before (e.g.
+    inside a CUDA-graph capture)."""
+
+    side_stream: bool = True
 
     def __len__(self) -> int:
         """Batches per epoch."""
         return self._num_batches
+
+    def _preparation_stream(self) -> Optional[torch.cuda.Stream]:
+        """The loader's own stream on its graph's CUDA device (made once), or None (CPU graph, or
+        ``side_stream`` off)."""
+        device = getattr(getattr(self, "graph", None), "device", None)
+        if not self.side_stream or device is None or device.type != "cuda":
+            return None
+        stream = self.__dict__.get("_stream")
+        if stream is None or stream.device != device:
+            stream = torch.cuda.Stream(device)
+            self.__dict__["_stream"] = stream
+        return stream
 
     def __iter__(self):
         """The next epoch's batches (epoch 0, 1, ...), in a fresh order when ``shuffle``."""
@@ -99,4 +127,32 @@ class EpochLoader:
         epoch = self.epoch
         for b, positions in epoch_batches(self._num_inputs(), self.batch_size, self._num_batches, seed=self.seed,
                                           epoch=epoch, shuffle=self.shuffle):
-            yield self._batch_of(positions, epoch, b)
+            stream = self._preparation_stream()
+            if stream is None:
+                yield self._batch_of(positions, epoch, b)
+                continue
+            consumer = torch.cuda.current_stream(stream.device)
+            with torch.cuda.stream(stream):
+                batch = self._batch_of(positions, epoch, b)
+            consumer.wait_stream(stream)
+            _used_by(batch, consumer)
+            yield batch
+
+
+def _used_by(value, stream: torch.cuda.Stream) -> None:
+    """Marks every CUDA tensor inside `value` (dataclasses, dicts, lists, tuples) as used by
+    `stream` (Tensor.record_stream)."""
+    if isinstance(value, torch.Tensor):
+        if value.is_cuda:
+            value.record_stream(stream)
+        return
+    if isinstance(value, dict):
+        items = value.values()
+    elif isinstance(value, (list, tuple)):
+        items = value
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        items = (getattr(value, f.name) for f in dataclasses.fields(value))
+    else:
+        return
+    for item in items:
+        _used_by(item, stream)

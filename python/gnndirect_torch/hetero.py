@@ -39,6 +39,21 @@ EdgeType = Tuple[str, str, str]
 _fake_registered = False
 
 
+def typed_flat_fake(like, indptrs, indices, num_nodes, fanouts):
+    """Fake tensors of a typed op's flat output (csrc/typed_common.hpp) on ``like``'s device:
+    every size but the counts' is data-dependent."""
+    ctx = torch.library.get_ctx()
+    layers = len(fanouts) // len(indptrs)
+    out = [torch.empty((len(num_nodes), layers + 1), dtype=torch.int64)]
+    out += [like.new_empty((ctx.new_dynamic_size(),), dtype=indices[0].dtype) for _ in num_nodes]
+    for _ in range(layers * len(indptrs)):
+        edges = ctx.new_dynamic_size()
+        out += [like.new_empty((ctx.new_dynamic_size(min=1),), dtype=torch.int64),  # num_dst + 1
+                like.new_empty((edges,), dtype=indices[0].dtype),
+                like.new_empty((edges,), dtype=indptrs[0].dtype)]
+    return out
+
+
 def _load() -> None:
     """Loads the extension and, once, registers the typed op's fake (meta) kernel (shapes for
     torch.compile, FakeTensor and opcheck: every size but the seed type's first count is
@@ -51,31 +66,12 @@ def _load() -> None:
     @torch.library.register_fake("gnndirect::sample_typed_blocks")
     def _sample_typed_blocks_fake(indptrs, indices, src_types, dst_types, num_nodes, seed_type, seeds, fanouts,
                                   max_degrees, seed=0, replace=False, check=True, threads=0):
-        ctx = torch.library.get_ctx()
-        layers = len(fanouts) // len(indptrs)
-        out = [torch.empty((len(num_nodes), layers + 1), dtype=torch.int64)]
-        out += [seeds.new_empty((ctx.new_dynamic_size(),), dtype=indices[0].dtype) for _ in num_nodes]
-        for _ in range(layers * len(indptrs)):
-            edges = ctx.new_dynamic_size()
-            out += [seeds.new_empty((ctx.new_dynamic_size(min=1),), dtype=torch.int64),  # num_dst + 1
-                    seeds.new_empty((edges,), dtype=indices[0].dtype),
-                    seeds.new_empty((edges,), dtype=indptrs[0].dtype)]
-        return out
+        return typed_flat_fake(seeds, indptrs, indices, num_nodes, fanouts)
 
     @torch.library.register_fake("gnndirect::sample_typed_blocks_multi")
     def _sample_typed_blocks_multi_fake(indptrs, indices, src_types, dst_types, num_nodes, seeds, fanouts,
                                         max_degrees, seed=0, replace=False, check=True, threads=0):
-        ctx = torch.library.get_ctx()
-        layers = len(fanouts) // len(indptrs)
-        like = seeds[0]
-        out = [torch.empty((len(num_nodes), layers + 1), dtype=torch.int64)]
-        out += [like.new_empty((ctx.new_dynamic_size(),), dtype=indices[0].dtype) for _ in num_nodes]
-        for _ in range(layers * len(indptrs)):
-            edges = ctx.new_dynamic_size()
-            out += [like.new_empty((ctx.new_dynamic_size(min=1),), dtype=torch.int64),  # num_dst + 1
-                    like.new_empty((edges,), dtype=indices[0].dtype),
-                    like.new_empty((edges,), dtype=indptrs[0].dtype)]
-        return out
+        return typed_flat_fake(seeds[0], indptrs, indices, num_nodes, fanouts)
 
     _fake_registered = True
 

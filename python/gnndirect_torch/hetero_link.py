@@ -303,7 +303,8 @@ class HeteroLinkNeighborLoader(EpochLoader):
         seed: base key; batch b of epoch e is keyed by (seed, e, b).
         dtype: ``x``'s dtype for tables with a lossy codec.  threads: CPU sampler threads.
     Iterating yields :class:`HeteroLinkBatch` objects; each ``iter()`` is a new epoch.
-    Synchronous (the sampler reads its sizes back once per batch). Seed edges are not removed
+    The sampler reads its sizes back once per batch, on the loader's own stream (``side_stream``,
+    see ``EpochLoader``). Seed edges are not removed
     from message passing (as PyG's default).
     Raises (construction): TypeError (not a typed graph, bad dtypes, features not a dict),
     ValueError (an unknown node or edge type, shapes, rows that disagree with a type's count,

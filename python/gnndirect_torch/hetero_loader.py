@@ -105,10 +105,11 @@ class HeteroNeighborLoader(EpochLoader):
         seed: base key; batch b of epoch e samples with key (seed, e, b) (``batch.sampling_seed``).
         dtype: ``x``'s dtype for tables with a lossy codec (float32 default, float16, bfloat16).
         threads: CPU sampler threads (0: all; CPU graphs only).
-    Iterating yields :class:`HeteroBatch` objects; each ``iter()`` is a new epoch. Synchronous:
-    each batch is sampled and gathered on the current stream when asked for (the sampler reads
-    its sizes back once); use it from the training thread, or prepare batches with
-    :meth:`batch` on a side stream of your own.
+    Iterating yields :class:`HeteroBatch` objects; each ``iter()`` is a new epoch. Each batch is
+    sampled and gathered when asked for (the sampler reads its sizes back once), on the loader's
+    own stream, which the caller's current stream then waits for, so that it overlaps the
+    caller's previous step (``side_stream``, see ``EpochLoader``; False: on the current stream).
+    :meth:`batch` prepares one on the current stream.
     Raises (construction): TypeError (a graph that is not typed, features not a dict of Tables,
     seeds not ``(type, ids)``), ValueError (an unknown node or edge type, rows or labels that
     disagree with a type's count, devices that disagree, bad fanouts or batch size),

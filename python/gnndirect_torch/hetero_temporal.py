@@ -30,7 +30,8 @@ import torch
 
 from ._extension import _check_fork
 from .ops import placement_of
-from .hetero import EdgeType, HeteroGraph, TypedBlocks, _checked_seeds, _edge_type_name, _load, _typed_blocks_of
+from .hetero import (EdgeType, HeteroGraph, TypedBlocks, _checked_seeds, _edge_type_name, _load, _typed_blocks_of,
+                     typed_flat_fake)
 
 _fake_registered = False
 
@@ -48,17 +49,7 @@ def _register_fake() -> None:
     @torch.library.register_fake("gnndirect::sample_typed_temporal_blocks")
     def _fake(indptrs, indices, src_types, dst_types, num_nodes, seeds, seed_times, fanouts, max_degrees, times,
               time_form="edge", strategy="uniform", seed=0, check=True):
-        ctx = torch.library.get_ctx()
-        layers = len(fanouts) // len(indptrs)
-        like = seeds[0]
-        out = [torch.empty((len(num_nodes), layers + 1), dtype=torch.int64)]
-        out += [like.new_empty((ctx.new_dynamic_size(),), dtype=indices[0].dtype) for _ in num_nodes]
-        for _ in range(layers * len(indptrs)):
-            edges = ctx.new_dynamic_size()
-            out += [like.new_empty((ctx.new_dynamic_size(min=1),), dtype=torch.int64),
-                    like.new_empty((edges,), dtype=indices[0].dtype),
-                    like.new_empty((edges,), dtype=indptrs[0].dtype)]
-        return out
+        return typed_flat_fake(seeds[0], indptrs, indices, num_nodes, fanouts)
 
     _fake_registered = True
 

@@ -362,9 +362,10 @@ class LinkNeighborLoader(EpochLoader):
             device), whose draws differ from the static sampler's; needs ``replace=False``.
             The seed edges are matched to stored edges once, at construction (one sort of
             the graph's edges on the CPU).
-    Iterating yields :class:`LinkBatch` objects; each ``iter()`` is a new epoch. Synchronous:
-    each batch is sampled on the current stream when asked for (one wait for the sampled sizes,
-    one for the negatives). Negatives with node times are not filtered by time (PyG redraws
+    Iterating yields :class:`LinkBatch` objects; each ``iter()`` is a new epoch. Each batch is
+    sampled when asked for (one host wait for the sampled sizes, one for the negatives), on the
+    loader's own stream, which the caller's current stream then waits for, so that it overlaps
+    the caller's previous step (``side_stream``, see ``EpochLoader``; False: on the current stream). Negatives with node times are not filtered by time (PyG redraws
     them).
     Raises (construction): ValueError for shapes, a bad mode/amount, times missing or of the
     wrong length, a bad ``exclude`` or one with ``replace``; TypeError for dtypes.

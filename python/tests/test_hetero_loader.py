@@ -162,3 +162,50 @@ def test_cuda_loader_equals_the_cpu_loader(seed, placement):
         assert g.x["author"].dtype == torch.float32
         torch.testing.assert_close(g.x["author"].cpu(), e.x["author"], rtol=0, atol=1e-5)
         assert torch.equal(g.y.cpu(), e.y)
+
+
+@cuda
+def test_side_stream_overlaps_and_equals_the_current_stream(seed):
+    """Batches prepared on the loader's own stream (the default) equal those prepared on the
+    caller's stream, while the caller's stream is kept busy between batches (a "step" of long
+    matmuls): the caller's first use of each batch already sees it complete (the event wait),
+    and a next batch is ready while the step still runs (overlap). On the caller's stream
+    (side_stream False) the next batch waits for the step: the same check then fails, as it must."""
+    data = random_hetero_data(seed, max_degree=12)
+    cpu = cpu_graph(data)
+    gpu = HeteroGraph({e: (cpu.graphs[e].indptr, cpu.graphs[e].indices) for e in cpu.edge_types}, cpu.num_nodes,
+                      placement="pinned", device="cuda")
+    tables = {t: gd.Table(data[t].x.clone(), "pinned", device="cuda") for t in FEATURED}
+    train = torch.randperm(NODE_COUNTS["paper"])[:48]
+    plain = make_loader(data, gpu, tables, train, seed)
+    plain.side_stream = False
+    expected = [(as_lists(b.blocks), {t: x.cpu() for t, x in b.x.items()}) for b in plain]
+    big = torch.randn(2048, 2048, device="cuda")
+
+    def run(loader):
+        """Checks every batch; returns how many batches were ready while the step before ran."""
+        step_done, ready_early, batches = torch.cuda.Event(), 0, 0
+        for i, batch in enumerate(loader):
+            if i > 0:
+                ready_early += int(not step_done.query())
+            sums = {t: x.sum(dim=1) for t, x in batch.x.items()}  # the caller's first use
+            blocks, x = expected[i]
+            assert as_lists(batch.blocks) == blocks
+            for t in FEATURED:
+                assert torch.equal(sums[t].cpu(), x[t].sum(dim=1)), t
+                assert torch.equal(batch.x[t].cpu(), x[t]), t
+            nonlocal big
+            for _ in range(60):  # the "training step" (tens of ms), queued on the caller's stream
+                big = torch.tanh(big @ big) * 0.01
+            step_done.record()
+            batches += 1
+        assert batches == len(expected)
+        torch.cuda.synchronize()
+        return ready_early
+
+    loader = make_loader(data, gpu, tables, train, seed)
+    assert loader.side_stream
+    assert run(loader) >= 1, "no batch was ready while the step before it still ran"
+    plain = make_loader(data, gpu, tables, train, seed)
+    plain.side_stream = False
+    assert run(plain) == 0, "on the caller's stream a batch waits for the step before it"

@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -267,6 +268,15 @@ gnndirect::typed_graph_view<Offset, Index> typed_view(const typed_args& a, int d
     rel.max_degree = a.max_degrees[r];
   }
   return g;
+}
+
+/// A new CPU tensor holding a copy of `values` (a contiguous vector of `dtype`'s element type).
+template <class Vector>
+at::Tensor typed_tensor_from(const Vector& values, at::ScalarType dtype)
+{
+  at::Tensor out = at::empty({static_cast<std::int64_t>(values.size())}, at::dtype(dtype));
+  if (!values.empty()) { std::memcpy(out.data_ptr(), values.data(), values.size() * sizeof(values[0])); }
+  return out;
 }
 
 /// The CPU counts tensor of the flat output from per-type list lengths ([type][layer + 1]).

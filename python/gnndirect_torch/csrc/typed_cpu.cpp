@@ -33,15 +33,6 @@
 namespace gnndirect_torch {
 namespace {
 
-/// A new CPU tensor holding a copy of `values`.
-template <class Vector>
-at::Tensor typed_tensor_from(const Vector& values, at::ScalarType dtype)
-{
-  at::Tensor out = at::empty({static_cast<std::int64_t>(values.size())}, at::dtype(dtype));
-  if (!values.empty()) { std::memcpy(out.data_ptr(), values.data(), values.size() * sizeof(values[0])); }
-  return out;
-}
-
 /// @throws c10::ValueError unless every tensor is a CPU tensor.
 void require_cpu(const typed_args& a, const char* op)
 {

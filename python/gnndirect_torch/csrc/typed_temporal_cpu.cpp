@@ -25,7 +25,6 @@
 
 #include <torch/library.h>
 
-#include <cstring>
 #include <limits>
 #include <string>
 #include <unordered_map>
@@ -33,15 +32,6 @@
 
 namespace gnndirect_torch {
 namespace {
-
-/// A new CPU tensor holding a copy of `values`.
-template <class Vector>
-at::Tensor tensor_of(const Vector& values, at::ScalarType dtype)
-{
-  at::Tensor out = at::empty({static_cast<std::int64_t>(values.size())}, at::dtype(dtype));
-  if (!values.empty()) { std::memcpy(out.data_ptr(), values.data(), values.size() * sizeof(values[0])); }
-  return out;
-}
 
 /// The node lists of a typed temporal sample on the host: per type its ids, the query time of
 /// each entry and the local id of each id.
@@ -146,9 +136,9 @@ std::vector<at::Tensor> typed_temporal_on_host(const typed_temporal_args& t, con
         }
         offsets.push_back(static_cast<std::int64_t>(local_ids.size()));
       }
-      blocks.push_back(tensor_of(offsets, at::kLong));
-      blocks.push_back(tensor_of(local_ids, a.indices[0].scalar_type()));
-      blocks.push_back(tensor_of(edge_ids, a.indptrs[0].scalar_type()));
+      blocks.push_back(typed_tensor_from(offsets, at::kLong));
+      blocks.push_back(typed_tensor_from(local_ids, a.indices[0].scalar_type()));
+      blocks.push_back(typed_tensor_from(edge_ids, a.indptrs[0].scalar_type()));
     }
     for (std::size_t type = 0; type < types; ++type) {
       begin[type] = lists.counts[type].back();
@@ -156,7 +146,7 @@ std::vector<at::Tensor> typed_temporal_on_host(const typed_temporal_args& t, con
     }
   }
   std::vector<at::Tensor> out{typed_counts_tensor(lists.counts)};
-  for (auto const& nodes : lists.nodes) { out.push_back(tensor_of(nodes, a.indices[0].scalar_type())); }
+  for (auto const& nodes : lists.nodes) { out.push_back(typed_tensor_from(nodes, a.indices[0].scalar_type())); }
   out.insert(out.end(), blocks.begin(), blocks.end());
   return out;
 }
