@@ -65,10 +65,12 @@ class GdLinkPath(_LoaderPath):
                                             neg_sampling=gd.NegativeSampling("binary", args.neg_ratio),
                                             fanouts=args.fanouts, batch_size=args.batch_size, shuffle=True,
                                             seed=args.seed)
+        self.loader.side_stream = getattr(args, "side_stream", "on") == "on"
         self.setup_s = time.perf_counter() - t0
         self.copy = cpu and device.type == "cuda"
         self.eval_table = self.table if (codec is not None and not cpu) else None
         self.info = {"backend": "gnndirect host sampler (device='cpu')" if cpu else "gnndirect GPU sampler",
+                     "side_stream": self.loader.side_stream,
                      "placement": "cpu" if cpu else self.table.placement,
                      "graph_placement": self.graph.placement, "codec": None if cpu else self.table.codec}
 

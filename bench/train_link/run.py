@@ -170,6 +170,8 @@ def parse_args(argv=None):
     p.add_argument("--codec", default="none", choices=CODEC_CHOICES,
                    help="row codec of the gnndirect and stores paths' table (decoded inside the gather)")
     p.add_argument("--warmup-batches", type=int, help="untimed batches first (default 8)")
+    p.add_argument("--side-stream", default="on", choices=("on", "off"),
+                   help="gd.LinkNeighborLoader prepares batches on its own stream (on) or the caller's (off)")
     p.add_argument("--signal", type=float, default=1.0, help="scale of the community signal in the features")
     p.add_argument("--p-in", type=float, help="share of in-neighbours from the own community (default 0.8)")
     p.add_argument("--features", default="realistic", choices=("realistic", "gaussian"))
