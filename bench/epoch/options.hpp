@@ -244,8 +244,8 @@ inline std::vector<int> parse_int_list(const std::string& flag, const std::strin
 }
 
 /// The overlap variants --overlap-sweep accepts (bench/epoch/overlap.cuh applies them).
-constexpr const char* overlap_variant_names[] = {"base",  "prio",       "sprio",    "noprio", "gb32", "gbfull",
-                                                 "sbsms", "prio+sbsms", "unsorted", "more",   "w1",   "calib"};
+constexpr const char* overlap_variant_names[] = {"base",     "prio", "sprio", "noprio", "gb32",  "gbfull",  "sbsms",
+                                                 "prio+sbsms", "unsorted", "more", "w1",    "calib",  "depth+1"};
 
 /// The value of --overlap-sweep (or --timeline-variants, `flag`): "all" or distinct variant names.
 inline std::vector<std::string> parse_overlap_variants(const std::string& flag, const std::string& text)
@@ -283,6 +283,7 @@ inline demo_args with_overlap_variant(demo_args a, const std::string& name, int 
     a.depth *= 2;
   }
   if (name == "w1") { a.workers = 1; }
+  if (name == "depth+1") { a.depth = std::max(a.depth, a.workers + 1); }  // no head-of-line wait
   if (name == "calib") {  // the calibration replaces the cap: none given
     a.gather_max_blocks = 0;
     a.calibrate_gather = 1;

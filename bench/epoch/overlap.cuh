@@ -18,6 +18,8 @@
 //   more        twice the workers and twice the batches in flight
 //   w1          one worker (a control: no two batches' GPU work at once)
 //   calib       no explicit gather cap; the pipeline calibrates cap and rows in flight on the features
+//   depth+1     at least workers + 1 batches in flight, so that a worker whose batch is ready need not
+//               wait for the batches before it to be consumed (the timeline's head-of-line gaps)
 #include <gnndirect/core/device.hpp>
 
 #include "paths.cuh"

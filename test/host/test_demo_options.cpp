@@ -139,7 +139,7 @@ TEST_CASE("demo options: --overlap-sweep names its variants (all: every one), ea
     CHECK((k == "sampling_max_blocks" || k == "prio" || v.sampling_max_blocks == base.sampling_max_blocks));
     CHECK((k == "order" || v.gather_order == base.gather_order));
     CHECK((k == "workers" || v.workers == base.workers));
-    CHECK((k == "workers" || v.depth == base.depth));
+    CHECK((k == "workers" || k == "depth" || v.depth == base.depth));
   };
   auto const variant = [&](const char* name) { return gnndirect_demo::with_overlap_variant(base, name, sms); };
   same_except(variant("base"), "");
@@ -163,6 +163,8 @@ TEST_CASE("demo options: --overlap-sweep names its variants (all: every one), ea
   same_except(variant("more"), "workers");
   CHECK(variant("w1").workers == 1);
   CHECK(variant("w1").depth == base.depth);
+  CHECK(variant("depth+1").depth == base.workers + 1);  // the preset's 6 workers on a depth of 6
+  same_except(variant("depth+1"), "depth");
   CHECK(variant("calib").calibrate_gather == 1);
   CHECK(variant("calib").gather_max_blocks == 0);  // an explicit cap would win over the calibration
   CHECK(base.calibrate_gather == -1);
