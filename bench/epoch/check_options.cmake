@@ -38,7 +38,7 @@ set(cases
   "--preset|huge=>--preset expects one of small, products, reddit, twitter, papers100m, got 'huge'"
   "--preset|Twitter=>--preset expects one of small, products, reddit, twitter, papers100m, got 'Twitter'"
   "--json|${WORK_DIR}/no-such-dir/out.json=>--json: cannot write"
-  "--overlap-sweep|prio,fast=>--overlap-sweep expects all or a comma-separated list of base prio sprio noprio gb32 gbfull sbsms prio+sbsms unsorted more w1 calib ('fast' is none of them)"
+  "--overlap-sweep|prio,fast=>--overlap-sweep expects all or a comma-separated list of base prio sprio noprio gb32 gbfull sbsms prio+sbsms unsorted more w1 calib depth+1 ('fast' is none of them)"
   "--overlap-sweep|prio,prio=>--overlap-sweep expects distinct variants ('prio' repeats)"
   "--overlap-sweep|all|--workers|2,4=>--overlap-sweep and --workers/--depth/--gather-max-blocks lists are two sweeps"
   "--timeline-variants|w2=>--timeline-variants expects all or a comma-separated list of"
